@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
+
+/**
+ * The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
+ * live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
+ * from it. Unknown keys are errors, so a typo never silently does nothing.
+ * `normalize-config.ts` turns the parsed value into the camelCase `ResolvedConfig`.
+ */
+
+const duration = z
+  .string()
+  .regex(/^\d+\s*(s|m|h|d)$/, 'a duration such as "30m", "6h" or "1d"')
+  .describe('A duration: a whole number with s, m, h or d, e.g. "6h".');
+
+const cron = z
+  .string()
+  .describe(
+    'A 5-field cron expression (minute hour day-of-month month day-of-week), evaluated in the team\'s timezone, e.g. "0 9 * * 1-5".',
+  );
+
+const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
+
+const slackDigestDestination = z
+  .strictObject({
+    channel: z
+      .string()
+      .min(1)
+      .describe(
+        "Channel id (C0123ABCD, recommended) or #name (resolved once per run; renames break it).",
+      ),
+    attach_xlsx: z
+      .boolean()
+      .default(false)
+      .describe("Upload the workbook into the digest's thread."),
+  })
+  .describe("Post the digest to this Slack channel.");
+
+const emailDigestDestination = z
+  .strictObject({
+    to: z.array(z.string().min(3)).min(1).describe("Recipients."),
+    attach_xlsx: z.boolean().default(true).describe("Attach the workbook."),
+  })
+  .describe("Email the digest to these recipients.");
+
+const digest = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
+    .describe("Id used in commands and keys."),
+  schedule: cron,
+  period: periodKind.default("previous_day"),
+  compare_to: z
+    .enum(COMPARE_TO)
+    .default("previous_period")
+    .describe(
+      "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (daily digests).",
+    ),
+  catch_up: duration
+    .default("6h")
+    .describe("After downtime, still deliver a run missed within this window."),
+  slack: slackDigestDestination.optional(),
+  email: emailDigestDestination.optional(),
+});
+
+const alert = z.strictObject({
+  name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -"),
+  metric: z
+    .enum(["flaky_rate"])
+    .default("flaky_rate")
+    .describe("flaky_rate: percent of test results that were flaky."),
+  window: periodKind.default("previous_day"),
+  schedule: cron,
+  warn_at: z.number().min(0).max(100).describe("Percent at which the alert warns."),
+  critical_at: z.number().min(0).max(100).describe("Percent at which the alert is critical."),
+  clear_below: z
+    .number()
+    .min(0)
+    .max(100)
+    .describe("Hysteresis: a firing alert resolves only below this percent."),
+  min_tests: z.number().int().min(0).default(200).describe("No verdict on fewer test results."),
+  catch_up: duration.default("6h"),
+  slack: z
+    .strictObject({
+      channel: z.string().min(1),
+      mention: z
+        .string()
+        .nullable()
+        .default(null)
+        .describe('Who to mention when firing, e.g. "<!subteam^S0123>".'),
+    })
+    .optional(),
+  email: z.strictObject({ to: z.array(z.string().min(3)).min(1) }).optional(),
+});
+
+const project = z.strictObject({
+  id: z.string().min(1).describe("Project id, from the list-projects operation."),
+  name: z
+    .string()
+    .min(1)
+    .nullable()
+    .default(null)
+    .describe("Display name; else taken from the API."),
+  branch: z.string().nullable().default(null).describe("Count only runs on this branch."),
+  author: z.string().nullable().default(null).describe("Count only runs by this author."),
+  tags: z
+    .array(z.string().min(1))
+    .default([])
+    .describe("Count only runs carrying every listed tag."),
+});
+
+const team = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
+    .describe("Id used in commands and keys: [a-z0-9-]."),
+  title: z.string().min(1).optional().describe("Shown to people; defaults to name."),
+  timezone: z.string().describe("IANA zone: buckets days, fires schedules, labels periods."),
+  week_starts_on: z
+    .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+    .default("monday"),
+  dashboard_url: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("Link for a project's dashboard, with {project_id}; overrides the top-level one."),
+  projects: z.array(project).min(1),
+  digests: z.array(digest).default([]),
+  alerts: z.array(alert).default([]),
+});
+
+export const configSchema = z
+  .strictObject({
+    api: z.strictObject({
+      url: z.string().describe("Base URL: https://<workspace>.<host>/api/external/v1"),
+      key: z.string().describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
+      concurrency: z
+        .number()
+        .int()
+        .min(1)
+        .max(32)
+        .default(4)
+        .describe("Requests in flight at once."),
+      timeout: duration.default("30s").describe("Deadline for one request, body included."),
+      max_attempts: z
+        .number()
+        .int()
+        .min(1)
+        .max(20)
+        .default(6)
+        .describe("Attempts per request, retries included."),
+    }),
+    slack: z
+      .strictObject({
+        token: z.string().optional().describe("Bot token (xoxb-…); use ${SLACK_BOT_TOKEN}."),
+        api_url: z
+          .string()
+          .optional()
+          .describe("Slack Web API base; defaults to SLACK_API_URL or https://slack.com/api/."),
+      })
+      .default({}),
+    email: z
+      .strictObject({
+        smtp_url: z
+          .string()
+          .optional()
+          .describe("smtp://user:pass@host:587 or smtps://…; use ${SMTP_URL}."),
+        from: z.string().default("Test insights <insights@localhost>"),
+        max_bytes: z
+          .number()
+          .int()
+          .min(10_000)
+          .default(10_000_000)
+          .describe("Above this size a mail goes without its attachment."),
+      })
+      .default({ from: "Test insights <insights@localhost>", max_bytes: 10_000_000 }),
+    state: z
+      .strictObject({
+        path: z.string().default("./data/reporter.sqlite").describe("The ledger (SQLite)."),
+      })
+      .default({ path: "./data/reporter.sqlite" }),
+    server: z
+      .strictObject({
+        port: z.number().int().min(0).max(65535).default(9464),
+        host: z.string().default("127.0.0.1").describe("Use 0.0.0.0 in a container."),
+      })
+      .default({ port: 9464, host: "127.0.0.1" }),
+    dashboard_url: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Link for a project's dashboard, with {project_id}."),
+    teams: z.array(team).min(1),
+  })
+  .describe("insights-reporter configuration");
+
+/** The config as parsed, before normalization (snake_case, defaults applied). */
+export type ConfigInput = z.output<typeof configSchema>;

@@ -1,0 +1,150 @@
+/**
+ * The few typed errors of insights-reporter. Each carries a stable `code`, a message that
+ * says what is wrong and how to fix it, and context for logs. None of them ever holds a
+ * secret: callers pass paths and statuses, never keys, tokens or URLs with credentials.
+ * Only the CLI maps them to exit codes (`exitCode`).
+ */
+export type ErrorCode =
+  | "CONFIG_INVALID"
+  | "USAGE"
+  | "BASE_URL"
+  | "AUTH"
+  | "LOOKBACK"
+  | "INVALID_RANGE"
+  | "UNKNOWN_TIMEZONE"
+  | "PROJECT_NOT_FOUND"
+  | "UPSTREAM"
+  | "MALFORMED_RESPONSE"
+  | "SLACK"
+  | "EMAIL"
+  | "LEDGER_LOCKED";
+
+export abstract class ReporterError extends Error {
+  abstract readonly code: ErrorCode;
+  /** 2 for bad usage or config, 1 for a delivery or upstream failure (PRODUCT.md). */
+  readonly exitCode: 1 | 2 = 1;
+  readonly context: Readonly<Record<string, unknown>>;
+
+  constructor(message: string, context: Record<string, unknown> = {}, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.context = context;
+  }
+}
+
+/** One problem in a config file, with the path of the offending value. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export class ConfigError extends ReporterError {
+  readonly code = "CONFIG_INVALID";
+  override readonly exitCode = 2;
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(source: string, issues: readonly ConfigIssue[]) {
+    const lines = issues.map((i) => `  ${i.path ? `${i.path}: ` : ""}${i.message}`);
+    super(
+      `${source} has ${issues.length} problem${issues.length === 1 ? "" : "s"}:\n${lines.join("\n")}`,
+      { source },
+    );
+    this.issues = issues;
+  }
+}
+
+export class UsageError extends ReporterError {
+  readonly code = "USAGE";
+  override readonly exitCode = 2;
+}
+
+/** INSIGHTS_API_URL is not a usable base URL (wrong path, placeholder subdomain, plain http). */
+export class BaseUrlError extends ReporterError {
+  readonly code = "BASE_URL";
+  override readonly exitCode = 2;
+}
+
+/** 401 from the insights API. Stops the whole run: no project can be fetched with this key. */
+export class AuthError extends ReporterError {
+  readonly code = "AUTH";
+  constructor(context: Record<string, unknown> = {}) {
+    super(
+      "the API key was refused (missing, revoked or expired) — check INSIGHTS_API_KEY and that INSIGHTS_API_URL names your own workspace subdomain",
+      context,
+    );
+  }
+}
+
+/** 400: the start date is older than the API's 3-month lookback. */
+export class LookbackError extends ReporterError {
+  readonly code = "LOOKBACK";
+  /** The earliest start date the API allows (ISO date), as the API stated it. */
+  readonly earliestDate: string;
+  constructor(earliestDate: string, context: Record<string, unknown> = {}) {
+    super(
+      `insights are available only for the most recent 3 months — use a date range starting on or after ${earliestDate}`,
+      context,
+    );
+    this.earliestDate = earliestDate;
+  }
+}
+
+export class InvalidRangeError extends ReporterError {
+  readonly code = "INVALID_RANGE";
+}
+
+export class UnknownTimezoneError extends ReporterError {
+  readonly code = "UNKNOWN_TIMEZONE";
+}
+
+export class ProjectNotFoundError extends ReporterError {
+  readonly code = "PROJECT_NOT_FOUND";
+  readonly projectId: string;
+  constructor(projectId: string, context: Record<string, unknown> = {}) {
+    super(
+      `project "${projectId}" was not found in this workspace — check the project id in the config (list-projects shows the ids) and that the key belongs to the right workspace`,
+      { projectId, ...context },
+    );
+    this.projectId = projectId;
+  }
+}
+
+/** 5xx after the last retry, connection resets, timeouts. */
+export class UpstreamError extends ReporterError {
+  readonly code = "UPSTREAM";
+}
+
+/** A body that is not JSON, or not of the documented shape. */
+export class MalformedResponseError extends ReporterError {
+  readonly code = "MALFORMED_RESPONSE";
+}
+
+/** A Slack destination failed; `slackError` is Slack's own error string when there is one. */
+export class SlackDeliveryError extends ReporterError {
+  readonly code = "SLACK";
+  readonly slackError: string | null;
+  constructor(message: string, slackError: string | null, context: Record<string, unknown> = {}) {
+    super(message, { slackError, ...context });
+    this.slackError = slackError;
+  }
+}
+
+export class EmailDeliveryError extends ReporterError {
+  readonly code = "EMAIL";
+}
+
+export class LedgerLockedError extends ReporterError {
+  readonly code = "LEDGER_LOCKED";
+  override readonly exitCode = 2;
+}
+
+/** The errors a single project may fail with without sinking the team's digest. */
+export function isProjectScopedError(error: unknown): error is ReporterError {
+  return (
+    error instanceof ProjectNotFoundError ||
+    error instanceof UpstreamError ||
+    error instanceof MalformedResponseError ||
+    error instanceof LookbackError ||
+    error instanceof InvalidRangeError
+  );
+}

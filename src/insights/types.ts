@@ -1,0 +1,68 @@
+/**
+ * Our own view of the insights API, in camelCase. The wire format (snake_case, `%b %e, %Y`
+ * dates, omitted fields on empty days) is checked and mapped in `response-schema.ts` and
+ * never seen past the client.
+ */
+
+/** Filters a configured project passes to the API as-is. */
+export interface ProjectFilters {
+  branch: string | null;
+  author: string | null;
+  tags: readonly string[];
+}
+
+export interface InsightsQuery extends ProjectFilters {
+  /** ISO date, inclusive, in `timezone`. */
+  startDate: string;
+  /** ISO date, inclusive, in `timezone`. */
+  endDate: string;
+  /** IANA zone; always sent explicitly. */
+  timezone: string;
+}
+
+export interface RunCounts {
+  passed: number;
+  failed: number;
+  /** Mean run duration in milliseconds; null when there were no runs. */
+  meanDurationMs: number | null;
+}
+
+/** Test results. `passed` includes flaky; a result is one of passed, failed, skipped, timed out. */
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: number;
+  timedOut: number;
+}
+
+/** One day bucket. `runs`/`tests` are null on a day the API sent with only `date`. */
+export interface InsightsDay {
+  /** ISO date in the requested zone. */
+  date: string;
+  runs: RunCounts | null;
+  tests: TestCounts | null;
+}
+
+export interface ProjectInsights {
+  projectId: string;
+  /** Effective range after the API's clamping. */
+  startDate: string;
+  endDate: string;
+  timezone: string;
+  /** Every day of the range, oldest first. */
+  days: InsightsDay[];
+  /** The API's own totals for the range (zero counts when it had none). */
+  overall: { runs: RunCounts; tests: TestCounts };
+}
+
+export interface ProjectSummary {
+  id: string;
+  name: string;
+}
+
+/** What the rest of the code needs from the insights API. The real client and test doubles implement it. */
+export interface InsightsApi {
+  getInsights(projectId: string, query: InsightsQuery): Promise<ProjectInsights>;
+  listProjects(): Promise<ProjectSummary[]>;
+}

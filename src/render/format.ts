@@ -1,0 +1,144 @@
+import { DateTime } from "luxon";
+import type { Period } from "../periods/types.js";
+import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../report/types.js";
+
+/**
+ * How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
+ * humanised durations, deltas in pp or %, noise marked. Pure; shared by every renderer.
+ */
+
+const MINUS = "\u2212";
+
+function signed(value: number, digits: number): string {
+  const rounded = Number(Math.abs(value).toFixed(digits));
+  if (rounded === 0) return `\u00b1${(0).toFixed(digits)}`;
+  return `${value > 0 ? "+" : MINUS}${rounded.toFixed(digits)}`;
+}
+
+/** 0.938 → "93.8%"; null → "—". */
+export function formatRate(fraction: number | null): string {
+  return fraction === null ? "\u2014" : `${(fraction * 100).toFixed(1)}%`;
+}
+
+/** 1234567 → "1,234,567". */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** 724000 → "12m 04s"; 45000 → "45s"; 3720000 → "1h 02m"; null → "—". */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return "\u2014";
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h}h ${String(m).padStart(2, "0")}m`;
+  if (m > 0) return `${m}m ${String(s).padStart(2, "0")}s`;
+  return `${s}s`;
+}
+
+/** A rate delta as people read it: "+1.2 pp", "≈ +0.3 pp" for noise, "new", "n/a". */
+export function formatRateDelta(delta: RateDelta): string {
+  switch (delta.kind) {
+    case "change":
+      return delta.significant ? `${signed(delta.pp, 1)} pp` : `\u2248 ${signed(delta.pp, 1)} pp`;
+    case "new":
+      return "new";
+    case "none":
+      return "no data";
+    case "unavailable":
+      return "n/a";
+  }
+}
+
+/** A count or duration delta: "−8%", "+12%", "+5" when the prior was zero, "new", "n/a". */
+export function formatAmountDelta(delta: AmountDelta): string {
+  switch (delta.kind) {
+    case "change":
+      if (delta.pct === null) return signed(delta.diff, 0);
+      return `${signed(delta.pct * 100, 0)}%`;
+    case "new":
+      return "new";
+    case "none":
+      return "no data";
+    case "unavailable":
+      return "n/a";
+  }
+}
+
+/** Whether a rising value of the figure is good news, bad news, or neither. */
+export function risingIs(figure: RateFigure | AmountFigure): "good" | "bad" | "neutral" {
+  switch (figure) {
+    case "runPassRate":
+    case "testPassRate":
+      return "good";
+    case "flakyRate":
+    case "meanRunDurationMs":
+    case "testsFailed":
+    case "testsTimedOut":
+    case "testsFlaky":
+      return "bad";
+    case "runs":
+    case "tests":
+      return "neutral";
+  }
+}
+
+/** "good" | "bad" | "neutral" for a delta, knowing the figure's direction; noise is neutral. */
+export function deltaTone(
+  figure: RateFigure | AmountFigure,
+  delta: RateDelta | AmountDelta,
+): "good" | "bad" | "neutral" {
+  if (delta.kind !== "change") return "neutral";
+  const change = "pp" in delta ? delta.pp : delta.diff;
+  if ("significant" in delta && !delta.significant) return "neutral";
+  if (change === 0) return "neutral";
+  const direction = risingIs(figure);
+  if (direction === "neutral") return "neutral";
+  return change > 0 === (direction === "good") ? "good" : "bad";
+}
+
+/** "↑", "↓" or "→" (noise, no change, or no delta). */
+export function deltaArrow(delta: RateDelta | AmountDelta): string {
+  if (delta.kind !== "change") return "";
+  if ("significant" in delta && !delta.significant) return "\u2248";
+  const change = "pp" in delta ? delta.pp : delta.diff;
+  if (change > 0) return "\u2191";
+  if (change < 0) return "\u2193";
+  return "\u2192";
+}
+
+const BARS = ["\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"];
+
+/** A sparkline of values; a day without data is a space. Scaled from 0 to the max (or 1 when all are 0). */
+export function sparkline(values: readonly (number | null)[]): string {
+  const present = values.filter((v): v is number => v !== null);
+  const max = Math.max(0, ...present);
+  return values
+    .map((v) => {
+      if (v === null) return " ";
+      if (max === 0) return BARS[0];
+      const index = Math.min(BARS.length - 1, Math.floor((v / max) * (BARS.length - 1) + 0.5));
+      return BARS[index];
+    })
+    .join("");
+}
+
+/** "Nov 15, 2026", "Nov 9 – 15, 2026", "Oct 27 – Nov 2, 2026", "Dec 29, 2025 – Jan 4, 2026". */
+export function formatPeriod(period: Period): string {
+  const start = DateTime.fromISO(period.start, { zone: "utc" });
+  const end = DateTime.fromISO(period.end, { zone: "utc" });
+  if (period.start === period.end) return start.toFormat("LLL d, yyyy");
+  if (start.year !== end.year)
+    return `${start.toFormat("LLL d, yyyy")} \u2013 ${end.toFormat("LLL d, yyyy")}`;
+  if (start.month !== end.month)
+    return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("LLL d, yyyy")}`;
+  return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("d, yyyy")}`;
+}
+
+/** Number of days in a period, both ends included. */
+export function periodDays(period: Period): number {
+  const start = DateTime.fromISO(period.start, { zone: "utc" });
+  const end = DateTime.fromISO(period.end, { zone: "utc" });
+  return Math.round(end.diff(start, "days").days) + 1;
+}

@@ -1,0 +1,145 @@
+import type { ErrorCode } from "../errors.js";
+import type { ProjectFilters } from "../insights/types.js";
+import type { PeriodPair } from "../periods/types.js";
+
+/**
+ * The report model: everything a digest shows, computed once from insights by pure code
+ * (`build-report.ts`) and rendered many ways (Slack, terminal, email, workbook).
+ * Rates are fractions (0.938), never percentages; durations are milliseconds.
+ */
+
+/** The figures of one span (a period or a single day), for a project or the team. */
+export interface Figures {
+  runs: number;
+  runsPassed: number;
+  runsFailed: number;
+  /** runsPassed / runs; null when there were no runs (never 0%). */
+  runPassRate: number | null;
+  /** Mean run duration in ms; null when there were no runs. */
+  meanRunDurationMs: number | null;
+  /** Total test results = passed + failed + skipped + timed out. */
+  tests: number;
+  /** Includes flaky. */
+  testsPassed: number;
+  testsFailed: number;
+  testsSkipped: number;
+  testsFlaky: number;
+  testsTimedOut: number;
+  /** testsPassed / tests; null when there were no results. */
+  testPassRate: number | null;
+  /** testsFlaky / tests; null when there were no results. */
+  flakyRate: number | null;
+}
+
+export type RateFigure = "runPassRate" | "testPassRate" | "flakyRate";
+export type AmountFigure =
+  | "runs"
+  | "meanRunDurationMs"
+  | "tests"
+  | "testsFailed"
+  | "testsTimedOut"
+  | "testsFlaky";
+
+/** Why there is no ordinary delta. */
+export type NoDelta =
+  /** The prior period had no data for this figure: the figure is new. */
+  | { kind: "new" }
+  /** The current period has no data for this figure. */
+  | { kind: "none" }
+  /** The prior period could not be fetched (e.g. beyond the API's lookback). */
+  | { kind: "unavailable"; reason: string };
+
+/** A rate's change in percentage points; `significant` from a two-proportion z-test at 95%. */
+export type RateDelta =
+  | { kind: "change"; pp: number; significant: boolean; pValue: number }
+  | NoDelta;
+
+/** A count's or duration's change; `pct` is null when the prior value is 0 (no division by zero). */
+export type AmountDelta = { kind: "change"; diff: number; pct: number | null } | NoDelta;
+
+export type Deltas = { [K in RateFigure]: RateDelta } & { [K in AmountFigure]: AmountDelta };
+
+/** One local day of a series. Days without data have zero counts and null rates. */
+export interface DailyPoint {
+  date: string;
+  figures: Figures;
+}
+
+interface ProjectRef {
+  projectId: string;
+  /** Config name, else the API's project name, else the id. */
+  name: string;
+  filters: ProjectFilters;
+}
+
+export interface AvailableProject extends ProjectRef {
+  status: "ok";
+  current: Figures;
+  /** null when the prior period could not be fetched; see `priorNote`. */
+  prior: Figures | null;
+  /** e.g. "prior period not available: insights go back to 2026-08-25". */
+  priorNote: string | null;
+  deltas: Deltas;
+  /** Every day of the current period, oldest first. */
+  daily: DailyPoint[];
+}
+
+export interface UnavailableProject extends ProjectRef {
+  status: "unavailable";
+  reason: { code: ErrorCode; message: string };
+}
+
+export type ProjectReport = AvailableProject | UnavailableProject;
+
+/** The team's figures, from summed counts of the available projects (never a mean of rates). */
+export interface TeamTotal {
+  current: Figures;
+  prior: Figures | null;
+  priorNote: string | null;
+  deltas: Deltas;
+  daily: DailyPoint[];
+  /** Names of projects left out of the total because they were unavailable. */
+  excluded: string[];
+}
+
+/** A project whose rate got significantly worse; `worsePp` > 0 is how much worse. */
+export interface Mover {
+  projectId: string;
+  name: string;
+  figure: "flakyRate" | "runPassRate";
+  current: number;
+  prior: number;
+  /** Signed change in pp as measured (flaky up is positive, pass rate down is negative). */
+  pp: number;
+  /** Size of the worsening in pp, always positive; the ranking key. */
+  worsePp: number;
+}
+
+export type AlertSeverity = "warn" | "critical";
+
+/** An alert that is firing, as shown in a digest. */
+export interface FiringAlert {
+  alert: string;
+  severity: AlertSeverity;
+  /** Fraction, like every rate in the model. */
+  value: number;
+  /** Fraction. */
+  threshold: number;
+  projectId: string | null;
+}
+
+export interface Report {
+  team: { name: string; title: string; timezone: string };
+  /** The digest's name (or the export's label). */
+  digest: string;
+  periods: PeriodPair;
+  /** ISO instant the report was built for (the fire instant), for "as of" labels. */
+  generatedAt: string;
+  projects: ProjectReport[];
+  total: TeamTotal;
+  /** Worst significant worsenings first; at most 5. */
+  topMovers: Mover[];
+  alerts: FiringAlert[];
+  /** Template with {project_id}, or null. */
+  dashboardUrl: string | null;
+}
