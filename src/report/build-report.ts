@@ -1,0 +1,140 @@
+import type { ErrorCode } from "../errors.js";
+import type { ProjectFilters, ProjectInsights } from "../insights/types.js";
+import { lookbackNote } from "../periods/apply-lookback.js";
+import type { PeriodPair } from "../periods/types.js";
+import { dailySeries, sumDailySeries } from "./daily-series.js";
+import { deltasBetween } from "./deltas.js";
+import { figuresFromCounts, sumFigures } from "./figures.js";
+import { topMovers } from "./top-movers.js";
+import type { AvailableProject, FiringAlert, ProjectReport, Report, TeamTotal } from "./types.js";
+
+/** What fetching one project's insights for one period gave: the insights, or why not. */
+export type FetchOutcome =
+  | { ok: true; insights: ProjectInsights }
+  | { ok: false; error: { code: ErrorCode; message: string; earliestDate?: string } };
+
+export interface ReportProjectInput {
+  projectId: string;
+  name: string;
+  filters: ProjectFilters;
+  current: FetchOutcome;
+  prior: FetchOutcome;
+}
+
+export interface ReportInput {
+  team: { name: string; title: string; timezone: string };
+  digest: string;
+  periods: PeriodPair;
+  /** ISO instant the report is for (the fire instant). */
+  generatedAt: string;
+  dashboardUrl: string | null;
+  projects: readonly ReportProjectInput[];
+  alerts?: readonly FiringAlert[];
+}
+
+/**
+ * The report a digest shows, from the fetched insights. A project that could not be fetched is
+ * listed as unavailable and left out of the team total, which says so; a prior that could not
+ * be fetched gives "not available" deltas instead of failing the digest.
+ */
+export function buildReport(input: ReportInput): Report {
+  const projects = input.projects.map((p) => projectReport(p, input.periods));
+  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
+  return {
+    team: { ...input.team },
+    digest: input.digest,
+    periods: input.periods,
+    generatedAt: input.generatedAt,
+    projects,
+    total: teamTotal(projects, input.periods),
+    topMovers: topMovers(available),
+    alerts: [...(input.alerts ?? [])],
+    dashboardUrl: input.dashboardUrl,
+  };
+}
+
+function projectReport(input: ReportProjectInput, periods: PeriodPair): ProjectReport {
+  const ref = { projectId: input.projectId, name: input.name, filters: input.filters };
+  if (!input.current.ok) {
+    const { code, message } = input.current.error;
+    return { ...ref, status: "unavailable", reason: { code, message } };
+  }
+  // The API's own totals for the range, not a re-sum of its day buckets.
+  const { overall, days } = input.current.insights;
+  const current = figuresFromCounts(overall.runs, overall.tests);
+  const daily = dailySeries(days, periods.current);
+  if (!input.prior.ok) {
+    const note = priorUnavailableNote(input.prior.error);
+    return {
+      ...ref,
+      status: "ok",
+      current,
+      prior: null,
+      priorNote: note,
+      deltas: deltasBetween(current, { unavailable: note }),
+      daily,
+    };
+  }
+  const priorOverall = input.prior.insights.overall;
+  const prior = figuresFromCounts(priorOverall.runs, priorOverall.tests);
+  return {
+    ...ref,
+    status: "ok",
+    current,
+    prior,
+    priorNote: null,
+    deltas: deltasBetween(current, prior),
+    daily,
+  };
+}
+
+/** "prior period not available: …", with the API's earliest date when it stated one. */
+export function priorUnavailableNote(error: { message: string; earliestDate?: string }): string {
+  return error.earliestDate !== undefined
+    ? lookbackNote(error.earliestDate)
+    : `prior period not available: ${error.message}`;
+}
+
+/**
+ * The team's figures from the summed counts of its available projects. When only some of them
+ * have a prior, the deltas compare those projects alone with their prior (like with like), so a
+ * missing prior never reads as a jump in runs; the note says which projects were left out.
+ */
+function teamTotal(projects: readonly ProjectReport[], periods: PeriodPair): TeamTotal {
+  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
+  const withPrior = available.filter(
+    (p): p is AvailableProject & { prior: NonNullable<AvailableProject["prior"]> } =>
+      p.prior !== null,
+  );
+  const current = sumFigures(available.map((p) => p.current));
+  const total = {
+    current,
+    daily: sumDailySeries(
+      available.map((p) => p.daily),
+      periods.current,
+    ),
+    excluded: projects.filter((p) => p.status === "unavailable").map((p) => p.name),
+  };
+
+  if (withPrior.length === 0) {
+    const notes = [...new Set(available.map((p) => p.priorNote ?? ""))].filter(Boolean);
+    const priorNote = notes.length > 0 ? notes.join("; ") : null;
+    const deltas = deltasBetween(current, {
+      unavailable: priorNote ?? "prior period not available",
+    });
+    return { ...total, prior: null, priorNote, deltas };
+  }
+
+  const prior = sumFigures(withPrior.map((p) => p.prior));
+  if (withPrior.length === available.length) {
+    return { ...total, prior, priorNote: null, deltas: deltasBetween(current, prior) };
+  }
+  const missing = available.filter((p) => p.prior === null).map((p) => p.name);
+  const compared = sumFigures(withPrior.map((p) => p.current));
+  return {
+    ...total,
+    prior,
+    priorNote: `prior period not available for ${missing.join(", ")}; changes compare the other ${withPrior.length} project${withPrior.length === 1 ? "" : "s"} only`,
+    deltas: deltasBetween(compared, prior),
+  };
+}

@@ -1,0 +1,36 @@
+import type { InsightsDay } from "../insights/types.js";
+import { datesIn } from "../periods/calendar-date.js";
+import type { Period } from "../periods/types.js";
+import { emptyFigures, figuresFromCounts, sumFigures } from "./figures.js";
+import type { DailyPoint } from "./types.js";
+
+const NO_RUNS = { passed: 0, failed: 0, meanDurationMs: null };
+const NO_TESTS = { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 };
+
+/**
+ * One point per day of `period`, oldest first. A day the API sent with only its date, or did
+ * not send at all, is a day with zero counts and no rates: no data is not 0%.
+ */
+export function dailySeries(days: readonly InsightsDay[], period: Period): DailyPoint[] {
+  const byDate = new Map(days.map((day) => [day.date, day]));
+  return datesIn(period).map((date) => {
+    const day = byDate.get(date);
+    return {
+      date,
+      figures: day ? figuresFromCounts(day.runs ?? NO_RUNS, day.tests ?? NO_TESTS) : emptyFigures(),
+    };
+  });
+}
+
+/** Several series over the same period summed day by day, rates from the summed counts. */
+export function sumDailySeries(series: readonly DailyPoint[][], period: Period): DailyPoint[] {
+  const byDate = new Map<string, DailyPoint["figures"][]>();
+  for (const points of series) {
+    for (const point of points) {
+      const list = byDate.get(point.date);
+      if (list) list.push(point.figures);
+      else byDate.set(point.date, [point.figures]);
+    }
+  }
+  return datesIn(period).map((date) => ({ date, figures: sumFigures(byDate.get(date) ?? []) }));
+}
