@@ -1,0 +1,134 @@
+import type { Block, KnownBlock, WebClient } from "@slack/web-api";
+import { SlackDeliveryError } from "../errors.js";
+import { createChannelResolver } from "./slack-channel-resolver.js";
+import type { SlackLogger } from "./slack-client.js";
+import { label, toSlackDeliveryError } from "./slack-errors.js";
+import type {
+  Attachment,
+  SlackDestination,
+  SlackMessage,
+  SlackPost,
+  SlackPosted,
+} from "./types.js";
+
+export interface SlackDestinationOptions {
+  client: WebClient;
+  logger?: SlackLogger;
+  /** How many recent messages `findPosted` looks through (default 100). */
+  historyLimit?: number;
+}
+
+/**
+ * Slack delivery over the Web API: the message, its thread replies, then the file in the thread.
+ * Once the main message is out, a later failure throws a SlackDeliveryError whose context holds
+ * `ts` and `posted: true`, so the caller records the post as sent and never posts it twice.
+ */
+export function createSlackDestination(options: SlackDestinationOptions): SlackDestination {
+  const { client, logger } = options;
+  const historyLimit = options.historyLimit ?? 100;
+  const resolve = createChannelResolver(client, logger);
+  let warnedHistoryScope = false;
+
+  /** Runs one Web API call, turning its failure into a SlackDeliveryError in words. */
+  async function call<T>(method: string, channel: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toSlackDeliveryError(error, { method, channel }, client.token);
+    }
+  }
+
+  const message = (m: SlackMessage) => ({
+    text: m.text,
+    // Our renderers build Block Kit JSON; Slack, not the type system, is the judge of it.
+    blocks: m.blocks as unknown as (KnownBlock | Block)[],
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+
+  return {
+    async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
+      const id = await resolve(channel);
+      const main = await call("chat.postMessage", channel, () =>
+        client.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+      );
+      if (!main.ts) {
+        throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
+          method: "chat.postMessage",
+          channel,
+        });
+      }
+      const posted: SlackPosted = { channel: id, ts: main.ts };
+      const total = post.thread.length;
+      let step = "";
+      try {
+        for (const [i, reply] of post.thread.entries()) {
+          step = `thread reply ${i + 1} of ${total}`;
+          await call("chat.postMessage", channel, () =>
+            client.chat.postMessage({ channel: id, thread_ts: posted.ts, ...message(reply) }),
+          );
+        }
+        if (file) {
+          step = `upload of ${file.filename}`;
+          await call("files.uploadV2", channel, () =>
+            client.files.uploadV2({
+              channel_id: id,
+              thread_ts: posted.ts,
+              file: file.content,
+              filename: file.filename,
+              title: file.filename,
+            }),
+          );
+        }
+      } catch (error) {
+        const cause = toSlackDeliveryError(
+          error,
+          { method: "chat.postMessage", channel },
+          client.token,
+        );
+        throw new SlackDeliveryError(
+          `the message was posted to ${label(channel)} (ts ${posted.ts}), but the ${step} failed: ${cause.message}`,
+          cause.slackError,
+          { ...cause.context, channelId: id, ts: posted.ts, posted: true, failedStep: step },
+        );
+      }
+      return posted;
+    },
+
+    async findPosted(channel: string, key: string): Promise<SlackPosted | null> {
+      const id = await resolve(channel);
+      let messages: Array<{ ts?: string; metadata?: { event_payload?: object } }>;
+      try {
+        const history = await client.conversations.history({
+          channel: id,
+          limit: historyLimit,
+          include_all_metadata: true,
+        });
+        messages = history.messages ?? [];
+      } catch (error) {
+        const mapped = toSlackDeliveryError(
+          error,
+          { method: "conversations.history", channel },
+          client.token,
+        );
+        if (mapped.slackError !== "missing_scope") throw mapped;
+        if (!warnedHistoryScope) {
+          warnedHistoryScope = true;
+          const needed =
+            typeof mapped.context.needed === "string" ? mapped.context.needed : "channels:history";
+          logger?.warn(
+            { channel: label(channel), needed },
+            `the Slack app lacks the ${needed} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${needed} to the Slack app and reinstall it`,
+          );
+        }
+        return null;
+      }
+      const found = messages.find((m) => keyOf(m.metadata?.event_payload) === key);
+      return found?.ts ? { channel: id, ts: found.ts } : null;
+    },
+  };
+}
+
+function keyOf(payload: object | undefined): unknown {
+  return payload && "key" in payload ? payload.key : undefined;
+}

@@ -1,0 +1,250 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createSlackClient } from "../../src/deliver/slack-client.js";
+import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import type { SlackPost } from "../../src/deliver/types.js";
+import { SlackDeliveryError } from "../../src/errors.js";
+import { Secret } from "../../src/secret.js";
+import {
+  FAKE_SLACK_TOKEN,
+  type FakeChannel,
+  type FakeSlack,
+  startFakeSlack,
+} from "../fake-slack/fake-slack-server.js";
+
+const started: FakeSlack[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((f) => f.close()));
+});
+
+interface Warning {
+  obj: object;
+  msg: string;
+}
+
+/** A fake Slack and an adapter over a real WebClient pointed at it. */
+async function setup(options: { channels?: FakeChannel[]; scopes?: string[] } = {}) {
+  const slack = await startFakeSlack(options);
+  started.push(slack);
+  const warnings: Warning[] = [];
+  const logger = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
+  const client = createSlackClient({
+    token: new Secret(FAKE_SLACK_TOKEN),
+    apiUrl: slack.url,
+    minRetryDelayMs: 5,
+  });
+  return { slack, warnings, destination: createSlackDestination({ client, logger }) };
+}
+
+function digest(key: string, thread: string[] = []): SlackPost {
+  return {
+    main: {
+      text: `Checkout squad · ${key}`,
+      blocks: [
+        { type: "header", text: { type: "plain_text", text: "Checkout squad" } },
+        { type: "section", text: { type: "mrkdwn", text: "*Run pass rate* 93.8%" } },
+      ],
+    },
+    metadata: {
+      event_type: "insights_digest",
+      event_payload: {
+        key,
+        team: "checkout",
+        digest: "daily",
+        period_start: "2026-11-15",
+        period_end: "2026-11-15",
+      },
+    },
+    thread: thread.map((text) => ({
+      text,
+      blocks: [{ type: "section", text: { type: "mrkdwn", text } }],
+    })),
+  };
+}
+
+const workbook = {
+  filename: "checkout-daily.xlsx",
+  content: Buffer.from("PK\u0003\u0004 not really a workbook \u0000\u00ff", "latin1"),
+  contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
+
+describe("posting a digest", () => {
+  it("posts the message with blocks and metadata, then each reply in its thread", async () => {
+    const { slack, destination } = await setup();
+    const post = digest("checkout.daily.2026-11-15", ["All 12 projects", "Flakiest tests"]);
+
+    const posted = await destination.post("C0123ABCD", post);
+
+    expect(slack.posts).toHaveLength(3);
+    const [main, ...replies] = slack.posts;
+    expect(posted).toEqual({ channel: "C0123ABCD", ts: main?.ts });
+    expect(main).toMatchObject({ channel: "C0123ABCD", text: post.main.text, thread_ts: null });
+    expect(main?.blocks).toEqual(post.main.blocks);
+    expect(main?.metadata).toEqual(post.metadata);
+    expect(replies.map((r) => [r.text, r.thread_ts, r.metadata])).toEqual([
+      ["All 12 projects", main?.ts, null],
+      ["Flakiest tests", main?.ts, null],
+    ]);
+    const sent = slack.calls.filter((c) => c.method === "chat.postMessage");
+    expect(sent.every((c) => c.params.unfurl_links === "false")).toBe(true);
+  });
+
+  it("uploads the file into the message's thread with its bytes intact", async () => {
+    const { slack, destination } = await setup();
+
+    const posted = await destination.post(
+      "C0123ABCD",
+      digest("checkout.daily.2026-11-16"),
+      workbook,
+    );
+
+    expect(slack.uploads).toHaveLength(1);
+    const [upload] = slack.uploads;
+    expect(upload).toMatchObject({
+      channel: "C0123ABCD",
+      thread_ts: posted.ts,
+      filename: workbook.filename,
+    });
+    expect(upload?.bytes.equals(workbook.content)).toBe(true);
+    expect(slack.calls.map((c) => c.method)).toEqual([
+      "chat.postMessage",
+      "files.getUploadURLExternal",
+      "upload",
+      "files.completeUploadExternal",
+    ]);
+  });
+});
+
+describe("a failure after the main message went out", () => {
+  it("throws a SlackDeliveryError carrying the main ts when a reply fails", async () => {
+    const { slack, destination } = await setup();
+    slack.failNext("chat.postMessage", "channel_not_found", { after: 2 });
+
+    const error = await failure(destination.post("C0123ABCD", digest("k-reply", ["r1", "r2"])));
+
+    expect(slack.posts.map((p) => p.text)).toEqual([expect.stringContaining("k-reply"), "r1"]);
+    expect(error.context).toMatchObject({
+      ts: slack.posts[0]?.ts,
+      posted: true,
+      failedStep: "thread reply 2 of 2",
+    });
+    expect(error.message).toContain(`posted to C0123ABCD (ts ${slack.posts[0]?.ts})`);
+  });
+
+  it("throws a SlackDeliveryError carrying the main ts when the upload fails, naming the scope", async () => {
+    const { slack, destination } = await setup();
+    slack.failNext("files.getUploadURLExternal", "missing_scope");
+
+    const e = await failure(destination.post("C0123ABCD", digest("k-upload"), workbook));
+
+    expect(e.context).toMatchObject({
+      ts: slack.posts[0]?.ts,
+      posted: true,
+      needed: "files:write",
+    });
+    expect(e.slackError).toBe("missing_scope");
+    expect(e.message).toContain("add the files:write scope to the Slack app");
+    expect(slack.posts).toHaveLength(1);
+    expect(slack.uploads).toEqual([]);
+  });
+});
+
+describe("finding an earlier post after a crash", () => {
+  it("finds a post by the key in its metadata and returns null for another key", async () => {
+    const { slack, destination } = await setup();
+    const posted = await destination.post("C0123ABCD", digest("checkout.daily.2026-11-15"));
+    await destination.post("C0123ABCD", digest("checkout.daily.2026-11-16"));
+
+    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15")).toEqual(posted);
+    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-17")).toBeNull();
+    const lookups = slack.calls.filter((c) => c.method === "conversations.history");
+    expect(lookups.map((c) => [c.params.include_all_metadata, c.params.limit])).toEqual([
+      ["true", "100"],
+      ["true", "100"],
+    ]);
+  });
+
+  it("without channels:history warns once per adapter that a restart may post twice, and returns null", async () => {
+    const { warnings, destination } = await setup({ scopes: ["chat:write", "files:write"] });
+    await destination.post("C0123ABCD", digest("k1"));
+
+    expect(await destination.findPosted("C0123ABCD", "k1")).toBeNull();
+    expect(await destination.findPosted("C0ALERTS", "k2")).toBeNull();
+
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(
+      /lacks the channels:history scope.*may post it twice.*add channels:history/,
+    );
+  });
+
+  it("still throws other history errors in words", async () => {
+    const { destination } = await setup();
+    const e = await failure(destination.findPosted("C0OUTSIDE", "k1"));
+    expect(e.slackError).toBe("not_in_channel");
+    expect(e.message).toContain("invite the bot to C0OUTSIDE (/invite @yourbot)");
+  });
+});
+
+describe("channel names", () => {
+  const many: FakeChannel[] = Array.from({ length: 450 }, (_, i) => ({
+    id: `C0MANY${String(i).padStart(4, "0")}`,
+    name: `team-${i}`,
+  }));
+
+  it("resolves a #name once through every page of conversations.list, warns to use the id, and caches it", async () => {
+    const { slack, warnings, destination } = await setup({ channels: many });
+
+    const first = await destination.post("#team-420", digest("k1"));
+    await destination.post("#team-420", digest("k2"));
+    await destination.post("team-7", digest("k3"));
+
+    expect(first.channel).toBe("C0MANY0420");
+    expect(slack.posts.map((p) => p.channel)).toEqual(["C0MANY0420", "C0MANY0420", "C0MANY0007"]);
+    const listings = slack.calls.filter((c) => c.method === "conversations.list");
+    expect(listings).toHaveLength(3); // 450 channels at 200 a page, listed once for the adapter's life
+    expect(listings[0]?.params).toMatchObject({
+      exclude_archived: "true",
+      types: "public_channel,private_channel",
+    });
+    expect(warnings.map((w) => w.msg)).toEqual([
+      expect.stringMatching(/#team-420 resolved to C0MANY0420; put the id in the config.*renaming/),
+      expect.stringMatching(/#team-7 resolved to C0MANY0007/),
+    ]);
+  });
+
+  it("says how to fix a name that matches no channel the bot can see", async () => {
+    const { slack, destination } = await setup();
+    const e = await failure(destination.post("#nowhere", digest("k1")));
+    expect(e.slackError).toBe("channel_not_found");
+    expect(e.message).toContain(
+      "invite the bot to it (/invite @yourbot) or use the channel id (C…)",
+    );
+    expect(slack.posts).toEqual([]);
+  });
+
+  it("uses an id as it is, without listing channels", async () => {
+    const { slack, warnings, destination } = await setup();
+    await destination.post("C0ALERTS", digest("k1"));
+    expect(slack.calls.map((c) => c.method)).toEqual(["chat.postMessage"]);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("the client", () => {
+  it("talks to Slack itself unless SLACK_API_URL points elsewhere", async () => {
+    const { slack } = await setup();
+    const token = new Secret(FAKE_SLACK_TOKEN);
+    expect(createSlackClient({ token, apiUrl: null }).slackApiUrl).toBe("https://slack.com/api/");
+    const local = createSlackClient({ token, apiUrl: slack.url });
+    expect(await local.auth.test()).toMatchObject({ ok: true, bot_id: "B0FAKEBOT" });
+  });
+});
+
+/** The SlackDeliveryError a promise rejects with (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<SlackDeliveryError> {
+  const outcome = await promise.then(
+    () => new Error("expected a SlackDeliveryError, but the call succeeded"),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof SlackDeliveryError)) throw outcome;
+  return outcome;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it, type TestContext } from "vitest";
+import { createSlackClient, type SlackClientOptions } from "../../src/deliver/slack-client.js";
+import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import type { SlackPost } from "../../src/deliver/types.js";
+import { SlackDeliveryError } from "../../src/errors.js";
+import { Secret } from "../../src/secret.js";
+import {
+  FAKE_SLACK_TOKEN,
+  type FakeSlack,
+  startFakeSlack,
+} from "../fake-slack/fake-slack-server.js";
+
+/** Rate limits: Retry-After honoured, retries bounded in count and in time. Each waits ~1 s. */
+
+/** The tests run concurrently, so each closes its own fake through its own context. */
+async function setup(
+  context: TestContext,
+  retry: Pick<SlackClientOptions, "retries" | "maxRetryTimeMs">,
+) {
+  const slack: FakeSlack = await startFakeSlack();
+  context.onTestFinished(() => slack.close());
+  const warnings: Array<{ obj: object; msg: string }> = [];
+  const logger = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
+  const client = createSlackClient({
+    token: new Secret(FAKE_SLACK_TOKEN),
+    apiUrl: slack.url,
+    minRetryDelayMs: 5,
+    logger,
+    ...retry,
+  });
+  return { slack, warnings, destination: createSlackDestination({ client }) };
+}
+
+const post: SlackPost = {
+  main: { text: "Checkout squad daily", blocks: [{ type: "divider" }] },
+  metadata: { event_type: "insights_digest", event_payload: { key: "k" } },
+  thread: [],
+};
+
+async function failure(promise: Promise<unknown>): Promise<SlackDeliveryError> {
+  const outcome = await promise.then(
+    () => new Error("expected a SlackDeliveryError, but the call succeeded"),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof SlackDeliveryError)) throw outcome;
+  return outcome;
+}
+
+describe.concurrent("rate limits", () => {
+  it("waits out Retry-After, then posts once", async (context) => {
+    const { slack, warnings, destination } = await setup(context, {});
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1 });
+
+    const posted = await destination.post("C0123ABCD", post);
+
+    expect(slack.posts).toEqual([expect.objectContaining({ ts: posted.ts })]);
+    const [first, second] = slack.calls;
+    // A lower bound set by the Retry-After header, not a measure of speed.
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(warnings).toContainEqual({
+      obj: { method: "chat.postMessage", retryAfterSeconds: 1 },
+      msg: expect.stringContaining("rate-limited"),
+    });
+  });
+
+  it("gives up after the configured number of retries and says it was rate-limited", async (context) => {
+    const { slack, destination } = await setup(context, { retries: 1 });
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1, times: 5 });
+
+    const e = await failure(destination.post("C0123ABCD", post));
+
+    expect(slack.calls).toHaveLength(2);
+    expect(e.slackError).toBe("ratelimited");
+    expect(e.message).toContain(
+      "Slack kept rate-limiting chat.postMessage and the retries ran out",
+    );
+    expect(e.context).toMatchObject({ retryAfterSeconds: 1 });
+    expect(slack.posts).toEqual([]);
+  });
+
+  it("gives up once the retry time budget is spent, whatever retries are left", async (context) => {
+    const { slack, destination } = await setup(context, { retries: 5, maxRetryTimeMs: 300 });
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1, times: 5 });
+
+    const e = await failure(destination.post("C0123ABCD", post));
+
+    expect(slack.calls).toHaveLength(1);
+    expect(e.slackError).toBe("ratelimited");
+  });
+});

@@ -1,0 +1,177 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createFaults,
+  type FailOptions,
+  type FakeFailure,
+  type HeldCall,
+  type HoldOptions,
+} from "./fake-slack-faults.js";
+import { receiveUpload } from "./fake-slack-files.js";
+import { METHODS } from "./fake-slack-methods.js";
+import {
+  type FakeChannel,
+  type FakePost,
+  type FakeSlackState,
+  type FakeUpload,
+  fail,
+  type Reply,
+  scopeFor,
+} from "./fake-slack-state.js";
+import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-slack-request.js";
+
+export type { FailOptions, FakeFailure, HeldCall, HoldOptions } from "./fake-slack-faults.js";
+export type { FakeChannel, FakePost, FakeUpload } from "./fake-slack-state.js";
+
+/**
+ * A fake Slack Web API over real HTTP on 127.0.0.1, for tests of anything that posts to Slack
+ * (the adapter, `run`, the daemon). It speaks the wire format @slack/web-api uses, refuses what
+ * Slack refuses, and fails or stalls on demand.
+ */
+
+export interface FakeCall {
+  /** A Web API method, or "upload" for the upload URL. */
+  method: string;
+  /** Epoch ms when the request arrived. */
+  at: number;
+  params: Record<string, unknown>;
+}
+
+export interface FakeSlack {
+  /** Pass as `slackApiUrl` / SLACK_API_URL; ends with `/api/`. */
+  url: string;
+  posts: FakePost[];
+  uploads: FakeUpload[];
+  calls: FakeCall[];
+  channels: FakeChannel[];
+  failNext(method: string, error: FakeFailure, options?: FailOptions): void;
+  holdNext(method: string, options?: HoldOptions): HeldCall;
+  close(): Promise<void>;
+}
+
+export interface FakeSlackOptions {
+  token?: string;
+  channels?: FakeChannel[];
+  scopes?: string[];
+}
+
+export const FAKE_SLACK_TOKEN = "xoxb-test-token";
+
+/** Channels of a fresh fake: the ids the example configs use, and one the bot is not in. */
+export const DEFAULT_CHANNELS: readonly FakeChannel[] = [
+  { id: "C0123ABCD", name: "qa-insights" },
+  { id: "C0ALERTS", name: "qa-alerts" },
+  { id: "C0OUTSIDE", name: "random", member: false },
+];
+
+export const DEFAULT_SCOPES: readonly string[] = [
+  "chat:write",
+  "files:write",
+  "channels:history",
+  "groups:history",
+  "channels:read",
+  "groups:read",
+];
+
+/** Starts a fake Slack on a free loopback port. */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const token = options.token ?? FAKE_SLACK_TOKEN;
+  const scopes = options.scopes ?? [...DEFAULT_SCOPES];
+  const faults = createFaults();
+  const calls: FakeCall[] = [];
+  let seq = 0;
+  const epoch = Math.floor(Date.now() / 1000);
+  const state: FakeSlackState = {
+    channels: (options.channels ?? DEFAULT_CHANNELS).map((c) => ({ ...c })),
+    posts: [],
+    uploads: [],
+    pendingFiles: new Map(),
+    origin: "",
+    nextTs: () => `${epoch + ++seq}.${String(seq).padStart(6, "0")}`,
+    nextFileId: () => `F0FAKE${String(++seq).padStart(5, "0")}`,
+  };
+
+  function dispatch(method: string, request: SlackRequest): Reply {
+    const failure = faults.failureFor(callName(method), request, scopes);
+    if (failure) return failure;
+    if (method.startsWith("upload/")) return receiveUpload(method.slice(7), request, state);
+    const handler = METHODS[method];
+    if (!handler) return { status: 404, body: { ok: false, error: "unknown_method" } };
+    if (!request.token) return fail("not_authed");
+    if (request.token !== token) return fail("invalid_auth");
+    const needed = scopeFor(method, request.params);
+    if (needed && !scopes.includes(needed)) {
+      return fail("missing_scope", { needed, provided: scopes.join(",") });
+    }
+    const reply = handler(request, state);
+    return { ...reply, headers: { "x-oauth-scopes": scopes.join(","), ...reply.headers } };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", state.origin);
+    const method = url.pathname.startsWith("/api/")
+      ? url.pathname.slice("/api/".length)
+      : url.pathname.startsWith("/upload/")
+        ? url.pathname.slice(1)
+        : "";
+    let request: SlackRequest;
+    try {
+      request = await readSlackRequest(req, url);
+    } catch (error) {
+      const slackError =
+        error instanceof UnreadableRequest ? error.slackError : "invalid_form_data";
+      return send(res, fail(slackError));
+    }
+    const logged = callName(method);
+    calls.push({ method: logged, at: Date.now(), params: request.params });
+    const hold = faults.holdFor(logged);
+    if (!hold) return send(res, dispatch(method, request));
+    if (hold.effect === "on-release") {
+      hold.arrived();
+      if (await hold.answer) send(res, dispatch(method, request));
+      return;
+    }
+    const reply = dispatch(method, request);
+    hold.arrived();
+    if (await hold.answer) send(res, reply);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { "content-type": "text/plain" }).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  state.origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${state.origin}/api/`,
+    posts: state.posts,
+    uploads: state.uploads,
+    calls,
+    channels: state.channels,
+    failNext: faults.failNext,
+    holdNext: faults.holdNext,
+    async close() {
+      // Held requests end unanswered; their sockets go with closeAllConnections.
+      faults.dropAll();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The name a call is logged, failed and held under: the method, or "upload" for upload URLs. */
+function callName(method: string): string {
+  return method.startsWith("upload/") ? "upload" : method;
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const json = typeof reply.body !== "string";
+  res.writeHead(reply.status ?? 200, {
+    "content-type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    ...reply.headers,
+  });
+  res.end(json ? JSON.stringify(reply.body) : reply.body);
+}
