@@ -1,0 +1,201 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { type Dispatcher, Pool } from "undici";
+import { MalformedResponseError, UpstreamError } from "../errors.js";
+import type { Secret } from "../secret.js";
+import { checkBaseUrl } from "./check-base-url.js";
+import { errorForStatus, errorForTransport, type RequestTarget } from "./http-error.js";
+import { parseProjectsPage } from "./projects-page-schema.js";
+import { parseInsightsBody } from "./response-schema.js";
+import {
+  isRetryableErrorCode,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelay,
+} from "./retry-policy.js";
+import { createSemaphore } from "./semaphore.js";
+import { sendAttempt } from "./send-attempt.js";
+import type { Parsed } from "./shape-problem.js";
+import type { InsightsApi, InsightsQuery, ProjectInsights, ProjectSummary } from "./types.js";
+
+/** One HTTP attempt, as reported to `onRequest` (for metrics). */
+export interface RequestInfo {
+  /** The API path without the query, e.g. `/projects/abc/insights`. */
+  path: string;
+  status: number | "error";
+  durationMs: number;
+  /** 1 for the first try. */
+  attempt: number;
+}
+
+export interface InsightsClientOptions {
+  /** INSIGHTS_API_URL; checked with `checkBaseUrl` before any request. */
+  baseUrl: string;
+  key: Secret;
+  /** Requests in flight at once across every call of this client (default 4). */
+  concurrency?: number;
+  /** Deadline of one attempt: connect, headers and body together (default 30000). */
+  timeoutMs?: number;
+  /** Tries per request, the first included (default 6). */
+  maxAttempts?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Epoch milliseconds; Retry-After dates are measured against it. */
+  now?: () => number;
+  /** Uniform in [0, 1), for backoff jitter. */
+  random?: () => number;
+  /** Used instead of the client's own keep-alive pool; the caller closes it. */
+  dispatcher?: Dispatcher;
+  onRequest?: (info: RequestInfo) => void;
+}
+
+export interface InsightsClient extends InsightsApi {
+  /** Closes the keep-alive pool (not a dispatcher passed in), after requests in flight. */
+  close(): Promise<void>;
+}
+
+const PAGE_SIZE = 100;
+const MAX_PAGES = 1000;
+/** A Retry-After longer than this is not waited out: the run fails instead of hanging. */
+const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/** The insights API client: one keep-alive pool, a shared concurrency limit, retries, typed errors. */
+export function createInsightsClient(options: InsightsClientOptions): InsightsClient {
+  const base = new URL(checkBaseUrl(options.baseUrl));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 6));
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const ownPool = options.dispatcher
+    ? null
+    : new Pool(base.origin, {
+        connections: concurrency,
+        keepAliveTimeout: 10_000,
+        connect: { timeout: Math.min(10_000, timeoutMs) },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+  const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
+  const semaphore = createSemaphore(concurrency);
+  const key = options.key;
+  let closing: Promise<void> | null = null;
+
+  /** GETs `target.path` with retries; returns the 2xx body text or throws the typed error. */
+  async function getText(target: RequestTarget, query: string): Promise<string> {
+    if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      const outcome = await semaphore.run(() =>
+        sendAttempt({
+          dispatcher,
+          origin: base.origin,
+          path: `${base.pathname}${target.path}${query}`,
+          headers: { "x-api-key": key.reveal(), accept: "application/json" },
+          timeoutMs,
+        }),
+      );
+      const status = outcome.kind === "response" ? outcome.status : "error";
+      options.onRequest?.({
+        path: target.path,
+        status,
+        durationMs: performance.now() - started,
+        attempt,
+      });
+      if (outcome.kind === "response") {
+        if (outcome.status >= 200 && outcome.status < 300) return outcome.text;
+        if (!isRetryableStatus(outcome.status) || attempt >= maxAttempts) {
+          throw errorForStatus(outcome.status, outcome.text, target, attempt);
+        }
+      } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
+        throw errorForTransport(outcome.reason, target, attempt, base.host);
+      }
+      const retryAfter =
+        outcome.kind === "response" ? parseRetryAfter(outcome.retryAfter, now()) : null;
+      if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
+        throw new UpstreamError(
+          `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
+          { status, path: target.path, attempts: attempt, retryAfterMs: retryAfter },
+        );
+      }
+      await sleep(retryDelay(attempt, retryAfter, random()));
+    }
+  }
+
+  async function getParsed<T>(
+    target: RequestTarget,
+    query: string,
+    parse: (body: unknown) => Parsed<T>,
+  ): Promise<T> {
+    const text = await getText(target, query);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new MalformedResponseError(
+        `the insights API sent a body that is not JSON for GET ${target.path} — check that INSIGHTS_API_URL points at the API, ending with /api/external/v1`,
+        { status: 200, path: target.path, field: "(body)" },
+      );
+    }
+    const parsed = parse(body);
+    if (parsed.ok) return parsed.value;
+    throw new MalformedResponseError(
+      `the insights API sent an unexpected body for GET ${target.path}: ${parsed.field}: ${parsed.problem}`,
+      { status: 200, path: target.path, field: parsed.field },
+    );
+  }
+
+  return {
+    getInsights(projectId: string, query: InsightsQuery): Promise<ProjectInsights> {
+      const target: RequestTarget = {
+        path: `/projects/${encodeURIComponent(projectId)}/insights`,
+        projectId,
+        timezone: query.timezone,
+        startDate: query.startDate,
+        endDate: query.endDate,
+      };
+      return getParsed(target, insightsQueryString(query), (body) =>
+        parseInsightsBody(body, projectId),
+      );
+    },
+
+    async listProjects(): Promise<ProjectSummary[]> {
+      const target: RequestTarget = { path: "/projects", projectId: null };
+      const byId = new Map<string, ProjectSummary>();
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
+        const result = await getParsed(target, query, parseProjectsPage);
+        // Pages can shift while we read them; the first sighting of an id wins.
+        for (const project of result.projects)
+          if (!byId.has(project.id)) byId.set(project.id, project);
+        if (result.projects.length === 0) break;
+        if (result.totalPages !== null && page >= result.totalPages) break;
+        if (page === MAX_PAGES) {
+          throw new MalformedResponseError(
+            `the list of projects did not end after ${MAX_PAGES} pages of ${PAGE_SIZE} — the API is not paginating as documented`,
+            { status: 200, path: target.path, field: "pagination" },
+          );
+        }
+      }
+      return [...byId.values()];
+    },
+
+    close(): Promise<void> {
+      closing ??= ownPool ? ownPool.close() : Promise.resolve();
+      return closing;
+    },
+  };
+}
+
+/** `?start_date=…&end_date=…&timezone=…`, then `branch`, `author`, `tags` (one comma-separated value) when set. */
+export function insightsQueryString(query: InsightsQuery): string {
+  const parts = [
+    `start_date=${encodeURIComponent(query.startDate)}`,
+    `end_date=${encodeURIComponent(query.endDate)}`,
+    `timezone=${encodeURIComponent(query.timezone)}`,
+  ];
+  if (query.branch !== null) parts.push(`branch=${encodeURIComponent(query.branch)}`);
+  if (query.author !== null) parts.push(`author=${encodeURIComponent(query.author)}`);
+  // Commas stay literal: the API reads `tags` as one comma-separated list.
+  if (query.tags.length > 0) parts.push(`tags=${query.tags.map(encodeURIComponent).join(",")}`);
+  return `?${parts.join("&")}`;
+}

@@ -1,0 +1,56 @@
+import type { Dispatcher } from "undici";
+
+/** What one HTTP attempt produced: a whole response, or the code of the failure that cut it short. */
+export type AttemptOutcome =
+  | { kind: "response"; status: number; retryAfter: string | undefined; text: string }
+  | { kind: "failure"; reason: string };
+
+export interface AttemptRequest {
+  dispatcher: Dispatcher;
+  origin: string;
+  /** Path and query, e.g. `/api/external/v1/projects?page_number=1&page_size=100`. */
+  path: string;
+  headers: Record<string, string>;
+  /** Deadline for the whole attempt: connect, headers and body together. */
+  timeoutMs: number;
+}
+
+/**
+ * One GET, read to the end. Never follows redirects (undici's `request` does not unless told
+ * to), so the key only goes to the configured origin. Failures come back as a code; the
+ * undici error itself is dropped, so nothing of the request can leak through it.
+ */
+export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  try {
+    const response = await request.dispatcher.request({
+      origin: request.origin,
+      path: request.path,
+      method: "GET",
+      headers: request.headers,
+      signal,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+    });
+    const text = await response.body.text();
+    const retryAfter = response.headers["retry-after"];
+    return {
+      kind: "response",
+      status: response.statusCode,
+      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      text,
+    };
+  } catch (error) {
+    if (signal.aborted) return { kind: "failure", reason: "TIMEOUT" };
+    return { kind: "failure", reason: errorCode(error) };
+  }
+}
+
+function errorCode(error: unknown): string {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== "object") break;
+    if ("code" in current && typeof current.code === "string") return current.code;
+    current = "cause" in current ? current.cause : undefined;
+  }
+  return error instanceof Error ? error.name : "UNKNOWN";
+}
