@@ -1,0 +1,36 @@
+import type { PeriodPair } from "../periods/types.js";
+import type { Report } from "../report/types.js";
+import { formatPeriod, periodDays } from "./format.js";
+
+/**
+ * What the period is compared with, in words: "vs Nov 8, 2026 (same day last week)",
+ * "vs previous 7 days (Nov 2 – 8, 2026)", "vs previous month (Oct 1 – 31, 2026)".
+ */
+export function comparisonLabel(periods: PeriodPair): string {
+  const prior = formatPeriod(periods.prior);
+  const days = periodDays(periods.current);
+  if (periods.compareTo === "same_period_last_week") {
+    return `vs ${prior} (same ${days === 1 ? "day" : "period"} last week)`;
+  }
+  return `vs ${previousSpan(periods.kind, days)} (${prior})`;
+}
+
+function previousSpan(kind: PeriodPair["kind"], days: number): string {
+  if (kind === "previous_week") return "previous week";
+  if (kind === "previous_month") return "previous month";
+  return days === 1 ? "previous day" : `previous ${days} days`;
+}
+
+/**
+ * Projects compared with nothing because their own prior could not be fetched, grouped by
+ * note; the team's own note (shown on its own) is left out. Names are as given: escape them.
+ */
+export function projectPriorNotes(report: Report): { note: string; names: string[] }[] {
+  const byNote = new Map<string, string[]>();
+  for (const project of report.projects) {
+    if (project.status !== "ok" || project.priorNote === null) continue;
+    if (project.priorNote === report.total.priorNote) continue;
+    byNote.set(project.priorNote, [...(byNote.get(project.priorNote) ?? []), project.name]);
+  }
+  return [...byNote].map(([note, names]) => ({ note, names }));
+}

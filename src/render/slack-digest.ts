@@ -1,0 +1,189 @@
+import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../deliver/types.js";
+import type {
+  AvailableProject,
+  ProjectReport,
+  Report,
+  UnavailableProject,
+} from "../report/types.js";
+import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
+import { escapeMrkdwn } from "./escape-mrkdwn.js";
+import { formatPeriod, formatRate, sparkline } from "./format.js";
+import { HEADLINE_FIGURES } from "./headline-figures.js";
+import { deltaCue, plainDelta } from "./slack-delta-cue.js";
+import {
+  alertsSection,
+  contextBlock,
+  moversSection,
+  unavailableSection,
+} from "./slack-digest-sections.js";
+import {
+  MESSAGE_TEXT_BUDGET,
+  SLACK_LIMITS,
+  slackTextLength,
+  truncateText,
+} from "./slack-limits.js";
+import { dashboardButtons } from "./slack-links.js";
+import { fieldSections, projectField } from "./slack-project-field.js";
+import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
+import { threadReplies } from "./slack-thread.js";
+import { WORST_FIRST_LABEL, worstFirst } from "./worst-first.js";
+
+export interface SlackDigestOptions {
+  /** The delivery key: names the outbox file and the ledger row; goes into the metadata. */
+  key: string;
+  /** Projects listed in the main message, worst first (default 10, at most 99); all are in the thread. */
+  maxProjectsInMessage?: number;
+  /** "table" (default): one table block; "fields": section fields, for clients without tables. */
+  projectLayout?: "table" | "fields";
+}
+
+const DEFAULT_PROJECTS_IN_MESSAGE = 10;
+const UNAVAILABLE_IN_MESSAGE = 5;
+const TITLE_CHARS = 100;
+
+/**
+ * A digest as Slack Block Kit, for a QA lead reading on a phone: the headline with deltas,
+ * the worst projects, movers, alerts and unavailable projects in the channel message, every
+ * project in thread replies. Every Slack limit is respected by construction.
+ */
+export function renderSlackDigest(report: Report, options: SlackDigestOptions): SlackPost {
+  const available = worstFirst(report.projects.filter(isAvailable));
+  const unavailable = report.projects.filter(isUnavailable);
+  const layout = options.projectLayout ?? "table";
+  const wanted = options.maxProjectsInMessage ?? DEFAULT_PROJECTS_IN_MESSAGE;
+  let shown = Math.max(0, Math.min(Math.floor(wanted), TABLE_PROJECT_ROWS));
+  let main = mainMessage(report, available, shown, unavailable, layout);
+  // Long names and many alerts can crowd the message: list fewer projects until it fits.
+  while (slackTextLength(main) > MESSAGE_TEXT_BUDGET && shown > 0) {
+    shown = Math.floor(shown / 2);
+    main = mainMessage(report, available, shown, unavailable, layout);
+  }
+  return {
+    main,
+    metadata: digestMetadata(report, options.key),
+    thread: threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
+  };
+}
+
+/** The metadata scripts and other bots read (PRODUCT.md): every value a string. */
+export function digestMetadata(report: Report, key: string): SlackMetadata {
+  return {
+    event_type: "insights_digest",
+    event_payload: {
+      key,
+      team: report.team.name,
+      digest: report.digest,
+      period_start: report.periods.current.start,
+      period_end: report.periods.current.end,
+    },
+  };
+}
+
+/** The notification text: team, digest, period, run pass rate and flaky rate with their deltas. */
+export function digestFallbackText(report: Report): string {
+  const { current, deltas } = report.total;
+  const rate = (value: number | null, delta: string) =>
+    delta === "" ? formatRate(value) : `${formatRate(value)} (${delta})`;
+  const figures = [
+    `run pass rate ${rate(current.runPassRate, plainDelta(deltas.runPassRate))}`,
+    `flaky rate ${rate(current.flakyRate, plainDelta(deltas.flakyRate))}`,
+  ];
+  return `${titleOf(report)}: ${figures.join(", ")}`;
+}
+
+function mainMessage(
+  report: Report,
+  available: readonly AvailableProject[],
+  shown: number,
+  unavailable: readonly UnavailableProject[],
+  layout: "table" | "fields",
+): SlackMessage {
+  const listed = available.slice(0, shown);
+  const hidden = available.length - listed.length;
+  const blocks: (SlackBlock | null)[] = [
+    headerBlock(report),
+    contextBlock([
+      `${formatPeriod(report.periods.current)} \u00b7 ${escapeMrkdwn(report.team.timezone)} \u00b7 ${comparisonLabel(report.periods)}`,
+    ]),
+    headlineBlock(report),
+    contextBlock(teamNotes(report)),
+    { type: "divider" },
+    ...projectBlocks(listed, report.dashboardUrl, layout),
+    contextBlock(
+      hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
+    ),
+    moversSection(report.topMovers),
+    alertsSection(report.alerts, report.projects),
+    unavailableSection(unavailable, UNAVAILABLE_IN_MESSAGE),
+    dashboardButtons(report.dashboardUrl, listed),
+  ];
+  return {
+    text: digestFallbackText(report),
+    blocks: blocks.filter((b): b is SlackBlock => b !== null),
+  };
+}
+
+function headerBlock(report: Report): SlackBlock {
+  // plain_text is shown as typed: no mrkdwn escaping here.
+  const title = `${report.team.title} \u00b7 ${report.digest} \u00b7 ${formatPeriod(report.periods.current)}`;
+  return {
+    type: "header",
+    text: { type: "plain_text", text: truncateText(title, SLACK_LIMITS.headerChars) },
+  };
+}
+
+function headlineBlock(report: Report): SlackBlock {
+  const { current, deltas } = report.total;
+  const fields = HEADLINE_FIGURES.map(({ label, figure, value }) => {
+    const cue = deltaCue(figure, deltas[figure]);
+    return { type: "mrkdwn", text: `*${label}*\n${value(current)}${cue === "" ? "" : `  ${cue}`}` };
+  });
+  return { type: "section", fields: fields.slice(0, SLACK_LIMITS.fields) };
+}
+
+function teamNotes(report: Report): string[] {
+  const { daily, priorNote, excluded } = report.total;
+  const notes: string[] = [];
+  if (daily.length > 1) {
+    notes.push(`Team flaky rate by day \`${sparkline(daily.map((d) => d.figures.flakyRate))}\``);
+  }
+  if (priorNote !== null) notes.push(`\u2139\uFE0F ${escapeMrkdwn(priorNote)}`);
+  for (const { note, names } of projectPriorNotes(report)) {
+    const who = truncateText(names.join(", "), 300);
+    notes.push(`\u2139\uFE0F ${escapeMrkdwn(who)}: ${escapeMrkdwn(note)}`);
+  }
+  if (excluded.length > 0) {
+    const n = excluded.length;
+    notes.push(`Totals leave out ${n} unavailable project${n === 1 ? "" : "s"}`);
+  }
+  return notes;
+}
+
+function projectBlocks(
+  listed: readonly AvailableProject[],
+  dashboardUrl: string | null,
+  layout: "table" | "fields",
+): SlackBlock[] {
+  if (listed.length === 0) return [];
+  const title: SlackBlock = {
+    type: "section",
+    text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
+  };
+  if (layout === "table") return [title, projectTable(listed)];
+  return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl)))];
+}
+
+// Names are cut before escaping so an entity is never split.
+function titleOf(report: Report): string {
+  const { team, digest, periods } = report;
+  const title = escapeMrkdwn(truncateText(team.title, TITLE_CHARS));
+  return `${title} \u00b7 ${escapeMrkdwn(truncateText(digest, TITLE_CHARS))} \u00b7 ${formatPeriod(periods.current)}`;
+}
+
+function isAvailable(project: ProjectReport): project is AvailableProject {
+  return project.status === "ok";
+}
+
+function isUnavailable(project: ProjectReport): project is UnavailableProject {
+  return project.status === "unavailable";
+}

@@ -1,0 +1,106 @@
+import type {
+  AmountDelta,
+  AmountFigure,
+  AvailableProject,
+  RateDelta,
+  RateFigure,
+} from "../report/types.js";
+import {
+  deltaArrow,
+  deltaTone,
+  formatAmountDelta,
+  formatCount,
+  formatRate,
+  formatRateDelta,
+  sparkline,
+} from "./format.js";
+import { clean, clip, pad, paint } from "./terminal-style.js";
+import { WORST_FIRST_LABEL } from "./worst-first.js";
+
+/** Layout of the preview: colour on or off, and the columns to fit. */
+export interface TerminalLayout {
+  color: boolean;
+  width: number;
+}
+
+export const INDENT = "  ";
+const GAP = "  ";
+const DELTA_WIDTH = 10;
+const MIN_NAME = 20;
+const MAX_NAME = 40;
+// Columns besides the name and the sparkline: runs, run pass, Δ, flaky, Δ and the gaps.
+const FIXED = INDENT.length + 7 + 9 + DELTA_WIDTH + 6 + DELTA_WIDTH + GAP.length * 6;
+
+/**
+ * A delta with its arrow, coloured by whether the change is good news for the figure; noise
+ * dimmed and, where asked, marked "(noise)"; "new" and "n/a" dimmed; nothing without data.
+ */
+export function deltaText(
+  figure: RateFigure | AmountFigure,
+  delta: RateDelta | AmountDelta,
+  layout: TerminalLayout,
+  explainNoise: boolean,
+): string {
+  if (delta.kind === "none") return "";
+  if (delta.kind !== "change") {
+    return paint(delta.kind === "new" ? "new" : "n/a", "noise", layout.color);
+  }
+  const text = "pp" in delta ? formatRateDelta(delta) : formatAmountDelta(delta);
+  if (text.startsWith("\u2248")) {
+    return paint(explainNoise ? `${text} (noise)` : text, "noise", layout.color);
+  }
+  if (text.startsWith("\u00b1")) return text;
+  return paint(`${deltaArrow(delta)} ${text}`, deltaTone(figure, delta), layout.color);
+}
+
+/**
+ * One aligned line per project, with the flaky rate by day as a sparkline. Names get at least
+ * 20 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ */
+export function projectLines(
+  projects: readonly AvailableProject[],
+  layout: TerminalLayout,
+): string[] {
+  if (projects.length === 0) return [];
+  const days = Math.max(...projects.map((p) => p.daily.length));
+  const nameWidth = Math.max(
+    MIN_NAME,
+    Math.min(MAX_NAME, layout.width - FIXED - (days > 1 ? days : 0)),
+  );
+  const trendWidth = days > 1 ? Math.max(0, Math.min(days, layout.width - FIXED - nameWidth)) : 0;
+  const trendHead = trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`;
+  const head = [
+    pad("Project", nameWidth),
+    pad("Runs", 7, "right"),
+    pad("Run pass", 9, "right"),
+    pad("\u0394", DELTA_WIDTH),
+    pad("Flaky", 6, "right"),
+    pad("\u0394", DELTA_WIDTH),
+    trendWidth > 0 ? trendHead : "",
+  ];
+  const lines = [
+    paint(`Projects (${WORST_FIRST_LABEL})`, "title", layout.color),
+    `${INDENT}${head.join(GAP)}`.trimEnd(),
+  ];
+  for (const p of projects) {
+    const trend = sparkline(p.daily.map((d) => d.figures.flakyRate));
+    const cells = [
+      pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
+      pad(formatCount(p.current.runs), 7, "right"),
+      pad(formatRate(p.current.runPassRate), 9, "right"),
+      padDelta(deltaText("runPassRate", p.deltas.runPassRate, layout, false)),
+      pad(formatRate(p.current.flakyRate), 6, "right"),
+      padDelta(deltaText("flakyRate", p.deltas.flakyRate, layout, false)),
+      trendWidth > 0 ? [...trend].slice(-trendWidth).join("") : "",
+    ];
+    lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());
+  }
+  return lines;
+}
+
+// Pads a possibly coloured delta by the text it shows.
+function padDelta(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI codes take no columns.
+  const shown = text.replace(/\x1b\[[0-9;]*m/g, "");
+  return `${text}${" ".repeat(Math.max(0, DELTA_WIDTH - [...shown].length))}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
+ * padding by characters shown rather than UTF-16 units, and stripping control characters so a
+ * name from the API cannot move the cursor or recolour the terminal.
+ */
+
+export type Tone = "good" | "bad" | "neutral" | "noise" | "title";
+
+const CODES: Record<Tone, [string, string] | null> = {
+  good: ["\x1b[32m", "\x1b[39m"],
+  bad: ["\x1b[31m", "\x1b[39m"],
+  neutral: null,
+  noise: ["\x1b[2m", "\x1b[22m"],
+  title: ["\x1b[1m", "\x1b[22m"],
+};
+
+/** Styles `text` with `tone` when `color` is on; plain text otherwise. */
+export function paint(text: string, tone: Tone, color: boolean): string {
+  const codes = CODES[tone];
+  return color && codes !== null && text !== "" ? `${codes[0]}${text}${codes[1]}` : text;
+}
+
+/** Text from the API or config with control characters (ESC, CR, …) removed. */
+export function clean(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+}
+
+/** Characters shown, counting a surrogate pair once. */
+export function visibleLength(text: string): number {
+  return [...text].length;
+}
+
+/** Cuts `text` to `width` characters shown, ending in "…" when cut. */
+export function clip(text: string, width: number): string {
+  const points = [...text];
+  if (points.length <= width) return text;
+  return `${points.slice(0, Math.max(0, width - 1)).join("")}\u2026`;
+}
+
+/** Pads plain `text` to `width` characters shown, on the right ("left") or the left ("right"). */
+export function pad(text: string, width: number, align: "left" | "right" = "left"): string {
+  const gap = " ".repeat(Math.max(0, width - visibleLength(text)));
+  return align === "left" ? `${text}${gap}` : `${gap}${text}`;
+}
+
+/** Word-wraps `text` to `width` columns: the first line starts with `first`, the others with `rest`. */
+export function wrap(text: string, width: number, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(" ")) {
+    const candidate = empty ? `${line}${word}` : `${line} ${word}`;
+    if (!empty && visibleLength(candidate) > width) {
+      lines.push(line);
+      line = `${rest}${word}`;
+    } else {
+      line = candidate;
+    }
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}

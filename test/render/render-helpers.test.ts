@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import type { PeriodPair } from "../../src/periods/types.js";
+import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
+import { worstFirst } from "../../src/render/worst-first.js";
+import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
+
+describe("comparisonLabel", () => {
+  const pair = (
+    kind: PeriodPair["kind"],
+    compareTo: PeriodPair["compareTo"],
+    current: [string, string],
+    prior: [string, string],
+  ): PeriodPair => ({
+    kind,
+    compareTo,
+    current: { start: current[0], end: current[1] },
+    prior: { start: prior[0], end: prior[1] },
+  });
+  it.each([
+    [
+      pair(
+        "previous_day",
+        "same_period_last_week",
+        ["2026-11-15", "2026-11-15"],
+        ["2026-11-08", "2026-11-08"],
+      ),
+      "vs Nov 8, 2026 (same day last week)",
+    ],
+    [
+      pair(
+        "previous_day",
+        "previous_period",
+        ["2026-11-15", "2026-11-15"],
+        ["2026-11-14", "2026-11-14"],
+      ),
+      "vs previous day (Nov 14, 2026)",
+    ],
+    [
+      pair(
+        "last_7_days",
+        "previous_period",
+        ["2026-11-09", "2026-11-15"],
+        ["2026-11-02", "2026-11-08"],
+      ),
+      "vs previous 7 days (Nov 2 \u2013 8, 2026)",
+    ],
+    [
+      pair(
+        "previous_week",
+        "previous_period",
+        ["2026-11-09", "2026-11-15"],
+        ["2026-11-02", "2026-11-08"],
+      ),
+      "vs previous week (Nov 2 \u2013 8, 2026)",
+    ],
+    [
+      pair(
+        "last_7_days",
+        "same_period_last_week",
+        ["2026-11-09", "2026-11-15"],
+        ["2026-11-02", "2026-11-08"],
+      ),
+      "vs Nov 2 \u2013 8, 2026 (same period last week)",
+    ],
+    [
+      pair(
+        "previous_month",
+        "previous_period",
+        ["2026-11-01", "2026-11-30"],
+        ["2026-10-01", "2026-10-31"],
+      ),
+      "vs previous month (Oct 1 \u2013 31, 2026)",
+    ],
+  ])("%#: %s", (periods, expected) => {
+    expect(comparisonLabel(periods)).toBe(expected);
+  });
+
+  it("groups projects whose own prior is missing, leaving out the team's note", () => {
+    const report = checkoutReport();
+    expect(projectPriorNotes(report)).toEqual([{ note: LOOKBACK_NOTE, names: ["Payments"] }]);
+    report.total = { ...report.total, priorNote: LOOKBACK_NOTE };
+    expect(projectPriorNotes(report)).toEqual([]);
+  });
+});
+
+describe("worstFirst", () => {
+  const counts = (flaky: number, runsFailed: number, tests = 1000) => ({
+    runsPassed: 100 - runsFailed,
+    runsFailed,
+    testsPassed: tests,
+    testsFailed: 0,
+    testsFlaky: flaky,
+  });
+  it("puts the highest flaky rate first, then the lowest run pass rate, projects without data last", () => {
+    const projects = [
+      project({ id: "calm", current: counts(1, 0), prior: null }),
+      project({
+        id: "empty",
+        current: { runsPassed: 0, runsFailed: 0, testsPassed: 0, testsFailed: 0, testsFlaky: 0 },
+        prior: null,
+      }),
+      project({ id: "flaky", current: counts(50, 0), prior: null }),
+      project({ id: "failing", current: counts(1, 40), prior: null }),
+      project({ id: "b-tie", current: counts(10, 5), prior: null }),
+      project({ id: "a-tie", current: counts(10, 5), prior: null }),
+    ];
+    expect(worstFirst(projects).map((p) => p.projectId)).toEqual([
+      "flaky",
+      "a-tie",
+      "b-tie",
+      "failing",
+      "calm",
+      "empty",
+    ]);
+  });
+});

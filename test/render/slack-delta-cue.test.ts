@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { deltaCue, plainDelta } from "../../src/render/slack-delta-cue.js";
+import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../src/report/types.js";
+
+const RED = "\u{1F534}";
+const GREEN = "\u{1F7E2}";
+
+const rate = (pp: number, significant = true): RateDelta => ({
+  kind: "change",
+  pp,
+  significant,
+  pValue: significant ? 0.001 : 0.4,
+});
+const amount = (diff: number, pct: number | null): AmountDelta => ({ kind: "change", diff, pct });
+
+describe("deltaCue", () => {
+  const cases: [string, RateFigure | AmountFigure, RateDelta | AmountDelta, string][] = [
+    ["a rising flaky rate is bad", "flakyRate", rate(0.8), `${RED} \u2191 +0.8 pp`],
+    ["a falling flaky rate is good", "flakyRate", rate(-1.25), `${GREEN} \u2193 \u22121.3 pp`],
+    ["a rising run pass rate is good", "runPassRate", rate(1.2), `${GREEN} \u2191 +1.2 pp`],
+    ["a falling test pass rate is bad", "testPassRate", rate(-2), `${RED} \u2193 \u22122.0 pp`],
+    ["noise is ≈ and uncoloured", "flakyRate", rate(0.3, false), "\u2248 +0.3 pp"],
+    [
+      "noise on a pass rate is uncoloured too",
+      "runPassRate",
+      rate(-0.4, false),
+      "\u2248 \u22120.4 pp",
+    ],
+    [
+      "a longer mean duration is bad",
+      "meanRunDurationMs",
+      amount(30_000, 0.05),
+      `${RED} \u2191 +5%`,
+    ],
+    ["fewer failed tests is good", "testsFailed", amount(-12, -0.08), `${GREEN} \u2193 \u22128%`],
+    ["more runs is neither good nor bad", "runs", amount(40, 0.12), "\u2191 +12%"],
+    ["a change that rounds to nothing carries no cue", "testsFailed", amount(1, 0.001), "\u00b10%"],
+    [
+      "a count up from zero shows the difference",
+      "testsTimedOut",
+      amount(5, null),
+      `${RED} \u2191 +5`,
+    ],
+    ["a figure with no prior data is new", "flakyRate", { kind: "new" }, "new"],
+    ["an unavailable prior shows no delta", "flakyRate", { kind: "unavailable", reason: "x" }, ""],
+    ["no current data shows no delta", "runs", { kind: "none" }, ""],
+  ];
+  it.each(cases)("%s", (_name, figure, delta, expected) => {
+    expect(deltaCue(figure, delta)).toBe(expected);
+  });
+});
+
+describe("plainDelta", () => {
+  it("reads without colour or arrows, for notifications", () => {
+    expect(plainDelta(rate(1.2))).toBe("+1.2 pp");
+    expect(plainDelta(rate(0.1, false))).toBe("\u2248 +0.1 pp");
+    expect(plainDelta({ kind: "new" })).toBe("new");
+    expect(plainDelta({ kind: "unavailable", reason: "beyond lookback" })).toBe("");
+  });
+});

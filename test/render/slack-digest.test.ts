@@ -1,0 +1,274 @@
+import { describe, expect, it } from "vitest";
+import { renderSlackDigest } from "../../src/render/slack-digest.js";
+import {
+  checkoutReport,
+  DAY_VS_LAST_WEEK,
+  deltasBetween,
+  figures,
+  LOOKBACK_NOTE,
+  unavailableDeltas,
+} from "./report-fixture.js";
+import {
+  blocksOfType,
+  headerText,
+  headlineField,
+  mrkdwnTexts,
+  sectionTexts,
+  tableRows,
+} from "./slack-blocks.js";
+
+const KEY = "checkout.weekly.2026-11-09";
+const RED = "\u{1F534}";
+const GREEN = "\u{1F7E2}";
+
+describe("renderSlackDigest: what scripts and notifications read", () => {
+  it("names team, digest, period, run pass rate and flaky rate with their deltas in the fallback text", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(main.text).toBe(
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (+0.2 pp), flaky rate 2.0% (+1.1 pp)",
+    );
+  });
+
+  it("marks noise with ≈ in the fallback text and says new when the prior had no data", () => {
+    const report = checkoutReport({ periods: DAY_VS_LAST_WEEK });
+    const current = figures({
+      runsPassed: 150,
+      runsFailed: 10,
+      testsPassed: 900,
+      testsFailed: 100,
+      testsFlaky: 21,
+    });
+    const prior = figures({
+      runsPassed: 0,
+      runsFailed: 0,
+      testsPassed: 950,
+      testsFailed: 50,
+      testsFlaky: 20,
+    });
+    report.total = {
+      ...report.total,
+      current,
+      prior,
+      deltas: deltasBetween(current, prior, ["flakyRate"]),
+    };
+    const { main } = renderSlackDigest(report, { key: KEY });
+    expect(main.text).toBe(
+      "Checkout squad \u00b7 weekly \u00b7 Nov 15, 2026: run pass rate 93.8% (new), flaky rate 2.1% (\u2248 +0.1 pp)",
+    );
+  });
+
+  it("carries the key, team, digest and period in the metadata, every value a string", () => {
+    const { metadata } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(metadata).toEqual({
+      event_type: "insights_digest",
+      event_payload: {
+        key: KEY,
+        team: "checkout",
+        digest: "weekly",
+        period_start: "2026-11-09",
+        period_end: "2026-11-15",
+      },
+    });
+  });
+});
+
+describe("renderSlackDigest: the message", () => {
+  it("opens with a header of team title, digest and period", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(main.blocks[0]).toEqual({
+      type: "header",
+      text: {
+        type: "plain_text",
+        text: "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026",
+      },
+    });
+  });
+
+  it("says the dates, the zone and what the period is compared with", () => {
+    const week = renderSlackDigest(checkoutReport(), { key: KEY }).main;
+    expect(mrkdwnTexts(week)).toContain(
+      "Nov 9 \u2013 15, 2026 \u00b7 Europe/Berlin \u00b7 vs previous 7 days (Nov 2 \u2013 8, 2026)",
+    );
+    const day = renderSlackDigest(checkoutReport({ periods: DAY_VS_LAST_WEEK }), { key: KEY }).main;
+    expect(mrkdwnTexts(day)).toContain(
+      "Nov 15, 2026 \u00b7 Europe/Berlin \u00b7 vs Nov 8, 2026 (same day last week)",
+    );
+  });
+
+  it("shows the headline figures as fields with direction-aware cues", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(headlineField(main, "Run pass rate")).toBe(
+      `*Run pass rate*\n95.1%  ${GREEN} \u2191 +0.2 pp`,
+    );
+    expect(headlineField(main, "Flaky rate")).toBe(`*Flaky rate*\n2.0%  ${RED} \u2191 +1.1 pp`);
+    expect(headlineField(main, "Mean run duration")).toBe(
+      `*Mean run duration*\n6m 52s  ${GREEN} \u2193 \u22124%`,
+    );
+    expect(headlineField(main, "Runs")).toBe("*Runs*\n732  \u2191 +4%");
+    // The fixture's test pass rate change is noise: ≈, no arrow, no colour.
+    expect(headlineField(main, "Test pass rate")).toBe(
+      "*Test pass rate*\n97.7%  \u2248 \u00b10.0 pp",
+    );
+    expect(headlineField(main, "Failed tests")).toMatch(/^\*Failed tests\*\n740/);
+    expect(headlineField(main, "Timed-out tests")).toMatch(/^\*Timed-out tests\*\n100/);
+  });
+
+  it("lists projects worst first in one table, with — where a cell has nothing and new for a new project", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(blocksOfType(main, "table")).toHaveLength(1);
+    const rows = tableRows(main);
+    expect(rows[0]).toEqual([
+      "Project",
+      "Runs",
+      "Run pass",
+      "\u0394",
+      "Flaky",
+      "\u0394",
+      "Flaky by day",
+    ]);
+    expect(rows.slice(1).map((r) => r[0])).toEqual([
+      "Web E2E",
+      "Payments",
+      "Mobile iOS",
+      "*bold*<@U123>",
+      "API contract",
+    ]);
+    expect(rows[1]).toEqual([
+      "Web E2E",
+      "200",
+      "91.0%",
+      `${RED} \u2193 \u22123.1 pp`,
+      "4.5%",
+      `${RED} \u2191 +3.3 pp`,
+      "\u2583\u2585\u2587\u2588\u2586\u2587\u2588",
+    ]);
+    expect(rows[2]?.[3]).toBe("\u2014");
+    expect(rows[3]?.slice(3, 6)).toEqual(["new", "1.5%", "new"]);
+    for (const row of rows) for (const cell of row) expect(cell.trim()).not.toBe("");
+  });
+
+  it("leaves the flaky-by-day column out when the period is a single day", () => {
+    const { main } = renderSlackDigest(checkoutReport({ periods: DAY_VS_LAST_WEEK }), { key: KEY });
+    expect(tableRows(main)[0]).not.toContain("Flaky by day");
+  });
+
+  it("can list projects as section fields instead of a table", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY, projectLayout: "fields" });
+    expect(blocksOfType(main, "table")).toHaveLength(0);
+    const field = mrkdwnTexts(main).find((t) => t.includes("`pdqmxlz`"));
+    expect(field).toContain(`Flaky 4.5% ${RED} \u2191 +3.3 pp`);
+    expect(field).toContain("Flaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`");
+  });
+
+  it("shows top movers and firing alerts, critical first", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    const text = sectionTexts(main);
+    expect(text).toContain(
+      `*Top movers* (significantly worse)\n\u2022 *Web E2E*: flaky rate 1.2% \u2192 4.5% (${RED} +3.3 pp)`,
+    );
+    expect(text).toContain("run pass rate 94.1% \u2192 91.0%");
+    expect(text).toMatch(
+      /\*Alerts firing\*\n\u2022 .*\*critical\* flaky-rate \u00b7 team: 2\.1% \(threshold 2\.0%\)\n\u2022 .*\*warn\* flaky-rate \u00b7 Web E2E/,
+    );
+  });
+
+  it("leaves the movers and alerts sections out when there are none", () => {
+    const { main } = renderSlackDigest(checkoutReport({ topMovers: [], alerts: [] }), { key: KEY });
+    expect(sectionTexts(main)).not.toContain("Top movers");
+    expect(sectionTexts(main)).not.toContain("Alerts firing");
+  });
+
+  it("names an unavailable project with its reason, and says the totals leave it out", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(sectionTexts(main)).toContain(
+      "*Unavailable* (left out of the totals)\n\u2022 *Legacy &lt;suite&gt;* (`old-proj`): the insights API answered 503 after 3 attempts \u2014 try again later",
+    );
+    expect(mrkdwnTexts(main)).toContain("Totals leave out 1 unavailable project");
+    expect(tableRows(main).map((r) => r[0])).not.toContain("Legacy <suite>");
+  });
+
+  it("says when the prior period is not available, for the team and for a single project", () => {
+    const report = checkoutReport();
+    report.total = {
+      ...report.total,
+      prior: null,
+      priorNote: LOOKBACK_NOTE,
+      deltas: unavailableDeltas(LOOKBACK_NOTE),
+    };
+    const { main } = renderSlackDigest(report, { key: KEY });
+    expect(mrkdwnTexts(main)).toContain(`\u2139\uFE0F ${LOOKBACK_NOTE}`);
+    expect(headlineField(main, "Flaky rate")).toBe("*Flaky rate*\n2.0%");
+    expect(main.text).toContain("flaky rate 2.0%");
+    expect(main.text).not.toContain("(");
+
+    const perProject = renderSlackDigest(checkoutReport(), { key: KEY }).main;
+    expect(mrkdwnTexts(perProject)).toContain(`\u2139\uFE0F Payments: ${LOOKBACK_NOTE}`);
+  });
+
+  it("links each listed project's dashboard with its id URL-encoded", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    const [actions] = blocksOfType(main, "actions");
+    const buttons = actions?.elements as {
+      text: { text: string };
+      url: string;
+      action_id: string;
+    }[];
+    expect(buttons.map((b) => b.text.text)).toEqual([
+      "Web E2E",
+      "Payments",
+      "Mobile iOS",
+      "*bold*<@U123>",
+      "API contract",
+    ]);
+    expect(buttons[3]?.url).toBe(
+      "https://insights.example.com/projects/evil%26id?range=7d&team=checkout",
+    );
+    expect(new Set(buttons.map((b) => b.action_id)).size).toBe(buttons.length);
+  });
+
+  it("shows one team button when the dashboard template names no project, and none without a dashboard", () => {
+    const team = renderSlackDigest(
+      checkoutReport({ dashboardUrl: "https://insights.example.com/teams/checkout" }),
+      { key: KEY },
+    );
+    const [actions] = blocksOfType(team.main, "actions");
+    expect(actions?.elements).toEqual([
+      expect.objectContaining({
+        text: { type: "plain_text", text: "Open dashboard" },
+        url: "https://insights.example.com/teams/checkout",
+      }),
+    ]);
+    const none = renderSlackDigest(checkoutReport({ dashboardUrl: null }), { key: KEY });
+    expect(blocksOfType(none.main, "actions")).toHaveLength(0);
+    expect(mrkdwnTexts(none.thread[0] ?? { text: "", blocks: [] }).join("\n")).not.toContain(
+      "https://",
+    );
+  });
+
+  it("puts every project's details in the thread, unavailable ones last", () => {
+    const { thread } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(thread).toHaveLength(1);
+    const fields = mrkdwnTexts(thread[0] ?? { text: "", blocks: [] }).slice(1);
+    expect(fields).toHaveLength(6);
+    expect(fields[0]).toBe(
+      `*<https://insights.example.com/projects/pdqmxlz?range=7d&amp;team=checkout|Web E2E>* \u00b7 \`pdqmxlz\` \u00b7 branch main, tags smoke, e2e\n` +
+        `Runs 200 \u2193 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
+        "Failed 500 \u00b7 timed out 100\nFlaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`",
+    );
+    expect(fields[5]).toContain("\u26A0\uFE0F unavailable: the insights API answered 503");
+    expect(thread[0]?.text).toBe(
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: projects 1\u20136 of 6",
+    );
+  });
+
+  it("truncates a very long team title in the header to 150 characters", () => {
+    const report = checkoutReport();
+    report.team = { ...report.team, title: "\u{1F680}".repeat(100) };
+    const { main } = renderSlackDigest(report, { key: KEY });
+    const header = headerText(main);
+    expect(header.length).toBeLessThanOrEqual(150);
+    expect(header.endsWith("\u2026")).toBe(true);
+    // No half of a surrogate pair before the ellipsis.
+    expect(header.slice(0, -1)).toBe("\u{1F680}".repeat((header.length - 1) / 2));
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import type { SlackMessage } from "../../src/deliver/types.js";
+import { escapeMrkdwn, mrkdwnLink } from "../../src/render/escape-mrkdwn.js";
+import { renderSlackDigest } from "../../src/render/slack-digest.js";
+import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
+import { buttonLabels, headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
+
+const OUR_LINK = /<https:\/\/[^|<>]+\|[^<>]*>/g;
+
+/** A report where everything from the API or config tries to ping, link or inject markup. */
+function hostileReport() {
+  const report = checkoutReport({
+    team: { name: "checkout", title: "<!here> Checkout & co", timezone: "Europe/Berlin" },
+    digest: "daily <!channel>",
+    topMovers: [
+      {
+        projectId: "evil&id",
+        name: "*bold*<@U123>",
+        figure: "flakyRate",
+        current: 0.05,
+        prior: 0.01,
+        pp: 4,
+        worsePp: 4,
+      },
+    ],
+    alerts: [
+      {
+        alert: "<!subteam^S1>",
+        severity: "critical",
+        value: 0.06,
+        threshold: 0.05,
+        projectId: "evil&id",
+      },
+    ],
+  });
+  report.projects = report.projects.map((p) =>
+    p.status === "ok" && p.projectId === "pay-01"
+      ? { ...p, priorNote: `${LOOKBACK_NOTE} <!everyone>` }
+      : p,
+  );
+  return report;
+}
+
+/** Every text Slack parses as mrkdwn: the fallback and each mrkdwn object, main and thread. */
+function parsedTexts(messages: SlackMessage[]): string[] {
+  return messages.flatMap((m) => [m.text, ...mrkdwnTexts(m)]);
+}
+
+describe("escaping for mrkdwn", () => {
+  it.each([
+    ["<!channel>", "&lt;!channel&gt;"],
+    ["*bold*<@U123>", "*bold*&lt;@U123&gt;"],
+    ["a & b", "a &amp; b"],
+    ["&lt; already", "&amp;lt; already"],
+  ])("escapes %s", (raw, escaped) => {
+    expect(escapeMrkdwn(raw)).toBe(escaped);
+  });
+
+  it("keeps a link's URL and label from ending the link early", () => {
+    expect(mrkdwnLink("https://x.test/a?b=1&c=|2", "<@U1>")).toBe(
+      "<https://x.test/a?b=1&amp;c=%7C2|&lt;@U1&gt;>",
+    );
+  });
+
+  it("lets no name, branch, title, alert or note from the API or config ping anyone", () => {
+    const post = renderSlackDigest(hostileReport(), { key: "k" });
+    const texts = parsedTexts([post.main, ...post.thread]);
+    const joined = texts.join("\n");
+    for (const ping of ["<!channel>", "<!here>", "<!everyone>", "<@U123>", "<!subteam^S1>"]) {
+      expect(joined).not.toContain(ping);
+    }
+    expect(joined).toContain("&lt;!channel&gt;");
+    expect(joined).toContain("*bold*&lt;@U123&gt;");
+    expect(joined).toContain("&lt;!here&gt; Checkout &amp; co");
+    for (const text of texts) {
+      const outsideLinks = text.replace(OUR_LINK, "");
+      expect(outsideLinks).not.toMatch(/[<>]/);
+      expect(outsideLinks).not.toMatch(/&(?!amp;|lt;|gt;)/);
+    }
+  });
+
+  it("shows names as typed where Slack does not parse markup: header, table cells, buttons", () => {
+    const { main } = renderSlackDigest(hostileReport(), { key: "k" });
+    expect(headerText(main)).toBe(
+      "<!here> Checkout & co \u00b7 daily <!channel> \u00b7 Nov 9 \u2013 15, 2026",
+    );
+    expect(tableRows(main).map((r) => r[0])).toContain("*bold*<@U123>");
+    expect(buttonLabels(main)).toContain("*bold*<@U123>");
+    expect(JSON.stringify(main.blocks)).not.toContain("&amp;lt;");
+  });
+});

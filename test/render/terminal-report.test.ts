@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { renderTerminalReport } from "../../src/render/terminal-report.js";
+import {
+  checkoutReport,
+  DAY_VS_LAST_WEEK,
+  dailySeries,
+  LOOKBACK_NOTE,
+  manyProjectsReport,
+  unavailableDeltas,
+} from "./report-fixture.js";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI codes is the point.
+const ANSI = /\x1b\[/;
+const RED = "\x1b[31m";
+const GREEN = "\x1b[32m";
+const DIM = "\x1b[2m";
+
+function lineStarting(text: string, start: string): string {
+  const line = text.split("\n").find((l) => l.trimStart().startsWith(start));
+  if (line === undefined) throw new Error(`no line starting with ${start}`);
+  return line;
+}
+
+describe("renderTerminalReport", () => {
+  const plain = renderTerminalReport(checkoutReport(), { color: false });
+
+  it("names the period and the prior period with their dates", () => {
+    expect(plain).toContain("Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026");
+    expect(plain).toContain("Period    Nov 9 \u2013 15, 2026 \u00b7 7 days \u00b7 Europe/Berlin");
+    expect(plain).toContain("Compared  vs previous 7 days (Nov 2 \u2013 8, 2026)");
+    const day = renderTerminalReport(checkoutReport({ periods: DAY_VS_LAST_WEEK }), {
+      color: false,
+    });
+    expect(day).toContain("Period    Nov 15, 2026 \u00b7 Europe/Berlin");
+    expect(day).toContain("Compared  vs Nov 8, 2026 (same day last week)");
+  });
+
+  it("shows the team headline with arrows, pp and %, and marks noise", () => {
+    expect(lineStarting(plain, "Run pass rate")).toBe(
+      "  Run pass rate            95.1%  \u2191 +0.2 pp",
+    );
+    expect(lineStarting(plain, "Flaky rate")).toBe(
+      "  Flaky rate                2.0%  \u2191 +1.1 pp",
+    );
+    expect(lineStarting(plain, "Mean run duration")).toBe(
+      "  Mean run duration       6m 52s  \u2193 \u22124%",
+    );
+    expect(lineStarting(plain, "Test pass rate")).toBe(
+      "  Test pass rate           97.7%  \u2248 \u00b10.0 pp (noise)",
+    );
+    expect(lineStarting(plain, "Test results")).toContain("36,100");
+  });
+
+  it("lists one line per project, worst first, with a sparkline of the daily flaky rate", () => {
+    const web = lineStarting(plain, "Web E2E");
+    expect(web).toMatch(
+      /Web E2E +200 +91\.0% +\u2193 \u22123\.1 pp +4\.5% +\u2191 \+3\.3 pp +\u2583\u2585\u2587\u2588\u2586\u2587\u2588$/,
+    );
+    expect(lineStarting(plain, "Mobile iOS")).toMatch(/80\.0% +new +1\.5% +new/);
+    expect(lineStarting(plain, "Payments")).toMatch(/97\.2% +n\/a +2\.0% +n\/a/);
+    const order = ["Web E2E", "Payments", "Mobile iOS", "*bold*<@U123>", "API contract"].map((n) =>
+      plain.indexOf(`  ${n} `),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it("aligns the project columns", () => {
+    const lines = ["Project ", "Web E2E", "Payments", "Mobile iOS", "API contract"].map((s) =>
+      lineStarting(plain, s),
+    );
+    const flakyEnds = lines.map((l) => l.indexOf("%", l.indexOf("%") + 1));
+    expect(lineStarting(plain, "Project ").indexOf("Flaky ") + "Flaky".length - 1).toBe(
+      flakyEnds[1],
+    );
+    expect(new Set(flakyEnds.slice(1)).size).toBe(1);
+  });
+
+  it("shows top movers, firing alerts, unavailable projects with reasons and the prior notes", () => {
+    expect(plain).toContain(
+      "Top movers (significantly worse)\n  Web E2E  flaky rate 1.2% \u2192 4.5% (+3.3 pp)",
+    );
+    expect(plain).toMatch(
+      /Alerts firing\n {2}critical {2}flaky-rate \u00b7 team: 2\.1% \(threshold 2\.0%\)\n {2}warn {6}flaky-rate \u00b7 Web E2E: 4\.5%/,
+    );
+    expect(plain).toContain(
+      "Unavailable (left out of the totals)\n  Legacy <suite> (old-proj): the insights API answered 503 after 3 attempts \u2014 try again later",
+    );
+    expect(plain).toContain(`Note: Payments: ${LOOKBACK_NOTE}`);
+    expect(plain).toContain("Totals leave out: Legacy <suite> (unavailable)");
+  });
+
+  it("says when the team's prior period is not available, with no deltas", () => {
+    const report = checkoutReport();
+    report.total = {
+      ...report.total,
+      prior: null,
+      priorNote: LOOKBACK_NOTE,
+      deltas: unavailableDeltas(LOOKBACK_NOTE),
+    };
+    const text = renderTerminalReport(report, { color: false });
+    expect(text).toContain(`Note: ${LOOKBACK_NOTE}`);
+    expect(lineStarting(text, "Flaky rate")).toBe("  Flaky rate                2.0%  n/a");
+  });
+
+  it("has no ANSI codes when colour is off, even for names holding escape sequences", () => {
+    const report = checkoutReport();
+    report.team = { ...report.team, title: "\x1b[31mred\x1b[0m team" };
+    expect(renderTerminalReport(report, { color: false })).not.toMatch(ANSI);
+    expect(renderTerminalReport(report, { color: false })).toContain("[31mred[0m team");
+  });
+
+  it("colours by direction when colour is on: worse red, better green, noise dim", () => {
+    const text = renderTerminalReport(checkoutReport(), { color: true });
+    expect(lineStarting(text, "Flaky rate")).toContain(`${RED}\u2191 +1.1 pp`);
+    expect(lineStarting(text, "Run pass rate")).toContain(`${GREEN}\u2191 +0.2 pp`);
+    expect(lineStarting(text, "Test pass rate")).toContain(`${DIM}\u2248 \u00b10.0 pp (noise)`);
+    expect(lineStarting(text, "Runs")).not.toMatch(ANSI);
+  });
+
+  it("fits 100 columns, even with long names and a month of days", () => {
+    const report = manyProjectsReport(30);
+    const month = dailySeries(
+      "2026-10-01",
+      Array.from({ length: 31 }, (_, i) => (i % 5) / 100),
+    );
+    report.projects = report.projects.map((p) => (p.status === "ok" ? { ...p, daily: month } : p));
+    const text = renderTerminalReport(report, { color: false });
+    // The name keeps 20 columns; the sparkline keeps the most recent days that fit.
+    expect(text).toMatch(/Flaky, last 2\d days/);
+    expect(text).toContain("Project 001 with a \u2026");
+    for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(100);
+    const wide = renderTerminalReport(report, { color: false, width: 140 });
+    expect(wide).toContain("Flaky by day");
+    expect(wide).toContain("\u2581\u2583\u2585\u2586\u2588".repeat(6));
+  });
+});
