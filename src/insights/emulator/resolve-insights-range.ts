@@ -1,0 +1,62 @@
+import { DateTime, IANAZone } from "luxon";
+
+/** The range an insights request covers, after the API's defaults and clamping. */
+export interface InsightsRange {
+  startDate: string;
+  endDate: string;
+  timezone: string;
+}
+
+export type RangeOutcome = { ok: true; range: InsightsRange } | { ok: false; error: string };
+
+export const DEFAULT_TIMEZONE = "Etc/UTC";
+/** The default range is 30 days: the start is 29 days before the end. */
+const DEFAULT_SPAN_DAYS = 29;
+const LOOKBACK_MONTHS = 3;
+
+/**
+ * Applies the insights rules to the query's dates and zone (insights-api.md): defaults, a
+ * future end clamped to today, a start older than 3 calendar months refused. `todayIn` gives
+ * today's ISO date in a zone; it is only called with a valid zone.
+ */
+export function resolveInsightsRange(
+  query: { start_date?: string; end_date?: string; timezone?: string },
+  todayIn: (zone: string) => string,
+): RangeOutcome {
+  const timezone = query.timezone ?? DEFAULT_TIMEZONE;
+  if (!IANAZone.isValidZone(timezone)) {
+    return {
+      ok: false,
+      error: `Unrecognized timezone: ${timezone}. Please provide a valid IANA timezone name`,
+    };
+  }
+  const invalid = { ok: false, error: "Invalid date range format" } as const;
+  if (query.start_date !== undefined && !isIsoDate(query.start_date)) return invalid;
+  if (query.end_date !== undefined && !isIsoDate(query.end_date)) return invalid;
+
+  const today = todayIn(timezone);
+  const requestedEnd = query.end_date ?? today;
+  const endDate = requestedEnd.localeCompare(today) > 0 ? today : requestedEnd;
+  const startDate = query.start_date ?? addDays(endDate, -DEFAULT_SPAN_DAYS);
+  if (startDate > endDate) return invalid;
+
+  const earliest = DateTime.fromISO(today, { zone: "utc" })
+    .minus({ months: LOOKBACK_MONTHS })
+    .toISODate();
+  if (earliest !== null && startDate < earliest) {
+    return {
+      ok: false,
+      error: `Insights are available only for the most recent 3 months. Use a date range starting on or after ${earliest}`,
+    };
+  }
+  return { ok: true, range: { startDate, endDate, timezone } };
+}
+
+/** A strict `YYYY-MM-DD` that names a real calendar day. */
+export function isIsoDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value, { zone: "utc" }).isValid;
+}
+
+function addDays(isoDate: string, days: number): string {
+  return DateTime.fromISO(isoDate, { zone: "utc" }).plus({ days }).toISODate() ?? isoDate;
+}

@@ -1,0 +1,168 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UsageError } from "../../errors.js";
+import {
+  API_PREFIX,
+  answerRequest,
+  type EmulatorAnswer,
+  type EmulatorContext,
+} from "./answer-request.js";
+import { createEmulatorProjects, todayResolver } from "./emulator-projects.js";
+import type { EmulatorProject, LoggedRequest } from "./emulator-types.js";
+import { FaultPlan, parseFaultSpec } from "./fault-plan.js";
+import { answerUnderFault } from "./fault-responses.js";
+import { memoizeDayStart } from "./memoize-day-start.js";
+import { isIsoDate } from "./resolve-insights-range.js";
+
+export type {
+  EmulatorProject,
+  EmulatorRun,
+  EmulatorTestResults,
+  LoggedRequest,
+} from "./emulator-types.js";
+export { emulatorProjectIds } from "./project-catalog.js";
+
+export interface EmulatorOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** The only API key accepted; default "demo-key". */
+  key?: string;
+  /** ISO date treated as today in every zone; else derived from `now()`. */
+  today?: string;
+  now?: () => Date;
+  /** Default 6. */
+  projects?: number;
+  /** Default "demo". */
+  seed?: string | number;
+  /** Added before every answer. */
+  latencyMs?: number;
+  /** Fault spec, see `fault-plan.ts`, e.g. "429:0.1,503:0.05,reset:0.02,retry-after=2". */
+  faults?: string;
+}
+
+export interface RunningEmulator {
+  /** Base URL ending in /api/external/v1. */
+  url: string;
+  projects: readonly EmulatorProject[];
+  requestLog: LoggedRequest[];
+  /** Forces exact faults for the next requests, in order; see `fault-plan.ts` for the kinds. */
+  queueFaults(kinds: string[]): void;
+  close(): Promise<void>;
+}
+
+/** Starts a local insights API over seeded synthetic data (issue 2, "Emulator"). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = String(options.seed ?? "demo");
+  const now = options.now ?? (() => new Date());
+  const count = options.projects ?? 6;
+  if (!Number.isInteger(count) || count < 0)
+    throw new UsageError(`projects must be a whole number, not ${count}`);
+  if (options.today !== undefined && !isIsoDate(options.today)) {
+    throw new UsageError(`today must be a date like 2026-11-16, not "${options.today}"`);
+  }
+  const key = options.key ?? "demo-key";
+  const latencyMs = options.latencyMs ?? 0;
+  const faults = new FaultPlan(parseFaultSpec(options.faults ?? ""), seed);
+  const todayIn = todayResolver(options.today, now);
+  const projects = createEmulatorProjects(seed, count, () => todayIn("Etc/UTC"));
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  const context: EmulatorContext = {
+    key,
+    projects,
+    todayIn,
+    findProject: (id) => byId.get(id),
+    dayStart: memoizeDayStart(),
+  };
+  const requestLog: LoggedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
+    const apiKey = header(req, "x-api-key");
+    const entry: LoggedRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query,
+      status: 0,
+      hadKey: apiKey !== undefined,
+    };
+    requestLog.push(entry);
+    if (latencyMs > 0) await wait(latencyMs);
+    const fault = faults.next();
+    if (fault) entry.fault = fault.kind;
+    if (fault?.kind === "reset") {
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === "slow") await wait(fault.slowMs);
+    const realAnswer = () =>
+      answerRequest(
+        {
+          method: entry.method,
+          pathname: url.pathname,
+          query,
+          apiKey,
+          accept: header(req, "accept"),
+        },
+        context,
+      );
+    const answer = fault ? answerUnderFault(fault, now(), realAnswer) : realAnswer();
+    entry.status = answer.status;
+    send(res, answer);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A bug in the emulator must surface in the test that hit it, not hang it.
+      if (!res.headersSent)
+        send(res, { status: 500, body: { error: "Emulator failure" }, operation: null });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}${API_PREFIX}`,
+    projects,
+    requestLog,
+    queueFaults: (kinds) => faults.queue(kinds),
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function send(res: ServerResponse, answer: EmulatorAnswer): void {
+  const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...answer.headers,
+  });
+  res.end(text);
+}
