@@ -1,0 +1,133 @@
+/**
+ * The ledger: what the daemon has fired, what each destination got, and the alert states. A
+ * narrow interface with plain types (Dates, strings), so another store (PostgreSQL, for
+ * several replicas) can stand behind it; `open-ledger.ts` is the SQLite one.
+ */
+
+export type SlotKind = "digest" | "alert";
+
+/** pending → sending → sent, or → failed (retried later, or final when no next attempt). */
+export type DeliveryState = "pending" | "sending" | "sent" | "failed";
+
+export type AlertLevel = "ok" | "warn" | "critical";
+
+export interface NewSlot {
+  /** `checkout.daily.2026-11-15` (see `schedule/slot-key.ts`). */
+  key: string;
+  team: string;
+  kind: SlotKind;
+  /** The digest's or alert's name. */
+  job: string;
+  fireAt: Date;
+  period: { start: string; end: string };
+  /**
+   * Every destination the slot delivers to (`slack:C0123`, `email:qa@x.com,b@y.com`), recorded
+   * as pending with the slot, so a crash before the first send still leaves it undelivered.
+   */
+  destinations: readonly string[];
+}
+
+export interface Slot {
+  key: string;
+  team: string;
+  kind: SlotKind;
+  job: string;
+  fireAt: Date;
+  period: { start: string; end: string };
+  createdAt: Date;
+  /** When every destination was sent or finally failed; null while any is still open. */
+  finishedAt: Date | null;
+}
+
+export interface Delivery {
+  destination: string;
+  state: DeliveryState;
+  attempts: number;
+  lastError: string | null;
+  /** When a failed delivery is retried; null when not failed, or failed for good. */
+  nextAttemptAt: Date | null;
+  slackTs: string | null;
+  messageId: string | null;
+  updatedAt: Date;
+}
+
+export interface SlotWithDeliveries extends Slot {
+  deliveries: Delivery[];
+}
+
+/** A destination's state before `beginAttempt` moved it to sending; "new" if never recorded. */
+export interface PreviousAttempt {
+  state: DeliveryState | "new";
+  attempts: number;
+  slackTs: string | null;
+  messageId: string | null;
+}
+
+export interface DeliveryReceipt {
+  slackTs?: string;
+  messageId?: string;
+}
+
+/** A failed delivery whose next attempt is due, with the slot it belongs to. */
+export interface DueRetry {
+  slot: Slot;
+  destination: string;
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: Date;
+}
+
+export interface AlertState {
+  team: string;
+  alert: string;
+  /** What the state is about: a project id, or "team" for a team-wide alert. */
+  scope: string;
+  state: AlertLevel;
+  /** When the alert entered this state. */
+  since: Date;
+  lastValue: number | null;
+  lastNotifiedAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface Ledger {
+  /** Where the ledger lives, for messages. */
+  readonly location: string;
+
+  /** Records a slot and its destinations; idempotent. True when the slot is new. */
+  recordSlot(slot: NewSlot): boolean;
+  /** A slot with each destination's delivery, or null. */
+  getSlot(key: string): SlotWithDeliveries | null;
+  /** True when the slot exists and each destination is sent or failed for good. */
+  isSlotDelivered(key: string): boolean;
+
+  /**
+   * Moves a destination to sending and counts the attempt, in one transaction, and returns
+   * its state before: "sending" means an earlier attempt was cut off (a crash mid-send), so
+   * look for the earlier delivery before sending again. A "sent" destination is left as is.
+   */
+  beginAttempt(key: string, destination: string): PreviousAttempt;
+  /** Records a delivery as sent, with what the destination handed back. */
+  markSent(key: string, destination: string, receipt: DeliveryReceipt): void;
+  /** Records a failed attempt; `nextAttemptAt` null means it is given up (final). */
+  markFailed(key: string, destination: string, error: string, nextAttemptAt: Date | null): void;
+  /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
+  dueRetries(now: Date): DueRetry[];
+
+  getAlertState(team: string, alert: string, scope: string): AlertState | null;
+  setAlertState(state: Omit<AlertState, "updatedAt">): void;
+
+  /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
+  history(query: { team?: string; limit: number }): SlotWithDeliveries[];
+
+  /**
+   * Claims the ledger for this daemon; throws LedgerLockedError while another live daemon
+   * holds it. One-off commands (history, run) never need the lease.
+   */
+  acquireDaemonLease(owner: string): void;
+  /** Keeps the lease alive (every tick); throws LedgerLockedError if it was taken over. */
+  renewLease(): void;
+  /** Gives the lease up (clean shutdown). */
+  releaseLease(): void;
+  close(): void;
+}

@@ -1,0 +1,81 @@
+import type Database from "better-sqlite3";
+
+/**
+ * The ledger's schema, versioned in code: migration N brings a file to `user_version` N. All
+ * pending migrations run at open in one transaction, so a file is never half-migrated, and a
+ * second process opening at the same time waits and then finds nothing left to do.
+ */
+
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE slots (
+    key TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('digest', 'alert')),
+    job TEXT NOT NULL,
+    fire_at TEXT NOT NULL,
+    period_start TEXT NOT NULL,
+    period_end TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  CREATE INDEX slots_by_fire ON slots (fire_at);
+  CREATE INDEX slots_by_team_fire ON slots (team, fire_at);
+
+  CREATE TABLE deliveries (
+    slot_key TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    next_attempt_at TEXT,
+    slack_ts TEXT,
+    message_id TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (slot_key, destination)
+  );
+  CREATE INDEX deliveries_retry ON deliveries (state, next_attempt_at);
+
+  CREATE TABLE alert_states (
+    team TEXT NOT NULL,
+    alert TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'warn', 'critical')),
+    since TEXT NOT NULL,
+    last_value REAL,
+    last_notified_at TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (team, alert, scope)
+  );
+
+  CREATE TABLE daemon_lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    owner TEXT NOT NULL,
+    token TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+    renewed_at TEXT NOT NULL
+  );
+  `,
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file up to SCHEMA_VERSION; refuses a file written by a newer version. */
+export function migrate(db: Database.Database, location: string): void {
+  db.transaction(() => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `the ledger ${location} has schema version ${current}, newer than this insights-reporter knows (${SCHEMA_VERSION}) — upgrade insights-reporter, or point state.path elsewhere`,
+      );
+    }
+    for (const [index, sql] of MIGRATIONS.entries()) {
+      if (index < current) continue;
+      db.exec(sql);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,76 @@
+import type { Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
+
+/**
+ * The SQLite rows of slots and deliveries, and their mapping to the ledger's plain records.
+ * Instants are stored as ISO strings in UTC, which sort and compare as text.
+ */
+
+export interface SlotRow {
+  key: string;
+  team: string;
+  kind: SlotKind;
+  job: string;
+  fire_at: string;
+  period_start: string;
+  period_end: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface DeliveryRow {
+  slot_key: string;
+  destination: string;
+  state: DeliveryState;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  slack_ts: string | null;
+  message_id: string | null;
+  updated_at: string;
+}
+
+// Stored errors are for people reading history: the message, never a stack, and not a novel.
+const MAX_ERROR_CHARS = 1_000;
+
+/** A slot row as a record. */
+export function toSlot(row: SlotRow): Slot {
+  return {
+    key: row.key,
+    team: row.team,
+    kind: row.kind,
+    job: row.job,
+    fireAt: new Date(row.fire_at),
+    period: { start: row.period_start, end: row.period_end },
+    createdAt: new Date(row.created_at),
+    finishedAt: optionalDate(row.finished_at),
+  };
+}
+
+/** A delivery row as a record. */
+export function toDelivery(row: DeliveryRow): Delivery {
+  return {
+    destination: row.destination,
+    state: row.state,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    nextAttemptAt: optionalDate(row.next_attempt_at),
+    slackTs: row.slack_ts,
+    messageId: row.message_id,
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** Only an error's message: stack lines dropped, whitespace collapsed, length capped. */
+export function cleanError(error: string): string {
+  const message = error
+    .split("\n")
+    .filter((line) => !/^\s+at\s/.test(line))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS - 1)}…` : message;
+}
+
+function optionalDate(iso: string | null): Date | null {
+  return iso === null ? null : new Date(iso);
+}

@@ -1,0 +1,188 @@
+import type Database from "better-sqlite3";
+import type { Ledger, PreviousAttempt, SlotWithDeliveries } from "./ledger.js";
+import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
+
+/**
+ * Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
+ * delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
+ * second connection (a CLI `run` beside the daemon) waits its turn instead of racing.
+ */
+
+export type SlotStore = Pick<
+  Ledger,
+  | "recordSlot"
+  | "getSlot"
+  | "isSlotDelivered"
+  | "beginAttempt"
+  | "markSent"
+  | "markFailed"
+  | "dueRetries"
+  | "history"
+>;
+
+// A delivery is open while it may still be sent: not sent, and not failed for good.
+const OPEN =
+  "(state IN ('pending', 'sending') OR (state = 'failed' AND next_attempt_at IS NOT NULL))";
+
+/** The slot and delivery half of the ledger, over an open database. */
+export function createSlotStore(db: Database.Database, now: () => Date): SlotStore {
+  const q = prepare(db);
+  const stamp = () => now().toISOString();
+  const isOpen = (key: string) => (q.openCount.get(key)?.n ?? 0) > 0;
+
+  /** Keeps `finished_at` in step with the deliveries, inside the caller's transaction. */
+  const refreshFinished = (key: string) => {
+    const slot = q.slot.get(key);
+    if (!slot) return;
+    const open = isOpen(key);
+    if (open && slot.finished_at !== null) q.setFinished.run(null, key);
+    if (!open && slot.finished_at === null) q.setFinished.run(stamp(), key);
+  };
+
+  const withDeliveries = (row: SlotRow): SlotWithDeliveries => ({
+    ...toSlot(row),
+    deliveries: q.deliveries.all(row.key).map(toDelivery),
+  });
+
+  const write = <T>(change: () => T): T => db.transaction(change).immediate();
+
+  return {
+    recordSlot: (slot) =>
+      write(() => {
+        const at = stamp();
+        const { key, team, kind, job, period } = slot;
+        const fireAt = slot.fireAt.toISOString();
+        const inserted = q.insertSlot.run(
+          key,
+          team,
+          kind,
+          job,
+          fireAt,
+          period.start,
+          period.end,
+          at,
+        );
+        for (const destination of slot.destinations) q.insertPending.run(key, destination, at);
+        refreshFinished(key);
+        return inserted.changes > 0;
+      }),
+
+    getSlot: (key) => {
+      const row = q.slot.get(key);
+      return row ? withDeliveries(row) : null;
+    },
+
+    isSlotDelivered: (key) => q.slot.get(key) !== undefined && !isOpen(key),
+
+    beginAttempt: (key, destination) =>
+      write((): PreviousAttempt => {
+        const before = q.delivery.get(key, destination);
+        if (!before) {
+          q.insertSending.run(key, destination, stamp());
+          refreshFinished(key);
+          return { state: "new", attempts: 0, slackTs: null, messageId: null };
+        }
+        // A sent destination stays sent: the caller reads "sent" and does not send again.
+        if (before.state !== "sent") {
+          q.startAttempt.run(stamp(), key, destination);
+          refreshFinished(key);
+        }
+        const { state, attempts, slack_ts: slackTs, message_id: messageId } = before;
+        return { state, attempts, slackTs, messageId };
+      }),
+
+    markSent: (key, destination, receipt) =>
+      write(() => {
+        const slackTs = receipt.slackTs ?? null;
+        const messageId = receipt.messageId ?? null;
+        q.sent.run({ key, destination, slackTs, messageId, now: stamp() });
+        refreshFinished(key);
+      }),
+
+    markFailed: (key, destination, error, nextAttemptAt) =>
+      write(() => {
+        const next = nextAttemptAt?.toISOString() ?? null;
+        q.failed.run({ key, destination, error: cleanError(error), next, now: stamp() });
+        refreshFinished(key);
+      }),
+
+    dueRetries: (at) =>
+      q.dueRetries.all(at.toISOString()).flatMap((row) => {
+        const slot = q.slot.get(row.slot_key);
+        if (!slot || row.next_attempt_at === null) return [];
+        const { destination, attempts, last_error: lastError } = row;
+        return [
+          {
+            slot: toSlot(slot),
+            destination,
+            attempts,
+            lastError,
+            nextAttemptAt: new Date(row.next_attempt_at),
+          },
+        ];
+      }),
+
+    history: ({ team, limit }) =>
+      q.history
+        .all({ team: team ?? null, limit: Math.max(0, Math.floor(limit)) })
+        .map(withDeliveries),
+  };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    slot: db.prepare<[string], SlotRow>("SELECT * FROM slots WHERE key = ?"),
+    insertSlot: db.prepare<[string, string, string, string, string, string, string, string]>(
+      `INSERT OR IGNORE INTO slots (key, team, kind, job, fire_at, period_start, period_end, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    setFinished: db.prepare<[string | null, string]>(
+      "UPDATE slots SET finished_at = ? WHERE key = ?",
+    ),
+    history: db.prepare<[{ team: string | null; limit: number }], SlotRow>(
+      `SELECT * FROM slots WHERE @team IS NULL OR team = @team
+       ORDER BY fire_at DESC, key DESC LIMIT @limit`,
+    ),
+    delivery: db.prepare<[string, string], DeliveryRow>(
+      "SELECT * FROM deliveries WHERE slot_key = ? AND destination = ?",
+    ),
+    deliveries: db.prepare<[string], DeliveryRow>(
+      "SELECT * FROM deliveries WHERE slot_key = ? ORDER BY destination",
+    ),
+    openCount: db.prepare<[string], { n: number }>(
+      `SELECT count(*) AS n FROM deliveries WHERE slot_key = ? AND ${OPEN}`,
+    ),
+    insertPending: db.prepare<[string, string, string]>(
+      `INSERT OR IGNORE INTO deliveries (slot_key, destination, state, attempts, updated_at)
+       VALUES (?, ?, 'pending', 0, ?)`,
+    ),
+    insertSending: db.prepare<[string, string, string]>(
+      `INSERT INTO deliveries (slot_key, destination, state, attempts, updated_at)
+       VALUES (?, ?, 'sending', 1, ?)`,
+    ),
+    startAttempt: db.prepare<[string, string, string]>(
+      `UPDATE deliveries SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL,
+         updated_at = ? WHERE slot_key = ? AND destination = ?`,
+    ),
+    sent: db.prepare(
+      `INSERT INTO deliveries (slot_key, destination, state, attempts, slack_ts, message_id, updated_at)
+       VALUES (@key, @destination, 'sent', 1, @slackTs, @messageId, @now)
+       ON CONFLICT (slot_key, destination) DO UPDATE SET
+         state = 'sent', next_attempt_at = NULL, updated_at = @now,
+         slack_ts = coalesce(@slackTs, slack_ts), message_id = coalesce(@messageId, message_id)`,
+    ),
+    // A failure reported after the destination was sent never undoes the send.
+    failed: db.prepare(
+      `INSERT INTO deliveries (slot_key, destination, state, attempts, last_error, next_attempt_at, updated_at)
+       VALUES (@key, @destination, 'failed', 1, @error, @next, @now)
+       ON CONFLICT (slot_key, destination) DO UPDATE SET
+         state = 'failed', last_error = @error, next_attempt_at = @next, updated_at = @now
+       WHERE state <> 'sent'`,
+    ),
+    dueRetries: db.prepare<[string], DeliveryRow>(
+      `SELECT * FROM deliveries
+       WHERE state = 'failed' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, slot_key, destination`,
+    ),
+  };
+}

@@ -1,0 +1,128 @@
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LedgerLockedError } from "../../src/errors.js";
+import { STALE_AFTER_MS } from "../../src/state/daemon-lease.js";
+import {
+  aSlot,
+  deadPid,
+  exited,
+  manualClock,
+  startUntil,
+  useTempLedgers,
+} from "./ledger-builders.js";
+
+const SECOND = 1_000;
+
+describe("the daemon lease", () => {
+  const ledgers = useTempLedgers();
+  const path = () => join(ledgers.dir(), "ledger.db");
+
+  it("refuses a second daemon while the first is alive, saying who holds it and how to fix it", () => {
+    const clock = manualClock("2026-11-16T08:00:00.000Z");
+    const first = ledgers.open(path(), { now: clock.now });
+    first.acquireDaemonLease("insights-reporter start");
+    clock.advance(30 * SECOND);
+    const second = ledgers.open(path(), { now: clock.now });
+
+    let thrown: unknown;
+    try {
+      second.acquireDaemonLease("insights-reporter start");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(LedgerLockedError);
+    expect((thrown as LedgerLockedError).exitCode).toBe(2);
+    expect((thrown as Error).message).toBe(
+      `the ledger ${path()} is in use by another daemon: insights-reporter start (pid ${process.pid} on ${hostname()}), since 2026-11-16T08:00:00.000Z (last seen 2026-11-16T08:00:00.000Z) — stop the other daemon, or point state.path elsewhere (a daemon that was killed frees it 2 minutes after it was last seen)`,
+    );
+  });
+
+  it("lets one-off commands use the ledger while a daemon holds it", () => {
+    const daemon = ledgers.open(path());
+    daemon.acquireDaemonLease("daemon");
+    daemon.recordSlot(aSlot());
+    const cli = ledgers.open(path());
+    expect(cli.history({ limit: 5 }).map((s) => s.key)).toEqual(["checkout.daily.2026-11-15"]);
+    cli.recordSlot(aSlot({ key: "checkout.daily.2026-11-16" }));
+    expect(daemon.getSlot("checkout.daily.2026-11-16")).not.toBeNull();
+  });
+
+  it("stays held while renewed, and goes stale 2 minutes after the last renewal", () => {
+    const clock = manualClock();
+    const first = ledgers.open(path(), { now: clock.now });
+    const second = ledgers.open(path(), { now: clock.now });
+    first.acquireDaemonLease("first");
+    clock.advance(STALE_AFTER_MS - SECOND);
+    first.renewLease();
+    clock.advance(STALE_AFTER_MS - SECOND);
+    expect(() => second.acquireDaemonLease("second")).toThrow(LedgerLockedError);
+    clock.advance(2 * SECOND);
+    second.acquireDaemonLease("second");
+    // The first daemon, back from wherever it hung, learns it lost the ledger.
+    expect(() => first.renewLease()).toThrow(
+      /lost the ledger .* second \(pid \d+ on .*\) took it over/,
+    );
+  });
+
+  it("is taken over at once when the holder's pid is gone on this host (a SIGKILLed daemon)", () => {
+    const killed = ledgers.open(path(), { identity: { pid: deadPid() } });
+    killed.acquireDaemonLease("killed");
+    const successor = ledgers.open(path());
+    successor.acquireDaemonLease("successor");
+    successor.renewLease();
+  });
+
+  it("is not taken over early when the holder is on another host, whose pids mean nothing here", () => {
+    const clock = manualClock();
+    const elsewhere = ledgers.open(path(), {
+      now: clock.now,
+      identity: { pid: deadPid(), hostname: "some-other-host" },
+    });
+    elsewhere.acquireDaemonLease("elsewhere");
+    const here = ledgers.open(path(), { now: clock.now });
+    expect(() => here.acquireDaemonLease("here")).toThrow(/pid \d+ on some-other-host/);
+    clock.advance(STALE_AFTER_MS + SECOND);
+    here.acquireDaemonLease("here");
+  });
+
+  it("is free at once after a clean release", () => {
+    const first = ledgers.open(path());
+    first.acquireDaemonLease("first");
+    first.releaseLease();
+    const second = ledgers.open(path());
+    second.acquireDaemonLease("second");
+    expect(() => first.acquireDaemonLease("first")).toThrow(LedgerLockedError);
+  });
+
+  it("can be acquired again by its holder", () => {
+    const ledger = ledgers.open(path());
+    ledger.acquireDaemonLease("daemon");
+    ledger.acquireDaemonLease("daemon");
+    ledger.renewLease();
+  });
+
+  it("renewing a lease never acquired is a programming error", () => {
+    expect(() => ledgers.open(path()).renewLease()).toThrow(/before acquireDaemonLease/);
+  });
+
+  it("a real daemon process: refused while it runs, free the moment it is SIGKILLed", async () => {
+    const file = path();
+    ledgers.open(file).close(); // create and migrate first, so the child only takes the lease
+    const child = await startUntil(
+      ["--import", "tsx", join(import.meta.dirname, "fixtures", "hold-lease.ts"), file],
+      "holding",
+    );
+    const successor = ledgers.open(file);
+    try {
+      expect(() => successor.acquireDaemonLease("successor")).toThrow(
+        new RegExp(`pid ${child.pid} on ${hostname()}`),
+      );
+    } finally {
+      child.kill("SIGKILL");
+      await exited(child);
+    }
+    successor.acquireDaemonLease("successor");
+    successor.renewLease();
+  });
+});

@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  type DeliveryJob,
+  type DeliveryLedger,
+  deliverAll,
+} from "../../src/deliver/deliver-all.js";
+import { silentLogger } from "../../src/logger.js";
+import { aSlot, exited, manualClock, startUntil, useTempLedgers } from "./ledger-builders.js";
+
+const KEY = "checkout.daily.2026-11-15";
+const SLACK = "slack:C0123";
+const EMAIL = "email:qa@example.com,b@example.com";
+const MINUTE = 60_000;
+
+describe("recording a slot", () => {
+  const ledgers = useTempLedgers();
+
+  it("is idempotent and leaves each destination pending", () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    expect(ledger.recordSlot(aSlot())).toBe(true);
+    clock.advance(MINUTE);
+    expect(ledger.recordSlot(aSlot())).toBe(false);
+    expect(ledger.getSlot(KEY)).toEqual({
+      key: KEY,
+      team: "checkout",
+      kind: "digest",
+      job: "daily",
+      fireAt: new Date("2026-11-16T08:00:00.000Z"),
+      period: { start: "2026-11-15", end: "2026-11-15" },
+      createdAt: new Date("2026-11-16T08:00:00.000Z"),
+      finishedAt: null,
+      deliveries: [EMAIL, SLACK].map((destination) => ({
+        destination,
+        state: "pending",
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: null,
+        slackTs: null,
+        messageId: null,
+        updatedAt: new Date("2026-11-16T08:00:00.000Z"),
+      })),
+    });
+  });
+
+  it("is not delivered while any destination is pending, and unknown slots are not delivered", () => {
+    const ledger = ledgers.open();
+    expect(ledger.isSlotDelivered(KEY)).toBe(false);
+    ledger.recordSlot(aSlot());
+    expect(ledger.isSlotDelivered(KEY)).toBe(false);
+    expect(ledger.getSlot("checkout.daily.2026-11-14")).toBeNull();
+  });
+});
+
+describe("the delivery state machine", () => {
+  const ledgers = useTempLedgers();
+
+  it("pending → sending → sent, and a sent destination is never sent again", () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    ledger.recordSlot(aSlot());
+    expect(ledger.beginAttempt(KEY, SLACK)).toEqual({
+      state: "pending",
+      attempts: 0,
+      slackTs: null,
+      messageId: null,
+    });
+    ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
+    expect(ledger.beginAttempt(KEY, SLACK)).toEqual({
+      state: "sent",
+      attempts: 1,
+      slackTs: "1763280000.000100",
+      messageId: null,
+    });
+    const slack = ledger.getSlot(KEY)?.deliveries.find((d) => d.destination === SLACK);
+    expect(slack).toMatchObject({ state: "sent", attempts: 1, slackTs: "1763280000.000100" });
+  });
+
+  it("failed with a next attempt → due at that time → retried → sent; the slot finishes then", () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    ledger.recordSlot(aSlot());
+    ledger.beginAttempt(KEY, SLACK);
+    ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
+
+    ledger.beginAttempt(KEY, EMAIL);
+    const retryAt = new Date(clock.now().getTime() + MINUTE);
+    ledger.markFailed(
+      KEY,
+      EMAIL,
+      "could not reach the SMTP server at 127.0.0.1:2525 (ECONNREFUSED)",
+      retryAt,
+    );
+    expect(ledger.isSlotDelivered(KEY)).toBe(false);
+    expect(ledger.dueRetries(new Date(retryAt.getTime() - 1))).toEqual([]);
+
+    const due = ledger.dueRetries(retryAt);
+    expect(due).toHaveLength(1);
+    expect(due[0]).toMatchObject({
+      slot: { key: KEY, team: "checkout", kind: "digest", job: "daily" },
+      destination: EMAIL,
+      attempts: 1,
+      lastError: "could not reach the SMTP server at 127.0.0.1:2525 (ECONNREFUSED)",
+      nextAttemptAt: retryAt,
+    });
+
+    clock.advance(MINUTE);
+    expect(ledger.beginAttempt(KEY, EMAIL)).toMatchObject({ state: "failed", attempts: 1 });
+    expect(ledger.dueRetries(retryAt)).toEqual([]); // sending now, not due
+    ledger.markSent(KEY, EMAIL, { messageId: "<checkout.daily.2026-11-15@insights-reporter>" });
+    expect(ledger.isSlotDelivered(KEY)).toBe(true);
+    const slot = ledger.getSlot(KEY);
+    expect(slot?.finishedAt).toEqual(clock.now());
+    expect(slot?.deliveries.find((d) => d.destination === EMAIL)).toMatchObject({
+      state: "sent",
+      attempts: 2,
+      messageId: "<checkout.daily.2026-11-15@insights-reporter>",
+      nextAttemptAt: null,
+    });
+  });
+
+  it("a delivery given up (no next attempt) is final: the slot counts as delivered, nothing is due", () => {
+    const ledger = ledgers.open();
+    ledger.recordSlot(aSlot({ destinations: [SLACK] }));
+    ledger.beginAttempt(KEY, SLACK);
+    ledger.markFailed(KEY, SLACK, "channel_not_found", null);
+    expect(ledger.isSlotDelivered(KEY)).toBe(true);
+    expect(ledger.dueRetries(new Date("2100-01-01T00:00:00Z"))).toEqual([]);
+    expect(ledger.getSlot(KEY)?.deliveries[0]).toMatchObject({
+      state: "failed",
+      lastError: "channel_not_found",
+    });
+  });
+
+  it("a failure reported after a send does not undo it", () => {
+    const ledger = ledgers.open();
+    ledger.recordSlot(aSlot({ destinations: [SLACK] }));
+    ledger.beginAttempt(KEY, SLACK);
+    ledger.markSent(KEY, SLACK, { slackTs: "1.2" });
+    ledger.markFailed(KEY, SLACK, "late timeout", new Date());
+    expect(ledger.getSlot(KEY)?.deliveries[0]).toMatchObject({ state: "sent", lastError: null });
+    expect(ledger.isSlotDelivered(KEY)).toBe(true);
+  });
+
+  it("stores an error's message, never its stack", () => {
+    const ledger = ledgers.open();
+    ledger.recordSlot(aSlot({ destinations: [SLACK] }));
+    ledger.beginAttempt(KEY, SLACK);
+    const error = new Error("Slack said ratelimited");
+    ledger.markFailed(KEY, SLACK, String(error.stack), null);
+    const stored = ledger.getSlot(KEY)?.deliveries[0]?.lastError;
+    expect(stored).toBe("Error: Slack said ratelimited");
+  });
+
+  it("records a destination that was never recorded with its slot", () => {
+    const ledger = ledgers.open();
+    ledger.recordSlot(aSlot({ destinations: [] }));
+    expect(ledger.isSlotDelivered(KEY)).toBe(true); // nothing to deliver
+    expect(ledger.beginAttempt(KEY, SLACK)).toEqual({
+      state: "new",
+      attempts: 0,
+      slackTs: null,
+      messageId: null,
+    });
+    expect(ledger.isSlotDelivered(KEY)).toBe(false);
+    ledger.markSent(KEY, SLACK, {});
+    expect(ledger.isSlotDelivered(KEY)).toBe(true);
+  });
+});
+
+describe("a crash mid-send", () => {
+  const ledgers = useTempLedgers();
+
+  it("leaves the delivery in 'sending', which the next process sees as an interrupted attempt", () => {
+    const path = join(ledgers.dir(), "ledger.db");
+    const before = ledgers.open(path);
+    before.recordSlot(aSlot());
+    before.beginAttempt(KEY, SLACK);
+    before.close(); // the process dies here: no markSent, no markFailed
+
+    const after = ledgers.open(path);
+    expect(after.isSlotDelivered(KEY)).toBe(false);
+    expect(after.getSlot(KEY)?.deliveries.find((d) => d.destination === SLACK)?.state).toBe(
+      "sending",
+    );
+    expect(after.beginAttempt(KEY, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
+  });
+
+  it("with deliverAll, the restart finds the earlier post instead of posting again", async () => {
+    const path = join(ledgers.dir(), "ledger.db");
+    const posts: string[] = [];
+    const slack = (ts: string): DeliveryJob => ({
+      id: SLACK,
+      send: async () => {
+        posts.push(ts);
+        return { slackTs: ts };
+      },
+      recover: async () => (posts.length > 0 ? { slackTs: posts[0] } : null),
+    });
+
+    const crashed = ledgers.open(path);
+    crashed.recordSlot(aSlot({ destinations: [SLACK] }));
+    crashed.beginAttempt(KEY, SLACK);
+    posts.push("1.1"); // the post went out, then the process died before recording it
+    crashed.close();
+
+    const ledger: DeliveryLedger = ledgers.open(path);
+    const results = await deliverAll(KEY, [slack("2.2")], { ledger, logger: silentLogger() });
+    expect(results.map((r) => r.status)).toEqual(["recovered"]);
+    expect(posts).toEqual(["1.1"]);
+    const again = await deliverAll(KEY, [slack("3.3")], { ledger, logger: silentLogger() });
+    expect(again.map((r) => r.status)).toEqual(["already-sent"]);
+    expect(posts).toEqual(["1.1"]);
+  });
+});
+
+describe("two processes on one ledger", () => {
+  const ledgers = useTempLedgers();
+
+  it("a write waits for another process's transaction instead of failing", async () => {
+    const path = join(ledgers.dir(), "ledger.db");
+    const ledger = ledgers.open(path);
+    ledger.recordSlot(aSlot());
+    const holder = await startUntil(
+      [join(import.meta.dirname, "fixtures", "hold-write-lock.mjs"), path, "300"],
+      "locked",
+    );
+    try {
+      // Blocks in SQLite's busy handler until the other process commits, then goes ahead.
+      expect(ledger.beginAttempt(KEY, SLACK)).toMatchObject({ state: "pending" });
+      expect(ledger.getSlot("other.daily.2026-11-15")?.team).toBe("other");
+    } finally {
+      await exited(holder);
+    }
+    expect(holder.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { aSlot, manualClock, useTempLedgers } from "./ledger-builders.js";
+
+const MINUTE = 60_000;
+
+describe("history", () => {
+  const ledgers = useTempLedgers();
+
+  function seeded() {
+    const clock = manualClock("2026-11-16T08:00:00.000Z");
+    const ledger = ledgers.open(undefined, { now: clock.now });
+    const day = (date: string, team = "checkout") =>
+      aSlot({
+        key: `${team}.daily.${date}`,
+        team,
+        fireAt: new Date(`${date}T08:00:00.000Z`),
+        period: { start: date, end: date },
+        destinations: ["slack:C0123", "email:qa@example.com"],
+      });
+    ledger.recordSlot(day("2026-11-14"));
+    ledger.recordSlot(day("2026-11-15"));
+    ledger.recordSlot(day("2026-11-15", "payments"));
+    ledger.recordSlot(day("2026-11-13"));
+    for (const key of ["checkout.daily.2026-11-13", "checkout.daily.2026-11-14"]) {
+      for (const destination of ["slack:C0123", "email:qa@example.com"]) {
+        ledger.beginAttempt(key, destination);
+        ledger.markSent(
+          key,
+          destination,
+          destination.startsWith("slack") ? { slackTs: "1.1" } : { messageId: "<m>" },
+        );
+      }
+    }
+    ledger.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
+    ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "2.2" });
+    ledger.beginAttempt("checkout.daily.2026-11-15", "email:qa@example.com");
+    clock.advance(MINUTE);
+    ledger.markFailed(
+      "checkout.daily.2026-11-15",
+      "email:qa@example.com",
+      "the SMTP server refused the login — check the user and password in SMTP_URL",
+      new Date(clock.now().getTime() + 5 * MINUTE),
+    );
+    return ledger;
+  }
+
+  it("lists recent slots newest first, with each destination's state, attempts and last error", () => {
+    const rows = seeded()
+      .history({ team: "checkout", limit: 2 })
+      .map((slot) => ({
+        key: slot.key,
+        finished: slot.finishedAt !== null,
+        deliveries: slot.deliveries.map((d) => [d.destination, d.state, d.attempts, d.lastError]),
+      }));
+    expect(rows).toEqual([
+      {
+        key: "checkout.daily.2026-11-15",
+        finished: false,
+        deliveries: [
+          [
+            "email:qa@example.com",
+            "failed",
+            1,
+            "the SMTP server refused the login — check the user and password in SMTP_URL",
+          ],
+          ["slack:C0123", "sent", 1, null],
+        ],
+      },
+      {
+        key: "checkout.daily.2026-11-14",
+        finished: true,
+        deliveries: [
+          ["email:qa@example.com", "sent", 1, null],
+          ["slack:C0123", "sent", 1, null],
+        ],
+      },
+    ]);
+  });
+
+  it("covers every team without a filter, and honours the limit", () => {
+    const ledger = seeded();
+    expect(ledger.history({ limit: 10 }).map((s) => s.key)).toEqual([
+      "payments.daily.2026-11-15",
+      "checkout.daily.2026-11-15",
+      "checkout.daily.2026-11-14",
+      "checkout.daily.2026-11-13",
+    ]);
+    expect(ledger.history({ limit: 0 })).toEqual([]);
+    expect(ledger.history({ team: "nobody", limit: 10 })).toEqual([]);
+  });
+});
+
+describe("alert states", () => {
+  const ledgers = useTempLedgers();
+
+  it("are absent until set, then read back as written, and updated in place", () => {
+    const clock = manualClock("2026-11-16T08:00:00.000Z");
+    const ledger = ledgers.open(undefined, { now: clock.now });
+    expect(ledger.getAlertState("checkout", "flaky", "proj-1")).toBeNull();
+    const warn = {
+      team: "checkout",
+      alert: "flaky",
+      scope: "proj-1",
+      state: "warn" as const,
+      since: new Date("2026-11-16T08:00:00.000Z"),
+      lastValue: 4.2,
+      lastNotifiedAt: new Date("2026-11-16T08:00:05.000Z"),
+    };
+    ledger.setAlertState(warn);
+    expect(ledger.getAlertState("checkout", "flaky", "proj-1")).toEqual({
+      ...warn,
+      updatedAt: clock.now(),
+    });
+
+    clock.advance(MINUTE);
+    ledger.setAlertState({
+      ...warn,
+      state: "ok",
+      since: clock.now(),
+      lastValue: null,
+      lastNotifiedAt: null,
+    });
+    expect(ledger.getAlertState("checkout", "flaky", "proj-1")).toMatchObject({
+      state: "ok",
+      since: clock.now(),
+      lastValue: null,
+      lastNotifiedAt: null,
+      updatedAt: clock.now(),
+    });
+    expect(ledger.getAlertState("checkout", "flaky", "proj-2")).toBeNull();
+  });
+});
