@@ -43,129 +43,160 @@ const emailDigestDestination = z
   })
   .describe("Email the digest to these recipients.");
 
-const digest = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
-    .describe("Id used in commands and keys."),
-  schedule: cron,
-  period: periodKind.default("previous_day"),
-  compare_to: z
-    .enum(COMPARE_TO)
-    .default("previous_period")
-    .describe(
-      "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (daily digests).",
-    ),
-  catch_up: duration
-    .default("6h")
-    .describe("After downtime, still deliver a run missed within this window."),
-  slack: slackDigestDestination.optional(),
-  email: emailDigestDestination.optional(),
-});
+const digest = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
+      .describe("Id used in commands and keys."),
+    schedule: cron,
+    period: periodKind.default("previous_day"),
+    compare_to: z
+      .enum(COMPARE_TO)
+      .default("previous_period")
+      .describe(
+        "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (daily digests).",
+      ),
+    catch_up: duration
+      .default("6h")
+      .describe("After downtime, still deliver a run missed within this window."),
+    slack: slackDigestDestination.optional(),
+    email: emailDigestDestination.optional(),
+  })
+  .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
-const alert = z.strictObject({
-  name: z.string().regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -"),
-  metric: z
-    .enum(["flaky_rate"])
-    .default("flaky_rate")
-    .describe("flaky_rate: percent of test results that were flaky."),
-  window: periodKind.default("previous_day"),
-  schedule: cron,
-  warn_at: z.number().min(0).max(100).describe("Percent at which the alert warns."),
-  critical_at: z.number().min(0).max(100).describe("Percent at which the alert is critical."),
-  clear_below: z
-    .number()
-    .min(0)
-    .max(100)
-    .describe("Hysteresis: a firing alert resolves only below this percent."),
-  min_tests: z.number().int().min(0).default(200).describe("No verdict on fewer test results."),
-  catch_up: duration.default("6h"),
-  slack: z
-    .strictObject({
-      channel: z.string().min(1),
-      mention: z
-        .string()
-        .nullable()
-        .default(null)
-        .describe('Who to mention when firing, e.g. "<!subteam^S0123>".'),
-    })
-    .optional(),
-  email: z.strictObject({ to: z.array(z.string().min(3)).min(1) }).optional(),
-});
+const alert = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
+      .describe("Id used in commands and keys."),
+    metric: z
+      .enum(["flaky_rate"])
+      .default("flaky_rate")
+      .describe("flaky_rate: percent of test results that were flaky."),
+    window: periodKind.default("previous_day"),
+    schedule: cron,
+    warn_at: z.number().min(0).max(100).describe("Percent at which the alert warns."),
+    critical_at: z.number().min(0).max(100).describe("Percent at which the alert is critical."),
+    clear_below: z
+      .number()
+      .min(0)
+      .max(100)
+      .describe("Hysteresis: a firing alert resolves only below this percent."),
+    min_tests: z.number().int().min(0).default(200).describe("No verdict on fewer test results."),
+    catch_up: duration
+      .default("6h")
+      .describe("After downtime, still evaluate a run missed within this window."),
+    slack: z
+      .strictObject({
+        channel: z.string().min(1).describe("Channel id (C0123ABCD, recommended) or #name."),
+        mention: z
+          .string()
+          .nullable()
+          .default(null)
+          .describe('Who to mention when firing, e.g. "<!subteam^S0123>".'),
+      })
+      .optional()
+      .describe("Post alert changes to this Slack channel."),
+    email: z
+      .strictObject({ to: z.array(z.string().min(3)).min(1).describe("Recipients.") })
+      .optional()
+      .describe("Email alert changes to these recipients."),
+  })
+  .describe("A flaky-rate check on a schedule; needs at least one destination (slack or email).");
 
-const project = z.strictObject({
-  id: z.string().min(1).describe("Project id, from the list-projects operation."),
-  name: z
-    .string()
-    .min(1)
-    .nullable()
-    .default(null)
-    .describe("Display name; else taken from the API."),
-  branch: z.string().nullable().default(null).describe("Count only runs on this branch."),
-  author: z.string().nullable().default(null).describe("Count only runs by this author."),
-  tags: z
-    .array(z.string().min(1))
-    .default([])
-    .describe("Count only runs carrying every listed tag."),
-});
+const project = z
+  .strictObject({
+    id: z.string().min(1).describe("Project id, from the list-projects operation."),
+    name: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe("Display name; else taken from the API."),
+    branch: z.string().nullable().default(null).describe("Count only runs on this branch."),
+    author: z.string().nullable().default(null).describe("Count only runs by this author."),
+    tags: z
+      .array(z.string().min(1))
+      .default([])
+      .describe("Count only runs carrying every listed tag."),
+  })
+  .describe("A project of the insights service, with optional filters.");
 
-const team = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
-    .describe("Id used in commands and keys: [a-z0-9-]."),
-  title: z.string().min(1).optional().describe("Shown to people; defaults to name."),
-  timezone: z.string().describe("IANA zone: buckets days, fires schedules, labels periods."),
-  week_starts_on: z
-    .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
-    .default("monday"),
-  dashboard_url: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe("Link for a project's dashboard, with {project_id}; overrides the top-level one."),
-  projects: z.array(project).min(1),
-  digests: z.array(digest).default([]),
-  alerts: z.array(alert).default([]),
-});
+const team = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
+      .describe("Id used in commands and keys: [a-z0-9-]."),
+    title: z.string().min(1).optional().describe("Shown to people; defaults to name."),
+    timezone: z.string().describe("IANA zone: buckets days, fires schedules, labels periods."),
+    week_starts_on: z
+      .enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+      .default("monday")
+      .describe("First day of a week, for previous_week periods."),
+    dashboard_url: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Link for a project's dashboard, with {project_id}; overrides the top-level one."),
+    projects: z.array(project).min(1).describe("The team's projects; at least one."),
+    digests: z.array(digest).default([]).describe("Scheduled reports."),
+    alerts: z.array(alert).default([]).describe("Scheduled flaky-rate checks."),
+  })
+  .describe("A team: its timezone, projects, digests and alerts.");
 
 export const configSchema = z
   .strictObject({
-    api: z.strictObject({
-      url: z.string().describe("Base URL: https://<workspace>.<host>/api/external/v1"),
-      key: z.string().describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
-      concurrency: z
-        .number()
-        .int()
-        .min(1)
-        .max(32)
-        .default(4)
-        .describe("Requests in flight at once."),
-      timeout: duration.default("30s").describe("Deadline for one request, body included."),
-      max_attempts: z
-        .number()
-        .int()
-        .min(1)
-        .max(20)
-        .default(6)
-        .describe("Attempts per request, retries included."),
-    }),
+    api: z
+      .strictObject({
+        url: z.string().describe("Base URL: https://<workspace>.<host>/api/external/v1"),
+        key: z.string().describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
+        concurrency: z
+          .number()
+          .int()
+          .min(1)
+          .max(32)
+          .default(4)
+          .describe("Requests in flight at once."),
+        timeout: duration.default("30s").describe("Deadline for one request, body included."),
+        max_attempts: z
+          .number()
+          .int()
+          .min(1)
+          .max(20)
+          .default(6)
+          .describe("Attempts per request, retries included."),
+      })
+      .describe("The insights API."),
     slack: z
       .strictObject({
-        token: z.string().optional().describe("Bot token (xoxb-…); use ${SLACK_BOT_TOKEN}."),
+        token: z
+          .string()
+          .optional()
+          .describe(
+            "Bot token (xoxb-…); defaults to ${SLACK_BOT_TOKEN}. Needed by Slack destinations.",
+          ),
         api_url: z
           .string()
           .optional()
           .describe("Slack Web API base; defaults to SLACK_API_URL or https://slack.com/api/."),
       })
-      .default({}),
+      .default({})
+      .describe("Slack credentials, shared by every Slack destination."),
     email: z
       .strictObject({
         smtp_url: z
           .string()
           .optional()
-          .describe("smtp://user:pass@host:587 or smtps://…; use ${SMTP_URL}."),
-        from: z.string().default("Test insights <insights@localhost>"),
+          .describe(
+            "smtp://user:pass@host:587 or smtps://…; defaults to ${SMTP_URL}. Needed by email destinations.",
+          ),
+        from: z
+          .string()
+          .default("Test insights <insights@localhost>")
+          .describe("Sender of every mail."),
         max_bytes: z
           .number()
           .int()
@@ -173,24 +204,33 @@ export const configSchema = z
           .default(10_000_000)
           .describe("Above this size a mail goes without its attachment."),
       })
-      .default({ from: "Test insights <insights@localhost>", max_bytes: 10_000_000 }),
+      .default({ from: "Test insights <insights@localhost>", max_bytes: 10_000_000 })
+      .describe("SMTP settings, shared by every email destination."),
     state: z
       .strictObject({
         path: z.string().default("./data/reporter.sqlite").describe("The ledger (SQLite)."),
       })
-      .default({ path: "./data/reporter.sqlite" }),
+      .default({ path: "./data/reporter.sqlite" })
+      .describe("Where deliveries and alert states are recorded."),
     server: z
       .strictObject({
-        port: z.number().int().min(0).max(65535).default(9464),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .default(9464)
+          .describe("Port of /healthz, /readyz and /metrics."),
         host: z.string().default("127.0.0.1").describe("Use 0.0.0.0 in a container."),
       })
-      .default({ port: 9464, host: "127.0.0.1" }),
+      .default({ port: 9464, host: "127.0.0.1" })
+      .describe("The daemon's HTTP server."),
     dashboard_url: z
       .string()
       .nullable()
       .default(null)
       .describe("Link for a project's dashboard, with {project_id}."),
-    teams: z.array(team).min(1),
+    teams: z.array(team).min(1).describe("One entry per team; at least one."),
   })
   .describe("insights-reporter configuration");
 

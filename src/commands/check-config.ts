@@ -1,0 +1,175 @@
+import { DateTime } from "luxon";
+import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
+import type { InsightsApi, ProjectSummary } from "../insights/types.js";
+import { nextFires } from "../schedule/cron-fires.js";
+
+export interface CheckConfigOptions {
+  /** A config that has already passed validation (the CLI loads it and exits 2 on ConfigError). */
+  config: ResolvedConfig;
+  /** The instant next fires are counted from. */
+  now: Date;
+  /** With `--online`: the real API client and Slack's auth.test. */
+  online?: {
+    api: InsightsApi;
+    slackAuthTest?: () => Promise<{ team: string; user: string }>;
+  };
+}
+
+const FIRES_SHOWN = 3;
+const IDS_SHOWN = 20;
+
+/**
+ * `check-config`: prints what the config will do — each digest's and alert's next fires in the
+ * team's zone and in UTC — and with `online` checks the API key, every project id and the Slack
+ * token. Returns the exit code: 0 when all is well, 1 when an online check failed.
+ */
+export async function checkConfigCommand(
+  opts: CheckConfigOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  const { config, now } = opts;
+  out(`${config.source}: valid — ${describeCounts(config)}`);
+  out(`  api ${config.api.url} (key set)`);
+  out(
+    `  slack token ${config.slack.token ? "set" : "not set"}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
+  );
+  for (const team of config.teams) {
+    out("");
+    for (const line of describeTeam(team, now)) out(line);
+  }
+  if (!opts.online) return 0;
+  out("");
+  const ok = await checkOnline(config, opts.online, out);
+  return ok ? 0 : 1;
+}
+
+function describeCounts(config: ResolvedConfig): string {
+  const digests = config.teams.reduce((n, t) => n + t.digests.length, 0);
+  const alerts = config.teams.reduce((n, t) => n + t.alerts.length, 0);
+  return `${plural(config.teams.length, "team")}, ${plural(digests, "digest")}, ${plural(alerts, "alert")}`;
+}
+
+function describeTeam(team: Team, now: Date): string[] {
+  const header = `team ${team.name} "${team.title}" — ${team.timezone}, weeks start ${weekdayName(team.weekStartsOn)}, ${plural(team.projects.length, "project")}`;
+  const jobs = [
+    ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule })),
+    ...team.alerts.map((a) => ({ kind: "alert ", name: a.name, schedule: a.schedule })),
+  ];
+  if (jobs.length === 0) return [header, "  no digests or alerts — nothing will be sent"];
+  const idWidth = Math.max(...jobs.map((j) => `${team.name}/${j.name}`.length));
+  const cronWidth = Math.max(...jobs.map((j) => j.schedule.length));
+  return [
+    header,
+    ...jobs.map((job) => {
+      const fires = nextFires(job.schedule, team.timezone, now, FIRES_SHOWN);
+      const shown =
+        fires.length > 0 ? fires.map((f) => describeFire(f, team.timezone)).join(", ") : "never";
+      const id = `${team.name}/${job.name}`.padEnd(idWidth);
+      return `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
+    }),
+  ];
+}
+
+/** `Mon 2026-11-23 09:00 CET (08:00 UTC)`; the UTC side names its date when it differs. */
+export function describeFire(fire: Date, zone: string): string {
+  const local = DateTime.fromJSDate(fire, { zone }).setLocale("en-US");
+  const utc = DateTime.fromJSDate(fire, { zone: "UTC" }).setLocale("en-US");
+  const sameDay = local.toISODate() === utc.toISODate();
+  const utcText = sameDay ? utc.toFormat("HH:mm") : utc.toFormat("ccc yyyy-LL-dd HH:mm");
+  return `${local.toFormat("ccc yyyy-LL-dd HH:mm")} ${zoneAbbreviation(fire, zone)} (${utcText} UTC)`;
+}
+
+/** "CET", "EST" where some English locale has a name for the zone's offset, else "GMT+9". */
+function zoneAbbreviation(at: Date, zone: string): string {
+  let fallback = "";
+  // en-US names American zones, en-GB European ones, en-AU and en-IN their own.
+  for (const locale of ["en-US", "en-GB", "en-AU", "en-IN"]) {
+    const parts = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" });
+    const name = parts.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+    if (!/^GMT[+-−]/.test(name) && name !== "") return name;
+    fallback ||= name;
+  }
+  return fallback;
+}
+
+async function checkOnline(
+  config: ResolvedConfig,
+  online: NonNullable<CheckConfigOptions["online"]>,
+  out: (line: string) => void,
+): Promise<boolean> {
+  let ok = true;
+  const scrub = secretScrubber(config);
+  let available: ProjectSummary[] | null = null;
+  try {
+    available = await online.api.listProjects();
+    out(`insights API: key accepted — ${plural(available.length, "project")} in this workspace`);
+  } catch (error) {
+    ok = false;
+    out(`insights API: ${scrub(messageOf(error))}`);
+  }
+  if (available) {
+    const ids = new Set(available.map((p) => p.id));
+    for (const team of config.teams) {
+      const missing = team.projects.filter((p) => !ids.has(p.id));
+      if (missing.length === 0) {
+        out(`team ${team.name}: all ${plural(team.projects.length, "project")} found`);
+        continue;
+      }
+      ok = false;
+      for (const project of missing) {
+        out(
+          `team ${team.name}: project "${project.id}" not in this workspace — ids available: ${listIds(available)}`,
+        );
+      }
+    }
+  }
+  if (online.slackAuthTest) {
+    try {
+      const who = await online.slackAuthTest();
+      out(`slack: token accepted — workspace ${who.team}, bot user ${who.user}`);
+    } catch (error) {
+      ok = false;
+      out(
+        `slack: the token check (auth.test) failed: ${scrub(messageOf(error))} — check SLACK_BOT_TOKEN is a bot token (xoxb-…) of your workspace, and SLACK_API_URL if you set it`,
+      );
+    }
+  }
+  return ok;
+}
+
+function listIds(projects: ProjectSummary[]): string {
+  if (projects.length === 0) return "none (the workspace has no projects)";
+  const shown = projects.slice(0, IDS_SHOWN).map((p) => `${p.id} (${p.name})`);
+  const more = projects.length - shown.length;
+  return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** Upstream messages are ours and secret-free, but a library's may echo a request: scrub anyway. */
+function secretScrubber(config: ResolvedConfig): (text: string) => string {
+  const secrets = [config.api.key, config.slack.token, config.email.smtpUrl]
+    .map((s) => s?.reveal() ?? "")
+    .filter((s) => s.length >= 4);
+  return (text) => secrets.reduce((t, s) => t.split(s).join("[redacted]"), text);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const WEEKDAY_NAMES = [
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
+];
+
+function weekdayName(weekday: Weekday): string {
+  return WEEKDAY_NAMES[weekday - 1] ?? String(weekday);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

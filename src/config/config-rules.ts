@@ -1,0 +1,119 @@
+import { BaseUrlError, type ConfigIssue } from "../errors.js";
+import { checkBaseUrl } from "../insights/check-base-url.js";
+import { asRecord, asRecords, asText, type Loose } from "./loose-access.js";
+import { checkDashboardUrl, checkTeam, checkUnique } from "./team-rules.js";
+
+export interface RuleContext {
+  /** Whether Slack/email destinations need their credentials (false for the outbox and demo). */
+  requireCredentials: boolean;
+  /** Optional credentials left out because their variable is unset: path → variable name. */
+  unsetOptional: ReadonlyMap<string, string>;
+}
+
+/**
+ * The rules a config must meet beyond its schema. Runs on the data as read (before the schema
+ * has accepted it) so that one pass reports every problem, schema and cross-field alike.
+ */
+export function checkConfigRules(raw: unknown, context: RuleContext): ConfigIssue[] {
+  const config = asRecord(raw);
+  const teams = asRecords(config.teams);
+  return [
+    ...checkApiUrl(asRecord(config.api).url),
+    ...checkSlackApiUrl(asRecord(config.slack).api_url),
+    ...checkSmtpUrl(asRecord(config.email).smtp_url),
+    ...checkDashboardUrl(config.dashboard_url, "dashboard_url"),
+    ...checkUnique(teams, "name", "teams", "team name"),
+    ...teams.flatMap(([i, team]) => checkTeam(team, `teams[${i}]`)),
+    ...(context.requireCredentials ? checkCredentials(config, teams, context.unsetOptional) : []),
+  ];
+}
+
+function checkApiUrl(value: unknown): ConfigIssue[] {
+  const url = asText(value);
+  if (url === undefined) return [];
+  try {
+    checkBaseUrl(url);
+    return [];
+  } catch (error) {
+    if (error instanceof BaseUrlError) return [{ path: "api.url", message: error.message }];
+    throw error;
+  }
+}
+
+function checkSlackApiUrl(value: unknown): ConfigIssue[] {
+  const url = asText(value);
+  if (url === undefined || /^https?:$/.test(parseUrl(url)?.protocol ?? "")) return [];
+  return [
+    { path: "slack.api_url", message: "must be an http(s) URL such as https://slack.com/api/" },
+  ];
+}
+
+function checkSmtpUrl(value: unknown): ConfigIssue[] {
+  const url = asText(value);
+  if (url === undefined) return [];
+  const parsed = parseUrl(url);
+  // The value is never quoted: it usually carries the SMTP password.
+  if (parsed && /^smtps?:$/.test(parsed.protocol) && parsed.hostname !== "") return [];
+  return [
+    {
+      path: "email.smtp_url",
+      message:
+        "must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@mail.example.com:587 — check SMTP_URL",
+    },
+  ];
+}
+
+/** A Slack or email destination is useless without the token or SMTP URL that sends it. */
+function checkCredentials(
+  config: Loose,
+  teams: [number, Loose][],
+  unsetOptional: ReadonlyMap<string, string>,
+): ConfigIssue[] {
+  const users = { slack: [] as string[], email: [] as string[] };
+  for (const [t, team] of teams) {
+    for (const list of ["digests", "alerts"] as const) {
+      for (const [i, item] of asRecords(team[list])) {
+        const path = `teams[${t}].${list}[${i}]`;
+        if (item.slack != null) users.slack.push(`${path}.slack`);
+        if (item.email != null) users.email.push(`${path}.email`);
+      }
+    }
+  }
+  const issues: ConfigIssue[] = [];
+  const missing = [
+    {
+      path: "slack.token",
+      variable: "SLACK_BOT_TOKEN",
+      present: asRecord(config.slack).token,
+      users: users.slack,
+    },
+    {
+      path: "email.smtp_url",
+      variable: "SMTP_URL",
+      present: asRecord(config.email).smtp_url,
+      users: users.email,
+    },
+  ];
+  for (const { path, variable, present, users: needed } of missing) {
+    if (present !== undefined || needed.length === 0) continue;
+    const name = unsetOptional.get(path) ?? variable;
+    issues.push({
+      path,
+      message: `\${${name}} is not set — export ${name} (or ${name}_FILE); needed by ${listSome(needed)}`,
+    });
+  }
+  return issues;
+}
+
+function listSome(paths: string[]): string {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}

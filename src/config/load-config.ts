@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { ConfigError, type ConfigIssue } from "../errors.js";
+import { compareConfigPaths } from "./config-path.js";
+import { checkConfigRules } from "./config-rules.js";
+import { OPTIONAL_ENV_PATHS, withEnvDefaults } from "./env-defaults.js";
+import { normalizeConfig } from "./normalize-config.js";
+import { parseYamlText } from "./parse-yaml-text.js";
+import { configSecrets, redactIssues } from "./redact-issues.js";
+import { configSchema } from "./schema.js";
+import { schemaIssues } from "./schema-issues.js";
+import { substituteEnv } from "./substitute-env.js";
+import type { ResolvedConfig } from "./types.js";
+
+export interface LoadConfigOptions {
+  /** Where `${NAME}` and `NAME_FILE` are looked up; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Reads the config file and `NAME_FILE` files; default fs.readFileSync as UTF-8. */
+  readFile?: (path: string) => string;
+  /** Whether Slack/email destinations need their token / SMTP URL; default true (false for outbox/demo). */
+  requireCredentials?: boolean;
+}
+
+/** Either the resolved config or every problem found, each with its path. */
+export type ConfigResult = { config: ResolvedConfig } | { issues: ConfigIssue[] };
+
+export const DEFAULT_CONFIG_PATH = "config/reporter.yaml";
+
+/** The config file to read: the `--config` flag, else REPORTER_CONFIG, else config/reporter.yaml. */
+export function resolveConfigPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return flag || env.REPORTER_CONFIG || DEFAULT_CONFIG_PATH;
+}
+
+/** Reads, checks and resolves a config file; throws ConfigError listing every problem. */
+export function loadConfig(path: string, options: LoadConfigOptions = {}): ResolvedConfig {
+  return orThrow(path, tryLoadConfig(path, options));
+}
+
+/** As loadConfig, but returns the problems instead of throwing. */
+export function tryLoadConfig(path: string, options: LoadConfigOptions = {}): ConfigResult {
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    return { issues: [unreadableFileIssue(path, error)] };
+  }
+  return tryParseConfigText(text, path, options);
+}
+
+/** Checks and resolves config text (YAML); throws ConfigError naming `source`. */
+export function parseConfigText(
+  text: string,
+  source: string,
+  options: LoadConfigOptions = {},
+): ResolvedConfig {
+  return orThrow(source, tryParseConfigText(text, source, options));
+}
+
+/**
+ * The whole story of a config: YAML → `${NAME}` substitution → schema and cross-field rules,
+ * all checked in one pass so every problem is reported at once → the camelCase ResolvedConfig.
+ */
+export function tryParseConfigText(
+  text: string,
+  source: string,
+  options: LoadConfigOptions = {},
+): ConfigResult {
+  const env = options.env ?? process.env;
+  const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
+  const parsed = parseYamlText(text);
+  if ("issues" in parsed) return parsed;
+  if (parsed.value == null) {
+    return {
+      issues: [
+        { path: "", message: "the file is empty — start from config/reporter.example.yaml" },
+      ],
+    };
+  }
+  const substituted = substituteEnv(withEnvDefaults(parsed.value), {
+    env,
+    readFile,
+    optionalPaths: OPTIONAL_ENV_PATHS,
+  });
+  const raw = substituted.value;
+  const validated = configSchema.safeParse(raw);
+  const later = [
+    ...(validated.success ? [] : schemaIssues(validated.error.issues, configSchema, raw)),
+    ...checkConfigRules(raw, {
+      requireCredentials: options.requireCredentials ?? true,
+      unsetOptional: substituted.unsetOptional,
+    }),
+  ];
+  // A value whose variable is missing still reads `${NAME}`; judging that text would only add noise.
+  const unresolved = new Set(substituted.issues.map((i) => i.path));
+  const issues = [...substituted.issues, ...later.filter((i) => !unresolved.has(i.path))].sort(
+    (a, b) => compareConfigPaths(a.path, b.path),
+  );
+  if (issues.length > 0 || !validated.success) {
+    return {
+      issues: redactIssues(issues, [...substituted.secrets, ...configSecrets(raw, unresolved)]),
+    };
+  }
+  return { config: normalizeConfig(validated.data, source) };
+}
+
+function orThrow(source: string, result: ConfigResult): ResolvedConfig {
+  if ("issues" in result) throw new ConfigError(source, result.issues);
+  return result.config;
+}
+
+function unreadableFileIssue(path: string, error: unknown): ConfigIssue {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = resolve(path);
+  const fix = "pass --config FILE or set REPORTER_CONFIG";
+  if (code === "ENOENT") {
+    return {
+      path: "",
+      message: `no config file at ${where} — create it (start from config/reporter.example.yaml), or ${fix}`,
+    };
+  }
+  return {
+    path: "",
+    message: `cannot read ${where} (${code ?? String(error)}) — check its permissions, or ${fix}`,
+  };
+}

@@ -1,0 +1,95 @@
+import { checkBaseUrl } from "../insights/check-base-url.js";
+import { Secret } from "../secret.js";
+import { parseDuration } from "./parse-duration.js";
+import type { ConfigInput } from "./schema.js";
+import type { AlertConfig, DigestConfig, ResolvedConfig, Team, Weekday } from "./types.js";
+
+type TeamInput = ConfigInput["teams"][number];
+
+const WEEKDAYS: Record<TeamInput["week_starts_on"], Weekday> = {
+  monday: 1,
+  tuesday: 2,
+  wednesday: 3,
+  thursday: 4,
+  friday: 5,
+  saturday: 6,
+  sunday: 7,
+};
+
+/**
+ * Maps a config that passed the schema and every rule to the camelCase `ResolvedConfig`:
+ * durations in milliseconds, weekdays as luxon numbers, titles defaulted, secrets wrapped.
+ */
+export function normalizeConfig(input: ConfigInput, source: string): ResolvedConfig {
+  return {
+    source,
+    api: {
+      url: checkBaseUrl(input.api.url),
+      key: new Secret(input.api.key),
+      concurrency: input.api.concurrency,
+      timeoutMs: parseDuration(input.api.timeout),
+      maxAttempts: input.api.max_attempts,
+    },
+    slack: {
+      token: input.slack.token === undefined ? null : new Secret(input.slack.token),
+      apiUrl: input.slack.api_url ?? null,
+    },
+    email: {
+      smtpUrl: input.email.smtp_url === undefined ? null : new Secret(input.email.smtp_url),
+      from: input.email.from,
+      maxBytes: input.email.max_bytes,
+    },
+    state: { path: input.state.path },
+    server: { port: input.server.port, host: input.server.host },
+    teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
+  };
+}
+
+function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
+  return {
+    name: team.name,
+    title: team.title ?? team.name,
+    timezone: team.timezone,
+    weekStartsOn: WEEKDAYS[team.week_starts_on],
+    dashboardUrl: team.dashboard_url ?? dashboardUrl,
+    projects: team.projects.map((p) => ({
+      id: p.id,
+      name: p.name,
+      branch: p.branch,
+      author: p.author,
+      tags: p.tags,
+    })),
+    digests: team.digests.map(normalizeDigest),
+    alerts: team.alerts.map(normalizeAlert),
+  };
+}
+
+function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
+  return {
+    name: digest.name,
+    schedule: digest.schedule.trim().split(/\s+/).join(" "),
+    period: digest.period,
+    compareTo: digest.compare_to,
+    catchUpMs: parseDuration(digest.catch_up),
+    slack: digest.slack
+      ? { channel: digest.slack.channel, attachXlsx: digest.slack.attach_xlsx }
+      : null,
+    email: digest.email ? { to: digest.email.to, attachXlsx: digest.email.attach_xlsx } : null,
+  };
+}
+
+function normalizeAlert(alert: TeamInput["alerts"][number]): AlertConfig {
+  return {
+    name: alert.name,
+    metric: alert.metric,
+    window: alert.window,
+    schedule: alert.schedule.trim().split(/\s+/).join(" "),
+    warnAt: alert.warn_at,
+    criticalAt: alert.critical_at,
+    clearBelow: alert.clear_below,
+    minTests: alert.min_tests,
+    catchUpMs: parseDuration(alert.catch_up),
+    slack: alert.slack ? { channel: alert.slack.channel, mention: alert.slack.mention } : null,
+    email: alert.email ? { to: alert.email.to } : null,
+  };
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { checkConfigCommand, describeFire } from "../../src/commands/check-config.js";
+import { parseConfigText } from "../../src/config/load-config.js";
+import { AuthError } from "../../src/errors.js";
+import type { InsightsApi, ProjectSummary } from "../../src/insights/types.js";
+import { configText, fullEnv } from "./config-builders.js";
+
+// Friday 2026-10-23 12:00 UTC (08:00 in New York), two days before Europe/Berlin leaves
+// summer time (Sun 25 Oct, 03:00 → 02:00).
+const NOW = new Date("2026-10-23T12:00:00Z");
+
+function config(edits: Record<string, unknown> = {}) {
+  return parseConfigText(configText(edits), "reporter.yaml", { env: fullEnv() });
+}
+
+/** An InsightsApi that knows a fixed list of projects, or fails as told. */
+function api(projects: ProjectSummary[] | Error): InsightsApi {
+  return {
+    listProjects: async () => {
+      if (projects instanceof Error) throw projects;
+      return projects;
+    },
+    getInsights: async () => {
+      throw new Error("check-config never fetches insights");
+    },
+  };
+}
+
+async function run(opts: Omit<Parameters<typeof checkConfigCommand>[0], "now">) {
+  const lines: string[] = [];
+  const code = await checkConfigCommand({ ...opts, now: NOW }, (line) => lines.push(line));
+  return { code, lines };
+}
+
+const ALL_PROJECTS: ProjectSummary[] = [
+  { id: "pdqmxlz", name: "Web E2E" },
+  { id: "qwhtzrn", name: "API" },
+  { id: "mvbkqfe", name: "Payments E2E" },
+];
+
+describe("check-config", () => {
+  it("prints each schedule's next three fires in team time and UTC, across a DST change", async () => {
+    const { code, lines } = await run({ config: config() });
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      "reporter.yaml: valid — 2 teams, 2 digests, 1 alert",
+      "  api https://acme.insights.test/api/external/v1 (key set)",
+      "  slack token set, smtp_url set",
+      "",
+      'team checkout "checkout" — Europe/Berlin, weeks start Monday, 2 projects',
+      "  digest checkout/daily       0 9 * * 1-5  Europe/Berlin  next: Mon 2026-10-26 09:00 CET (08:00 UTC), Tue 2026-10-27 09:00 CET (08:00 UTC), Wed 2026-10-28 09:00 CET (08:00 UTC)",
+      "  alert  checkout/flaky-rate  0 9 * * *    Europe/Berlin  next: Sat 2026-10-24 09:00 CEST (07:00 UTC), Sun 2026-10-25 09:00 CET (08:00 UTC), Mon 2026-10-26 09:00 CET (08:00 UTC)",
+      "",
+      'team payments "payments" — America/New_York, weeks start Monday, 1 project',
+      "  digest payments/daily  30 8 * * 1-5  America/New_York  next: Fri 2026-10-23 08:30 EDT (12:30 UTC), Mon 2026-10-26 08:30 EDT (12:30 UTC), Tue 2026-10-27 08:30 EDT (12:30 UTC)",
+    ]);
+  });
+
+  it.each([
+    // Tokyo's morning is the previous UTC day; the UTC side names its date.
+    ["Asia/Tokyo", "2026-10-26T23:00:00Z", "Tue 2026-10-27 08:00 GMT+9 (Mon 2026-10-26 23:00 UTC)"],
+    ["Europe/Berlin", "2026-10-24T07:00:00Z", "Sat 2026-10-24 09:00 CEST (07:00 UTC)"],
+    [
+      "America/Los_Angeles",
+      "2026-11-02T02:00:00Z",
+      "Sun 2026-11-01 18:00 PST (Mon 2026-11-02 02:00 UTC)",
+    ],
+  ])("describes a fire in %s", (zone, instant, expected) => {
+    expect(describeFire(new Date(instant), zone)).toBe(expected);
+  });
+
+  it("says when a team has nothing scheduled", async () => {
+    const { lines } = await run({ config: config({ "teams[1].digests": [] }) });
+    expect(lines).toContain("  no digests or alerts — nothing will be sent");
+  });
+
+  it("online: confirms the key, every project and the Slack token", async () => {
+    const slackAuthTest = async () => ({ team: "Acme", user: "insights" });
+    const { code, lines } = await run({
+      config: config(),
+      online: { api: api(ALL_PROJECTS), slackAuthTest },
+    });
+    expect(code).toBe(0);
+    expect(lines.slice(-4)).toEqual([
+      "insights API: key accepted — 3 projects in this workspace",
+      "team checkout: all 2 projects found",
+      "team payments: all 1 project found",
+      "slack: token accepted — workspace Acme, bot user insights",
+    ]);
+  });
+
+  it("online: names a project the workspace does not have, with the ids it does", async () => {
+    const { code, lines } = await run({
+      config: config({ "teams[1].projects[0].id": "zzzzzzz" }),
+      online: { api: api(ALL_PROJECTS) },
+    });
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      'team payments: project "zzzzzzz" not in this workspace — ids available: pdqmxlz (Web E2E), qwhtzrn (API), mvbkqfe (Payments E2E)',
+    );
+  });
+
+  it("online: a refused key says what to check, and the run fails", async () => {
+    const { code, lines } = await run({ config: config(), online: { api: api(new AuthError()) } });
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toBe(`insights API: ${new AuthError().message}`);
+  });
+
+  it("online: a refused Slack token fails the check without showing the token", async () => {
+    const token = "xoxb-test-token";
+    const slackAuthTest = async () => {
+      throw new Error(`An API error occurred: invalid_auth (token ${token})`);
+    };
+    const { code, lines } = await run({
+      config: config(),
+      online: { api: api(ALL_PROJECTS), slackAuthTest },
+    });
+    expect(code).toBe(1);
+    const last = lines.at(-1) ?? "";
+    expect(last).toMatch(
+      /^slack: the token check \(auth\.test\) failed: An API error occurred: invalid_auth/,
+    );
+    expect(last).toContain("check SLACK_BOT_TOKEN");
+    expect(lines.join("\n")).not.toContain(token);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { issueLines, parse } from "./config-builders.js";
+
+describe("YAML syntax errors", () => {
+  it("gives the line and column of the problem", () => {
+    const text = "api:\n  url: x\n  key: a: b\nteams: []\n";
+    expect(issueLines(parse(text))).toEqual([
+      "YAML syntax error at 3:8: Nested mappings are not allowed in compact mappings",
+    ]);
+  });
+
+  it("reports a duplicate key where it repeats", () => {
+    const text = "api:\n  url: a\n  url: b\n";
+    expect(issueLines(parse(text))).toEqual(["YAML syntax error at 3:3: Map keys must be unique"]);
+  });
+
+  it("explains the unquoted cron that YAML reads as an alias", () => {
+    const text = "teams:\n  - digests:\n      - schedule: */15 * * * *\n";
+    const lines = issueLines(parse(text));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^YAML syntax error at 3:\d+: .*a value starting with \* must be quoted/,
+    );
+  });
+
+  it("never quotes the offending source line, which may hold a secret", () => {
+    const text = "api:\n  key: 'sk-live-do-not-print\n";
+    const lines = issueLines(parse(text));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join("\n")).not.toContain("sk-live-do-not-print");
+  });
+});
