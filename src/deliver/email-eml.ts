@@ -1,0 +1,43 @@
+import MailComposer from "nodemailer/lib/mail-composer/index.js";
+import type Mail from "nodemailer/lib/mailer/index.js";
+import type { EmailMessage } from "./types.js";
+
+/**
+ * One MIME message, composed the same way for sending, for measuring against the size cap, and
+ * for the outbox's `DIR/<key>.eml` files.
+ */
+
+/** nodemailer's mail options for a message: our Message-ID, and headers that stop auto-replies. */
+export function mailOptions(message: EmailMessage, from: string, date?: Date): Mail.Options {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: message.messageId,
+    attachments: message.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+    })),
+    // RFC 3834, and Outlook's own header: vacation replies and out-of-office notices stay away
+    // from a bot's sender address.
+    headers: { "Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All" },
+    ...(date ? { date } : {}),
+  };
+}
+
+/** The message as an .eml file (RFC 5322 bytes), as the outbox writes it. */
+export function renderEml(
+  message: EmailMessage,
+  from: string,
+  options: { date?: Date } = {},
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    new MailComposer(mailOptions(message, from, options.date)).compile().build((error, eml) => {
+      if (error) reject(error);
+      else resolve(eml);
+    });
+  });
+}

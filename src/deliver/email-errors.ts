@@ -1,0 +1,131 @@
+import { EmailDeliveryError } from "../errors.js";
+
+/**
+ * nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
+ * chosen fields are kept (code, command, SMTP status): never the original error, whose
+ * connection options hold the password, and any text from the server is scrubbed of it.
+ */
+
+interface SmtpFailure {
+  code?: unknown;
+  command?: unknown;
+  responseCode?: unknown;
+  response?: unknown;
+  message?: unknown;
+  errno?: unknown;
+  syscall?: unknown;
+  reason?: unknown;
+  library?: unknown;
+  rejected?: unknown;
+}
+
+export interface SmtpErrorContext {
+  /** `host:port`, for the message. */
+  endpoint: string;
+  /** Values that must never appear in the message (the password, as given and URL-encoded). */
+  secrets: readonly string[];
+}
+
+/** The error to throw for a failed send. */
+export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliveryError {
+  const failure: SmtpFailure =
+    typeof error === "object" && error !== null ? error : { message: String(error) };
+  const code = typeof failure.code === "string" ? failure.code : undefined;
+  const command = typeof failure.command === "string" ? failure.command : undefined;
+  const responseCode = typeof failure.responseCode === "number" ? failure.responseCode : undefined;
+  // OpenSSL's message is a line of internals; its `reason` says what failed in words.
+  const reason = typeof failure.reason === "string" ? failure.reason : undefined;
+  const said = scrub(firstLine(reason ?? failure.response ?? failure.message), where.secrets);
+  const context = {
+    endpoint: where.endpoint,
+    smtpCode: code ?? null,
+    command: command ?? null,
+    responseCode: responseCode ?? null,
+  };
+  const { endpoint } = where;
+
+  if (code === "EAUTH") {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} refused the login (${said}) — check the user and password in SMTP_URL`,
+      context,
+    );
+  }
+  if (code === "EENVELOPE" && Array.isArray(failure.rejected) && failure.rejected.length > 0) {
+    const rejected = failure.rejected.map(String).join(", ");
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} refused every recipient (${rejected}): ${said} — check the addresses in the digest's email.to`,
+      { ...context, rejected: failure.rejected.map(String) },
+    );
+  }
+  if (code === "EENVELOPE" && command === "MAIL FROM") {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} refused the sender address (${said}) — check email.from: many servers accept only their own domain or the login's address`,
+      context,
+    );
+  }
+  if (isTlsFailure(failure, code)) {
+    return new EmailDeliveryError(
+      `TLS with the SMTP server ${endpoint} failed (${said}) — use smtps:// for port 465 and smtp:// (STARTTLS) for 587 in SMTP_URL, and check the server's certificate`,
+      context,
+    );
+  }
+  if (
+    /ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ECONNRESET/.test(String(failure.message)) ||
+    code === "ECONNECTION"
+  ) {
+    return new EmailDeliveryError(
+      `cannot reach the SMTP server ${endpoint} (${said}) — check SMTP_URL`,
+      context,
+    );
+  }
+  if (code === "EDNS") {
+    return new EmailDeliveryError(
+      `cannot resolve the SMTP server host in ${endpoint} (${said}) — check SMTP_URL`,
+      context,
+    );
+  }
+  if (code === "ETIMEDOUT") {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} did not answer in time — check SMTP_URL, and that this host may connect to that port`,
+      context,
+    );
+  }
+  if (command === "CONN" && responseCode !== undefined && responseCode >= 400) {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} turned the connection away (${said}) — check SMTP_URL, and that the server accepts mail from this host`,
+      context,
+    );
+  }
+  if (responseCode === 552 || responseCode === 523) {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} refused the message as too large (${said}) — lower email.max_bytes below the server's limit`,
+      context,
+    );
+  }
+  return new EmailDeliveryError(`sending mail through ${endpoint} failed: ${said}`, context);
+}
+
+function isTlsFailure(failure: SmtpFailure, code: string | undefined): boolean {
+  if (code === "ETLS") return true;
+  if (code !== "ESOCKET") return false;
+  if (failure.library !== undefined || failure.reason !== undefined) return true;
+  return /certificate|self[- ]signed|ssl|tls|handshake|wrong version/i.test(
+    String(failure.message),
+  );
+}
+
+function firstLine(value: unknown): string {
+  const text = String(value ?? "unknown error").trim();
+  return (text.split("\n")[0] ?? text).slice(0, 300);
+}
+
+/** Replaces every secret (and its URL-encoded form) in server text with [redacted]. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)]))
+      out = out.split(form).join("[redacted]");
+  }
+  return out;
+}

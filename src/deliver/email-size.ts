@@ -1,0 +1,63 @@
+import { escapeHtml } from "../render/email-html.js";
+import { renderEml } from "./email-eml.js";
+import { exportCommandForAttachment } from "./email-names.js";
+import type { Attachment, EmailMessage } from "./types.js";
+
+/**
+ * The size cap (`email.max_bytes`): a mail whose attachments would push it over the cap goes
+ * without them, and says why and how to get the workbook, rather than bouncing off a server's
+ * size limit and reaching no one.
+ */
+
+export interface SizedMessage {
+  message: EmailMessage;
+  /** Attachments left out because of the cap. */
+  dropped: Attachment[];
+  /** Size in bytes of the message with every attachment, when it was measured. */
+  fullBytes: number | null;
+}
+
+export interface SizeCap {
+  from: string;
+  maxBytes: number;
+  /** How to get the left-out file; by default the `export` command derived from its name. */
+  hint?: string;
+}
+
+/** The message as it may be sent under the cap, measured as the composed MIME bytes. */
+export async function fitToSize(message: EmailMessage, cap: SizeCap): Promise<SizedMessage> {
+  if (message.attachments.length === 0) return { message, dropped: [], fullBytes: null };
+  const fullBytes = (await renderEml(message, cap.from)).length;
+  if (fullBytes <= cap.maxBytes) return { message, dropped: [], fullBytes };
+
+  const dropped = message.attachments;
+  const hint = cap.hint ?? hintFor(dropped);
+  const files = dropped.map((a) => `${a.filename} (${megabytes(a.content.length)})`).join(", ");
+  const why = `The workbook ${files} is not attached: with it this mail would be ${megabytes(fullBytes)}, over the ${megabytes(cap.maxBytes)} limit (email.max_bytes).`;
+  const how = hint ? "To get it, run:" : "Ask the sender to export it, or raise email.max_bytes.";
+  const text = `${message.text.trimEnd()}\n\n${why}\n${how}${hint ? `\n  ${hint}` : ""}\n`;
+  const note =
+    `<p style="font-family:Arial,sans-serif;font-size:13px;color:#1f2328;margin:16px;">${escapeHtml(why)}<br>${escapeHtml(how)}` +
+    `${hint ? `<br><code style="font-family:Consolas,Menlo,monospace;">${escapeHtml(hint)}</code>` : ""}</p>`;
+  return {
+    message: { ...message, attachments: [], text, html: beforeBodyEnd(message.html, note) },
+    dropped,
+    fullBytes,
+  };
+}
+
+function hintFor(attachments: readonly Attachment[]): string | null {
+  const commands = attachments.map((a) => exportCommandForAttachment(a.filename));
+  return commands.every((c): c is string => c !== null) ? commands.join("\n  ") : null;
+}
+
+function beforeBodyEnd(html: string, addition: string): string {
+  const end = html.toLowerCase().lastIndexOf("</body>");
+  return end === -1
+    ? `${html}\n${addition}`
+    : `${html.slice(0, end)}${addition}\n${html.slice(end)}`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}

@@ -1,0 +1,152 @@
+import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
+import { ConfigError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Secret } from "../secret.js";
+import { mailOptions } from "./email-eml.js";
+import { smtpError } from "./email-errors.js";
+import { fitToSize } from "./email-size.js";
+import type { EmailDestination, EmailMessage, EmailSent } from "./types.js";
+
+export { renderEml } from "./email-eml.js";
+export { attachmentName, exportCommand, messageIdForKey } from "./email-names.js";
+
+/**
+ * The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
+ * server offers it, `smtps://` is TLS from the start. One connection per message, so a daemon
+ * holds no idle socket between digests.
+ */
+
+export interface SmtpDestinationOptions {
+  /** `smtp://user:pass@host:587` or `smtps://user:pass@host:465`. */
+  smtpUrl: Secret;
+  /** The From header, e.g. `Test insights <insights@example.com>`. */
+  from: string;
+  /** Above this size (composed bytes) a mail goes without its attachments (`email.max_bytes`). */
+  maxBytes: number;
+  /** Merged over what the URL gives, e.g. `{ ignoreTLS: true }` in tests, or timeouts. */
+  transportOptions?: SMTPTransport.Options;
+  logger?: Logger;
+}
+
+/** A message with, optionally, how to get its workbook if the size cap leaves it out. */
+export interface OutgoingEmail extends EmailMessage {
+  /** e.g. the `insights-reporter export …` command line; derived from the attachment name if absent. */
+  oversizeHint?: string;
+}
+
+export type SmtpDestination = EmailDestination & {
+  send(message: OutgoingEmail): Promise<EmailSent>;
+  /** Closes the transport; sends after this fail. */
+  close(): void;
+};
+
+/** An email destination that sends through the SMTP server of `smtpUrl`. */
+export function createSmtpDestination(options: SmtpDestinationOptions): SmtpDestination {
+  const server = parseSmtpUrl(options.smtpUrl);
+  const transport = nodemailer.createTransport({
+    host: server.host,
+    port: server.port,
+    secure: server.secure,
+    ...(server.auth ? { auth: server.auth } : {}),
+    // nodemailer waits minutes by default; a digest should fail in time to be retried.
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+    ...options.transportOptions,
+  });
+  const where = {
+    endpoint: `${server.host}:${server.port}`,
+    secrets: server.auth ? [server.auth.pass, server.rawPassword] : [],
+  };
+  const { logger } = options;
+
+  return {
+    async send(message: OutgoingEmail): Promise<EmailSent> {
+      const sized = await fitToSize(message, {
+        from: options.from,
+        maxBytes: options.maxBytes,
+        ...(message.oversizeHint ? { hint: message.oversizeHint } : {}),
+      });
+      if (sized.dropped.length > 0) {
+        logger?.warn(
+          {
+            messageId: message.messageId,
+            bytes: sized.fullBytes,
+            maxBytes: options.maxBytes,
+            dropped: sized.dropped.map((a) => a.filename),
+          },
+          "mail over email.max_bytes: sending it without its attachment, with a note on how to get it",
+        );
+      }
+      let info: SMTPTransport.SentMessageInfo;
+      try {
+        info = await transport.sendMail(mailOptions(sized.message, options.from));
+      } catch (error) {
+        throw smtpError(error, where);
+      }
+      const accepted = addresses(info.accepted);
+      const rejected = addresses(info.rejected);
+      if (rejected.length > 0) {
+        logger?.warn(
+          { messageId: message.messageId, accepted, rejected },
+          "the SMTP server refused some recipients; the others got the mail — check those addresses in email.to",
+        );
+      }
+      return { messageId: message.messageId, accepted, rejected };
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+interface SmtpServer {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth: { user: string; pass: string } | null;
+  /** The password as written in the URL (percent-encoded), to scrub from messages too. */
+  rawPassword: string;
+}
+
+/** Host, port, TLS mode and login from SMTP_URL; a bad URL is a config error that never shows the URL. */
+export function parseSmtpUrl(smtpUrl: Secret): SmtpServer {
+  const refuse = (problem: string) =>
+    new ConfigError("SMTP_URL", [
+      {
+        path: "email.smtp_url",
+        message: `${problem} — expected smtp://user:pass@host:587 or smtps://user:pass@host:465 (percent-encode @ : / in the password)`,
+      },
+    ]);
+  let url: URL;
+  try {
+    url = new URL(smtpUrl.reveal());
+  } catch {
+    // The TypeError carries the input: never let it out.
+    throw refuse("is not a URL");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:")
+    throw refuse(`has the scheme "${url.protocol}"`);
+  if (!url.hostname) throw refuse("names no host");
+  const secure = url.protocol === "smtps:";
+  let user: string;
+  let pass: string;
+  try {
+    user = decodeURIComponent(url.username);
+    pass = decodeURIComponent(url.password);
+  } catch {
+    throw refuse("has a malformed %-escape in the user or password");
+  }
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: user ? { user, pass } : null,
+    rawPassword: url.password,
+  };
+}
+
+function addresses(list: readonly (string | { address: string })[] | undefined): string[] {
+  return (list ?? []).map((a) => (typeof a === "string" ? a : a.address));
+}

@@ -1,0 +1,181 @@
+import type { AvailableProject, Mover, Report, UnavailableProject } from "../report/types.js";
+import { type DigestContent, digestContent, moverLine, projectUrl } from "./email-content.js";
+import {
+  COLOURS,
+  deltaHtml,
+  escapeHtml,
+  FONT,
+  headingHtml,
+  linkHtml,
+  paragraphHtml,
+  tableHtml,
+} from "./email-html.js";
+import { digestText } from "./email-text.js";
+import {
+  formatCount,
+  formatDuration,
+  formatPeriod,
+  formatRate,
+  formatRateDelta,
+} from "./format.js";
+import { HEADLINE_FIGURES } from "./headline-figures.js";
+import { WORST_FIRST_LABEL } from "./worst-first.js";
+
+/**
+ * A digest as an email: a subject that names team, digest and period (distinct per period, so
+ * mail clients do not fold every digest into one thread), an HTML body for Gmail and Outlook
+ * (inline styles, tables, no scripts, no external CSS or images) and a plain-text alternative.
+ */
+
+export interface DigestEmailOptions {
+  /** The delivery key, shown in the footer so a mail can be traced to its ledger row. */
+  key: string;
+  /** Projects listed (worst first); the rest are counted and left to the workbook. Default 50. */
+  maxProjects?: number;
+}
+
+export interface DigestEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Subject, HTML and plain text of a digest mail. */
+export function renderDigestEmail(report: Report, options: DigestEmailOptions): DigestEmail {
+  const content = digestContent(report, options);
+  return {
+    subject: digestSubject(report),
+    html: digestHtml(report, content, options.key),
+    text: digestText(report, content, options.key),
+  };
+}
+
+/** "[Checkout squad] daily test insights · Nov 15, 2026". */
+export function digestSubject(report: Report): string {
+  const subject = `[${report.team.title}] ${report.digest} test insights \u00b7 ${formatPeriod(report.periods.current)}`;
+  return subject.replace(/[\r\n\t]+/g, " ");
+}
+
+function digestHtml(report: Report, content: DigestContent, key: string): string {
+  const rows = [
+    `<tr><td style="padding:20px 24px 4px;${FONT}font-size:20px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(content.title)}</td></tr>`,
+    paragraphHtml(escapeHtml(content.periodLine), `color:${COLOURS.neutral};`),
+    headingHtml("Team"),
+    headlineTable(report),
+    ...content.notes.map((note) =>
+      paragraphHtml(escapeHtml(note), `color:${COLOURS.neutral};font-size:12px;`),
+    ),
+    ...alertsHtml(content),
+    ...moversHtml(content.movers),
+    headingHtml(`Projects (${WORST_FIRST_LABEL})`),
+    projectsTable(content.projects, report.dashboardUrl),
+    ...(content.hiddenProjects > 0
+      ? [
+          paragraphHtml(
+            escapeHtml(
+              `${content.hiddenProjects} more projects are not listed here; the workbook export lists every project.`,
+            ),
+          ),
+        ]
+      : []),
+    ...unavailableHtml(content.unavailable),
+    paragraphHtml(
+      escapeHtml(
+        "\u2248 marks a change that is not significant at 95% (two-proportion z-test): noise, not a trend. Rates of the team come from summed counts. pp = percentage points.",
+      ),
+      `color:${COLOURS.neutral};font-size:11px;padding-top:16px;`,
+    ),
+    paragraphHtml(
+      escapeHtml(`Sent by insights-reporter \u00b7 ${key}`),
+      `color:${COLOURS.neutral};font-size:11px;padding-bottom:20px;`,
+    ),
+  ];
+  return [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(digestSubject(report))}</title></head>`,
+    `<body style="margin:0;padding:0;background:${COLOURS.muted};">`,
+    // Inbox preview text: hidden in the body, shown by Gmail and Outlook beside the subject.
+    `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader(report))}</div>`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.muted};"><tr><td align="center" style="padding:16px 8px;">`,
+    `<table role="presentation" width="680" cellpadding="0" cellspacing="0" border="0" style="width:680px;max-width:100%;background:#ffffff;border:1px solid ${COLOURS.border};">`,
+    ...rows,
+    "</table></td></tr></table></body></html>",
+  ].join("\n");
+}
+
+function preheader(report: Report): string {
+  const { current, deltas } = report.total;
+  return `Run pass rate ${formatRate(current.runPassRate)} (${formatRateDelta(deltas.runPassRate)}) \u00b7 Flaky rate ${formatRate(current.flakyRate)} (${formatRateDelta(deltas.flakyRate)})`;
+}
+
+function headlineTable(report: Report): string {
+  const { current, prior, deltas } = report.total;
+  return tableHtml(
+    [
+      { text: "Figure" },
+      { text: "This period", align: "right" },
+      { text: "Change", align: "right" },
+      { text: "Prior", align: "right" },
+    ],
+    HEADLINE_FIGURES.map((h) => [
+      escapeHtml(h.label),
+      `<b>${escapeHtml(h.value(current))}</b>`,
+      deltaHtml(h.figure, deltas[h.figure]),
+      `<span style="color:${COLOURS.neutral};">${escapeHtml(prior ? h.value(prior) : "\u2014")}</span>`,
+    ]),
+  );
+}
+
+function projectsTable(projects: readonly AvailableProject[], dashboardUrl: string | null): string {
+  const cell = (value: string, delta: string) =>
+    `${escapeHtml(value)}${delta ? `<br><small>${delta}</small>` : ""}`;
+  return tableHtml(
+    [
+      { text: "Project" },
+      { text: "Runs", align: "right" },
+      { text: "Run pass rate", align: "right" },
+      { text: "Flaky rate", align: "right" },
+      { text: "Failed tests", align: "right" },
+      { text: "Mean run", align: "right" },
+    ],
+    projects.map((p) => [
+      `${linkHtml(p.name, projectUrl(dashboardUrl, p.projectId))}<br><span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`,
+      cell(formatCount(p.current.runs), deltaHtml("runs", p.deltas.runs)),
+      cell(formatRate(p.current.runPassRate), deltaHtml("runPassRate", p.deltas.runPassRate)),
+      cell(formatRate(p.current.flakyRate), deltaHtml("flakyRate", p.deltas.flakyRate)),
+      cell(formatCount(p.current.testsFailed), deltaHtml("testsFailed", p.deltas.testsFailed)),
+      cell(
+        formatDuration(p.current.meanRunDurationMs),
+        deltaHtml("meanRunDurationMs", p.deltas.meanRunDurationMs),
+      ),
+    ]),
+  );
+}
+
+function alertsHtml(content: DigestContent): string[] {
+  if (content.alerts.length === 0) return [];
+  const items = content.alerts.map(({ alert, project }) => {
+    const colour = alert.severity === "critical" ? COLOURS.bad : "#9a6700";
+    return `<b style="color:${colour};">${alert.severity.toUpperCase()}</b> ${escapeHtml(alert.alert)} \u00b7 ${escapeHtml(project)}: ${escapeHtml(formatRate(alert.value))} (threshold ${escapeHtml(formatRate(alert.threshold))})`;
+  });
+  return [
+    headingHtml("Firing alerts"),
+    paragraphHtml(items.join("<br>"), `background:${COLOURS.alert};`),
+  ];
+}
+
+function moversHtml(movers: readonly Mover[]): string[] {
+  if (movers.length === 0) return [];
+  const items = movers.map((m) => escapeHtml(moverLine(m)));
+  return [headingHtml("Biggest worsenings"), paragraphHtml(items.join("<br>"))];
+}
+
+function unavailableHtml(projects: readonly UnavailableProject[]): string[] {
+  if (projects.length === 0) return [];
+  const items = projects.map(
+    (p) =>
+      `<b>${escapeHtml(p.name)}</b> <span style="color:${COLOURS.neutral};">(${escapeHtml(p.projectId)})</span>: ${escapeHtml(p.reason.message)}`,
+  );
+  return [headingHtml("Not available this time"), paragraphHtml(items.join("<br>"))];
+}

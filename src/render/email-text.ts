@@ -1,0 +1,69 @@
+import type { AvailableProject, Report } from "../report/types.js";
+import { type DigestContent, moverLine } from "./email-content.js";
+import { deltaText } from "./email-html.js";
+import { formatCount, formatDuration, formatRate } from "./format.js";
+import { HEADLINE_FIGURES } from "./headline-figures.js";
+import { WORST_FIRST_LABEL } from "./worst-first.js";
+
+/**
+ * The plain-text alternative of a digest mail: the same content as the HTML body, for clients
+ * that show text only and for filters and scripts that read mail.
+ */
+export function digestText(report: Report, content: DigestContent, key: string): string {
+  const { current, prior, deltas } = report.total;
+  const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
+  const lines: string[] = [content.title, content.periodLine, "", "Team"];
+  for (const h of HEADLINE_FIGURES) {
+    const change = deltaText(h.figure, deltas[h.figure]);
+    const before = prior ? `  (prior ${h.value(prior)})` : "";
+    lines.push(
+      `  ${h.label.padEnd(labelWidth)}  ${h.value(current).padStart(9)}  ${change}${before}`,
+    );
+  }
+  for (const note of content.notes) lines.push(`  Note: ${note}`);
+
+  if (content.alerts.length > 0) {
+    lines.push("", "Firing alerts");
+    for (const { alert, project } of content.alerts) {
+      lines.push(
+        `  ${alert.severity.toUpperCase()} ${alert.alert} \u00b7 ${project}: ${formatRate(alert.value)} (threshold ${formatRate(alert.threshold)})`,
+      );
+    }
+  }
+  if (content.movers.length > 0) {
+    lines.push("", "Biggest worsenings");
+    for (const mover of content.movers) lines.push(`  ${moverLine(mover)}`);
+  }
+
+  lines.push("", `Projects (${WORST_FIRST_LABEL})`);
+  for (const project of content.projects) lines.push(...projectLines(project));
+  if (content.hiddenProjects > 0) {
+    lines.push(
+      `  ${content.hiddenProjects} more projects are not listed here; the workbook export lists every project.`,
+    );
+  }
+  if (content.unavailable.length > 0) {
+    lines.push("", "Not available this time");
+    for (const p of content.unavailable)
+      lines.push(`  ${p.name} (${p.projectId}): ${p.reason.message}`);
+  }
+
+  lines.push(
+    "",
+    "\u2248 marks a change that is not significant at 95% (two-proportion z-test): noise, not a trend.",
+    `Sent by insights-reporter \u00b7 ${key}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function projectLines(p: AvailableProject): string[] {
+  const with_ = (value: string, change: string) => (change ? `${value} (${change})` : value);
+  return [
+    `  ${p.name} (${p.projectId})`,
+    `    runs ${with_(formatCount(p.current.runs), deltaText("runs", p.deltas.runs))}` +
+      ` \u00b7 run pass rate ${with_(formatRate(p.current.runPassRate), deltaText("runPassRate", p.deltas.runPassRate))}` +
+      ` \u00b7 flaky rate ${with_(formatRate(p.current.flakyRate), deltaText("flakyRate", p.deltas.flakyRate))}` +
+      ` \u00b7 failed tests ${formatCount(p.current.testsFailed)}` +
+      ` \u00b7 mean run ${formatDuration(p.current.meanRunDurationMs)}`,
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * How one value becomes one workbook cell: the kinds of column we write, their Excel number
+ * formats, how wide their values print (for fitted widths), and the font colours of tones.
+ * Pure; shared by every sheet of the workbook.
+ */
+
+export type CellValue = string | number | Date | null;
+
+export type CellKind = "text" | "count" | "rate" | "pp" | "pct" | "seconds" | "date";
+
+/** Good news, bad news, or a warning; anything else stays uncoloured. */
+export type CellTone = "good" | "bad" | "warn" | "neutral";
+
+/** Excel number formats, as the workbook contract gives them (PRODUCT.md, issue 5). */
+export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
+  text: undefined,
+  count: "#,##0",
+  rate: "0.0%",
+  pp: "+0.0;-0.0",
+  pct: "+0%;-0%",
+  seconds: "0.0",
+  date: "yyyy-mm-dd",
+};
+
+/** ARGB font colours; the same greens and reds the email uses, readable on white. */
+export const TONE_COLOURS: Record<CellTone, string | undefined> = {
+  good: "FF1A7F37",
+  bad: "FFCF222E",
+  warn: "FF9A6700",
+  neutral: undefined,
+};
+
+/** Excel refuses longer cell text. */
+const MAX_CELL_TEXT = 32_767;
+
+/** An ISO date as a real Excel date, built in UTC so the machine's zone cannot shift it a day. */
+export function excelDate(isoDate: string): Date {
+  const [y, m, d] = isoDate.split("-").map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
+}
+
+/** Text from the API or config, safe to store: always a plain string value, never over Excel's limit. */
+export function cellText(text: string): string {
+  return text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
+}
+
+/** How many characters a value shows as in its column's format, for fitting column widths. */
+export function displayLength(kind: CellKind, value: CellValue): number {
+  if (value === null) return 0;
+  if (typeof value === "string") return longestLine(value);
+  if (value instanceof Date) return 10;
+  switch (kind) {
+    case "count":
+      return Math.round(value).toLocaleString("en-US").length;
+    case "rate":
+      return (value * 100).toFixed(1).length + 1;
+    case "pp":
+      return Math.abs(value).toFixed(1).length + 1;
+    case "pct":
+      return Math.abs(Math.round(value * 100)).toString().length + 2;
+    case "seconds":
+      return value.toFixed(1).length;
+    default:
+      return String(value).length;
+  }
+}
+
+function longestLine(text: string): number {
+  let longest = 0;
+  for (const line of text.split("\n")) longest = Math.max(longest, line.length);
+  return longest;
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { digestSubject, renderDigestEmail } from "../../src/render/email-digest.js";
+import { COLOURS, escapeHtml } from "../../src/render/email-html.js";
+import type { Report } from "../../src/report/types.js";
+import { HOSTILE_NAME, HTML_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
+
+const KEY = "checkout.weekly.2026-11-09";
+const report = sampleReport();
+const email = renderDigestEmail(report, { key: KEY });
+
+/** The HTML between the label's cell and the end of its table row. */
+function rowOf(html: string, label: string): string {
+  const start = html.indexOf(`>${label}</td>`);
+  expect(start, label).toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf("</tr>", start));
+}
+
+describe("digestSubject", () => {
+  it.each([
+    [
+      { start: "2026-11-15", end: "2026-11-15" },
+      "daily",
+      "[Checkout squad] daily test insights · Nov 15, 2026",
+    ],
+    [
+      { start: "2026-11-16", end: "2026-11-16" },
+      "daily",
+      "[Checkout squad] daily test insights · Nov 16, 2026",
+    ],
+    [
+      { start: "2026-11-09", end: "2026-11-15" },
+      "weekly",
+      "[Checkout squad] weekly test insights · Nov 9 – 15, 2026",
+    ],
+    [
+      { start: "2026-12-29", end: "2027-01-04" },
+      "weekly",
+      "[Checkout squad] weekly test insights · Dec 29, 2026 – Jan 4, 2027",
+    ],
+  ])("names team, digest and the period %o", (current, digest, subject) => {
+    expect(digestSubject({ ...report, digest, periods: { ...report.periods, current } })).toBe(
+      subject,
+    );
+  });
+
+  it("keeps a title with line breaks on one header line", () => {
+    const odd: Report = {
+      ...report,
+      team: { ...report.team, title: "Check\r\nBcc: x@evil.example" },
+    };
+    expect(digestSubject(odd)).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe("renderDigestEmail HTML", () => {
+  it("is self-contained: inline styles only, no scripts, stylesheets, classes or images", () => {
+    expect(email.html).toMatch(/^<!DOCTYPE html>/);
+    for (const banned of [/<script/i, /<style/i, /<link/i, /<img/i, /\sclass=/i, /url\(/i]) {
+      expect(email.html).not.toMatch(banned);
+    }
+  });
+
+  it("escapes every name and message from the API or config", () => {
+    expect(email.html).not.toContain("<script>alert(1)</script>");
+    expect(email.html).toContain(escapeHtml(HTML_NAME));
+    expect(email.html).toContain("Legacy &lt;API&gt;");
+    expect(email.html).toContain(escapeHtml(HOSTILE_NAME));
+    expect(email.html).toContain("the insights API kept failing (503) after 6 attempts");
+  });
+
+  it("colours headline deltas by direction: flaky up red, pass rate up green, noise grey with ≈", () => {
+    expect(rowOf(email.html, "Flaky rate")).toContain(
+      `<span style="color:${COLOURS.bad};">↑&nbsp;+2.4&nbsp;pp</span>`,
+    );
+    expect(rowOf(email.html, "Run pass rate")).toContain(
+      `<span style="color:${COLOURS.good};">↑&nbsp;+8.5&nbsp;pp</span>`,
+    );
+    expect(rowOf(email.html, "Test pass rate")).toContain(
+      `<span style="color:${COLOURS.neutral};">≈&nbsp;+0.1&nbsp;pp</span>`,
+    );
+  });
+
+  it("shows the headline figures with their prior values", () => {
+    const row = rowOf(email.html, "Runs");
+    expect(row).toContain("<b>383</b>");
+    expect(row).toContain("337");
+  });
+
+  it("lists firing alerts, movers, unavailable projects and prior-period notes", () => {
+    expect(email.html).toContain("Firing alerts");
+    expect(email.html).toMatch(/CRITICAL<\/b> flaky-rate · Web E2E: 5\.2% \(threshold 5\.0%\)/);
+    expect(email.html).toContain("Web E2E: flaky rate 1.9% → 4.8% (+2.8 pp)");
+    expect(email.html).toContain("Not available this time");
+    expect(email.html).toContain("prior period not available: insights go back to 2026-08-25");
+    expect(email.html).toContain("The team total leaves out Legacy &lt;API&gt; (unavailable).");
+  });
+
+  it("gives every available project a row, worst flaky rate first, linked to its dashboard", () => {
+    const order = ["pdqmxlz", "mob77aa", "hyp4x1k", "perf000"].map((id) =>
+      email.html.indexOf(`>${id}</span>`),
+    );
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(email.html).toContain(
+      '<a href="https://insights.example.com/projects/pdqmxlz?tab=insights&amp;x=&lt;y&gt;"',
+    );
+  });
+
+  it("links nothing when the dashboard template is not http(s)", () => {
+    const html = renderDigestEmail(
+      { ...report, dashboardUrl: "javascript:alert('{project_id}')" },
+      { key: KEY },
+    ).html;
+    expect(html).not.toContain("<a ");
+    expect(html).not.toContain("javascript:");
+  });
+
+  it("names the delivery key and the period in the body", () => {
+    expect(email.html).toContain(KEY);
+    expect(email.html).toContain(
+      "Nov 9 – 15, 2026 · Europe/Berlin · vs previous week (Nov 2 – 8, 2026)",
+    );
+  });
+
+  it("lists the 50 worst of a large team, counts the rest, and stays under Gmail's clip", () => {
+    const big = syntheticReport(80, 7, 5);
+    for (const p of big.projects) p.name = `${p.name} `.padEnd(100, "x");
+    const { html, text } = renderDigestEmail(
+      { ...big, dashboardUrl: "https://insights.example.com/p/{project_id}" },
+      { key: KEY },
+    );
+    expect(html.match(/<tr valign="top"/g)?.length).toBe(50 + 8); // 50 projects + 8 headline figures
+    expect(html).toContain("30 more projects are not listed here");
+    expect(text).toContain("30 more projects are not listed here");
+    expect(Buffer.byteLength(html)).toBeLessThan(102_000);
+  });
+});
+
+describe("renderDigestEmail text", () => {
+  it("carries the same content as plain text, names unescaped", () => {
+    const { text } = email;
+    expect(text.split("\n")[0]).toBe("Checkout squad — weekly test insights");
+    expect(text).toMatch(/Run pass rate +94\.3% {2}↑ \+8\.5 pp {2}\(prior 85\.8%\)/);
+    expect(text).toMatch(/Test pass rate +98\.9% {2}≈ \+0\.1 pp/);
+    expect(text).toContain(`${HTML_NAME} (mob77aa)`);
+    expect(text).toContain(`${HOSTILE_NAME} (hyp4x1k)`);
+    expect(text).toContain("CRITICAL flaky-rate · Web E2E: 5.2% (threshold 5.0%)");
+    expect(text).toContain(
+      "Legacy <API> (legacy1): the insights API kept failing (503) after 6 attempts",
+    );
+    expect(text).toContain(KEY);
+    for (const markup of ["<td", "<span", "<br", "&lt;", "&amp;", "&nbsp;"])
+      expect(text).not.toContain(markup);
+  });
+});

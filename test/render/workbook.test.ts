@@ -1,0 +1,353 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deltaTone } from "../../src/render/format.js";
+import { type AlertRow, renderWorkbook } from "../../src/render/workbook.js";
+import { writeWorkbookFile } from "../../src/render/workbook-file.js";
+import type { AvailableProject, Figures, Report } from "../../src/report/types.js";
+import { HOSTILE_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
+import { cell, headers, loadWorkbook, records, sheet, value } from "./workbook-read.js";
+
+const SUMMARY_CONTRACT = [
+  "Project",
+  "Project ID",
+  "Runs",
+  "Runs passed",
+  "Runs failed",
+  "Run pass rate",
+  "Run pass rate (prior)",
+  "Run pass rate Δ (pp)",
+  "Mean run duration (s)",
+  "Tests",
+  "Tests passed",
+  "Tests failed",
+  "Tests skipped",
+  "Tests flaky",
+  "Tests timed out",
+  "Test pass rate",
+  "Flaky rate",
+  "Flaky rate (prior)",
+  "Flaky rate Δ (pp)",
+];
+
+const DAILY_CONTRACT = [
+  "Date",
+  "Project",
+  "Project ID",
+  "Runs",
+  "Runs passed",
+  "Runs failed",
+  "Run pass rate",
+  "Mean run duration (s)",
+  "Tests",
+  "Tests passed",
+  "Tests failed",
+  "Tests skipped",
+  "Tests flaky",
+  "Tests timed out",
+  "Test pass rate",
+  "Flaky rate",
+];
+
+/** Header → how to read the figure from the model, for the columns both sheets share. */
+const FIGURE_COLUMNS: [string, (f: Figures) => number | null][] = [
+  ["Runs", (f) => f.runs],
+  ["Runs passed", (f) => f.runsPassed],
+  ["Runs failed", (f) => f.runsFailed],
+  ["Run pass rate", (f) => f.runPassRate],
+  [
+    "Mean run duration (s)",
+    (f) => (f.meanRunDurationMs === null ? null : f.meanRunDurationMs / 1000),
+  ],
+  ["Tests", (f) => f.tests],
+  ["Tests passed", (f) => f.testsPassed],
+  ["Tests failed", (f) => f.testsFailed],
+  ["Tests skipped", (f) => f.testsSkipped],
+  ["Tests flaky", (f) => f.testsFlaky],
+  ["Tests timed out", (f) => f.testsTimedOut],
+  ["Test pass rate", (f) => f.testPassRate],
+  ["Flaky rate", (f) => f.flakyRate],
+];
+
+const FORMATS: Record<string, string> = {
+  Runs: "#,##0",
+  "Run pass rate": "0.0%",
+  "Run pass rate (prior)": "0.0%",
+  "Run pass rate Δ (pp)": "+0.0;-0.0",
+  "Mean run duration (s)": "0.0",
+  "Flaky rate": "0.0%",
+  "Flaky rate Δ (pp)": "+0.0;-0.0",
+  "Runs Δ (%)": "+0%;-0%",
+};
+
+describe("renderWorkbook", () => {
+  const report = sampleReport();
+  const available = report.projects.filter((p): p is AvailableProject => p.status === "ok");
+  let book: ExcelJS.Workbook;
+
+  beforeAll(async () => {
+    book = await loadWorkbook(await renderWorkbook(report));
+  });
+
+  it("has About, Summary, Daily and, with firing alerts, Alerts, and opens on Summary", () => {
+    expect(book.worksheets.map((w) => w.name)).toEqual(["About", "Summary", "Daily", "Alerts"]);
+    expect(book.views[0]?.activeTab).toBe(1);
+  });
+
+  it("starts Summary with the contract's headers, in order", () => {
+    expect(headers(sheet(book, "Summary")).slice(0, SUMMARY_CONTRACT.length)).toEqual(
+      SUMMARY_CONTRACT,
+    );
+    expect(headers(sheet(book, "Daily")).slice(0, DAILY_CONTRACT.length)).toEqual(DAILY_CONTRACT);
+  });
+
+  it("holds every project's figures, priors and pp deltas as the model has them", () => {
+    const rows = records(sheet(book, "Summary"));
+    for (const project of available) {
+      const row = rows.find((r) => value(r, "Project ID") === project.projectId);
+      expect(row, project.name).toBeDefined();
+      if (!row) continue;
+      expect(value(row, "Project")).toBe(project.name);
+      for (const [header, read] of FIGURE_COLUMNS)
+        expect(value(row, header), header).toBe(read(project.current));
+      expect(value(row, "Run pass rate (prior)")).toBe(project.prior?.runPassRate ?? null);
+      expect(value(row, "Runs passed (prior)")).toBe(project.prior?.runsPassed ?? null);
+      expect(value(row, "Tests skipped (prior)")).toBe(project.prior?.testsSkipped ?? null);
+      const runs = project.deltas.runs;
+      expect(value(row, "Runs Δ (%)")).toBe(runs.kind === "change" ? runs.pct : null);
+      expect(value(row, "Flaky rate (prior)")).toBe(project.prior?.flakyRate ?? null);
+      const flaky = project.deltas.flakyRate;
+      expect(value(row, "Flaky rate Δ (pp)")).toBe(flaky.kind === "change" ? flaky.pp : null);
+      const run = project.deltas.runPassRate;
+      expect(value(row, "Run pass rate Δ (pp)")).toBe(run.kind === "change" ? run.pp : null);
+      expect(value(row, "Status")).toBe("ok");
+    }
+  });
+
+  it("ends Summary with a bold Total row from the team's figures", () => {
+    const rows = records(sheet(book, "Summary"));
+    const total = rows.at(-1);
+    expect(total && value(total, "Project")).toBe("Total");
+    if (!total) return;
+    for (const [header, read] of FIGURE_COLUMNS)
+      expect(value(total, header), header).toBe(read(report.total.current));
+    expect(cell(total, "Runs").font?.bold).toBe(true);
+    expect(value(total, "Note")).toContain("Legacy <API>");
+  });
+
+  it("lists an unavailable project with its reason and empty figures", () => {
+    const row = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === "legacy1");
+    expect(row && value(row, "Status")).toBe("unavailable");
+    expect(row && value(row, "Note")).toBe(
+      "UPSTREAM: the insights API kept failing (503) after 6 attempts",
+    );
+    expect(row && value(row, "Runs")).toBeNull();
+    expect(row && value(row, "Run pass rate")).toBeNull();
+  });
+
+  it("leaves rates empty, not 0%, where there was no data", () => {
+    const quiet = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === "perf000");
+    expect(quiet && value(quiet, "Runs")).toBe(0);
+    expect(quiet && value(quiet, "Run pass rate")).toBeNull();
+    expect(quiet && value(quiet, "Flaky rate")).toBeNull();
+    expect(quiet && value(quiet, "Run pass rate Δ significance")).toBe("no data");
+  });
+
+  it.each(Object.entries(FORMATS))("formats %s as %s", (header, numFmt) => {
+    const first = records(sheet(book, "Summary"))[0];
+    expect(first && cell(first, header).numFmt).toBe(numFmt);
+  });
+
+  it("colours deltas by direction: flaky up red, run pass rate up green, noise plain", () => {
+    const rows = records(sheet(book, "Summary"));
+    const colours = { good: "FF1A7F37", bad: "FFCF222E", neutral: undefined };
+    const seen = new Set<string>();
+    for (const project of available) {
+      const row = rows.find((r) => value(r, "Project ID") === project.projectId);
+      if (!row) throw new Error(project.projectId);
+      for (const [header, figure] of [
+        ["Flaky rate Δ (pp)", "flakyRate"],
+        ["Run pass rate Δ (pp)", "runPassRate"],
+      ] as const) {
+        const tone = deltaTone(figure, project.deltas[figure]);
+        seen.add(tone);
+        expect(cell(row, header).font?.color?.argb, `${project.name} ${header}`).toBe(
+          colours[tone],
+        );
+      }
+    }
+    // The fixture has a significant rise of both (Web E2E) and noise (the hostile-named project).
+    expect([...seen].sort()).toEqual(["bad", "good", "neutral"]);
+  });
+
+  it("keeps a formula-like project name as plain text", () => {
+    for (const name of ["Summary", "Daily", "About"]) {
+      const ws = sheet(book, name);
+      const found: ExcelJS.Cell[] = [];
+      ws.eachRow((row) =>
+        row.eachCell((c) => {
+          if (c.value === HOSTILE_NAME) found.push(c);
+        }),
+      );
+      expect(found.length, name).toBeGreaterThan(0);
+      for (const c of found) {
+        expect(c.type).toBe(ExcelJS.ValueType.String);
+        expect(c.formula).toBeUndefined();
+      }
+    }
+  });
+
+  it("has a Daily row for every day of every available project, with real UTC dates", () => {
+    const rows = records(sheet(book, "Daily"));
+    const expected = available.flatMap((p) => p.daily.map((d) => ({ p, d })));
+    expect(rows).toHaveLength(expected.length);
+    expected.forEach(({ p, d }, i) => {
+      const row = rows[i];
+      if (!row) throw new Error(`row ${i}`);
+      const date = value(row, "Date");
+      expect(date).toBeInstanceOf(Date);
+      expect((date as Date).toISOString()).toBe(`${d.date}T00:00:00.000Z`);
+      expect(cell(row, "Date").numFmt).toBe("yyyy-mm-dd");
+      expect(value(row, "Project ID")).toBe(p.projectId);
+      for (const [header, read] of FIGURE_COLUMNS)
+        expect(value(row, header), header).toBe(read(d.figures));
+    });
+    const empty = rows.find((r) => value(r, "Project ID") === "pdqmxlz" && value(r, "Runs") === 0);
+    expect(empty && value(empty, "Run pass rate")).toBeNull();
+  });
+
+  it.each(["Summary", "Daily", "Alerts"])(
+    "freezes the bold header row of %s and filters it",
+    (name) => {
+      const ws = sheet(book, name);
+      expect(ws.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+      expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
+      const lastColumn = ws.getColumn(headers(ws).length).letter;
+      expect(ws.autoFilter).toBe(`A1:${lastColumn}${ws.rowCount}`);
+    },
+  );
+
+  it("fits the Project column to the longest name", () => {
+    const ws = sheet(book, "Summary");
+    const longest = Math.max(...report.projects.map((p) => p.name.length));
+    expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(longest);
+    expect(ws.getColumn(3).width).toBeGreaterThanOrEqual("Runs".length);
+  });
+
+  it("says in About what the workbook covers", () => {
+    const text: string[] = [];
+    sheet(book, "About").eachRow((row) => row.eachCell((c) => text.push(String(c.value))));
+    const all = text.join("\n");
+    for (const part of [
+      "Checkout squad",
+      "2026-11-09 to 2026-11-15",
+      "2026-11-02 to 2026-11-08",
+      "Europe/Berlin",
+    ]) {
+      expect(all).toContain(part);
+    }
+    expect(all).toContain("2026-11-16 09:00 Europe/Berlin");
+    expect(all).toContain("smoke, e2e");
+    expect(all).toContain("Flaky rate");
+  });
+
+  it("lists firing alerts from the report when no evaluations are given", () => {
+    const rows = records(sheet(book, "Alerts"));
+    expect(rows).toHaveLength(1);
+    const row = rows[0];
+    if (!row) return;
+    expect(value(row, "State")).toBe("critical");
+    expect(value(row, "Project")).toBe("Web E2E");
+    expect(value(row, "Value")).toBe(0.052);
+    expect(cell(row, "Value").numFmt).toBe("0.0%");
+  });
+});
+
+describe("renderWorkbook options", () => {
+  it("writes no Alerts sheet when no alerts ran", async () => {
+    const quiet: Report = { ...sampleReport(), alerts: [] };
+    const book = await loadWorkbook(await renderWorkbook(quiet));
+    expect(book.worksheets.map((w) => w.name)).toEqual(["About", "Summary", "Daily"]);
+  });
+
+  it("writes the alert evaluations it is given, team alerts without a project id", async () => {
+    const alerts: AlertRow[] = [
+      {
+        alert: "flaky-rate",
+        state: "ok",
+        projectId: null,
+        project: "Checkout squad",
+        value: 0.021,
+        threshold: null,
+        tests: 27_105,
+        note: "resolved",
+      },
+      {
+        alert: "=cmd|' /C calc'!A0",
+        state: "no verdict",
+        projectId: "perf000",
+        project: "Nightly perf",
+        value: null,
+        threshold: 0.03,
+        tests: 0,
+        note: "below min_tests (0 < 200)",
+      },
+    ];
+    const book = await loadWorkbook(
+      await renderWorkbook({ ...sampleReport(), alerts: [] }, { alerts }),
+    );
+    const rows = records(sheet(book, "Alerts"));
+    expect(rows.map((r) => value(r, "Alert"))).toEqual(["flaky-rate", "=cmd|' /C calc'!A0"]);
+    expect(rows.map((r) => value(r, "Project ID"))).toEqual([null, "perf000"]);
+    expect(rows.map((r) => value(r, "Value"))).toEqual([0.021, null]);
+    expect(rows[1] && cell(rows[1], "Alert").type).toBe(ExcelJS.ValueType.String);
+  });
+
+  it("labels the time it is given as the generation time", async () => {
+    const book = await loadWorkbook(
+      await renderWorkbook(sampleReport(), { generatedAt: "2026-12-01T12:30:00Z" }),
+    );
+    const text: string[] = [];
+    sheet(book, "About").eachRow((row) => row.eachCell((c) => text.push(String(c.value))));
+    expect(text).toContain("2026-12-01 13:30 Europe/Berlin (2026-12-01 12:30 UTC)");
+    expect(book.created.toISOString()).toBe("2026-12-01T12:30:00.000Z");
+  });
+});
+
+describe("writeWorkbookFile", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "workbook-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("streams a large report to a file that reads back with every day of every project", async () => {
+    const big = syntheticReport(40, 90, 7);
+    const path = join(dir, "big.xlsx");
+    await writeWorkbookFile(big, path);
+    expect(await readdir(dir)).toEqual(["big.xlsx"]);
+    const book = await loadWorkbook(await readFile(path));
+    const daily = records(sheet(book, "Daily"));
+    expect(daily).toHaveLength(40 * 90);
+    const last = big.projects.at(-1) as AvailableProject;
+    const lastRow = daily.at(-1);
+    expect(lastRow && value(lastRow, "Project ID")).toBe(last.projectId);
+    expect(lastRow && (value(lastRow, "Date") as Date).toISOString().slice(0, 10)).toBe(
+      big.periods.current.end,
+    );
+    expect(lastRow && value(lastRow, "Tests flaky")).toBe(last.daily.at(-1)?.figures.testsFlaky);
+    expect(records(sheet(book, "Summary"))).toHaveLength(41);
+  });
+
+  it("rejects a path in a missing directory and leaves no partial file", async () => {
+    const missing = join(dir, "nope", "out.xlsx");
+    await expect(writeWorkbookFile(sampleReport(), missing)).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    await expect(readdir(dir)).resolves.not.toContain("nope");
+  });
+});

@@ -1,0 +1,142 @@
+import { createServer } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+/**
+ * A real SMTP server on 127.0.0.1 (smtp-server) for email tests: it keeps every message it
+ * accepts, parsed with mailparser, and can be told to refuse a recipient, to require a login,
+ * or to refuse connections. Not a mock: nodemailer talks real SMTP to it over TCP.
+ */
+
+export interface ReceivedMail {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  parsed: ParsedMail;
+  /** Whether the session was upgraded to TLS (STARTTLS). */
+  secure: boolean;
+  /** The login the session used, if any. */
+  user: string | null;
+}
+
+export interface TestSmtpServer {
+  port: number;
+  /** `smtp://[user:pass@]127.0.0.1:port`, with user and password URL-encoded. */
+  url(login?: { user: string; pass: string }, scheme?: "smtp" | "smtps"): string;
+  messages: ReceivedMail[];
+  /** RCPT TO this address is answered 550. */
+  refuseRecipient(address: string): void;
+  /** Mail is accepted only after AUTH with exactly these credentials. */
+  requireAuth(user: string, pass: string): void;
+  /** Every new connection is greeted with a refusal (554). */
+  refuseConnections(): void;
+  close(): Promise<void>;
+}
+
+export interface SmtpServerOptions {
+  /** Offer STARTTLS (with smtp-server's built-in test certificate). Off by default. */
+  starttls?: boolean;
+}
+
+/** Starts a server on a free loopback port. */
+export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<TestSmtpServer> {
+  const messages: ReceivedMail[] = [];
+  const refused = new Set<string>();
+  let login: { user: string; pass: string } | null = null;
+  let refusing = false;
+
+  const server = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: options.starttls ? [] : ["STARTTLS"],
+    onConnect(_session, callback) {
+      callback(
+        refusing ? Object.assign(new Error("not accepting mail now"), { responseCode: 554 }) : null,
+      );
+    },
+    onAuth(auth, _session, callback) {
+      if (login && (auth.username !== login.user || auth.password !== login.pass)) {
+        callback(
+          Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }),
+        );
+        return;
+      }
+      callback(null, { user: auth.username ?? "" });
+    },
+    onRcptTo(address, _session, callback) {
+      if (refused.has(address.address.toLowerCase())) {
+        callback(
+          Object.assign(new Error(`No such user here: ${address.address}`), { responseCode: 550 }),
+        );
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        // Stored before the 250 reply, so a resolved sendMail means the message is here.
+        simpleParser(raw).then(
+          (parsed) => {
+            messages.push({
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
+              raw,
+              parsed,
+              secure: session.secure,
+              user: typeof session.user === "string" && session.user ? session.user : null,
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.server.address();
+  if (address === null || typeof address === "string") throw new Error("smtp server has no port");
+  const port = address.port;
+
+  return {
+    port,
+    url(credentials, scheme = "smtp") {
+      const auth = credentials
+        ? `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}@`
+        : "";
+      return `${scheme}://${auth}127.0.0.1:${port}`;
+    },
+    messages,
+    refuseRecipient(addr) {
+      refused.add(addr.toLowerCase());
+    },
+    requireAuth(user, pass) {
+      login = { user, pass };
+      server.options.authOptional = false;
+    },
+    refuseConnections() {
+      refusing = true;
+    },
+    close() {
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A loopback port with nothing listening on it: connecting is refused. */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
