@@ -5,8 +5,6 @@
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const API_DATE = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}), (\d{4})$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
 
 /** `Nov  2, 2026` (one space tolerated) → `2026-11-02`; null when it is not a real date. */
 export function parseApiDate(text: string): string | null {
@@ -21,22 +19,6 @@ export function parseApiDate(text: string): string | null {
 export function formatApiDate(iso: string): string {
   const [year, month, day] = iso.split("-").map(Number);
   return `${MONTHS[(month ?? 1) - 1]} ${String(day).padStart(2, " ")}, ${year}`;
-}
-
-/** Whether `text` is an ISO date (`YYYY-MM-DD`) naming a day that exists. */
-export function isIsoDate(text: string): boolean {
-  const match = ISO_DATE.exec(text);
-  return match !== null && isoDate(Number(match[1]), Number(match[2]), Number(match[3])) === text;
-}
-
-/** The ISO date `days` after `iso` (negative goes back). */
-export function addIsoDays(iso: string, days: number): string {
-  return new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Whole days from `start` to `end` (0 when equal, negative when `end` is earlier). */
-export function isoDaysBetween(start: string, end: string): number {
-  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS);
 }
 
 function isoDate(year: number, month: number, day: number): string | null {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addIsoDays, formatApiDate, isIsoDate, isoDaysBetween, parseApiDate } from "./api-date.js";
+import { addDays, daysBetween, isIsoDate } from "../periods/calendar-date.js";
+import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";
 import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./types.js";
 
@@ -97,7 +98,7 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
   const result = insightsBody.safeParse(body);
   if (!result.success) return problemOf(result.error);
   const wire = result.data;
-  const span = isoDaysBetween(wire.start_date, wire.end_date);
+  const span = daysBetween(wire.start_date, wire.end_date);
   if (span < 0) {
     return fail("start_date", `is after end_date (${wire.start_date} > ${wire.end_date})`);
   }
@@ -118,7 +119,7 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
   const days: InsightsDay[] = wire.runs.runs_volume_data.map((runDay, i) => {
     const testDay = wire.tests.tests_volume_data[i];
     return {
-      date: addIsoDays(wire.start_date, i),
+      date: addDays(wire.start_date, i),
       runs: runDay.passed_runs_count === undefined ? null : runCounts(runDay),
       tests: testDay?.passed_tests_count === undefined ? null : testCounts(testDay),
     };
@@ -146,11 +147,11 @@ function checkDays(
   span: number,
 ): Parsed<never> | null {
   if (days.length !== span + 1) {
-    const end = addIsoDays(start, span);
+    const end = addDays(start, span);
     return fail(field, `expected ${span + 1} days (${start} to ${end}), got ${days.length}`);
   }
   for (const [i, day] of days.entries()) {
-    const expected = addIsoDays(start, i);
+    const expected = addDays(start, i);
     if (parseApiDate(day.date) !== expected) {
       return fail(
         `${field}[${i}].date`,

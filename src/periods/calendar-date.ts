@@ -60,3 +60,13 @@ export function datesIn(period: { start: string; end: string }): string[] {
   for (let date = period.start; date <= period.end; date = addDays(date, 1)) dates.push(date);
   return dates;
 }
+
+/** Whole days from `start` to `end` (0 when equal, negative when `end` is earlier). */
+export function daysBetween(start: string, end: string): number {
+  return Math.round(utcDate(end).diff(utcDate(start), "days").days);
+}
+
+/** Number of days in a period, both ends included. */
+export function periodDays(period: { start: string; end: string }): number {
+  return daysBetween(period.start, period.end) + 1;
+}

@@ -1,6 +1,5 @@
 import { UsageError } from "../errors.js";
-import { periodDays } from "../render/format.js";
-import { addDays, isIsoDate } from "./calendar-date.js";
+import { addDays, isIsoDate, periodDays } from "./calendar-date.js";
 import type { Period } from "./types.js";
 
 /** The period from `start` to `end` (ISO dates, both inclusive), or a usage error saying what to fix. */

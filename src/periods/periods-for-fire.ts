@@ -1,7 +1,6 @@
 import type { Weekday } from "../config/types.js";
 import { UsageError } from "../errors.js";
-import { periodDays } from "../render/format.js";
-import { addDays, localDateOf, monthStart, weekdayOf } from "./calendar-date.js";
+import { addDays, localDateOf, monthStart, periodDays, weekdayOf } from "./calendar-date.js";
 import { priorOfRange } from "./period-for-range.js";
 import type { CompareTo, Period, PeriodKind, PeriodPair } from "./types.js";
 

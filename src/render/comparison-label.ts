@@ -1,6 +1,7 @@
+import { periodDays } from "../periods/calendar-date.js";
 import type { PeriodPair } from "../periods/types.js";
 import type { Report } from "../report/types.js";
-import { formatPeriod, periodDays } from "./format.js";
+import { formatPeriod } from "./format.js";
 
 /**
  * What the period is compared with, in words: "vs Nov 8, 2026 (same day last week)",

@@ -135,10 +135,3 @@ export function formatPeriod(period: Period): string {
     return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("LLL d, yyyy")}`;
   return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("d, yyyy")}`;
 }
-
-/** Number of days in a period, both ends included. */
-export function periodDays(period: Period): number {
-  const start = DateTime.fromISO(period.start, { zone: "utc" });
-  const end = DateTime.fromISO(period.end, { zone: "utc" });
-  return Math.round(end.diff(start, "days").days) + 1;
-}

@@ -1,7 +1,8 @@
+import { periodDays } from "../periods/calendar-date.js";
 import type { Period } from "../periods/types.js";
 import type { ProjectReport, Report, UnavailableProject } from "../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
-import { formatPeriod, formatRate, formatRateDelta, periodDays } from "./format.js";
+import { formatPeriod, formatRate, formatRateDelta } from "./format.js";
 import { HEADLINE_FIGURES } from "./headline-figures.js";
 import { deltaText, INDENT, projectLines, type TerminalLayout } from "./terminal-projects.js";
 import { clean, clip, pad, paint, wrap } from "./terminal-style.js";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  addIsoDays,
-  formatApiDate,
-  isIsoDate,
-  isoDaysBetween,
-  parseApiDate,
-} from "../../src/insights/api-date.js";
+import { formatApiDate, parseApiDate } from "../../src/insights/api-date.js";
+import { addDays, daysBetween, isIsoDate } from "../../src/periods/calendar-date.js";
 
 describe("parseApiDate", () => {
   it.each([
@@ -44,7 +39,7 @@ describe("formatApiDate", () => {
 
   it("round-trips with parseApiDate over a whole year", () => {
     for (let i = 0; i < 366; i++) {
-      const iso = addIsoDays("2028-01-01", i);
+      const iso = addDays("2028-01-01", i);
       expect(parseApiDate(formatApiDate(iso))).toBe(iso);
     }
   });
@@ -59,10 +54,10 @@ describe("ISO date helpers", () => {
   });
 
   it("counts and steps whole days across month, year and DST boundaries", () => {
-    expect(isoDaysBetween("2026-10-24", "2026-10-26")).toBe(2);
-    expect(isoDaysBetween("2026-12-31", "2027-01-01")).toBe(1);
-    expect(isoDaysBetween("2026-11-02", "2026-11-01")).toBe(-1);
-    expect(addIsoDays("2026-03-28", 2)).toBe("2026-03-30");
-    expect(addIsoDays("2027-01-01", -1)).toBe("2026-12-31");
+    expect(daysBetween("2026-10-24", "2026-10-26")).toBe(2);
+    expect(daysBetween("2026-12-31", "2027-01-01")).toBe(1);
+    expect(daysBetween("2026-11-02", "2026-11-01")).toBe(-1);
+    expect(addDays("2026-03-28", 2)).toBe("2026-03-30");
+    expect(addDays("2027-01-01", -1)).toBe("2026-12-31");
   });
 });

@@ -1,4 +1,5 @@
-import { addIsoDays, formatApiDate, isoDaysBetween } from "../../src/insights/api-date.js";
+import { formatApiDate } from "../../src/insights/api-date.js";
+import { addDays, daysBetween } from "../../src/periods/calendar-date.js";
 
 /** Builders of insights bodies in the API's wire format, for tests. */
 
@@ -42,9 +43,7 @@ export function testsDay(
 
 /** A body for `start..end` where every day has data, unless listed in `emptyDays`. */
 export function wireInsights(start: string, end: string, emptyDays: string[] = []): WireBody {
-  const isos = Array.from({ length: isoDaysBetween(start, end) + 1 }, (_, i) =>
-    addIsoDays(start, i),
-  );
+  const isos = Array.from({ length: daysBetween(start, end) + 1 }, (_, i) => addDays(start, i));
   return {
     start_date: start,
     end_date: end,

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
+import { addDays, isIsoDate } from "../../periods/calendar-date.js";
 
 /** The range an insights request covers, after the API's defaults and clamping. */
 export interface InsightsRange {
@@ -50,13 +51,4 @@ export function resolveInsightsRange(
     };
   }
   return { ok: true, range: { startDate, endDate, timezone } };
-}
-
-/** A strict `YYYY-MM-DD` that names a real calendar day. */
-export function isIsoDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value, { zone: "utc" }).isValid;
-}
-
-function addDays(isoDate: string, days: number): string {
-  return DateTime.fromISO(isoDate, { zone: "utc" }).plus({ days }).toISODate() ?? isoDate;
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { UsageError } from "../../errors.js";
+import { isIsoDate } from "../../periods/calendar-date.js";
 import {
   API_PREFIX,
   answerRequest,
@@ -12,7 +13,6 @@ import type { EmulatorProject, LoggedRequest } from "./emulator-types.js";
 import { FaultPlan, parseFaultSpec } from "./fault-plan.js";
 import { answerUnderFault } from "./fault-responses.js";
 import { memoizeDayStart } from "./memoize-day-start.js";
-import { isIsoDate } from "./resolve-insights-range.js";
 
 export type {
   EmulatorProject,
