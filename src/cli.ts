@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from "commander";
+import { checkConfigCli } from "./commands/check-config-cli.js";
+import { demoCommand } from "./commands/demo-command.js";
+import { emulatorCommand } from "./commands/emulator.js";
+import { exportCommand } from "./commands/export-command.js";
+import { historyCommand } from "./commands/history-command.js";
+import { previewCommand } from "./commands/preview-command.js";
+import { runCommand } from "./commands/run-command.js";
+import { startCommand } from "./commands/start-command.js";
+import { ReporterError } from "./errors.js";
+
+/**
+ * argv → commands. The one place that maps errors to exit codes: 0 done, 1 a delivery or
+ * upstream failure, 2 bad usage or config (PRODUCT.md).
+ */
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function isoInstant(value: string): Date {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new InvalidArgumentError(
+      `"${value}" is not an ISO date-time, e.g. 2026-11-16T09:00:00+01:00`,
+    );
+  }
+  return date;
+}
+
+function whole(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`"${value}" is not a whole number`);
+  return n;
+}
+
+function isoDate(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new InvalidArgumentError(`"${value}" is not a date like 2026-11-01`);
+  return value;
+}
+
+/** Commands resolve to their exit status; thrown typed errors are mapped in `main`. */
+function exitWith<T>(command: (opts: T) => Promise<number>) {
+  return async (opts: T) => {
+    process.exitCode = await command(opts);
+  };
+}
+
+const configOption = () =>
+  new Option("--config <file>", "config file (default: $REPORTER_CONFIG or config/reporter.yaml)");
+
+export function buildProgram(): Command {
+  const program = new Command("insights-reporter")
+    .description("Slack digests, XLSX exports and flaky-rate alerts from your test-run insights")
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command("start")
+    .description("the daemon: schedules every digest; serves /healthz, /readyz, /metrics")
+    .addOption(configOption())
+    .action(exitWith((opts) => startCommand(opts)));
+
+  program
+    .command("run")
+    .description("one digest now, for the period that a fire at --at (default now) covers")
+    .requiredOption("--team <team>", "team name")
+    .requiredOption("--digest <digest>", "digest name")
+    .option("--at <iso>", "the fire instant to report for", isoInstant)
+    .option("--outbox <dir>", "write what would be sent to DIR instead of sending")
+    .option("--force", "send even if the ledger says this slot was delivered")
+    .addOption(configOption())
+    .action(exitWith((opts) => runCommand(opts, out)));
+
+  program
+    .command("preview")
+    .description("the digest as terminal text; nothing is sent")
+    .requiredOption("--team <team>", "team name")
+    .requiredOption("--digest <digest>", "digest name")
+    .option("--at <iso>", "the fire instant to report for", isoInstant)
+    .addOption(configOption())
+    .action(exitWith((opts) => previewCommand(opts, out)));
+
+  program
+    .command("export")
+    .description("a workbook for any range, compared with the equal range before it")
+    .requiredOption("--team <team>", "team name")
+    .option("--project <id>", "only this project")
+    .requiredOption("--from <date>", "first day, e.g. 2026-11-01", isoDate)
+    .requiredOption("--to <date>", "last day, e.g. 2026-11-30", isoDate)
+    .requiredOption("--out <file>", "the .xlsx file to write")
+    .option("--tz <zone>", "IANA zone for the days (default: the team's)")
+    .addOption(configOption())
+    .action(exitWith((opts) => exportCommand(opts, out)));
+
+  program
+    .command("check-config")
+    .description(
+      "validate the config; print each schedule's next fires; --online checks the key, projects and Slack token",
+    )
+    .option("--online", "also call the API and Slack")
+    .addOption(configOption())
+    .action(exitWith((opts) => checkConfigCli(opts, out)));
+
+  program
+    .command("history")
+    .description("recent slots with each destination's state, attempts and last error")
+    .option("--team <team>", "only this team")
+    .option("--limit <n>", "how many slots", whole, 20)
+    .addOption(configOption())
+    .action(exitWith((opts) => historyCommand(opts, out)));
+
+  program
+    .command("demo")
+    .description(
+      "the whole pipeline with no credentials, against the built-in emulator, into an outbox",
+    )
+    .option("--out <dir>", "where to write the outbox", "demo-out")
+    .action(exitWith((opts) => demoCommand(opts, out)));
+
+  program
+    .command("emulator")
+    .description("serve the insights API locally with synthetic data")
+    .option("--port <n>", "port (default: a free one)", whole)
+    .option("--key <key>", "the only API key it accepts", "demo-key")
+    .option("--today <date>", "the date it treats as today", isoDate)
+    .option("--projects <n>", "how many projects", whole)
+    .option("--seed <seed>", "seed of the synthetic data")
+    .option("--latency-ms <n>", "added latency per response", whole)
+    .option("--faults <spec>", 'injected faults, e.g. "429:0.1,503:0.05,reset:0.02"')
+    .action(async (opts) => {
+      await emulatorCommand(opts, out);
+      await new Promise(() => {}); // serve until interrupted
+    });
+
+  return program;
+}
+
+/** Runs the CLI and resolves to the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    return exitStatusFor(error);
+  }
+}
+
+function exitStatusFor(error: unknown): number {
+  if (error instanceof ReporterError) {
+    process.stderr.write(`insights-reporter: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const code = (error as { code?: string }).code;
+  if (typeof code === "string" && code.startsWith("commander.")) {
+    // commander has already printed help, a version, or the usage error.
+    return code === "commander.helpDisplayed" ||
+      code === "commander.version" ||
+      code === "commander.help"
+      ? 0
+      : 2;
+  }
+  process.stderr.write(
+    `insights-reporter: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return 1;
+}
+
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,42 @@
+import { createApiClient } from "../create-deps.js";
+import { createSlackClient } from "../deliver/slack-client.js";
+import { toSlackDeliveryError } from "../deliver/slack-errors.js";
+import { checkConfigCommand } from "./check-config.js";
+import { loadCommandConfig } from "./command-context.js";
+
+export interface CheckConfigCliOptions {
+  config?: string;
+  online?: boolean;
+}
+
+/** `check-config [--online]`: loads the config (exit 2 with every problem listed), then checks it. */
+export async function checkConfigCli(
+  opts: CheckConfigCliOptions,
+  out: (line: string) => void,
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const config = loadCommandConfig(opts);
+  if (!opts.online) return checkConfigCommand({ config, now: now() }, out);
+
+  const api = createApiClient(config);
+  const token = config.slack.token;
+  const slackAuthTest = token
+    ? async () => {
+        const slack = createSlackClient({ token, apiUrl: config.slack.apiUrl, retries: 1 });
+        try {
+          const result = await slack.auth.test();
+          return { team: result.team ?? "?", user: result.user ?? "?" };
+        } catch (error) {
+          throw toSlackDeliveryError(error, { method: "auth.test", channel: null }, token.reveal());
+        }
+      }
+    : undefined;
+  try {
+    return await checkConfigCommand(
+      { config, now: now(), online: { api, ...(slackAuthTest ? { slackAuthTest } : {}) } },
+      out,
+    );
+  } finally {
+    await api.close();
+  }
+}

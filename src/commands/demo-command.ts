@@ -1,0 +1,76 @@
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../config/load-config.js";
+import { createClients } from "../create-deps.js";
+import { createRequestCache } from "../insights/collect-insights.js";
+import { startEmulator } from "../insights/emulator/start-emulator.js";
+import { createLogger } from "../logger.js";
+import { renderTerminalReport } from "../render/terminal-report.js";
+import { runDigest } from "../run-digest.js";
+import { useColor } from "./command-context.js";
+
+/** The demo config ships with the package, beside `dist/`. */
+const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
+
+export interface DemoOptions {
+  out: string;
+  /** The instant every digest fires at (default now). */
+  at?: Date;
+}
+
+/**
+ * `demo`: the whole pipeline with no credentials. Starts the emulator on a free loopback port,
+ * runs every digest of config/demo.yaml for "now" into an outbox, prints each digest as text,
+ * and says where the files are.
+ */
+export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
+  const emulator = await startEmulator({});
+  const env = { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" };
+  const logger = createLogger({ level: "warn" });
+  const config = loadConfig(DEMO_CONFIG, { env, requireCredentials: false });
+  const clients = createClients(config, { logger, outbox: opts.out });
+  const cache = createRequestCache();
+  const fireAt = opts.at ?? new Date();
+  const color = useColor();
+  let failed = 0;
+  try {
+    out(`Emulator of the insights API at ${emulator.url} (synthetic data, key "demo-key")`);
+    for (const team of config.teams) {
+      for (const digest of team.digests) {
+        const outcome = await runDigest(
+          { team, digest, fireAt },
+          {
+            api: clients.api,
+            slack: clients.slack,
+            email: clients.email,
+            ledger: null,
+            cache,
+            logger,
+          },
+        );
+        failed += outcome.deliveries.filter((d) => d.status === "failed").length;
+        out("");
+        out(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
+        out(renderTerminalReport(outcome.report, { color }).trimEnd());
+      }
+    }
+    out("");
+    out(`Wrote ${clients.outboxFiles?.length ?? 0} files to ${opts.out}/:`);
+    for (const file of clients.outboxFiles ?? []) out(`  ${file}`);
+    out("");
+    out(
+      "  *.slack.json  the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
+    );
+    out("  *.eml         the emails, with the workbook attached — open one in your mail client");
+    out("  *.xlsx        the workbooks (Summary, Daily and About sheets)");
+    out(
+      "Next: copy config/reporter.example.yaml to config/reporter.yaml, set INSIGHTS_API_URL and",
+    );
+    out(
+      "INSIGHTS_API_KEY, and try `npx insights-reporter preview --team <team> --digest <digest>`.",
+    );
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await clients.close();
+    await emulator.close();
+  }
+}

@@ -1,0 +1,91 @@
+import type { ResolvedConfig } from "./config/types.js";
+import { createSmtpDestination, renderEml } from "./deliver/email-smtp.js";
+import { createOutbox } from "./deliver/outbox.js";
+import { createSlackClient } from "./deliver/slack-client.js";
+import { createSlackDestination } from "./deliver/slack-destination.js";
+import type { EmailDestination, SlackDestination } from "./deliver/types.js";
+import {
+  createInsightsClient,
+  type InsightsClient,
+  type RequestInfo,
+} from "./insights/create-insights-client.js";
+import type { Logger } from "./logger.js";
+
+/**
+ * The one place real clients are built from the config: the insights API client, and the
+ * Slack and email destinations — or, with an outbox, files in their place. Everything else
+ * receives these as arguments.
+ */
+export interface Clients {
+  api: InsightsClient;
+  slack: SlackDestination | null;
+  email: EmailDestination | null;
+  /** Paths the outbox wrote, when there is one. */
+  outboxFiles: string[] | null;
+  close(): Promise<void>;
+}
+
+export interface ClientOptions {
+  logger: Logger;
+  /** Write what would be sent into this directory instead of sending. */
+  outbox?: string;
+  onApiRequest?: (info: RequestInfo) => void;
+}
+
+/** The insights API client alone, for commands that send nothing (preview, export, check-config). */
+export function createApiClient(
+  config: ResolvedConfig,
+  onRequest?: (info: RequestInfo) => void,
+): InsightsClient {
+  return createInsightsClient({
+    baseUrl: config.api.url,
+    key: config.api.key,
+    concurrency: config.api.concurrency,
+    timeoutMs: config.api.timeoutMs,
+    maxAttempts: config.api.maxAttempts,
+    ...(onRequest ? { onRequest } : {}),
+  });
+}
+
+/** The API client and every destination the config has credentials for (or the outbox). */
+export function createClients(config: ResolvedConfig, options: ClientOptions): Clients {
+  const { logger } = options;
+  const api = createApiClient(config, options.onApiRequest);
+
+  if (options.outbox) {
+    const outbox = createOutbox(options.outbox, (message) => renderEml(message, config.email.from));
+    return {
+      api,
+      slack: outbox.slack,
+      email: outbox.email,
+      outboxFiles: outbox.written,
+      close: () => api.close(),
+    };
+  }
+
+  const slackToken = config.slack.token;
+  const slack = slackToken
+    ? createSlackDestination({
+        client: createSlackClient({ token: slackToken, apiUrl: config.slack.apiUrl, logger }),
+        logger,
+      })
+    : null;
+  const smtp = config.email.smtpUrl
+    ? createSmtpDestination({
+        smtpUrl: config.email.smtpUrl,
+        from: config.email.from,
+        maxBytes: config.email.maxBytes,
+        logger,
+      })
+    : null;
+  return {
+    api,
+    slack,
+    email: smtp,
+    outboxFiles: null,
+    async close() {
+      smtp?.close();
+      await api.close();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { type ReporterError, SlackDeliveryError } from "../errors.js";
+import type { Logger } from "../logger.js";
+
+/**
+ * Sends a slot's deliveries, each on its own: one failing destination never holds back the
+ * others. With a ledger, each send is recorded before and after, so a restart neither repeats
+ * a delivery that went out nor forgets one that did not.
+ */
+
+/** What a destination hands back once it has delivered. */
+export interface Receipt {
+  slackTs?: string;
+  messageId?: string;
+}
+
+export interface DeliveryJob {
+  /** Stable within a slot: `slack:C0123`, `email:qa@example.com`. */
+  id: string;
+  send(): Promise<Receipt>;
+  /** After an interrupted attempt (a crash mid-send): find the earlier delivery, if it went out. */
+  recover?(): Promise<Receipt | null>;
+}
+
+export type DeliveryStatus = "sent" | "recovered" | "already-sent" | "failed";
+
+export interface DeliveryResult {
+  id: string;
+  status: DeliveryStatus;
+  receipt?: Receipt;
+  error?: Error;
+}
+
+/** The part of the ledger deliveries need; `state/` implements it. */
+export interface DeliveryLedger {
+  /** Marks the attempt as started; returns the state it was in before. */
+  beginAttempt(
+    key: string,
+    id: string,
+  ): { state: "new" | "pending" | "sending" | "sent" | "failed"; attempts: number };
+  markSent(key: string, id: string, receipt: Receipt): void;
+  markFailed(key: string, id: string, error: string, nextAttemptAt: Date | null): void;
+}
+
+export interface DeliverOptions {
+  ledger: DeliveryLedger | null;
+  logger: Logger;
+  /** When to try again after this many failed attempts, or null to give up (CLI: give up at once). */
+  retryAt?: (attempts: number) => Date | null;
+}
+
+/** Delivers every job of the slot `key`; never throws for a destination's failure. */
+export async function deliverAll(
+  key: string,
+  jobs: readonly DeliveryJob[],
+  options: DeliverOptions,
+): Promise<DeliveryResult[]> {
+  return Promise.all(jobs.map((job) => deliverOne(key, job, options)));
+}
+
+async function deliverOne(
+  key: string,
+  job: DeliveryJob,
+  options: DeliverOptions,
+): Promise<DeliveryResult> {
+  const { ledger, logger } = options;
+  const before = ledger?.beginAttempt(key, job.id) ?? { state: "new", attempts: 0 };
+  if (before.state === "sent") return { id: job.id, status: "already-sent" };
+  try {
+    // "sending": a crash mid-send. "failed": the library may have retried a post that Slack had
+    // in fact made. Either way, look before sending again.
+    const mayHaveGoneOut =
+      before.state === "sending" || (before.state === "failed" && before.attempts > 0);
+    if (mayHaveGoneOut && job.recover) {
+      const found = await job.recover();
+      if (found) {
+        ledger?.markSent(key, job.id, found);
+        logger.info(
+          { key, destination: job.id },
+          "found the earlier delivery after a restart; not sending again",
+        );
+        return { id: job.id, status: "recovered", receipt: found };
+      }
+    }
+    const receipt = await job.send();
+    ledger?.markSent(key, job.id, receipt);
+    return { id: job.id, status: "sent", receipt };
+  } catch (error) {
+    const partial = partialReceipt(error);
+    if (partial) {
+      // The main message went out; only a reply or an upload failed. Never post it twice.
+      ledger?.markSent(key, job.id, partial);
+      logger.warn(
+        { key, destination: job.id, err: messageOf(error) },
+        "posted, but a thread reply or upload failed",
+      );
+      return { id: job.id, status: "sent", receipt: partial, error: asError(error) };
+    }
+    const attempts = before.attempts + 1;
+    const nextAttemptAt = options.retryAt?.(attempts) ?? null;
+    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt);
+    logger.error(
+      {
+        key,
+        destination: job.id,
+        attempts,
+        retryAt: nextAttemptAt?.toISOString() ?? null,
+        err: messageOf(error),
+      },
+      "delivery failed",
+    );
+    return { id: job.id, status: "failed", error: asError(error) };
+  }
+}
+
+function partialReceipt(error: unknown): Receipt | null {
+  if (error instanceof SlackDeliveryError && typeof error.context.ts === "string") {
+    return { slackTs: error.context.ts };
+  }
+  return null;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function asError(error: unknown): Error | ReporterError {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,72 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type {
+  Attachment,
+  EmailDestination,
+  EmailMessage,
+  EmailSent,
+  SlackDestination,
+  SlackPost,
+  SlackPosted,
+} from "./types.js";
+
+/**
+ * `--outbox DIR`: what would be sent, written as files instead (PRODUCT.md): each Slack message
+ * as `<key>.slack.json`, each email as `<key>.eml`, each workbook as `<name>.xlsx`.
+ */
+export interface Outbox {
+  slack: SlackDestination;
+  email: EmailDestination;
+  /** Paths written so far, in order, for the command to list. */
+  written: string[];
+}
+
+export function createOutbox(
+  dir: string,
+  renderEml: (message: EmailMessage) => Promise<Buffer>,
+): Outbox {
+  const written: string[] = [];
+  const save = async (name: string, content: string | Buffer) => {
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, safeFileName(name));
+    await writeFile(path, content);
+    written.push(path);
+    return path;
+  };
+
+  const slack: SlackDestination = {
+    async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
+      const key = post.metadata.event_payload.key ?? "message";
+      const body = {
+        channel,
+        text: post.main.text,
+        blocks: post.main.blocks,
+        metadata: post.metadata,
+        ...(post.thread.length > 0 ? { thread: post.thread } : {}),
+      };
+      await save(`${key}.slack.json`, `${JSON.stringify(body, null, 2)}\n`);
+      if (file) await save(file.filename, file.content);
+      return { channel, ts: "outbox" };
+    },
+    async findPosted(): Promise<SlackPosted | null> {
+      return null;
+    },
+  };
+
+  const email: EmailDestination = {
+    async send(message: EmailMessage): Promise<EmailSent> {
+      const key = message.messageId.replace(/^<|@.*$/g, "");
+      await save(`${key}.eml`, await renderEml(message));
+      for (const attachment of message.attachments)
+        await save(attachment.filename, attachment.content);
+      return { messageId: message.messageId, accepted: [...message.to], rejected: [] };
+    },
+  };
+
+  return { slack, email, written };
+}
+
+/** Keys and file names are ours, but a team or period could still make an odd name: keep it a plain file name. */
+function safeFileName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_");
+}

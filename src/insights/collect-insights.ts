@@ -1,0 +1,129 @@
+import type { ProjectConfig, Team } from "../config/types.js";
+import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
+import type { Period, PeriodPair } from "../periods/types.js";
+import type { FetchOutcome } from "../report/build-report.js";
+import type { InsightsApi, ProjectInsights, ProjectSummary } from "./types.js";
+
+/**
+ * The insights a report needs, fetched once. A `RequestCache` lives for one run (one CLI
+ * command, one daemon tick): digests and teams asking for the same project, filters, zone and
+ * dates share one request, and the project list is fetched at most once.
+ */
+export interface RequestCache {
+  insights: Map<string, Promise<ProjectInsights>>;
+  projectList: Promise<ProjectSummary[]> | null;
+}
+
+export function createRequestCache(): RequestCache {
+  return { insights: new Map(), projectList: null };
+}
+
+/** One configured project's fetched insights, ready for `buildReport`. */
+export interface CollectedProject {
+  projectId: string;
+  name: string;
+  filters: Pick<ProjectConfig, "branch" | "author" | "tags">;
+  current: FetchOutcome;
+  prior: FetchOutcome;
+}
+
+/**
+ * Fetches current and prior insights of every project of the team. A project that fails
+ * (not found, upstream down, malformed) becomes an error outcome; an `AuthError` stops the
+ * whole run, since no project can be fetched with a refused key.
+ */
+export interface CollectOptions {
+  /** The list-projects call failed: names fall back to ids. */
+  onProjectListError?: (error: unknown) => void;
+  /** A project's two fetches are done (for progress bars). */
+  onProjectDone?: (done: number, total: number) => void;
+}
+
+export async function collectInsights(
+  api: InsightsApi,
+  team: Pick<Team, "projects" | "timezone">,
+  periods: Pick<PeriodPair, "current" | "prior">,
+  cache: RequestCache,
+  options: CollectOptions = {},
+): Promise<CollectedProject[]> {
+  const names = await projectNames(
+    api,
+    team.projects,
+    cache,
+    options.onProjectListError ?? (() => {}),
+  );
+  let done = 0;
+  return Promise.all(
+    team.projects.map(async (project) => {
+      const [current, prior] = await Promise.all([
+        fetchOutcome(api, project, team.timezone, periods.current, cache),
+        fetchOutcome(api, project, team.timezone, periods.prior, cache),
+      ]);
+      done += 1;
+      options.onProjectDone?.(done, team.projects.length);
+      return {
+        projectId: project.id,
+        name: project.name ?? names.get(project.id) ?? project.id,
+        filters: { branch: project.branch, author: project.author, tags: project.tags },
+        current,
+        prior,
+      };
+    }),
+  );
+}
+
+async function fetchOutcome(
+  api: InsightsApi,
+  project: ProjectConfig,
+  timezone: string,
+  period: Period,
+  cache: RequestCache,
+): Promise<FetchOutcome> {
+  const query = {
+    startDate: period.start,
+    endDate: period.end,
+    timezone,
+    branch: project.branch,
+    author: project.author,
+    tags: project.tags,
+  };
+  const key = JSON.stringify([project.id, query]);
+  let request = cache.insights.get(key);
+  if (!request) {
+    request = api.getInsights(project.id, query);
+    cache.insights.set(key, request);
+  }
+  try {
+    return { ok: true, insights: await request };
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    if (!isProjectScopedError(error)) throw error;
+    return { ok: false, error: describe(error) };
+  }
+}
+
+function describe(error: ReporterError): Extract<FetchOutcome, { ok: false }>["error"] {
+  if (error instanceof LookbackError) {
+    return { code: error.code, message: error.message, earliestDate: error.earliestDate };
+  }
+  return { code: error.code, message: error.message };
+}
+
+/** Names from the list-projects operation, only when some project has no name in config. */
+async function projectNames(
+  api: InsightsApi,
+  projects: readonly ProjectConfig[],
+  cache: RequestCache,
+  onError: (error: unknown) => void,
+): Promise<Map<string, string>> {
+  if (projects.every((p) => p.name !== null)) return new Map();
+  cache.projectList ??= api.listProjects();
+  try {
+    const list = await cache.projectList;
+    return new Map(list.map((p) => [p.id, p.name]));
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    onError(error);
+    return new Map();
+  }
+}

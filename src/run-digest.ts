@@ -1,0 +1,213 @@
+import type { DigestConfig, Team } from "./config/types.js";
+import {
+  type DeliveryJob,
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+} from "./deliver/deliver-all.js";
+import { attachmentName, messageIdForKey } from "./deliver/email-smtp.js";
+import type { Attachment, EmailDestination, SlackDestination } from "./deliver/types.js";
+import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import type { InsightsApi } from "./insights/types.js";
+import type { Logger } from "./logger.js";
+import { periodsForFire } from "./periods/periods-for-fire.js";
+import type { PeriodPair } from "./periods/types.js";
+import { renderDigestEmail } from "./render/email-digest.js";
+import { renderSlackDigest } from "./render/slack-digest.js";
+import { renderWorkbook } from "./render/workbook.js";
+import { buildReport } from "./report/build-report.js";
+import type { Report } from "./report/types.js";
+import { slotKey } from "./schedule/slot-key.js";
+import type { NewSlot } from "./state/ledger.js";
+
+/**
+ * One digest, start to finish: the period its fire covers → insights of the team's projects
+ * → the report (totals, deltas, significance) → Slack message, email and workbook → delivery,
+ * each destination recorded in the ledger. Every collaborator is handed in (`create-deps.ts`
+ * builds the real ones), so the same story runs in the daemon, the CLI, the demo and tests.
+ */
+
+export interface DigestJob {
+  team: Team;
+  digest: DigestConfig;
+  /** The scheduled instant this run is for (not the wall clock: a late run reports its slot's period). */
+  fireAt: Date;
+}
+
+/** The ledger as a digest uses it: the slot first, then each delivery (`state/` implements it). */
+export interface DigestLedger extends DeliveryLedger {
+  recordSlot(slot: NewSlot): boolean;
+}
+
+export interface DigestDeps {
+  api: InsightsApi;
+  slack: SlackDestination | null;
+  email: EmailDestination | null;
+  ledger: DigestLedger | null;
+  cache: RequestCache;
+  logger: Logger;
+  /** For the daemon's retries; the CLI gives up at once. */
+  retryAt?: (attempts: number) => Date | null;
+}
+
+export interface DigestOutcome {
+  key: string;
+  report: Report;
+  deliveries: DeliveryResult[];
+}
+
+/** The periods a digest fired at `fireAt` covers, and the slot key that names it. */
+export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair } {
+  const { team, digest, fireAt } = job;
+  const periods = periodsForFire({
+    fireAt,
+    timezone: team.timezone,
+    kind: digest.period,
+    compareTo: digest.compareTo,
+    weekStartsOn: team.weekStartsOn,
+  });
+  return { key: slotKey(team.name, digest.name, periods.current), periods };
+}
+
+/** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */
+export async function buildDigestReport(
+  job: DigestJob,
+  deps: Pick<DigestDeps, "api" | "cache" | "logger">,
+): Promise<{ key: string; report: Report }> {
+  const { team, digest, fireAt } = job;
+  const { key, periods } = digestSlot(job);
+  const projects = await collectInsights(deps.api, team, periods, deps.cache, {
+    onProjectListError: (error) =>
+      deps.logger.warn(
+        { key, err: String(error) },
+        "could not list projects; showing ids where config has no name",
+      ),
+  });
+  const report = buildReport({
+    team: { name: team.name, title: team.title, timezone: team.timezone },
+    digest: digest.name,
+    periods,
+    generatedAt: fireAt.toISOString(),
+    dashboardUrl: team.dashboardUrl,
+    projects,
+  });
+  return { key, report };
+}
+
+/**
+ * Runs one digest: record the slot → report → render → deliver to every destination → record.
+ * When the report cannot be built (a refused key, say), every open destination is recorded as
+ * failed with the reason, so `history` says why the digest did not arrive.
+ */
+export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<DigestOutcome> {
+  const started = Date.now();
+  const { key, periods } = digestSlot(job);
+  const destinations = destinationIds(job.digest, deps);
+  deps.ledger?.recordSlot({
+    key,
+    team: job.team.name,
+    kind: "digest",
+    job: job.digest.name,
+    fireAt: job.fireAt,
+    period: periods.current,
+    destinations,
+  });
+  let report: Report;
+  try {
+    ({ report } = await buildDigestReport(job, deps));
+  } catch (error) {
+    recordRunFailure(key, destinations, error, deps);
+    throw error;
+  }
+  const jobs = await deliveryJobs(job, key, report, deps);
+  const deliveries = await deliverAll(key, jobs, deps);
+  deps.logger.info(
+    {
+      key,
+      period: `${report.periods.current.start}..${report.periods.current.end}`,
+      projects: report.projects.length,
+      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      ms: Date.now() - started,
+    },
+    "digest done",
+  );
+  return { key, report, deliveries };
+}
+
+/** The destinations this digest delivers to with the clients at hand, as ledger ids. */
+function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "email">): string[] {
+  const ids: string[] = [];
+  if (digest.slack && deps.slack) ids.push(slackDestinationId(digest.slack.channel));
+  if (digest.email && deps.email) ids.push(emailDestinationId(digest.email.to));
+  return ids;
+}
+
+const slackDestinationId = (channel: string) => `slack:${channel}`;
+const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
+
+function recordRunFailure(
+  key: string,
+  destinations: string[],
+  error: unknown,
+  deps: DigestDeps,
+): void {
+  const message = error instanceof Error ? error.message : String(error);
+  for (const id of destinations) {
+    const before = deps.ledger?.beginAttempt(key, id);
+    if (!before || before.state === "sent") continue;
+    deps.ledger?.markFailed(key, id, message, deps.retryAt?.(before.attempts + 1) ?? null);
+  }
+}
+
+async function deliveryJobs(
+  job: DigestJob,
+  key: string,
+  report: Report,
+  deps: DigestDeps,
+): Promise<DeliveryJob[]> {
+  const { digest, team } = job;
+  const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
+  const workbook: Attachment | undefined = needsWorkbook
+    ? {
+        filename: attachmentName(team.name, report.periods.current),
+        content: await renderWorkbook(report),
+        contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      }
+    : undefined;
+  const jobs: DeliveryJob[] = [];
+
+  const slack = deps.slack;
+  if (digest.slack && slack) {
+    const { channel, attachXlsx } = digest.slack;
+    const post = renderSlackDigest(report, { key });
+    jobs.push({
+      id: slackDestinationId(channel),
+      send: async () => ({
+        slackTs: (await slack.post(channel, post, attachXlsx ? workbook : undefined)).ts,
+      }),
+      recover: async () => {
+        const found = await slack.findPosted(channel, key);
+        return found ? { slackTs: found.ts } : null;
+      },
+    });
+  }
+
+  const email = deps.email;
+  if (digest.email && email) {
+    const { to, attachXlsx } = digest.email;
+    const rendered = renderDigestEmail(report, { key });
+    jobs.push({
+      id: emailDestinationId(to),
+      send: async () => {
+        const sent = await email.send({
+          ...rendered,
+          to,
+          attachments: attachXlsx && workbook ? [workbook] : [],
+          messageId: messageIdForKey(key),
+        });
+        return { messageId: sent.messageId };
+      },
+    });
+  }
+  return jobs;
+}
