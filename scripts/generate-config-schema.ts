@@ -1,8 +1,5 @@
 import { writeFileSync } from "node:fs";
-import {
-  CONFIG_JSON_SCHEMA_PATH,
-  configJsonSchemaText,
-} from "../src/config/config-json-schema.js";
+import { CONFIG_JSON_SCHEMA_PATH, configJsonSchemaText } from "../src/config/config-json-schema.js";
 
 // Rewrites config/reporter.schema.json from the zod schema. Run from the repository root:
 //   npx tsx scripts/generate-config-schema.ts
