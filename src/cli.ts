@@ -59,6 +59,10 @@ export function buildProgram(): Command {
   program
     .command("start")
     .description("the daemon: schedules every digest; serves /healthz, /readyz, /metrics")
+    .option(
+      "--outbox <dir>",
+      "write what would be sent to DIR instead of sending (with a ledger of its own)",
+    )
     .addOption(configOption())
     .action(exitWith((opts) => startCommand(opts)));
 

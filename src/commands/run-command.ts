@@ -1,8 +1,11 @@
 import { createClients } from "../create-deps.js";
+import { DEFAULT_RETRY_DELAYS_MS } from "../daemon/retry-schedule.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
-import { runDigest } from "../run-digest.js";
+import { type DigestLedger, digestSlot, runDigest } from "../run-digest.js";
+import type { Ledger } from "../state/ledger.js";
+import { openLedger } from "../state/open-ledger.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface RunOptions {
@@ -14,42 +17,90 @@ export interface RunOptions {
   config?: string;
 }
 
-/** `run`: one digest now. Exit 0 when every destination has it, 1 when one failed. */
+/**
+ * `run`: one digest now. Exit 0 when every destination has it, 1 when one failed. The slot is
+ * recorded in the ledger like the daemon's, so neither sends it twice: a delivered slot is
+ * reported, not resent, unless `--force`; a failed destination stays open for the daemon to
+ * retry. The outbox never touches the ledger.
+ */
 export async function runCommand(opts: RunOptions, out: (line: string) => void): Promise<number> {
   const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox });
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
-  const logger = createLogger();
-  const clients = createClients(config, {
-    logger,
-    ...(opts.outbox ? { outbox: opts.outbox } : {}),
-  });
+  const job = { team, digest, fireAt: opts.at ?? new Date() };
+  const ledger = opts.outbox ? null : openLedger(config.state.path);
   try {
-    const outcome = await runDigest(
-      { team, digest, fireAt: opts.at ?? new Date() },
-      {
+    if (ledger && !opts.force) {
+      const delivered = describeDelivered(ledger, digestSlot(job).key);
+      if (delivered) {
+        out(delivered);
+        return 0;
+      }
+    }
+    const logger = createLogger();
+    const clients = createClients(config, {
+      logger,
+      ...(opts.outbox ? { outbox: opts.outbox } : {}),
+    });
+    try {
+      const outcome = await runDigest(job, {
         api: clients.api,
         slack: clients.slack,
         email: clients.email,
-        ledger: null,
+        ledger: ledger && (opts.force ? resendingSent(ledger) : ledger),
         cache: createRequestCache(),
         logger,
-      },
-    );
-    out(`${outcome.key}: ${outcome.report.projects.length} projects`);
-    for (const delivery of outcome.deliveries) out(`  ${describeDelivery(delivery)}`);
-    if (outcome.deliveries.length === 0) out("  no destination (add slack or email to the digest)");
-    for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
-    return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
+        // Left open rather than failed for good, so the daemon still delivers the slot.
+        ...(ledger
+          ? { retryAt: () => new Date(Date.now() + (DEFAULT_RETRY_DELAYS_MS[0] ?? 0)) }
+          : {}),
+      });
+      out(`${outcome.key}: ${outcome.report.projects.length} projects`);
+      for (const p of outcome.report.projects) {
+        if (p.status === "unavailable")
+          out(`  ! ${p.name} (${p.projectId}) left out, unavailable: ${p.reason.message}`);
+      }
+      for (const delivery of outcome.deliveries)
+        out(`  ${describeDelivery(delivery, ledger !== null)}`);
+      if (outcome.deliveries.length === 0)
+        out("  no destination (add slack or email to the digest)");
+      for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
+      return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
+    } finally {
+      await clients.close();
+    }
   } finally {
-    await clients.close();
+    ledger?.close();
   }
 }
 
-function describeDelivery(delivery: DeliveryResult): string {
+/** "key: already delivered …" when the ledger has the slot done, else null. */
+function describeDelivered(ledger: Ledger, key: string): string | null {
+  if (!ledger.isSlotDelivered(key)) return null;
+  const deliveries = ledger.getSlot(key)?.deliveries ?? [];
+  const states = deliveries.map(
+    (d) => `${d.destination} ${d.state === "sent" ? "sent" : "failed"}`,
+  );
+  return `${key}: already delivered${states.length ? ` (${states.join(", ")})` : ""}, says the ledger ${ledger.location} — --force sends it again`;
+}
+
+/** The ledger for `--force`: a destination recorded as sent is sent again (and its receipt updated). */
+function resendingSent(ledger: Ledger): DigestLedger {
+  return {
+    recordSlot: (slot) => ledger.recordSlot(slot),
+    beginAttempt: (key, destination) => {
+      const before = ledger.beginAttempt(key, destination);
+      return before.state === "sent" ? { ...before, state: "new" } : before;
+    },
+    markSent: (key, destination, receipt) => ledger.markSent(key, destination, receipt),
+    markFailed: (key, destination, error, next) => ledger.markFailed(key, destination, error, next),
+  };
+}
+
+function describeDelivery(delivery: DeliveryResult, recorded: boolean): string {
   switch (delivery.status) {
     case "failed":
-      return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}`;
+      return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? " (recorded; a running daemon retries it)" : ""}`;
     case "already-sent":
       return `= ${delivery.id} was already delivered (the ledger says so); --force sends again`;
     case "recovered":

@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { formatHistory } from "../daemon/history-table.js";
+import { openLedger } from "../state/open-ledger.js";
+import { loadCommandConfig } from "./command-context.js";
+
+export interface HistoryOptions {
+  team?: string;
+  limit: number;
+  config?: string;
+}
+
+/** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
+export async function historyCommand(
+  opts: HistoryOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  const config = loadCommandConfig(opts, { requireCredentials: false });
+  const path = resolve(config.state.path);
+  if (!existsSync(path)) {
+    out(`no ledger at ${path} yet: nothing has run with the state.path of ${config.source}`);
+    return 0;
+  }
+  const ledger = openLedger(path);
+  try {
+    const slots = ledger.history({ ...(opts.team ? { team: opts.team } : {}), limit: opts.limit });
+    if (slots.length === 0) {
+      out(opts.team ? `no slots of team "${opts.team}" in ${path}` : `no slots in ${path} yet`);
+      return 0;
+    }
+    const zones = new Map(config.teams.map((t) => [t.name, t.timezone]));
+    for (const line of formatHistory(slots, (team) => zones.get(team) ?? null)) out(line);
+    return 0;
+  } finally {
+    ledger.close();
+  }
+}

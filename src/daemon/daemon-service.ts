@@ -1,0 +1,171 @@
+import { join } from "node:path";
+import type { ResolvedConfig } from "../config/types.js";
+import { createClients } from "../create-deps.js";
+import { createDaemon, type Daemon } from "../daemon.js";
+import type { Logger } from "../logger.js";
+import { openLedger } from "../state/open-ledger.js";
+import { listJobs } from "./jobs.js";
+import { createDaemonMetrics } from "./metrics.js";
+import { startOpsServer } from "./ops-server.js";
+import { restartOnlyChanges } from "./restart-only-changes.js";
+import { createJobRunner } from "./run-job.js";
+
+/**
+ * The running daemon and what it stands on, assembled in order: the ledger (and its lease —
+ * a second daemon on the same file stops here), the clients, the scheduler, the ops server.
+ * `start-command.ts` adds the process around it (signals, exit status); tests drive it as is.
+ */
+
+// /readyz fails when the scheduler has not ticked for this long (it ticks every second).
+const TICK_STALE_MS = 2 * 60_000;
+
+export interface DaemonServiceOptions {
+  logger: Logger;
+  now?: () => Date;
+  tickMs?: number;
+  retryDelaysMs?: readonly number[];
+  /**
+   * Write what would be sent into this directory instead of sending. Slots are then recorded
+   * in a ledger inside it, never in `state.path`, so a later real daemon still delivers them.
+   */
+  outbox?: string;
+}
+
+export interface DaemonService {
+  /** The ops server's base URL (`/healthz`, `/readyz`, `/metrics`). */
+  opsUrl: string;
+  /** Where the ledger is. */
+  ledgerPath: string;
+  daemon: Daemon;
+  /** Resolves if the daemon must stop by itself: another daemon took its ledger over. */
+  fatal: Promise<Error>;
+  /** Applies a reloaded config's teams, digests and schedules. */
+  reload(config: ResolvedConfig): void;
+  /** No new slots; running ones get `graceMs`; then lease, ledger and clients are let go. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Opens the ledger, takes its lease, and starts scheduling; throws LedgerLockedError if taken. */
+export async function startDaemonService(
+  config: ResolvedConfig,
+  options: DaemonServiceOptions,
+): Promise<DaemonService> {
+  const { logger } = options;
+  const now = options.now ?? (() => new Date());
+  const ledger = openLedger(
+    options.outbox ? join(options.outbox, "outbox-ledger.sqlite") : config.state.path,
+    { now },
+  );
+  try {
+    ledger.acquireDaemonLease("insights-reporter start");
+  } catch (error) {
+    ledger.close();
+    throw error;
+  }
+  const metrics = createDaemonMetrics();
+  const clients = createClients(config, {
+    logger,
+    ...(options.outbox ? { outbox: options.outbox } : {}),
+    onApiRequest: metrics.apiRequest,
+  });
+  let signalFatal: (error: Error) => void = () => {};
+  const fatal = new Promise<Error>((resolve) => {
+    signalFatal = resolve;
+  });
+  const daemon = createDaemon({
+    jobs: listJobs(config.teams),
+    ledger,
+    runJob: createJobRunner(clients),
+    logger,
+    metrics,
+    now,
+    ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
+    ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
+    onFatal: signalFatal,
+  });
+
+  let current = config;
+  const ledgerReadable = () => {
+    try {
+      ledger.getSlot("");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let ops: Awaited<ReturnType<typeof startOpsServer>>;
+  try {
+    ops = await startOpsServer({
+      host: config.server.host,
+      port: config.server.port,
+      metrics: async () => ({
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
+      }),
+      readiness: () => {
+        const { lastTickAt, stopping } = daemon.status();
+        const ticked =
+          lastTickAt !== null && now().getTime() - lastTickAt.getTime() < TICK_STALE_MS;
+        const checks = {
+          config: { ok: true, detail: current.source },
+          ledger: { ok: ledgerReadable(), detail: ledger.location },
+          scheduler: {
+            ok: ticked && !stopping,
+            detail: stopping ? "stopping" : `last tick ${lastTickAt?.toISOString() ?? "never"}`,
+          },
+        };
+        return { ready: Object.values(checks).every((c) => c.ok), checks };
+      },
+    });
+  } catch (error) {
+    ledger.releaseLease();
+    ledger.close();
+    await clients.close();
+    throw error;
+  }
+
+  const jobs = listJobs(config.teams).map((j) => j.id);
+  logger.info({ ledger: ledger.location, ops: ops.url, jobs }, "daemon started");
+  daemon.start();
+
+  return {
+    opsUrl: ops.url,
+    ledgerPath: ledger.location,
+    daemon,
+    fatal,
+    reload(next) {
+      const ignored = restartOnlyChanges(current, next);
+      if (ignored.length > 0) {
+        logger.warn(
+          { sections: ignored },
+          `config reloaded, but changes to ${ignored.join(", ")} take effect only after a restart`,
+        );
+      }
+      current = next;
+      daemon.replaceJobs(listJobs(next.teams));
+      logger.info(
+        { source: next.source, jobs: listJobs(next.teams).map((j) => j.id) },
+        "config reloaded",
+      );
+    },
+    async stop(graceMs) {
+      const unfinished = await daemon.stop(graceMs);
+      if (unfinished.length > 0) {
+        logger.warn(
+          { unfinished },
+          "stopping with slots still in flight: their destinations stay recorded as sending, and the next start checks before sending again",
+        );
+      }
+      await ops.close();
+      ledger.releaseLease();
+      ledger.close();
+      // A delivery cut off by the grace period may hold a connection; do not wait on it forever.
+      await Promise.race([clients.close(), delay(2_000)]);
+      logger.info({ ledger: ledger.location }, "daemon stopped");
+    },
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,80 @@
+import type { DeliveryResult } from "../deliver/deliver-all.js";
+import type { RequestCache } from "../insights/collect-insights.js";
+import type { Logger } from "../logger.js";
+import type { DigestLedger } from "../run-digest.js";
+import type { Ledger } from "../state/ledger.js";
+import type { ScheduledJob } from "./jobs.js";
+import type { DaemonMetrics } from "./metrics.js";
+
+/** The daemon's collaborators and surface (`daemon.ts` implements it). */
+
+export interface RunContext {
+  /** The ledger, narrowed to the destinations due in this run. */
+  ledger: DigestLedger;
+  /** Shared by every run started in one tick. */
+  cache: RequestCache;
+  logger: Logger;
+  retryAt: (attempts: number) => Date | null;
+}
+
+export interface SlotRun {
+  key: string;
+  deliveries: DeliveryResult[];
+}
+
+/** Runs one slot of a job for its fire instant (`daemon/run-job.ts` runs digests). */
+export type RunJob = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export type DaemonLedger = Pick<
+  Ledger,
+  | "recordSlot"
+  | "getSlot"
+  | "isSlotDelivered"
+  | "beginAttempt"
+  | "markSent"
+  | "markFailed"
+  | "dueRetries"
+  | "renewLease"
+>;
+
+export interface DaemonOptions {
+  jobs: readonly ScheduledJob[];
+  ledger: DaemonLedger;
+  runJob: RunJob;
+  logger: Logger;
+  metrics?: DaemonMetrics | null;
+  now?: () => Date;
+  /** Between ticks (default 1 s): a fire runs at most this late. */
+  tickMs?: number;
+  /** Waits before each retry; the last repeats (default 1, 5, 15, 60 minutes). */
+  retryDelaysMs?: readonly number[];
+  timers?: Timers;
+  /** The daemon cannot go on (another daemon took its ledger over); the caller shuts down. */
+  onFatal?: (error: Error) => void;
+}
+
+export interface DaemonStatus {
+  lastTickAt: Date | null;
+  /** Keys of the slots running now. */
+  running: string[];
+  stopping: boolean;
+}
+
+export interface Daemon {
+  /** Ticks now, then every `tickMs`. */
+  start(): void;
+  /** One tick: plans every job and starts what is due (runs go on in the background). */
+  tick(): void;
+  /** Resolves once no slot is running. */
+  idle(): Promise<void>;
+  /** Starts nothing more; waits up to `graceMs` for running slots; resolves to the unfinished keys. */
+  stop(graceMs: number): Promise<string[]>;
+  /** After a config reload: the new job list (running slots finish as they are). */
+  replaceJobs(jobs: readonly ScheduledJob[]): void;
+  status(): DaemonStatus;
+}

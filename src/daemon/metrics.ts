@@ -1,0 +1,110 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { RequestInfo } from "../insights/create-insights-client.js";
+
+/**
+ * The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
+ * two daemons in one test process do not share counters). Labels are bounded by the config:
+ * team and job names, destination kinds, HTTP statuses.
+ */
+
+/** How a slot run ended. */
+export type SlotResult = "delivered" | "retrying" | "failed" | "skipped";
+
+/** How one destination's attempt ended; `gave_up` is a failure past the slot's deadline. */
+export type DeliveryMetricResult = "sent" | "recovered" | "already_sent" | "failed" | "gave_up";
+
+export interface JobLabels {
+  team: string;
+  job: string;
+}
+
+export interface DaemonMetrics {
+  registry: Registry;
+  /** For createClients' `onApiRequest`. */
+  apiRequest(info: RequestInfo): void;
+  slotStarted(job: JobLabels, lagMs: number): void;
+  slotFinished(job: JobLabels, result: SlotResult, at: Date): void;
+  delivery(job: JobLabels, destination: string, result: DeliveryMetricResult): void;
+  ticked(at: Date, inFlight: number): void;
+}
+
+const PREFIX = "insights_reporter_";
+
+/** A fresh registry with the daemon's metrics and Node's default process metrics. */
+export function createDaemonMetrics(): DaemonMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  const registers = [registry];
+
+  const slots = new Counter({
+    name: `${PREFIX}slots_total`,
+    help: "Slot runs by result: delivered, retrying (a destination waits for a retry), failed (given up), skipped (missed, outside catch_up or superseded).",
+    labelNames: ["team", "job", "result"] as const,
+    registers,
+  });
+  const deliveries = new Counter({
+    name: `${PREFIX}deliveries_total`,
+    help: "Delivery attempts by destination kind and result: sent, recovered (found after a crash), already_sent, failed (will retry), gave_up.",
+    labelNames: ["team", "job", "destination", "result"] as const,
+    registers,
+  });
+  const apiRequests = new Counter({
+    name: `${PREFIX}api_requests_total`,
+    help: "Requests to the insights API by HTTP status (or error), retries included.",
+    labelNames: ["status"] as const,
+    registers,
+  });
+  const apiLatency = new Histogram({
+    name: `${PREFIX}api_request_duration_seconds`,
+    help: "Latency of requests to the insights API, body included.",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const lastSuccess = new Gauge({
+    name: `${PREFIX}last_success_timestamp_seconds`,
+    help: "When a slot of the job was last delivered to every destination (Unix time).",
+    labelNames: ["team", "job"] as const,
+    registers,
+  });
+  const lag = new Histogram({
+    name: `${PREFIX}slot_lag_seconds`,
+    help: "How long after its scheduled fire a slot run started (catch-up and retries included).",
+    labelNames: ["team", "job"] as const,
+    buckets: [1, 5, 15, 60, 300, 900, 3600, 6 * 3600, 24 * 3600],
+    registers,
+  });
+  const lastTick = new Gauge({
+    name: `${PREFIX}last_tick_timestamp_seconds`,
+    help: "When the scheduler last ticked (Unix time).",
+    registers,
+  });
+  const inFlight = new Gauge({
+    name: `${PREFIX}slots_in_flight`,
+    help: "Slot runs in progress.",
+    registers,
+  });
+
+  return {
+    registry,
+    apiRequest: (info) => {
+      apiRequests.inc({ status: String(info.status) });
+      apiLatency.observe(info.durationMs / 1000);
+    },
+    slotStarted: (job, lagMs) => lag.observe(job, Math.max(0, lagMs) / 1000),
+    slotFinished: (job, result, at) => {
+      slots.inc({ ...job, result });
+      if (result === "delivered") lastSuccess.set(job, at.getTime() / 1000);
+    },
+    delivery: (job, destination, result) =>
+      deliveries.inc({ ...job, destination: destinationKind(destination), result }),
+    ticked: (at, running) => {
+      lastTick.set(at.getTime() / 1000);
+      inFlight.set(running);
+    },
+  };
+}
+
+/** `slack:C0123` → `slack`: the channel or recipients would make a label per destination. */
+function destinationKind(destination: string): string {
+  return destination.split(":", 1)[0] ?? destination;
+}

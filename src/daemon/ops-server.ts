@@ -1,0 +1,93 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UsageError } from "../errors.js";
+
+/**
+ * The daemon's HTTP endpoints for operators and orchestrators: `/healthz` (the process
+ * answers), `/readyz` (it can do its job: each check named, 503 when one fails) and `/metrics`
+ * (Prometheus text). Nothing else is served.
+ */
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, { ok: boolean; detail?: string }>;
+}
+
+export interface OpsServerOptions {
+  host: string;
+  /** 0 picks a free port (tests); the real one is in `url`. */
+  port: number;
+  readiness: () => Readiness;
+  metrics: () => Promise<{ contentType: string; body: string }>;
+}
+
+export interface OpsServer {
+  /** `http://host:port`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts listening; rejects with a UsageError naming `server.port` when the port is taken. */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://ops").pathname;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return send(res, 405, "text/plain; charset=utf-8", "only GET\n", { allow: "GET, HEAD" });
+    }
+    if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (path === "/readyz") {
+      const readiness = options.readiness();
+      return sendJson(res, readiness.ready ? 200 : 503, {
+        status: readiness.ready ? "ready" : "not ready",
+        checks: readiness.checks,
+      });
+    }
+    if (path === "/metrics") {
+      options.metrics().then(
+        ({ contentType, body }) => send(res, 200, contentType, body),
+        (error: unknown) => send(res, 500, "text/plain; charset=utf-8", `${String(error)}\n`),
+      );
+      return;
+    }
+    send(res, 404, "text/plain; charset=utf-8", "not found: try /healthz, /readyz or /metrics\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const where = `${options.host}:${options.port}`;
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL"
+          ? new UsageError(
+              `the daemon cannot listen on ${where} (${error.code}) — set server.port (and server.host) in the config to a free port, or stop what holds it`,
+              { host: options.host, port: options.port },
+            )
+          : error,
+      );
+    });
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(":") ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, "application/json; charset=utf-8", `${JSON.stringify(body)}\n`);
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": contentType, "cache-control": "no-store", ...headers });
+  res.end(res.req.method === "HEAD" ? undefined : body);
+}

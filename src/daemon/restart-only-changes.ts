@@ -1,0 +1,30 @@
+import type { ResolvedConfig } from "../config/types.js";
+import type { Secret } from "../secret.js";
+
+/**
+ * The sections of a reloaded config that a running daemon does not apply: its clients, ledger
+ * and ops server were built at start. Teams, projects, digests and schedules apply at once.
+ */
+export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig): string[] {
+  const sections: Array<[string, (c: ResolvedConfig) => unknown[]]> = [
+    [
+      "api",
+      (c) => [c.api.url, reveal(c.api.key), c.api.concurrency, c.api.timeoutMs, c.api.maxAttempts],
+    ],
+    ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl]],
+    ["email", (c) => [reveal(c.email.smtpUrl), c.email.from, c.email.maxBytes]],
+    ["state", (c) => [c.state.path]],
+    ["server", (c) => [c.server.host, c.server.port]],
+  ];
+  return sections
+    .filter(([, values]) => {
+      const [a, b] = [values(before), values(after)];
+      return a.some((value, i) => value !== b[i]);
+    })
+    .map(([name]) => name);
+}
+
+// Compared, never printed: a changed token is reported by section name only.
+function reveal(secret: Secret | null): string | null {
+  return secret?.reveal() ?? null;
+}

@@ -1,0 +1,117 @@
+import type { RequestCache } from "../insights/collect-insights.js";
+import type { Logger } from "../logger.js";
+import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
+import { dueDestinationsOnly } from "./due-destinations.js";
+import type { ScheduledJob } from "./jobs.js";
+import type { DaemonMetrics } from "./metrics.js";
+import { nextAttemptAt, slotDeadline } from "./retry-schedule.js";
+import { settleSlot } from "./settle-slot.js";
+
+/**
+ * The slot runs in flight: at most one per job, each with its retry policy and a child logger
+ * that carries what the scheduler knows (fire instant, lag, why it runs), settled in the
+ * ledger when it ends, and waited for at shutdown.
+ */
+
+export interface SlotRunsOptions {
+  ledger: DaemonLedger;
+  runJob: RunJob;
+  logger: Logger;
+  metrics: DaemonMetrics | null;
+  clock: () => Date;
+  retryDelaysMs: readonly number[];
+  timers: Timers;
+}
+
+export interface SlotLaunch {
+  job: ScheduledJob;
+  fire: Date;
+  key: string;
+  /** schedule: a fire came due; retry: a failed destination's retry came due. */
+  trigger: "schedule" | "retry";
+  now: Date;
+  cache: RequestCache;
+}
+
+export interface SlotRuns {
+  isRunning(jobId: string): boolean;
+  /** Keys of the slots running now. */
+  keys(): string[];
+  launch(run: SlotLaunch): void;
+  idle(): Promise<void>;
+  /** Waits up to `ms` for every run; true when they all ended. */
+  settleWithin(ms: number): Promise<boolean>;
+}
+
+/** The registry of runs in flight, launching each through `runJob`. */
+export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
+  const { ledger, metrics, clock, timers } = options;
+  const running = new Map<string, string>(); // job id → slot key
+  const inFlight = new Set<Promise<void>>();
+
+  function launch({ job, fire, key, trigger, now, cache }: SlotLaunch): void {
+    const lagMs = now.getTime() - fire.getTime();
+    if (trigger === "schedule") metrics?.slotStarted(labelsOf(job), lagMs);
+    // The slot itself is on each line that concerns it (as "slot": the logger redacts "key").
+    const logger = options.logger.child({
+      job: job.id,
+      fireAt: fire.toISOString(),
+      lagMs,
+      trigger,
+    });
+    const deadline = once(() => slotDeadline(job, fire)); // only a failure needs it
+    const retryAt = (attempts: number) =>
+      nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
+    const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) =>
+      settleSlot({ ledger, metrics, logger, retryAt, now: clock() }, job, key, deliveries, error);
+
+    running.set(job.id, key);
+    const run = options
+      .runJob(job, fire, { ledger: dueDestinationsOnly(ledger, now), cache, logger, retryAt })
+      .then(
+        (outcome) => settle(outcome.deliveries, null),
+        (error: unknown) => settle([], error),
+      )
+      .catch((error: unknown) =>
+        logger.error({ slot: key, err: String(error) }, "could not record the slot's outcome"),
+      )
+      .finally(() => {
+        running.delete(job.id);
+        inFlight.delete(run);
+      });
+    inFlight.add(run);
+  }
+
+  return {
+    isRunning: (jobId) => running.has(jobId),
+    keys: () => [...running.values()],
+    launch,
+    idle: async () => {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    async settleWithin(ms) {
+      if (inFlight.size === 0) return true;
+      let handle: unknown = null;
+      const ended = await Promise.race([
+        Promise.allSettled([...inFlight]).then(() => true),
+        new Promise<boolean>((resolve) => {
+          handle = timers.setTimeout(() => resolve(false), ms);
+        }),
+      ]);
+      timers.clearTimeout(handle);
+      return ended;
+    },
+  };
+}
+
+function labelsOf(job: ScheduledJob) {
+  return { team: job.team.name, job: job.name };
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { of: T } | null = null;
+  return () => {
+    value ??= { of: compute() };
+    return value.of;
+  };
+}

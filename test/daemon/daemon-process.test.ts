@@ -1,0 +1,145 @@
+import { writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { type DaemonProcess, runCli, startDaemonProcess } from "./daemon-process.js";
+import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+
+/**
+ * The real daemon as a child process (`node dist/cli.js start`), against the emulator and the
+ * fake Slack started here: crashes, restarts, clean stops, a second daemon, signals.
+ */
+
+let live: LiveSetup | null = null;
+const children: DaemonProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    child.child.kill("SIGKILL");
+    await child.exit;
+  }
+  await live?.close();
+  live = null;
+});
+
+function start(setup: LiveSetup): DaemonProcess {
+  const daemon = startDaemonProcess(setup.configPath, setup.env);
+  children.push(daemon);
+  return daemon;
+}
+
+function slackDelivery(setup: LiveSetup) {
+  const ledger = openLedger(setup.ledgerPath);
+  try {
+    const [slot] = ledger.history({ limit: 1 });
+    return {
+      key: slot?.key,
+      slack: slot?.deliveries.find((d) => d.destination.startsWith("slack:")),
+    };
+  } finally {
+    ledger.close();
+  }
+}
+
+async function ready(daemon: DaemonProcess): Promise<void> {
+  const url = await daemon.opsUrl();
+  await waitFor("/readyz 200", async () => (await fetch(`${url}/readyz`)).status === 200);
+}
+
+describe("the daemon as a process", () => {
+  it("posts once; killed mid-post and restarted, it finds the post instead of posting again", async () => {
+    live = await startLiveSetup();
+    const setup = live;
+    const held = setup.slack.holdNext("chat.postMessage"); // Slack makes the post; the answer never comes
+
+    const first = start(setup);
+    await held.arrived;
+    expect(slackDelivery(setup).slack?.state).toBe("sending");
+    first.child.kill("SIGKILL");
+    expect(await first.exit).toEqual({ code: null, signal: "SIGKILL" });
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+
+    const second = start(setup);
+    await second.logged("found the earlier delivery after a restart; not sending again");
+    await second.logged("digest done");
+    const { key, slack } = slackDelivery(setup);
+    const [post] = digestPosts(setup.slack);
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(post?.metadata?.event_payload.key).toBe(key);
+    expect(slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect(setup.slack.calls.map((c) => c.method)).toContain("conversations.history");
+
+    // history works beside the running daemon.
+    const history = runCli(["history", "--config", setup.configPath], setup.env);
+    const historyOut: string[] = [];
+    history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
+    expect((await history.exit).code).toBe(0);
+    const table = historyOut.join("").split("\n");
+    expect(table[0]).toMatch(/^FIRED\s+SLOT\s+DESTINATION\s+STATE\s+TRIES\s+LAST ERROR$/);
+    expect(table[1]).toMatch(
+      new RegExp(`${key?.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+2$`),
+    );
+
+    second.child.kill("SIGTERM");
+    expect(await second.exit).toEqual({ code: 0, signal: null });
+    await second.logged("daemon stopped");
+
+    // A restart after a clean stop: the slot is delivered, nothing is posted.
+    const postsBefore = setup.slack.calls.filter((c) => c.method === "chat.postMessage").length;
+    const third = start(setup);
+    await ready(third);
+    third.child.kill("SIGTERM");
+    expect(await third.exit).toEqual({ code: 0, signal: null });
+    expect(setup.slack.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(
+      postsBefore,
+    );
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+  });
+
+  it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
+    live = await startLiveSetup();
+    const first = start(live);
+    await ready(first);
+
+    const second = start(live);
+    expect((await second.exit).code).toBe(2);
+    expect(second.text.join("\n")).toMatch(
+      /is in use by another daemon: insights-reporter start \(pid \d+ on .*\) — stop the other daemon, or point state\.path elsewhere/,
+    );
+
+    writeFileSync(live.configPath, "teams: [oops\n");
+    first.child.kill("SIGHUP");
+    const refused = await first.logged(
+      "SIGHUP: the config was not reloaded, the running one stays — fix the problems above and send SIGHUP again",
+    );
+    expect(String(refused.err)).toContain("reporter.yaml");
+    await ready(first);
+    first.child.kill("SIGTERM");
+    expect((await first.exit).code).toBe(0);
+  });
+
+  it("lets a delivery in flight finish on SIGTERM, records it, and exits 0", async () => {
+    live = await startLiveSetup();
+    const held = live.slack.holdNext("chat.postMessage");
+    const daemon = start(live);
+    await held.arrived;
+    daemon.child.kill("SIGTERM");
+    await daemon.logged("stopping: waiting for slots in flight");
+    held.release();
+    expect(await daemon.exit).toEqual({ code: 0, signal: null });
+    expect(slackDelivery(live).slack).toMatchObject({ state: "sent", attempts: 1 });
+    expect(digestPosts(live.slack)).toHaveLength(1);
+  });
+
+  it("exits at once on a second signal while a delivery hangs", async () => {
+    live = await startLiveSetup();
+    const held = live.slack.holdNext("chat.postMessage");
+    const daemon = start(live);
+    await held.arrived;
+    daemon.child.kill("SIGTERM");
+    await daemon.logged("stopping: waiting for slots in flight");
+    daemon.child.kill("SIGTERM");
+    expect(await daemon.exit).toEqual({ code: 143, signal: null });
+    expect(daemon.logs.map((l) => l.msg)).toContain(
+      "second signal: exiting now; interrupted deliveries are checked on the next start",
+    );
+  });
+});

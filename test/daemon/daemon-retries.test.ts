@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { dueDestinationsOnly } from "../../src/daemon/due-destinations.js";
+import { LedgerLockedError } from "../../src/errors.js";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { aDigest, aTeam, type Harness, useHarness } from "./daemon-harness.js";
+
+const MINUTE = 60_000;
+const SLACK = "slack:C0123ABCD";
+const EMAIL = "email:qa@example.com";
+const KEY = "checkout.daily.2026-06-09";
+const FIRE = "2026-06-10T07:00:00Z"; // 09:00 in Berlin
+const harness = useHarness();
+const team = aTeam({ digests: [aDigest({ schedule: "0 9 * * *" })] });
+
+function delivery(h: Harness, destination: string) {
+  const found = h.ledger.getSlot(KEY)?.deliveries.find((d) => d.destination === destination);
+  if (!found) throw new Error(`no delivery ${destination} of ${KEY}`);
+  return found;
+}
+
+describe("retries of a failed destination", () => {
+  it("follow 1, 5, 15, 60 minutes, then hourly, and give up before the next day's slot", async () => {
+    const h = harness([team], { destinations: [SLACK, EMAIL], fails: (id) => id === EMAIL });
+    await h.tickAt(FIRE);
+    const waits: number[] = [];
+    let attempt = delivery(h, EMAIL);
+    while (attempt.nextAttemptAt) {
+      waits.push((attempt.nextAttemptAt.getTime() - attempt.updatedAt.getTime()) / MINUTE);
+      await h.tickAt(attempt.nextAttemptAt);
+      attempt = delivery(h, EMAIL);
+    }
+    expect(waits.slice(0, 6)).toEqual([1, 5, 15, 60, 60, 60]);
+    expect(new Set(waits.slice(3))).toEqual(new Set([60]));
+    // The last attempt is the last one before 09:00 the next day: 1 + 5 + 15 + 60·22 minutes in.
+    expect(attempt).toMatchObject({ state: "failed", nextAttemptAt: null, attempts: 27 });
+    expect(attempt.updatedAt.toISOString()).toBe("2026-06-11T06:21:00.000Z");
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sent", attempts: 1 });
+    expect(h.logs.filter((l) => String(l.msg).startsWith("delivery failed for good"))).toEqual([
+      expect.objectContaining({ slot: KEY, destination: EMAIL, attempts: 27 }),
+    ]);
+  });
+
+  it("wait for their time: a tick before the retry is due sends nothing", async () => {
+    const h = harness([team], { destinations: [EMAIL], fails: (_, n) => n === 1 });
+    await h.tickAt(FIRE);
+    await h.tickAt("2026-06-10T07:00:59Z");
+    expect(h.runs).toHaveLength(1);
+    await h.tickAt("2026-06-10T07:01:00Z");
+    expect(h.runs.map((r) => r.key)).toEqual([KEY, KEY]);
+    expect(delivery(h, EMAIL)).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("resend only the failed destination: the one that was delivered is not sent again", async () => {
+    const h = harness([team], {
+      destinations: [SLACK, EMAIL],
+      fails: (id, n) => id === EMAIL && n <= 2,
+    });
+    await h.tickAt(FIRE);
+    await h.tickAt("2026-06-10T07:01:00Z");
+    await h.tickAt("2026-06-10T07:06:00Z");
+    expect(delivery(h, EMAIL)).toMatchObject({ state: "sent", attempts: 3 });
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sent", attempts: 1, slackTs: "1.000100" });
+    expect(h.ledger.isSlotDelivered(KEY)).toBe(true);
+  });
+
+  it("keep their time across a restart: the new daemon waits for the retry instead of resending", async () => {
+    const first = harness([team], { destinations: [EMAIL], fails: (_, n) => n === 1 });
+    await first.tickAt(FIRE);
+    await first.daemon.stop(0);
+    first.ledger.releaseLease();
+    const dir = first.ledger.location.replace(/\/ledger\.sqlite$/, "");
+    const second = harness([team], { ledgerDir: dir, destinations: [EMAIL] });
+    await second.tickAt("2026-06-10T07:00:30Z");
+    expect(second.runs).toEqual([]);
+    await second.tickAt("2026-06-10T07:01:00Z");
+    expect(second.runs.map((r) => r.key)).toEqual([KEY]);
+    expect(delivery(second, EMAIL)).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("are given up, with the reason, when the job has left the config", async () => {
+    const h = harness([team], { destinations: [EMAIL], fails: () => true });
+    await h.tickAt(FIRE);
+    h.daemon.replaceJobs([]);
+    await h.tickAt("2026-06-10T07:01:00Z");
+    expect(h.runs).toHaveLength(1);
+    expect(delivery(h, EMAIL)).toMatchObject({
+      state: "failed",
+      nextAttemptAt: null,
+      lastError: `${EMAIL} refused attempt 1 (given up: its job is no longer in the config)`,
+    });
+  });
+});
+
+describe("a run's view of the ledger", () => {
+  it("attempts only destinations that are new, pending, interrupted or due for a retry", () => {
+    const h = harness([team]);
+    const at = new Date("2026-06-10T08:00:00Z");
+    const ids = ["a:waiting", "b:due", "c:given-up", "d:pending", "e:sent"];
+    h.ledger.recordSlot({
+      key: KEY,
+      team: "checkout",
+      kind: "digest",
+      job: "daily",
+      fireAt: new Date(FIRE),
+      period: { start: "2026-06-09", end: "2026-06-09" },
+      destinations: ids,
+    });
+    h.ledger.markFailed(KEY, "a:waiting", "x", new Date(at.getTime() + MINUTE));
+    h.ledger.markFailed(KEY, "b:due", "x", at);
+    h.ledger.markFailed(KEY, "c:given-up", "x", null);
+    h.ledger.markSent(KEY, "e:sent", { slackTs: "1.1" });
+    const view = dueDestinationsOnly(h.ledger, at);
+    expect(ids.map((id) => [id, view.beginAttempt(KEY, id).state])).toEqual([
+      ["a:waiting", "sent"],
+      ["b:due", "failed"],
+      ["c:given-up", "sent"],
+      ["d:pending", "pending"],
+      ["e:sent", "sent"],
+    ]);
+    const states = h.ledger.getSlot(KEY)?.deliveries.map((d) => [d.destination, d.state]);
+    expect(states).toEqual([
+      ["a:waiting", "failed"],
+      ["b:due", "sending"],
+      ["c:given-up", "failed"],
+      ["d:pending", "sending"],
+      ["e:sent", "sent"],
+    ]);
+  });
+});
+
+describe("the daemon lease", () => {
+  it("stops the daemon when another one has taken its ledger over", async () => {
+    const fatal: Error[] = [];
+    const h = harness([team], { onFatal: (error) => fatal.push(error) });
+    await h.tickAt(FIRE);
+    // Another daemon finds the lease stale three minutes later (this one hung) and takes it.
+    const other = openLedger(h.ledger.location, {
+      now: () => new Date(Date.parse(FIRE) + 3 * MINUTE),
+    });
+    other.acquireDaemonLease("the other daemon");
+    other.close();
+    await h.tickAt("2026-06-11T07:00:00Z");
+    expect(fatal).toEqual([expect.any(LedgerLockedError)]);
+    expect(fatal[0]?.message).toMatch(/took it over/);
+    expect(h.runs).toHaveLength(1);
+    expect(h.daemon.status().stopping).toBe(true);
+  });
+});

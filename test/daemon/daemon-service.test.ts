@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load-config.js";
+import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
+import { messageIdForKey } from "../../src/deliver/email-names.js";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { captureLogs } from "./daemon-harness.js";
+import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+
+/**
+ * The daemon in-process, wired as `start` wires it (ledger, lease, clients, ops server), against
+ * the emulator, the fake Slack and a real SMTP server, on the real clock. Only the retry
+ * schedule is shortened — 200 ms instead of minutes — through the service's `retryDelaysMs`.
+ */
+
+let live: LiveSetup | null = null;
+let service: DaemonService | null = null;
+afterEach(async () => {
+  await service?.stop(5_000);
+  service = null;
+  await live?.close();
+  live = null;
+});
+
+async function start(setup: LiveSetup) {
+  const config = loadConfig(setup.configPath, { env: setup.env });
+  const { lines, logger } = captureLogs();
+  service = await startDaemonService(config, { logger, tickMs: 50, retryDelaysMs: [200] });
+  return { service, logs: lines };
+}
+
+function emailDelivery(setup: LiveSetup) {
+  const ledger = openLedger(setup.ledgerPath);
+  try {
+    const [slot] = ledger.history({ limit: 1 });
+    return { slot, email: slot?.deliveries.find((d) => d.destination.startsWith("email:")) };
+  } finally {
+    ledger.close();
+  }
+}
+
+describe("the daemon service", () => {
+  it("delivers the email on a retry once SMTP is back, without posting to Slack again", async () => {
+    live = await startLiveSetup({ email: true });
+    const setup = live;
+    setup.relay.setDown(true);
+    const { service, logs } = await start(setup);
+
+    await waitFor(
+      "the first email failure",
+      () =>
+        (emailDelivery(setup).email?.attempts ?? 0) >= 1 &&
+        emailDelivery(setup).email?.state === "failed",
+    );
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(setup.smtp.messages).toHaveLength(0);
+
+    setup.relay.setDown(false);
+    await waitFor("the email", () => setup.smtp.messages.length > 0);
+    await waitFor("the slot to be delivered", () => emailDelivery(setup).slot?.finishedAt);
+    const { slot, email } = emailDelivery(setup);
+    expect(email).toMatchObject({ state: "sent" });
+    expect(email?.attempts).toBeGreaterThanOrEqual(2);
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(setup.smtp.messages).toHaveLength(1);
+    expect(setup.smtp.messages[0]?.parsed.messageId).toBe(messageIdForKey(slot?.key ?? ""));
+    expect(logs.some((l) => l.msg === "delivery failed" && l.slot === slot?.key)).toBe(true);
+
+    const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(
+      /insights_reporter_slots_total\{team="checkout",job="weekly",result="retrying"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /insights_reporter_slots_total\{team="checkout",job="weekly",result="delivered"\} 1/,
+    );
+    expect(metrics).toMatch(
+      /insights_reporter_deliveries_total\{team="checkout",job="weekly",destination="email",result="failed"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /insights_reporter_deliveries_total\{team="checkout",job="weekly",destination="slack",result="sent"\} 1/,
+    );
+    expect(metrics).toMatch(/insights_reporter_api_requests_total\{status="200"\} [1-9]/);
+    expect(metrics).toMatch(/insights_reporter_api_request_duration_seconds_count [1-9]/);
+    expect(metrics).toMatch(
+      /insights_reporter_last_success_timestamp_seconds\{team="checkout",job="weekly"\} \d/,
+    );
+    expect(metrics).toMatch(
+      /insights_reporter_slot_lag_seconds_count\{team="checkout",job="weekly"\} 1/,
+    );
+  });
+
+  it("answers /healthz and /readyz, and /readyz says when it is stopping", async () => {
+    live = await startLiveSetup();
+    const { service } = await start(live);
+    const health = await fetch(`${service.opsUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await waitFor("ready", async () => {
+      const response = await fetch(`${service.opsUrl}/readyz`);
+      return response.status === 200 ? response.json() : null;
+    });
+    expect(ready).toMatchObject({
+      status: "ready",
+      checks: { config: { ok: true }, ledger: { ok: true }, scheduler: { ok: true } },
+    });
+    expect((await fetch(`${service.opsUrl}/nope`)).status).toBe(404);
+  });
+
+  it("refuses a second daemon on the same ledger, naming the fix", async () => {
+    live = await startLiveSetup();
+    await start(live);
+    const config = loadConfig(live.configPath, { env: live.env });
+    await expect(startDaemonService(config, { logger: captureLogs().logger })).rejects.toThrow(
+      /is in use by another daemon: .* — stop the other daemon, or point state\.path elsewhere/,
+    );
+  });
+
+  it("applies a reloaded config's schedules, and says which sections need a restart", async () => {
+    live = await startLiveSetup();
+    const { service, logs } = await start(live);
+    const config = loadConfig(live.configPath, {
+      env: { ...live.env, SLACK_BOT_TOKEN: "xoxb-other" },
+    });
+    const renamed = { ...config, teams: config.teams.map((t) => ({ ...t, name: "payments" })) };
+    service.reload(renamed);
+    expect(logs).toContainEqual(
+      expect.objectContaining({ msg: "config reloaded", jobs: ["payments/digest/weekly"] }),
+    );
+    expect(logs).toContainEqual(expect.objectContaining({ sections: ["slack"] }));
+    expect(JSON.stringify(logs)).not.toContain("xoxb-other");
+  });
+});

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { runCli, startDaemonProcess } from "./daemon-process.js";
+import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+
+/** `run` records its slot in the daemon's ledger: neither it nor a later daemon sends it twice. */
+
+let live: LiveSetup | null = null;
+afterEach(async () => {
+  await live?.close();
+  live = null;
+});
+
+async function run(setup: LiveSetup, ...extra: string[]) {
+  const cli = runCli(
+    ["run", "--team", "checkout", "--digest", "weekly", "--config", setup.configPath, ...extra],
+    setup.env,
+  );
+  const out: string[] = [];
+  cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  const { code } = await cli.exit;
+  return { code, out: out.join("") };
+}
+
+describe("run and the ledger", () => {
+  it("says a delivered slot was delivered, resends it only with --force, and a daemon leaves it alone", async () => {
+    live = await startLiveSetup();
+    const first = await run(live);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/✓ slack:C0123ABCD sent/);
+    expect(digestPosts(live.slack)).toHaveLength(1);
+
+    const again = await run(live);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(
+      /^checkout\.weekly\.\S+: already delivered \(slack:C0123ABCD sent\), says the ledger .* — --force sends it again\n$/,
+    );
+    expect(digestPosts(live.slack)).toHaveLength(1);
+
+    const forced = await run(live, "--force");
+    expect(forced.code).toBe(0);
+    expect(digestPosts(live.slack)).toHaveLength(2);
+
+    const daemon = startDaemonProcess(live.configPath, live.env);
+    const url = String((await daemon.logged("daemon started")).ops);
+    await waitFor("/readyz 200", async () => (await fetch(`${url}/readyz`)).status === 200);
+    daemon.child.kill("SIGTERM");
+    expect((await daemon.exit).code).toBe(0);
+    expect(digestPosts(live.slack)).toHaveLength(2);
+  });
+
+  it("keeps a failed destination open for the daemon to retry, instead of failing it for good", async () => {
+    live = await startLiveSetup();
+    live.slack.failNext("chat.postMessage", "channel_not_found");
+    const failed = await run(live);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toMatch(
+      /✗ slack:C0123ABCD failed: .*\(recorded; a running daemon retries it\)/,
+    );
+    expect(digestPosts(live.slack)).toHaveLength(0);
+
+    const ledger = openLedger(live.ledgerPath);
+    try {
+      const [slot] = ledger.history({ limit: 1 });
+      expect(slot && ledger.isSlotDelivered(slot.key)).toBe(false);
+      const [slack] = slot?.deliveries ?? [];
+      expect(slack).toMatchObject({
+        state: "failed",
+        attempts: 1,
+        lastError: expect.stringMatching(/channel/),
+      });
+      // The daemon's first retry step: a minute after the failure.
+      const wait = (slack?.nextAttemptAt?.getTime() ?? 0) - (slack?.updatedAt.getTime() ?? 0);
+      expect(wait).toBeGreaterThan(55_000);
+      expect(wait).toBeLessThanOrEqual(60_000);
+    } finally {
+      ledger.close();
+    }
+  });
+});
