@@ -79,7 +79,7 @@ export async function buildDigestReport(
   const projects = await collectInsights(deps.api, team, periods, deps.cache, {
     onProjectListError: (error) =>
       deps.logger.warn(
-        { key, err: String(error) },
+        { slot: key, err: String(error) },
         "could not list projects; showing ids where config has no name",
       ),
   });
@@ -123,7 +123,8 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   const deliveries = await deliverAll(key, jobs, deps);
   deps.logger.info(
     {
-      key,
+      // "slot", not "key": the logger redacts every field named key (meant for the API key).
+      slot: key,
       period: `${report.periods.current.start}..${report.periods.current.end}`,
       projects: report.projects.length,
       deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
@@ -205,7 +206,11 @@ async function deliveryJobs(
           attachments: attachXlsx && workbook ? [workbook] : [],
           messageId: messageIdForKey(key),
         });
-        return { messageId: sent.messageId };
+        if (sent.rejected.length === 0) return { messageId: sent.messageId };
+        return {
+          messageId: sent.messageId,
+          warning: `the SMTP server refused ${sent.rejected.join(", ")}; the others got the mail — check those addresses in email.to`,
+        };
       },
     });
   }

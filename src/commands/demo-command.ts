@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../config/load-config.js";
 import { createClients } from "../create-deps.js";
@@ -33,9 +34,13 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
   const color = useColor();
   let failed = 0;
   try {
-    out(`Emulator of the insights API at ${emulator.url} (synthetic data, key "demo-key")`);
+    out(
+      "Every digest of config/demo.yaml, run now against the built-in emulator of the insights API",
+    );
+    out("(synthetic data; nothing is sent: the messages, emails and workbooks go to files).");
     for (const team of config.teams) {
       for (const digest of team.digests) {
+        const before = clients.outboxFiles?.length ?? 0;
         const outcome = await runDigest(
           { team, digest, fireAt },
           {
@@ -51,22 +56,27 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
         out("");
         out(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
         out(renderTerminalReport(outcome.report, { color }).trimEnd());
+        const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
+        out("");
+        out(`\u2192 ${opts.out}/ ${files.join("  ")}`);
       }
     }
     out("");
     out(`Wrote ${clients.outboxFiles?.length ?? 0} files to ${opts.out}/:`);
-    for (const file of clients.outboxFiles ?? []) out(`  ${file}`);
-    out("");
     out(
       "  *.slack.json  the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
     );
     out("  *.eml         the emails, with the workbook attached — open one in your mail client");
     out("  *.xlsx        the workbooks (Summary, Daily and About sheets)");
+    out("");
     out(
       "Next: copy config/reporter.example.yaml to config/reporter.yaml, set INSIGHTS_API_URL and",
     );
     out(
       "INSIGHTS_API_KEY, and try `npx insights-reporter preview --team <team> --digest <digest>`.",
+    );
+    out(
+      "To keep an emulator running for that, use `npx insights-reporter emulator` (key demo-key).",
     );
     return failed > 0 ? 1 : 0;
   } finally {

@@ -3,6 +3,7 @@ import { createApiClient } from "../create-deps.js";
 import { UsageError } from "../errors.js";
 import { collectInsights, createRequestCache } from "../insights/collect-insights.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
+import type { Period, PeriodPair } from "../periods/types.js";
 import { writeWorkbookFile } from "../render/workbook-file.js";
 import { buildReport } from "../report/build-report.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
@@ -41,30 +42,33 @@ export async function exportCommand(
       `team "${team.name}" has no project "${opts.project}" — projects: ${team.projects.map((p) => p.id).join(", ")}`,
     );
   }
-  const current = periodForRange(opts.from, opts.to);
-  const periods = {
-    kind: "previous_day" as const,
-    compareTo: "previous_period" as const,
-    current,
-    prior: priorOfRange(current),
-  };
+  let periods = rangePeriods(periodForRange(opts.from, opts.to));
 
   const api = createApiClient(config);
   try {
     const showProgress = progress.isTTY === true && projects.length >= 10;
-    const collected = await collectInsights(
-      api,
-      { projects, timezone },
-      periods,
-      createRequestCache(),
-      {
+    const cache = createRequestCache();
+    const collect = async () => {
+      const collected = await collectInsights(api, { projects, timezone }, periods, cache, {
         onProjectDone: showProgress
           ? (done, total) => drawProgress(progress, done, total)
           : undefined,
-      },
-    );
-    if (showProgress) progress.write("\n");
-    refuseBeyondLookback(collected);
+      });
+      if (showProgress) progress.write("\n");
+      refuseUnservedRange(collected, opts.from);
+      return collected;
+    };
+    let collected = await collect();
+    // The API clamps a future end to its today: compare what it served with an equal span
+    // before it, not a full-length prior with a part-empty current period.
+    const served = servedEnd(collected, periods.current.end);
+    let clampNote: string | null = null;
+    if (served !== null) {
+      clampNote = `--to ${opts.to} is after the last day the API has (${served}): the workbook covers ${opts.from}..${served}`;
+      periods = rangePeriods(periodForRange(opts.from, served));
+      collected = await collect();
+    }
+    const { current } = periods;
     const report = buildReport({
       team: { name: team.name, title: team.title, timezone },
       digest: "export",
@@ -78,6 +82,7 @@ export async function exportCommand(
     out(
       `wrote ${opts.out}: ${report.projects.length} projects, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
     );
+    if (clampNote) out(`  ${clampNote}`);
     for (const p of unavailable)
       if (p.status === "unavailable")
         out(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
@@ -88,12 +93,43 @@ export async function exportCommand(
   }
 }
 
-/** A range the API will not serve at all is the user's to fix: say the earliest date allowed. */
-function refuseBeyondLookback(collected: Awaited<ReturnType<typeof collectInsights>>): void {
-  const refused = collected.find((p) => !p.current.ok && p.current.error.code === "LOOKBACK");
-  if (refused && !refused.current.ok) {
-    throw new UsageError(`--from is too early: ${refused.current.error.message}`);
+type Collected = Awaited<ReturnType<typeof collectInsights>>;
+
+/** An export compares its range with the equal range just before it. */
+function rangePeriods(current: Period): PeriodPair {
+  return {
+    kind: "previous_day",
+    compareTo: "previous_period",
+    current,
+    prior: priorOfRange(current),
+  };
+}
+
+/**
+ * A range the API will not serve at all is the user's to fix: before its lookback (say the
+ * earliest date allowed), or starting after the last day it has.
+ */
+function refuseUnservedRange(collected: Collected, from: string): void {
+  for (const { current } of collected) {
+    if (current.ok) continue;
+    if (current.error.code === "LOOKBACK") {
+      throw new UsageError(`--from is too early: ${current.error.message}`);
+    }
+    // Dates and their order were checked here, so the API's refusal means its today (to which
+    // it clamps a future end) comes before --from.
+    if (current.error.code === "INVALID_RANGE") {
+      throw new UsageError(
+        `--from ${from} is in the future for the insights API, which has data up to today — choose an earlier --from`,
+      );
+    }
   }
+}
+
+/** The end date the API actually served when it clamped the requested `end` (a future day), else null. */
+function servedEnd(collected: Collected, end: string): string | null {
+  const ends = collected.flatMap((p) => (p.current.ok ? [p.current.insights.endDate] : []));
+  const earliest = ends.sort()[0];
+  return earliest !== undefined && earliest < end ? earliest : null;
 }
 
 function drawProgress(stream: NodeJS.WriteStream, done: number, total: number): void {

@@ -11,6 +11,8 @@ import type { Logger } from "../logger.js";
 export interface Receipt {
   slackTs?: string;
   messageId?: string;
+  /** Delivered, but not wholly: e.g. the SMTP server refused some recipients. */
+  warning?: string;
 }
 
 export interface DeliveryJob {
@@ -75,7 +77,7 @@ async function deliverOne(
       if (found) {
         ledger?.markSent(key, job.id, found);
         logger.info(
-          { key, destination: job.id },
+          { slot: key, destination: job.id },
           "found the earlier delivery after a restart; not sending again",
         );
         return { id: job.id, status: "recovered", receipt: found };
@@ -83,6 +85,10 @@ async function deliverOne(
     }
     const receipt = await job.send();
     ledger?.markSent(key, job.id, receipt);
+    // The adapter has logged the detail; the result carries it to the command or daemon.
+    if (receipt.warning) {
+      return { id: job.id, status: "sent", receipt, error: new Error(receipt.warning) };
+    }
     return { id: job.id, status: "sent", receipt };
   } catch (error) {
     const partial = partialReceipt(error);
@@ -90,7 +96,7 @@ async function deliverOne(
       // The main message went out; only a reply or an upload failed. Never post it twice.
       ledger?.markSent(key, job.id, partial);
       logger.warn(
-        { key, destination: job.id, err: messageOf(error) },
+        { slot: key, destination: job.id, err: messageOf(error) },
         "posted, but a thread reply or upload failed",
       );
       return { id: job.id, status: "sent", receipt: partial, error: asError(error) };
@@ -100,7 +106,8 @@ async function deliverOne(
     ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt);
     logger.error(
       {
-        key,
+        // "slot", not "key": the logger redacts every field named key (meant for the API key).
+        slot: key,
         destination: job.id,
         attempts,
         retryAt: nextAttemptAt?.toISOString() ?? null,

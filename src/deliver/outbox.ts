@@ -30,7 +30,8 @@ export function createOutbox(
     await mkdir(dir, { recursive: true });
     const path = join(dir, safeFileName(name));
     await writeFile(path, content);
-    written.push(path);
+    // A workbook both attached to the mail and uploaded to Slack is one file: list it once.
+    if (!written.includes(path)) written.push(path);
     return path;
   };
 

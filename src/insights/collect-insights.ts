@@ -87,7 +87,8 @@ async function fetchOutcome(
     author: project.author,
     tags: project.tags,
   };
-  const key = JSON.stringify([project.id, query]);
+  // Tags all have to match, so their order is no part of the request's identity.
+  const key = JSON.stringify([project.id, { ...query, tags: [...query.tags].sort() }]);
   let request = cache.insights.get(key);
   if (!request) {
     request = api.getInsights(project.id, query);

@@ -1,0 +1,115 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { simpleParser } from "mailparser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { checkMessage } from "../fake-slack/check-message.js";
+import { loadWorkbook, sheet } from "../render/workbook-read.js";
+import { tempDir } from "./e2e-setup.js";
+import { type CliResult, requireBuiltCli, runCli } from "./run-cli.js";
+
+/**
+ * `insights-reporter demo --out DIR`, the README's first command: no credentials, no network,
+ * every digest of config/demo.yaml into an outbox and onto the terminal.
+ */
+
+interface DemoDigest {
+  name: string;
+  slack?: { channel: string; attach_xlsx?: boolean };
+  email?: { to: string[]; attach_xlsx?: boolean };
+}
+interface DemoTeam {
+  name: string;
+  title: string;
+  digests: DemoDigest[];
+}
+
+const DEMO_YAML = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
+
+let dirs: Awaited<ReturnType<typeof tempDir>>;
+let result: CliResult;
+let out: string;
+let teams: DemoTeam[];
+
+beforeAll(async () => {
+  requireBuiltCli();
+  dirs = await tempDir();
+  out = join(dirs.dir, "demo-out");
+  teams = (parse(await readFile(DEMO_YAML, "utf8")) as { teams: DemoTeam[] }).teams;
+  // No INSIGHTS_*, SLACK_* or SMTP_* variables at all.
+  result = await runCli(["demo", "--out", out], { cwd: dirs.dir, timeoutMs: 30_000 });
+});
+
+afterAll(async () => {
+  await dirs.remove();
+});
+
+/** The key the demo printed for a digest: `━━ team / digest ━━ key`. */
+function keyOf(team: string, digest: string): string {
+  const match = new RegExp(`━━ ${team} / ${digest} ━━ (\\S+)`).exec(result.stdout);
+  if (!match?.[1]) throw new Error(`the demo printed no heading for ${team}/${digest}`);
+  return match[1];
+}
+
+describe("demo", () => {
+  it("exits 0 with nothing on stderr", () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^Every digest of config\/demo\.yaml/);
+  });
+
+  it("prints every digest of config/demo.yaml as text, with its team's figures", () => {
+    const digests = teams.flatMap((t) => t.digests.map((d) => ({ team: t, digest: d })));
+    expect(digests.length).toBeGreaterThanOrEqual(5);
+    for (const { team, digest } of digests) {
+      const key = keyOf(team.name, digest.name);
+      expect(key.startsWith(`${team.name}.${digest.name}.`)).toBe(true);
+      const section = result.stdout.split(`━━ ${team.name} / ${digest.name} ━━`)[1] ?? "";
+      expect(section).toContain(`${team.title} \u00b7 ${digest.name} \u00b7`);
+      expect(section).toMatch(/Run pass rate +\d+\.\d%/);
+      expect(section).toMatch(/Flaky rate +\d+\.\d%/);
+    }
+  });
+
+  it("writes each digest's Slack message, email and workbook, as its destinations say", async () => {
+    const files = new Set(await readdir(out));
+    for (const team of teams) {
+      for (const digest of team.digests) {
+        const key = keyOf(team.name, digest.name);
+        const [start, end = start] = key.slice(`${team.name}.${digest.name}.`.length).split("_");
+        const workbook = `insights-${team.name}-${start}_${end}.xlsx`;
+        const section = result.stdout.split(`━━ ${team.name} / ${digest.name} ━━`)[1] ?? "";
+        const listed = /\n\u2192 \S+ (.*)\n/.exec(section)?.[1]?.split(/ +/) ?? [];
+        if (digest.slack) {
+          expect(files, `${key}.slack.json`).toContain(`${key}.slack.json`);
+          expect(listed).toContain(`${key}.slack.json`);
+          const slack = JSON.parse(await readFile(join(out, `${key}.slack.json`), "utf8"));
+          expect(slack.channel).toBe(digest.slack.channel);
+          expect(slack.metadata.event_payload.key).toBe(key);
+          expect(checkMessage(slack.text, slack.blocks)).toBeNull();
+        }
+        if (digest.email) {
+          expect(files, `${key}.eml`).toContain(`${key}.eml`);
+          expect(listed).toContain(`${key}.eml`);
+          const mail = await simpleParser(await readFile(join(out, `${key}.eml`)));
+          expect(mail.subject).toContain(team.title);
+          expect(mail.attachments.length).toBe(digest.email.attach_xlsx === false ? 0 : 1);
+        }
+        // attach_xlsx defaults to true for email, false for Slack.
+        const needsWorkbook =
+          digest.slack?.attach_xlsx === true ||
+          (digest.email !== undefined && digest.email.attach_xlsx !== false);
+        if (needsWorkbook) {
+          expect(files, workbook).toContain(workbook);
+          expect(listed).toContain(workbook);
+          const book = await loadWorkbook(await readFile(join(out, workbook)));
+          expect(sheet(book, "Summary").rowCount).toBeGreaterThan(1);
+        }
+      }
+    }
+    // Nothing but what the digests asked for.
+    for (const file of files) expect(file).toMatch(/\.(slack\.json|eml|xlsx)$/);
+    expect(result.stdout).toContain(`Wrote ${files.size} files to ${out}/`);
+  });
+});

@@ -1,0 +1,147 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cell, loadWorkbook, records, sheet, value } from "../render/workbook-read.js";
+import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
+import { EARLIEST, IDS } from "./e2e-setup.js";
+import { countRuns, datesOf, flakyRate, runPassRate, runsIn } from "./raw-figures.js";
+
+/**
+ * `export`: a workbook for any range the API serves, compared with the equal range before it,
+ * checked cell by cell against the emulator's raw runs; and the ranges it must refuse.
+ */
+
+let f: TeamFixture;
+beforeAll(async () => {
+  f = await startTeamFixture();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+describe("export", () => {
+  it("writes a workbook whose Summary and Daily match the raw runs, every day with a real date", async () => {
+    const out = join(f.dir, "export.xlsx");
+    const range = { start: "2026-11-01", end: "2026-11-14" };
+    const prior = { start: "2026-10-18", end: "2026-10-31" };
+    const result = await f.cli([
+      "export",
+      "--team",
+      "checkout",
+      "--from",
+      range.start,
+      "--to",
+      range.end,
+      "--out",
+      out,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      `wrote ${out}: 3 projects, 2026-11-01..2026-11-14 vs 2026-10-18..2026-10-31`,
+    );
+
+    const book = await loadWorkbook(await readFile(out));
+    const web = PROJECTS[0];
+    if (!web) throw new Error("no project");
+    const now = countRuns(runsIn(f.runsOf(web.id), range, ZONE, web.filters));
+    const before = countRuns(runsIn(f.runsOf(web.id), prior, ZONE, web.filters));
+    const summary = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === web.id);
+    if (!summary) throw new Error("no Summary row for the project");
+    expect(value(summary, "Runs")).toBe(now.runs);
+    expect(value(summary, "Runs failed")).toBe(now.runsFailed);
+    expect(value(summary, "Tests flaky")).toBe(now.testsFlaky);
+    expect(value(summary, "Flaky rate") as number).toBeCloseTo(flakyRate(now) ?? -1, 12);
+    expect(value(summary, "Run pass rate (prior)") as number).toBeCloseTo(
+      runPassRate(before) ?? -1,
+      12,
+    );
+    expect(value(summary, "Flaky rate Δ (pp)") as number).toBeCloseTo(
+      ((flakyRate(now) ?? 0) - (flakyRate(before) ?? 0)) * 100,
+      9,
+    );
+
+    const daily = records(sheet(book, "Daily")).filter((r) => value(r, "Project ID") === web.id);
+    expect(daily).toHaveLength(14);
+    for (const [i, date] of datesOf(range).entries()) {
+      const row = daily[i];
+      if (!row) throw new Error(`no Daily row for ${date}`);
+      const when = cell(row, "Date").value;
+      expect(when).toBeInstanceOf(Date);
+      expect((when as Date).toISOString().slice(0, 10)).toBe(date);
+      const day = countRuns(
+        runsIn(f.runsOf(web.id), { start: date, end: date }, ZONE, web.filters),
+      );
+      expect([date, value(row, "Runs"), value(row, "Tests flaky")]).toEqual([
+        date,
+        day.runs,
+        day.testsFlaky,
+      ]);
+    }
+  });
+
+  it("covers only the days the API has when --to is in the future, and compares them with as many days before", async () => {
+    const out = join(f.dir, "future.xlsx");
+    const result = await f.cli([
+      "export",
+      "--team",
+      "checkout",
+      "--project",
+      IDS.checkoutApi,
+      "--from",
+      "2026-11-09",
+      "--to",
+      "2026-11-30",
+      "--out",
+      out,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    // The emulator's today is Nov 18: ten days, against the ten before them.
+    expect(result.stdout).toContain("2026-11-09..2026-11-18 vs 2026-10-30..2026-11-08");
+    expect(result.stdout).toContain(
+      "--to 2026-11-30 is after the last day the API has (2026-11-18)",
+    );
+    const book = await loadWorkbook(await readFile(out));
+    expect(records(sheet(book, "Daily"))).toHaveLength(10);
+    const row = records(sheet(book, "Summary")).find(
+      (r) => value(r, "Project ID") === IDS.checkoutApi,
+    );
+    const served = countRuns(
+      runsIn(f.runsOf(IDS.checkoutApi), { start: "2026-11-09", end: "2026-11-18" }, ZONE),
+    );
+    expect(value(row ?? new Map(), "Runs")).toBe(served.runs);
+  });
+
+  it("refuses a --from beyond the API's lookback with exit 2, naming the earliest date allowed", async () => {
+    const out = join(f.dir, "too-early.xlsx");
+    const result = await f.cli([
+      "export",
+      "--team",
+      "checkout",
+      "--from",
+      "2026-08-01",
+      "--to",
+      "2026-08-31",
+      "--out",
+      out,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--from is too early");
+    expect(result.stderr).toContain(EARLIEST);
+  });
+
+  it("refuses a --from after the API's today with exit 2", async () => {
+    const result = await f.cli([
+      "export",
+      "--team",
+      "checkout",
+      "--from",
+      "2026-11-25",
+      "--to",
+      "2026-11-30",
+      "--out",
+      join(f.dir, "later.xlsx"),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--from 2026-11-25 is in the future for the insights API");
+  });
+});

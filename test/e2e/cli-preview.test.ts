@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
+import { countRuns, flakyRate, percent, pool, runPassRate, runsIn } from "./raw-figures.js";
+
+/**
+ * `preview`: the digest as terminal text, run as a user runs it, with figures recomputed from
+ * the emulator's raw runs.
+ */
+
+let f: TeamFixture;
+beforeAll(async () => {
+  f = await startTeamFixture();
+});
+afterAll(async () => {
+  await f.close();
+});
+
+describe("preview", () => {
+  it("prints the team's and each project's figures as the raw runs give them, with sparklines and no colour codes", async () => {
+    // Monday 08:00 in Berlin: the week of Nov 9 – 15.
+    const result = await f.cli([
+      "preview",
+      "--team",
+      "checkout",
+      "--digest",
+      "weekly",
+      "--at",
+      "2026-11-16T07:00:00Z",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const text = result.stdout;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
+    expect(text).not.toMatch(/\x1b\[/);
+    expect(text).toContain("Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026");
+    expect(text).toContain("vs previous week (Nov 2 \u2013 8, 2026)");
+
+    const week = { start: "2026-11-09", end: "2026-11-15" };
+    const perProject = PROJECTS.map((p) =>
+      countRuns(runsIn(f.runsOf(p.id), week, ZONE, p.filters)),
+    );
+    const team = pool(perProject);
+    expect(text).toMatch(new RegExp(`Run pass rate +${escapeRegExp(percent(runPassRate(team)))}`));
+    expect(text).toMatch(new RegExp(`Flaky rate +${escapeRegExp(percent(flakyRate(team)))}`));
+    expect(text).toMatch(new RegExp(`Runs +${team.runs.toLocaleString("en-US")}\\b`));
+
+    const lines = text.split("\n");
+    for (const [i, p] of PROJECTS.entries()) {
+      const raw = perProject[i];
+      if (!raw) throw new Error("no raw figures");
+      const line = lines.find((l) => l.trimStart().startsWith(`${p.name} `));
+      expect(line, `a line for ${p.name}`).toBeDefined();
+      const cells = (line ?? "").trim().split(/ {2,}/);
+      expect(cells[1]).toBe(String(raw.runs));
+      expect(cells[2]).toBe(percent(runPassRate(raw)));
+      expect(line).toContain(percent(flakyRate(raw)));
+      // Seven days of flaky rate, one bar each.
+      expect(line).toMatch(/[\u2581-\u2588]{7}$/);
+    }
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
