@@ -112,6 +112,7 @@ export function buildProgram(): Command {
     .description("recent slots with each destination's state, attempts and last error")
     .option("--team <team>", "only this team")
     .option("--limit <n>", "how many slots", whole, 20)
+    .option("--outbox <dir>", "read the ledger that start --outbox DIR keeps there")
     .addOption(configOption())
     .action(exitWith((opts) => historyCommand(opts, out)));
 

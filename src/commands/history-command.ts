@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatHistory } from "../daemon/history-table.js";
+import { outboxLedgerPath } from "../deliver/outbox.js";
 import { openLedger } from "../state/open-ledger.js";
 import { loadCommandConfig } from "./command-context.js";
 
@@ -8,6 +9,8 @@ export interface HistoryOptions {
   team?: string;
   limit: number;
   config?: string;
+  /** Read the ledger of `start --outbox DIR` instead of `state.path`. */
+  outbox?: string;
 }
 
 /** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
@@ -16,9 +19,13 @@ export async function historyCommand(
   out: (line: string) => void,
 ): Promise<number> {
   const config = loadCommandConfig(opts, { requireCredentials: false });
-  const path = resolve(config.state.path);
+  const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
   if (!existsSync(path)) {
-    out(`no ledger at ${path} yet: nothing has run with the state.path of ${config.source}`);
+    out(
+      opts.outbox
+        ? `no ledger at ${path}: nothing has run with start --outbox ${opts.outbox}`
+        : `no ledger at ${path} yet: nothing has run with the state.path of ${config.source}`,
+    );
     return 0;
   }
   const ledger = openLedger(path);

@@ -1,7 +1,7 @@
-import { join } from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { createDaemon, type Daemon } from "../daemon.js";
+import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import { openLedger } from "../state/open-ledger.js";
 import { listJobs } from "./jobs.js";
@@ -52,10 +52,9 @@ export async function startDaemonService(
 ): Promise<DaemonService> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  const ledger = openLedger(
-    options.outbox ? join(options.outbox, "outbox-ledger.sqlite") : config.state.path,
-    { now },
-  );
+  const ledger = openLedger(options.outbox ? outboxLedgerPath(options.outbox) : config.state.path, {
+    now,
+  });
   try {
     ledger.acquireDaemonLease("insights-reporter start");
   } catch (error) {

@@ -1,4 +1,5 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { type DaemonProcess, runCli, startDaemonProcess } from "./daemon-process.js";
@@ -127,6 +128,28 @@ describe("the daemon as a process", () => {
     expect(await daemon.exit).toEqual({ code: 0, signal: null });
     expect(slackDelivery(live).slack).toMatchObject({ state: "sent", attempts: 1 });
     expect(digestPosts(live.slack)).toHaveLength(1);
+  });
+
+  it("start --outbox writes files instead of posting, with a ledger of its own that history --outbox reads", async () => {
+    live = await startLiveSetup();
+    const outbox = join(live.dir, "outbox");
+    const daemon = runCli(["start", "--config", live.configPath, "--outbox", outbox], live.env);
+    children.push(daemon);
+    const done = await daemon.logged("digest done");
+    const key = String(done.slot);
+    expect(readdirSync(outbox)).toContain(`${key}.slack.json`);
+    daemon.child.kill("SIGTERM");
+    expect((await daemon.exit).code).toBe(0);
+    expect(live.slack.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
+    expect(existsSync(live.ledgerPath)).toBe(false);
+
+    const history = runCli(["history", "--config", live.configPath, "--outbox", outbox], live.env);
+    const historyOut: string[] = [];
+    history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
+    expect((await history.exit).code).toBe(0);
+    expect(historyOut.join("")).toMatch(
+      new RegExp(`${key.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+1`),
+    );
   });
 
   it("exits at once on a second signal while a delivery hangs", async () => {

@@ -45,11 +45,14 @@ describe("the daemon service", () => {
     setup.relay.setDown(true);
     const { service, logs } = await start(setup);
 
+    // Slack and email are sent side by side: the refused SMTP connection can fail before the
+    // Slack post lands, so wait for both outcomes.
     await waitFor(
-      "the first email failure",
+      "the first email failure and the Slack post",
       () =>
         (emailDelivery(setup).email?.attempts ?? 0) >= 1 &&
-        emailDelivery(setup).email?.state === "failed",
+        emailDelivery(setup).email?.state === "failed" &&
+        digestPosts(setup.slack).length > 0,
     );
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect(setup.smtp.messages).toHaveLength(0);
