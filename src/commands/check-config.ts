@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
+import { ALERTS_NOT_EVALUATED, configuredAlerts } from "../daemon/jobs.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { nextFires } from "../schedule/cron-fires.js";
 
@@ -29,6 +30,7 @@ export async function checkConfigCommand(
 ): Promise<number> {
   const { config, now } = opts;
   out(`${config.source}: valid — ${describeCounts(config)}`);
+  if (configuredAlerts(config.teams).length > 0) out(`  note: ${ALERTS_NOT_EVALUATED}`);
   out(`  api ${config.api.url} (key set)`);
   out(
     `  slack token ${config.slack.token ? "set" : "not set"}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,

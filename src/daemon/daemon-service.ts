@@ -4,7 +4,7 @@ import { createDaemon, type Daemon } from "../daemon.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import { openLedger } from "../state/open-ledger.js";
-import { listJobs } from "./jobs.js";
+import { ALERTS_NOT_EVALUATED, configuredAlerts, listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
@@ -125,6 +125,8 @@ export async function startDaemonService(
 
   const jobs = listJobs(config.teams).map((j) => j.id);
   logger.info({ ledger: ledger.location, ops: ops.url, jobs }, "daemon started");
+  const alerts = configuredAlerts(config.teams);
+  if (alerts.length > 0) logger.warn({ alerts }, ALERTS_NOT_EVALUATED);
   daemon.start();
 
   return {

@@ -46,6 +46,15 @@ export function listJobs(teams: readonly Team[]): ScheduledJob[] {
   );
 }
 
+/** Said wherever alerts are configured: they are validated, but nothing evaluates them yet. */
+export const ALERTS_NOT_EVALUATED =
+  "alerts are validated but not evaluated yet: this version schedules digests only";
+
+/** The configured alerts, as job ids (`checkout/alert/flaky-rate`). */
+export function configuredAlerts(teams: readonly Team[]): string[] {
+  return teams.flatMap((team) => team.alerts.map((alert) => jobId(team.name, "alert", alert.name)));
+}
+
 /** The id of the job that delivers a recorded slot (for retries of a slot read from the ledger). */
 export function jobId(team: string, kind: SlotKind, name: string): string {
   return `${team}/${kind}/${name}`;

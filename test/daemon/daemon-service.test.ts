@@ -1,6 +1,9 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
+import { ALERTS_NOT_EVALUATED } from "../../src/daemon/jobs.js";
 import { messageIdForKey } from "../../src/deliver/email-names.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { captureLogs } from "./daemon-harness.js";
@@ -89,6 +92,27 @@ describe("the daemon service", () => {
     expect(metrics).toMatch(
       /insights_reporter_slot_lag_seconds_count\{team="checkout",job="weekly"\} 1/,
     );
+  });
+
+  it("says at start that configured alerts are not evaluated, rather than ignoring them silently", async () => {
+    live = await startLiveSetup();
+    const raw = parse(readFileSync(live.configPath, "utf8"));
+    raw.teams[0].alerts = [
+      {
+        name: "flaky-rate",
+        metric: "flaky_rate",
+        window: "previous_day",
+        schedule: "0 9 * * *",
+        warn_at: 3,
+        critical_at: 5,
+        clear_below: 2.5,
+        slack: { channel: "C0123ABCD" },
+      },
+    ];
+    writeFileSync(live.configPath, stringify(raw));
+    const { logs } = await start(live);
+    const warning = logs.find((l) => l.msg === ALERTS_NOT_EVALUATED);
+    expect(warning?.alerts).toEqual(["checkout/alert/flaky-rate"]);
   });
 
   it("answers /healthz and /readyz, and /readyz says when it is stopping", async () => {
