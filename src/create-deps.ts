@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "./config/types.js";
 import { createSmtpDestination, renderEml } from "./deliver/email-smtp.js";
 import { createOutbox } from "./deliver/outbox.js";
-import { createSlackClient } from "./deliver/slack-client.js";
+import { createSlackClients } from "./deliver/slack-client.js";
 import { createSlackDestination } from "./deliver/slack-destination.js";
 import type { EmailDestination, SlackDestination } from "./deliver/types.js";
 import {
@@ -66,7 +66,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const slackToken = config.slack.token;
   const slack = slackToken
     ? createSlackDestination({
-        client: createSlackClient({ token: slackToken, apiUrl: config.slack.apiUrl, logger }),
+        clients: createSlackClients({ token: slackToken, apiUrl: config.slack.apiUrl, logger }),
         logger,
       })
     : null;

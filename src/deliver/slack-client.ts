@@ -21,6 +21,28 @@ export interface SlackClientOptions {
   timeoutMs?: number;
   /** Gets the library's warnings and each rate limit; silent when absent. */
   logger?: SlackLogger;
+  /** Retry a call only when Slack rate-limited it (see `createSlackClients`). */
+  retryOnlyRateLimits?: boolean;
+}
+
+/** The two clients a Slack destination needs: they differ only in what they retry. */
+export interface SlackClients {
+  /** Lookups, thread replies and uploads: retried on rate limits, timeouts and 5xx, bounded. */
+  calls: WebClient;
+  /**
+   * The digest's own `chat.postMessage`: retried only on a rate limit, the one failure that
+   * proves nothing was posted. After a timeout or a 5xx the post may have landed, so the attempt
+   * fails instead, and the next one looks the message up in the channel before posting again.
+   */
+  posts: WebClient;
+}
+
+/** Both Slack clients over the same token and options. */
+export function createSlackClients(options: SlackClientOptions): SlackClients {
+  return {
+    calls: createSlackClient(options),
+    posts: createSlackClient({ ...options, retryOnlyRateLimits: true }),
+  };
 }
 
 /**
@@ -41,6 +63,7 @@ export function createSlackClient(options: SlackClientOptions): WebClient {
       maxTimeout: Math.max(minTimeout, Math.min(30_000, maxRetryTime / 4)),
       maxRetryTime,
       randomize: true,
+      ...(options.retryOnlyRateLimits ? { onFailedAttempt: abortUnlessRateLimited } : {}),
     },
     rejectRateLimitedCalls: false,
     timeout: options.timeoutMs ?? 30_000,
@@ -55,6 +78,14 @@ export function createSlackClient(options: SlackClientOptions): WebClient {
     );
   });
   return client;
+}
+
+/**
+ * p-retry's hook: throwing ends the retries. The library signals a rate-limited attempt (after
+ * waiting its Retry-After) with this message; anything else may have reached Slack.
+ */
+function abortUnlessRateLimited(error: Error): void {
+  if (!error.message.startsWith("A rate limit was exceeded")) throw error;
 }
 
 /** The library's logger interface over ours: debug and info dropped, warnings forwarded. */

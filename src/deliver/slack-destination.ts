@@ -1,7 +1,7 @@
-import type { Block, KnownBlock, WebClient } from "@slack/web-api";
+import type { Block, KnownBlock } from "@slack/web-api";
 import { SlackDeliveryError } from "../errors.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
-import type { SlackLogger } from "./slack-client.js";
+import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
 import type {
   Attachment,
@@ -12,7 +12,7 @@ import type {
 } from "./types.js";
 
 export interface SlackDestinationOptions {
-  client: WebClient;
+  clients: SlackClients;
   logger?: SlackLogger;
   /** How many recent messages `findPosted` looks through (default 100). */
   historyLimit?: number;
@@ -24,7 +24,8 @@ export interface SlackDestinationOptions {
  * `ts` and `posted: true`, so the caller records the post as sent and never posts it twice.
  */
 export function createSlackDestination(options: SlackDestinationOptions): SlackDestination {
-  const { client, logger } = options;
+  const { logger } = options;
+  const { calls: client, posts } = options.clients;
   const historyLimit = options.historyLimit ?? 100;
   const resolve = createChannelResolver(client, logger);
   let warnedHistoryScope = false;
@@ -50,7 +51,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
       const id = await resolve(channel);
       const main = await call("chat.postMessage", channel, () =>
-        client.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+        posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
       );
       if (!main.ts) {
         throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {

@@ -66,7 +66,7 @@ export function toSlackDeliveryError(
   }
   if (coded.code === ErrorCode.HTTPError && typeof coded.statusCode === "number") {
     return new SlackDeliveryError(
-      `Slack answered ${site.method} with HTTP ${coded.statusCode} after the retries — Slack may be having trouble (https://slack-status.com); try again later`,
+      `Slack answered ${site.method} with HTTP ${coded.statusCode} — Slack may be having trouble (https://slack-status.com); try again later`,
       null,
       { ...context, status: coded.statusCode },
     );

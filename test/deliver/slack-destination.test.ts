@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createSlackClient } from "../../src/deliver/slack-client.js";
+import { createSlackClient, createSlackClients } from "../../src/deliver/slack-client.js";
 import { createSlackDestination } from "../../src/deliver/slack-destination.js";
 import type { SlackPost } from "../../src/deliver/types.js";
 import { SlackDeliveryError } from "../../src/errors.js";
@@ -27,12 +27,12 @@ async function setup(options: { channels?: FakeChannel[]; scopes?: string[] } = 
   started.push(slack);
   const warnings: Warning[] = [];
   const logger = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
-  const client = createSlackClient({
+  const clients = createSlackClients({
     token: new Secret(FAKE_SLACK_TOKEN),
     apiUrl: slack.url,
     minRetryDelayMs: 5,
   });
-  return { slack, warnings, destination: createSlackDestination({ client, logger }) };
+  return { slack, warnings, destination: createSlackDestination({ clients, logger }) };
 }
 
 function digest(key: string, thread: string[] = []): SlackPost {

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createSlackClient } from "../../src/deliver/slack-client.js";
+import { createSlackClient, createSlackClients } from "../../src/deliver/slack-client.js";
 import { createSlackDestination } from "../../src/deliver/slack-destination.js";
 import { toSlackDeliveryError } from "../../src/deliver/slack-errors.js";
 import type { SlackPost } from "../../src/deliver/types.js";
@@ -32,18 +32,21 @@ afterAll(() => {
   }
 });
 
-async function setup(options: FakeSlackOptions & { clientToken?: string } = {}) {
+async function setup(
+  options: FakeSlackOptions & { clientToken?: string; timeoutMs?: number } = {},
+) {
   const slack = await startFakeSlack(options);
   started.push(slack);
   const logger = { warn: (obj: object, msg: string) => said.push(msg, JSON.stringify(obj)) };
-  const client = createSlackClient({
+  const clients = createSlackClients({
     token: new Secret(options.clientToken ?? FAKE_SLACK_TOKEN),
     apiUrl: slack.url,
     retries: 2,
     minRetryDelayMs: 5,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     logger,
   });
-  return { slack, destination: createSlackDestination({ client, logger }) };
+  return { slack, destination: createSlackDestination({ clients, logger }) };
 }
 
 const post: SlackPost = {
@@ -149,25 +152,36 @@ describe("Slack errors in words", () => {
 });
 
 describe("server errors", () => {
-  it("retries an HTTP 500 and posts once when Slack recovers", async () => {
+  it("retries a lookup that Slack answered with HTTP 500, and finds the post once Slack recovers", async () => {
     const { slack, destination } = await setup();
-    slack.failNext("chat.postMessage", "http500");
-
     const posted = await destination.post("C0123ABCD", post);
+    slack.failNext("conversations.history", "http500");
 
-    expect(slack.calls.map((c) => c.method)).toEqual(["chat.postMessage", "chat.postMessage"]);
-    expect(slack.posts).toEqual([expect.objectContaining({ ts: posted.ts })]);
+    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15")).toEqual(posted);
+    expect(slack.calls.filter((c) => c.method === "conversations.history")).toHaveLength(2);
   });
 
-  it("gives up on HTTP 500 after the configured retries and says Slack is in trouble", async () => {
+  it("does not repeat the digest's post after an HTTP 500 (it may have landed) and says Slack is in trouble", async () => {
     const { slack, destination } = await setup();
     slack.failNext("chat.postMessage", "http500", { times: 10 });
 
     const e = await failure(destination.post("C0123ABCD", post));
 
-    expect(slack.calls).toHaveLength(3); // the first attempt and 2 retries
-    expect(e.message).toContain("HTTP 500 after the retries");
+    expect(slack.calls.map((c) => c.method)).toEqual(["chat.postMessage"]);
+    expect(e.message).toContain("HTTP 500 — Slack may be having trouble");
     expect(e.context).toMatchObject({ status: 500, method: "chat.postMessage" });
+  });
+
+  it("does not repeat the digest's post when Slack's answer times out after the post was made", async () => {
+    const { slack, destination } = await setup({ timeoutMs: 300 });
+    const held = slack.holdNext("chat.postMessage"); // the post is made; the answer never comes
+
+    const e = await failure(destination.post("C0123ABCD", post));
+    held.release();
+
+    expect(slack.calls.map((c) => c.method)).toEqual(["chat.postMessage"]);
+    expect(slack.posts).toHaveLength(1);
+    expect(e).toBeInstanceOf(SlackDeliveryError);
   });
 
   it("says Slack could not be reached when nothing listens at SLACK_API_URL", async () => {

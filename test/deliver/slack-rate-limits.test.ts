@@ -1,5 +1,5 @@
 import { describe, expect, it, type TestContext } from "vitest";
-import { createSlackClient, type SlackClientOptions } from "../../src/deliver/slack-client.js";
+import { createSlackClients, type SlackClientOptions } from "../../src/deliver/slack-client.js";
 import { createSlackDestination } from "../../src/deliver/slack-destination.js";
 import type { SlackPost } from "../../src/deliver/types.js";
 import { SlackDeliveryError } from "../../src/errors.js";
@@ -21,14 +21,14 @@ async function setup(
   context.onTestFinished(() => slack.close());
   const warnings: Array<{ obj: object; msg: string }> = [];
   const logger = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
-  const client = createSlackClient({
+  const clients = createSlackClients({
     token: new Secret(FAKE_SLACK_TOKEN),
     apiUrl: slack.url,
     minRetryDelayMs: 5,
     logger,
     ...retry,
   });
-  return { slack, warnings, destination: createSlackDestination({ client }) };
+  return { slack, warnings, destination: createSlackDestination({ clients }) };
 }
 
 const post: SlackPost = {
