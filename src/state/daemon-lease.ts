@@ -24,6 +24,8 @@ interface LeaseRow {
 export interface LeaseIdentity {
   pid: number;
   hostname: string;
+  /** When this process started, on the ledger's clock. */
+  startedAt: Date;
   isProcessAlive: (pid: number) => boolean;
 }
 
@@ -54,7 +56,13 @@ export function createDaemonLease(
   const isLive = (lease: LeaseRow, at: Date) => {
     if (lease.token === token) return false; // our own
     if (at.getTime() - Date.parse(lease.renewed_at) > STALE_AFTER_MS) return false;
-    return lease.host !== identity.hostname || identity.isProcessAlive(lease.pid);
+    if (lease.host !== identity.hostname) return true;
+    if (lease.pid === identity.pid) {
+      // Our pid: another ledger of this process, or a process before ours that had the same
+      // pid — a restarted container's pid 1 — which cannot have renewed it since we started.
+      return Date.parse(lease.renewed_at) >= identity.startedAt.getTime();
+    }
+    return identity.isProcessAlive(lease.pid);
   };
 
   const take = (name: string, at: Date) =>

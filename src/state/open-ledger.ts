@@ -38,6 +38,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   const identity: LeaseIdentity = {
     pid: options.identity?.pid ?? process.pid,
     hostname: options.identity?.hostname ?? hostname(),
+    startedAt: options.identity?.startedAt ?? new Date(now().getTime() - process.uptime() * 1000),
     isProcessAlive: options.identity?.isProcessAlive ?? isProcessAlive,
   };
   return {

@@ -20,7 +20,8 @@ describe("the daemon lease", () => {
 
   it("refuses a second daemon while the first is alive, saying who holds it and how to fix it", () => {
     const clock = manualClock("2026-11-16T08:00:00.000Z");
-    const first = ledgers.open(path(), { now: clock.now });
+    // Another process on this host that is alive: our parent.
+    const first = ledgers.open(path(), { now: clock.now, identity: { pid: process.ppid } });
     first.acquireDaemonLease("insights-reporter start");
     clock.advance(30 * SECOND);
     const second = ledgers.open(path(), { now: clock.now });
@@ -34,7 +35,7 @@ describe("the daemon lease", () => {
     expect(thrown).toBeInstanceOf(LedgerLockedError);
     expect((thrown as LedgerLockedError).exitCode).toBe(2);
     expect((thrown as Error).message).toBe(
-      `the ledger ${path()} is in use by another daemon: insights-reporter start (pid ${process.pid} on ${hostname()}), since 2026-11-16T08:00:00.000Z (last seen 2026-11-16T08:00:00.000Z) — stop the other daemon, or point state.path elsewhere (a daemon that was killed frees it 2 minutes after it was last seen)`,
+      `the ledger ${path()} is in use by another daemon: insights-reporter start (pid ${process.ppid} on ${hostname()}), since 2026-11-16T08:00:00.000Z (last seen 2026-11-16T08:00:00.000Z) — stop the other daemon, or point state.path elsewhere (a daemon that was killed frees it 2 minutes after it was last seen)`,
     );
   });
 
@@ -71,6 +72,19 @@ describe("the daemon lease", () => {
     const successor = ledgers.open(path());
     successor.acquireDaemonLease("successor");
     successor.renewLease();
+  });
+
+  it("is taken over at once when its holder had our pid before this process started (a restarted container's pid 1)", () => {
+    const clock = manualClock("2026-11-16T08:00:00.000Z");
+    const before = ledgers.open(path(), { now: clock.now });
+    before.acquireDaemonLease("the container before the restart");
+    clock.advance(30 * SECOND);
+    const restarted = ledgers.open(path(), {
+      now: clock.now,
+      identity: { startedAt: new Date(clock.now().getTime() - 5 * SECOND) },
+    });
+    restarted.acquireDaemonLease("the restarted container");
+    expect(() => before.renewLease()).toThrow(/lost the ledger/);
   });
 
   it("is not taken over early when the holder is on another host, whose pids mean nothing here", () => {
