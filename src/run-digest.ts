@@ -10,6 +10,7 @@ import type { Attachment, EmailDestination, SlackDestination } from "./deliver/t
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
+import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { renderDigestEmail } from "./render/email-digest.js";
@@ -187,7 +188,9 @@ async function deliveryJobs(
         slackTs: (await slack.post(channel, post, attachXlsx ? workbook : undefined)).ts,
       }),
       recover: async () => {
-        const found = await slack.findPosted(channel, key);
+        // No fire covers a period before it has ended, so neither can an earlier post of it.
+        const since = startOfLocalDay(addDays(report.periods.current.end, 1), team.timezone);
+        const found = await slack.findPosted(channel, key, since);
         return found ? { slackTs: found.ts } : null;
       },
     });

@@ -14,8 +14,8 @@ import type {
 export interface SlackDestinationOptions {
   clients: SlackClients;
   logger?: SlackLogger;
-  /** How many recent messages `findPosted` looks through (default 100). */
-  historyLimit?: number;
+  /** Messages per page of `findPosted`'s history lookup (default 200). */
+  historyPageSize?: number;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface SlackDestinationOptions {
 export function createSlackDestination(options: SlackDestinationOptions): SlackDestination {
   const { logger } = options;
   const { calls: client, posts } = options.clients;
-  const historyLimit = options.historyLimit ?? 100;
+  const historyPageSize = options.historyPageSize ?? 200;
   const resolve = createChannelResolver(client, logger);
   let warnedHistoryScope = false;
 
@@ -96,39 +96,53 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       return posted;
     },
 
-    async findPosted(channel: string, key: string): Promise<SlackPosted | null> {
+    async findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null> {
       const id = await resolve(channel);
-      let messages: Array<{ ts?: string; metadata?: { event_payload?: object } }>;
-      try {
-        const history = await client.conversations.history({
-          channel: id,
-          limit: historyLimit,
-          include_all_metadata: true,
-        });
-        messages = history.messages ?? [];
-      } catch (error) {
-        const mapped = toSlackDeliveryError(
-          error,
-          { method: "conversations.history", channel },
-          client.token,
-        );
-        if (mapped.slackError !== "missing_scope") throw mapped;
-        if (!warnedHistoryScope) {
-          warnedHistoryScope = true;
-          const needed =
-            typeof mapped.context.needed === "string" ? mapped.context.needed : "channels:history";
-          logger?.warn(
-            { channel: label(channel), needed },
-            `the Slack app lacks the ${needed} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${needed} to the Slack app and reinstall it`,
+      // Every top-level message since the slot could first have been posted, page by page, so a
+      // busy channel cannot push the digest out of sight.
+      const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
+      let cursor: string | undefined;
+      do {
+        let page: Awaited<ReturnType<typeof client.conversations.history>>;
+        try {
+          page = await client.conversations.history({
+            channel: id,
+            oldest,
+            limit: historyPageSize,
+            include_all_metadata: true,
+            ...(cursor ? { cursor } : {}),
+          });
+        } catch (error) {
+          const mapped = toSlackDeliveryError(
+            error,
+            { method: "conversations.history", channel },
+            client.token,
           );
+          if (mapped.slackError !== "missing_scope") throw mapped;
+          warnHistoryScope(channel, mapped.context.needed);
+          return null;
         }
-        return null;
-      }
-      const found = messages.find((m) => keyOf(m.metadata?.event_payload) === key);
-      return found?.ts ? { channel: id, ts: found.ts } : null;
+        const found = (page.messages ?? []).find((m) => keyOf(m.metadata?.event_payload) === key);
+        if (found?.ts) return { channel: id, ts: found.ts };
+        cursor = page.response_metadata?.next_cursor || undefined;
+      } while (cursor);
+      return null;
     },
   };
+
+  function warnHistoryScope(channel: string, needed: unknown): void {
+    if (warnedHistoryScope) return;
+    warnedHistoryScope = true;
+    const scope = typeof needed === "string" ? needed : "channels:history";
+    logger?.warn(
+      { channel: label(channel), needed: scope },
+      `the Slack app lacks the ${scope} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${scope} to the Slack app and reinstall it`,
+    );
+  }
 }
+
+// Slack's clock and ours may disagree a little; look a bit further back than the fire.
+const CLOCK_SKEW_MS = 10 * 60_000;
 
 function keyOf(payload: object | undefined): unknown {
   return payload && "key" in payload ? payload.key : undefined;

@@ -38,8 +38,8 @@ export interface SlackPosted {
 export interface SlackDestination {
   /** Posts the message and its thread replies, and uploads `file` into the thread. */
   post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted>;
-  /** An earlier post of this key in the channel's recent history (crash recovery), or null. */
-  findPosted(channel: string, key: string): Promise<SlackPosted | null>;
+  /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
+  findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null>;
 }
 
 export interface EmailMessage {

@@ -39,6 +39,11 @@ export function localDateOf(instant: Date, timezone: string): string {
   return iso(local);
 }
 
+/** The instant a calendar date begins in an IANA zone (its first valid minute, across DST). */
+export function startOfLocalDay(date: string, timezone: string): Date {
+  return DateTime.fromISO(date, { zone: timezone }).startOf("day").toJSDate();
+}
+
 /** The date `days` calendar days after `date` (before, when negative). */
 export function addDays(date: string, days: number): string {
   return iso(utcDate(date).plus({ days }));

@@ -148,27 +148,49 @@ describe("a failure after the main message went out", () => {
   });
 });
 
+// The lookups below look back from here; the fake's messages are all newer.
+const SINCE = new Date("2026-11-16T00:00:00Z");
+
 describe("finding an earlier post after a crash", () => {
   it("finds a post by the key in its metadata and returns null for another key", async () => {
     const { slack, destination } = await setup();
     const posted = await destination.post("C0123ABCD", digest("checkout.daily.2026-11-15"));
     await destination.post("C0123ABCD", digest("checkout.daily.2026-11-16"));
 
-    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15")).toEqual(posted);
-    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-17")).toBeNull();
+    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15", SINCE)).toEqual(
+      posted,
+    );
+    expect(
+      await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-17", SINCE),
+    ).toBeNull();
     const lookups = slack.calls.filter((c) => c.method === "conversations.history");
     expect(lookups.map((c) => [c.params.include_all_metadata, c.params.limit])).toEqual([
-      ["true", "100"],
-      ["true", "100"],
+      ["true", "200"],
+      ["true", "200"],
     ]);
+    // From ten minutes before `since`, for clocks that disagree a little.
+    expect(lookups[0]?.params.oldest).toBe(((SINCE.getTime() - 600_000) / 1000).toFixed(6));
+  });
+
+  it("pages through a busy channel to find a post that many others followed", async () => {
+    const { slack, destination } = await setup();
+    const posted = await destination.post("C0123ABCD", digest("checkout.daily.2026-11-15"));
+    for (let i = 0; i < 450; i++) {
+      await destination.post("C0123ABCD", digest(`other.daily.${i}`));
+    }
+    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15", SINCE)).toEqual(
+      posted,
+    );
+    const lookups = slack.calls.filter((c) => c.method === "conversations.history");
+    expect(lookups).toHaveLength(3);
   });
 
   it("without channels:history warns once per adapter that a restart may post twice, and returns null", async () => {
     const { warnings, destination } = await setup({ scopes: ["chat:write", "files:write"] });
     await destination.post("C0123ABCD", digest("k1"));
 
-    expect(await destination.findPosted("C0123ABCD", "k1")).toBeNull();
-    expect(await destination.findPosted("C0ALERTS", "k2")).toBeNull();
+    expect(await destination.findPosted("C0123ABCD", "k1", SINCE)).toBeNull();
+    expect(await destination.findPosted("C0ALERTS", "k2", SINCE)).toBeNull();
 
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.msg).toMatch(
@@ -178,7 +200,7 @@ describe("finding an earlier post after a crash", () => {
 
   it("still throws other history errors in words", async () => {
     const { destination } = await setup();
-    const e = await failure(destination.findPosted("C0OUTSIDE", "k1"));
+    const e = await failure(destination.findPosted("C0OUTSIDE", "k1", SINCE));
     expect(e.slackError).toBe("not_in_channel");
     expect(e.message).toContain("invite the bot to C0OUTSIDE (/invite @yourbot)");
   });

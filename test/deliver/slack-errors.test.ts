@@ -157,7 +157,13 @@ describe("server errors", () => {
     const posted = await destination.post("C0123ABCD", post);
     slack.failNext("conversations.history", "http500");
 
-    expect(await destination.findPosted("C0123ABCD", "checkout.daily.2026-11-15")).toEqual(posted);
+    expect(
+      await destination.findPosted(
+        "C0123ABCD",
+        "checkout.daily.2026-11-15",
+        new Date("2026-11-16T00:00:00Z"),
+      ),
+    ).toEqual(posted);
     expect(slack.calls.filter((c) => c.method === "conversations.history")).toHaveLength(2);
   });
 

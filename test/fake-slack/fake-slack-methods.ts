@@ -92,7 +92,10 @@ const conversationsHistory: Handler = ({ params }, state) => {
   if (!channel || channel.id !== params.channel) return fail("channel_not_found");
   if (channel.member === false) return fail("not_in_channel");
   // Newest first, top-level messages only (thread replies live in conversations.replies).
-  const top = state.posts.filter((p) => p.channel === channel.id && !p.thread_ts).reverse();
+  const oldest = Number(params.oldest ?? 0);
+  const top = state.posts
+    .filter((p) => p.channel === channel.id && !p.thread_ts && Number(p.ts) >= oldest)
+    .reverse();
   const { slice, more, next } = page(top, params, 100);
   const withMetadata = flag(params.include_all_metadata);
   return ok({
