@@ -97,8 +97,8 @@ export async function buildDigestReport(
 
 /**
  * Runs one digest: record the slot → report → render → deliver to every destination → record.
- * When the report cannot be built (a refused key, say), every open destination is recorded as
- * failed with the reason, so `history` says why the digest did not arrive.
+ * When the report or its renderings cannot be built (a refused key, say), every open destination
+ * is recorded as failed with the reason, so `history` says why the digest did not arrive.
  */
 export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<DigestOutcome> {
   const started = Date.now();
@@ -114,13 +114,14 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
     destinations,
   });
   let report: Report;
+  let jobs: DeliveryJob[];
   try {
     ({ report } = await buildDigestReport(job, deps));
+    jobs = await deliveryJobs(job, key, report, deps);
   } catch (error) {
     recordRunFailure(key, destinations, error, deps);
     throw error;
   }
-  const jobs = await deliveryJobs(job, key, report, deps);
   const deliveries = await deliverAll(key, jobs, deps);
   deps.logger.info(
     {

@@ -1,5 +1,18 @@
 import type { DigestLedger } from "../run-digest.js";
-import type { Ledger } from "../state/ledger.js";
+import type { Delivery, Ledger } from "../state/ledger.js";
+
+/** Whether a run now should attempt this delivery: open, interrupted, or its retry is due. */
+export function isDue(delivery: Delivery, now: Date): boolean {
+  switch (delivery.state) {
+    case "pending":
+    case "sending":
+      return true;
+    case "failed":
+      return delivery.nextAttemptAt !== null && delivery.nextAttemptAt.getTime() <= now.getTime();
+    case "sent":
+      return false;
+  }
+}
 
 /**
  * The ledger as one daemon run of a slot sees it: a destination whose failure is waiting for
@@ -15,11 +28,10 @@ export function dueDestinationsOnly(
     recordSlot: (slot) => ledger.recordSlot(slot),
     beginAttempt: (key, destination) => {
       const delivery = ledger.getSlot(key)?.deliveries.find((d) => d.destination === destination);
-      const waiting =
-        delivery?.state === "failed" &&
-        (delivery.nextAttemptAt === null || delivery.nextAttemptAt.getTime() > now.getTime());
       // deliverAll sends nothing for "sent"; the row itself is left exactly as it was.
-      if (waiting) return { state: "sent", attempts: delivery.attempts };
+      if (delivery?.state === "failed" && !isDue(delivery, now)) {
+        return { state: "sent", attempts: delivery.attempts };
+      }
       return ledger.beginAttempt(key, destination);
     },
     markSent: (key, destination, receipt) => ledger.markSent(key, destination, receipt),
@@ -38,13 +50,5 @@ export function hasDueDestination(
   now: Date,
 ): boolean {
   const slot = ledger.getSlot(key);
-  if (!slot) return true;
-  return slot.deliveries.some(
-    (d) =>
-      d.state === "pending" ||
-      d.state === "sending" ||
-      (d.state === "failed" &&
-        d.nextAttemptAt !== null &&
-        d.nextAttemptAt.getTime() <= now.getTime()),
-  );
+  return !slot || slot.deliveries.some((d) => isDue(d, now));
 }

@@ -1,13 +1,14 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import type { Logger } from "../logger.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
+import { isDue } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
 /**
- * After a slot run: make sure no destination is left open without a retry (a run that threw
- * half-way would otherwise strand it until a restart), say which deliveries were given up, and
- * count the outcome, all from what the ledger now holds.
+ * After a slot run: make sure no destination is left due (a run that threw half-way, or a
+ * destination the config dropped, would otherwise be relaunched every tick), say which
+ * deliveries were given up, and count the outcome, all from what the ledger now holds.
  */
 
 export interface SettleDeps {
@@ -16,6 +17,8 @@ export interface SettleDeps {
   logger: Logger;
   retryAt: (attempts: number) => Date | null;
   now: Date;
+  /** When the run started: what was due then and is still untouched was never attempted. */
+  launchedAt: Date;
 }
 
 /** Records and reports how a run of `key` ended; `error` is what the run threw, if it did. */
@@ -32,17 +35,14 @@ export function settleSlot(
   if (reason !== null) logger.error({ slot: key, err: reason }, "slot run failed");
 
   let slot = ledger.getSlot(key);
-  const stranded = slot?.deliveries.filter((d) => d.state === "pending" || d.state === "sending");
-  for (const delivery of stranded ?? []) {
-    const next = deps.retryAt(Math.max(1, delivery.attempts));
-    ledger.markFailed(
-      key,
-      delivery.destination,
-      reason ?? "the run ended before this destination was sent",
-      next,
-    );
+  const repairs = (slot?.deliveries ?? []).flatMap((delivery) => {
+    const repair = repairOf(delivery, results, reason, deps);
+    return repair ? [{ delivery, ...repair }] : [];
+  });
+  for (const { delivery, error: lastError, next } of repairs) {
+    ledger.markFailed(key, delivery.destination, lastError, next);
   }
-  if (stranded?.length) slot = ledger.getSlot(key);
+  if (repairs.length > 0) slot = ledger.getSlot(key);
 
   const rows = new Map((slot?.deliveries ?? []).map((d) => [d.destination, d]));
   for (const result of results) {
@@ -58,6 +58,34 @@ export function settleSlot(
     }
   }
   metrics?.slotFinished(labels, slotResult(slot?.deliveries ?? null), deps.now);
+}
+
+/**
+ * What to record for a delivery the run left due, so it is never relaunched every tick: one
+ * interrupted mid-run is retried on the backoff; one the run did not touch although its retry
+ * was due is no longer among the digest's destinations (the config changed), so it ends — unless
+ * the run threw, when it is retried like the rest.
+ */
+function repairOf(
+  delivery: Delivery,
+  results: readonly DeliveryResult[],
+  runError: string | null,
+  deps: Pick<SettleDeps, "retryAt" | "launchedAt">,
+): { error: string; next: Date | null } | null {
+  if (delivery.state === "pending" || delivery.state === "sending") {
+    return {
+      error: runError ?? "the run ended before this destination was sent",
+      next: deps.retryAt(Math.max(1, delivery.attempts)),
+    };
+  }
+  const untouched =
+    isDue(delivery, deps.launchedAt) && !results.some((r) => r.id === delivery.destination);
+  if (!untouched) return null;
+  if (runError !== null) return { error: runError, next: deps.retryAt(delivery.attempts + 1) };
+  return {
+    error: `${delivery.lastError ?? "failed"} (given up: the digest no longer delivers to ${delivery.destination})`,
+    next: null,
+  };
 }
 
 function metricResult(

@@ -63,7 +63,13 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     const retryAt = (attempts: number) =>
       nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
     const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) =>
-      settleSlot({ ledger, metrics, logger, retryAt, now: clock() }, job, key, deliveries, error);
+      settleSlot(
+        { ledger, metrics, logger, retryAt, now: clock(), launchedAt: now },
+        job,
+        key,
+        deliveries,
+        error,
+      );
 
     running.set(job.id, key);
     const run = options

@@ -91,6 +91,48 @@ describe("retries of a failed destination", () => {
   });
 });
 
+describe("a due retry that a run does not attempt", () => {
+  it("ends, with the reason, when the digest no longer delivers to that destination", async () => {
+    const destinations = [SLACK, EMAIL];
+    const h = harness([team], { destinations, fails: (id) => id === EMAIL });
+    await h.tickAt(FIRE);
+    destinations.splice(destinations.indexOf(EMAIL), 1); // the config dropped the email
+    await h.tickAt("2026-06-10T07:01:00Z");
+    await h.tickAt("2026-06-10T07:01:01Z");
+    await h.tickAt("2026-06-10T07:06:00Z");
+    expect(h.runs).toHaveLength(2);
+    expect(delivery(h, EMAIL)).toMatchObject({
+      state: "failed",
+      nextAttemptAt: null,
+      attempts: 1,
+      lastError: `${EMAIL} refused attempt 1 (given up: the digest no longer delivers to ${EMAIL})`,
+    });
+  });
+
+  it("waits for the next step of the backoff when the run threw before reaching it", async () => {
+    let calls = 0;
+    const h = harness([team], {
+      destinations: [EMAIL],
+      fails: () => true,
+      gate: async () => {
+        calls += 1;
+        if (calls > 1) throw new Error("the workbook could not be rendered");
+      },
+    });
+    await h.tickAt(FIRE);
+    await h.tickAt("2026-06-10T07:01:00Z");
+    await h.tickEvery("2026-06-10T07:01:01Z", "2026-06-10T07:01:05Z", 1_000);
+    expect(h.runs).toHaveLength(2);
+    const email = delivery(h, EMAIL);
+    expect(email).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      lastError: "the workbook could not be rendered",
+    });
+    expect(email.nextAttemptAt?.toISOString()).toBe("2026-06-10T07:06:00.000Z");
+  });
+});
+
 describe("a run's view of the ledger", () => {
   it("attempts only destinations that are new, pending, interrupted or due for a retry", () => {
     const h = harness([team]);
