@@ -7,6 +7,7 @@ import {
 } from "./deliver/deliver-all.js";
 import { attachmentName, messageIdForKey } from "./deliver/email-smtp.js";
 import type { Attachment, EmailDestination, SlackDestination } from "./deliver/types.js";
+import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
@@ -92,7 +93,25 @@ export async function buildDigestReport(
     dashboardUrl: team.dashboardUrl,
     projects,
   });
+  refuseEmptyReport(key, report);
   return { key, report };
+}
+
+/**
+ * A digest in which no project could be fetched says nothing but "unavailable": it is not
+ * sent. The run fails instead, so the CLI exits 1 and the daemon retries the slot.
+ */
+function refuseEmptyReport(key: string, report: Report): void {
+  const reasons = new Set<string>();
+  for (const project of report.projects) {
+    if (project.status !== "unavailable") return;
+    reasons.add(project.reason.message);
+  }
+  if (reasons.size === 0) return; // a team without projects is refused by the config
+  throw new UpstreamError(
+    `${key}: none of the team's ${report.projects.length} projects could be fetched, so nothing was sent — ${[...reasons].join("; ")}`,
+    { slot: key },
+  );
 }
 
 /**

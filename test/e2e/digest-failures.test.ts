@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { createClients } from "../../src/create-deps.js";
-import { AuthError } from "../../src/errors.js";
+import { AuthError, UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { silentLogger } from "../../src/logger.js";
@@ -146,6 +146,23 @@ describe("one project the API does not know", () => {
     expect(posted).toContain("Totals leave out 1 unavailable project");
     const text = slack.posts.find((p) => p.thread_ts === null)?.text ?? "";
     expect(text).toContain(`flaky rate ${percent(flakyRate(pooled))}`);
+  });
+});
+
+describe("no project of the team could be fetched", () => {
+  it("fails the run, naming why, and posts nothing rather than a digest of blanks", async () => {
+    const run = runWith(
+      teamDoc({ name: "daily", period: "previous_day" }, [
+        { id: GHOST, name: "Ghost project" },
+        { id: "zzother" },
+      ]),
+      new Date("2026-11-18T08:00:00Z"),
+    );
+    await expect(run).rejects.toBeInstanceOf(UpstreamError);
+    await expect(run).rejects.toThrow(
+      /^checkout\.daily\.2026-11-17: none of the team's 2 projects could be fetched, so nothing was sent — project "zzghost" was not found in this workspace.*; project "zzother" was not found/,
+    );
+    expect(slack.posts).toEqual([]);
   });
 });
 
