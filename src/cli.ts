@@ -34,6 +34,12 @@ function whole(value: string): number {
   return n;
 }
 
+function positive(value: string): number {
+  const n = whole(value);
+  if (n === 0) throw new InvalidArgumentError(`"${value}" must be 1 or more`);
+  return n;
+}
+
 function isoDate(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value))
     throw new InvalidArgumentError(`"${value}" is not a date like 2026-11-01`);
@@ -111,7 +117,7 @@ export function buildProgram(): Command {
     .command("history")
     .description("recent slots with each destination's state, attempts and last error")
     .option("--team <team>", "only this team")
-    .option("--limit <n>", "how many slots", whole, 20)
+    .option("--limit <n>", "how many slots", positive, 20)
     .option("--outbox <dir>", "read the ledger that start --outbox DIR keeps there")
     .addOption(configOption())
     .action(exitWith((opts) => historyCommand(opts, out)));

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ALERTS_NOT_EVALUATED, configuredAlerts } from "../daemon/jobs.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
+import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
 
 export interface CheckConfigOptions {
@@ -170,8 +171,4 @@ const WEEKDAY_NAMES = [
 
 function weekdayName(weekday: Weekday): string {
   return WEEKDAY_NAMES[weekday - 1] ?? String(weekday);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

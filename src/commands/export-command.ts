@@ -1,9 +1,12 @@
+import { access, constants, mkdir } from "node:fs/promises";
+import { dirname, extname, resolve } from "node:path";
 import { IANAZone } from "luxon";
 import { createApiClient } from "../create-deps.js";
 import { UsageError } from "../errors.js";
 import { collectInsights, createRequestCache } from "../insights/collect-insights.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
+import { plural } from "../render/format.js";
 import { writeWorkbookFile } from "../render/workbook-file.js";
 import { buildReport } from "../report/build-report.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
@@ -43,6 +46,7 @@ export async function exportCommand(
     );
   }
   let periods = rangePeriods(periodForRange(opts.from, opts.to));
+  await prepareOutFile(opts.out);
 
   const api = createApiClient(config);
   try {
@@ -80,7 +84,7 @@ export async function exportCommand(
     await writeWorkbookFile(report, opts.out);
     const unavailable = report.projects.filter((p) => p.status === "unavailable");
     out(
-      `wrote ${opts.out}: ${report.projects.length} projects, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
+      `wrote ${opts.out}: ${plural(report.projects.length, "project")}, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
     );
     if (clampNote) out(`  ${clampNote}`);
     for (const p of unavailable)
@@ -94,6 +98,26 @@ export async function exportCommand(
 }
 
 type Collected = Awaited<ReturnType<typeof collectInsights>>;
+
+/**
+ * Checked before any request, so a typo in --out costs nothing: an .xlsx name, in a folder that
+ * exists (made if missing) and can be written.
+ */
+async function prepareOutFile(out: string): Promise<void> {
+  if (extname(out).toLowerCase() !== ".xlsx") {
+    throw new UsageError(`--out "${out}" must name an .xlsx file, e.g. --out insights.xlsx`);
+  }
+  const dir = dirname(resolve(out));
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(
+      `cannot write --out "${out}" (${code} on ${dir}) — choose a folder you can write to`,
+    );
+  }
+}
 
 /** An export compares its range with the equal range just before it. */
 function rangePeriods(current: Period): PeriodPair {

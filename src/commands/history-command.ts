@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { formatHistory } from "../daemon/history-table.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { openLedger } from "../state/open-ledger.js";
-import { loadCommandConfig } from "./command-context.js";
+import { findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface HistoryOptions {
   team?: string;
@@ -13,12 +13,17 @@ export interface HistoryOptions {
   outbox?: string;
 }
 
+const UNUSED_API_URL = "https://not-used-by-history.invalid/api/external/v1";
+
 /** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
 export async function historyCommand(
   opts: HistoryOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  const config = loadCommandConfig(opts, { requireCredentials: false });
+  // history reads only the ledger, so the API's variables need not be set to read it.
+  const env = { INSIGHTS_API_URL: UNUSED_API_URL, INSIGHTS_API_KEY: "unused", ...process.env };
+  const config = loadCommandConfig(opts, { requireCredentials: false, env });
+  if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
   if (!existsSync(path)) {
     out(

@@ -3,6 +3,7 @@ import { DEFAULT_RETRY_DELAYS_MS } from "../daemon/retry-schedule.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
+import { plural } from "../render/format.js";
 import { type DigestLedger, digestSlot, runDigest } from "../run-digest.js";
 import type { Ledger } from "../state/ledger.js";
 import { openLedger } from "../state/open-ledger.js";
@@ -55,13 +56,15 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
           ? { retryAt: () => new Date(Date.now() + (DEFAULT_RETRY_DELAYS_MS[0] ?? 0)) }
           : {}),
       });
-      out(`${outcome.key}: ${outcome.report.projects.length} projects`);
+      out(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
       for (const p of outcome.report.projects) {
         if (p.status === "unavailable")
           out(`  ! ${p.name} (${p.projectId}) left out, unavailable: ${p.reason.message}`);
       }
       for (const delivery of outcome.deliveries)
-        out(`  ${describeDelivery(delivery, ledger !== null)}`);
+        out(
+          `  ${describeDelivery(delivery, { recorded: ledger !== null, outbox: Boolean(opts.outbox) })}`,
+        );
       if (outcome.deliveries.length === 0)
         out("  no destination (add slack or email to the digest)");
       for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
@@ -97,7 +100,11 @@ function resendingSent(ledger: Ledger): DigestLedger {
   };
 }
 
-function describeDelivery(delivery: DeliveryResult, recorded: boolean): string {
+function describeDelivery(
+  delivery: DeliveryResult,
+  { recorded, outbox }: { recorded: boolean; outbox: boolean },
+): string {
+  const sent = outbox ? "written to the outbox" : "sent";
   switch (delivery.status) {
     case "failed":
       return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? " (recorded; a running daemon retries it)" : ""}`;
@@ -107,7 +114,7 @@ function describeDelivery(delivery: DeliveryResult, recorded: boolean): string {
       return `✓ ${delivery.id} had been delivered before a restart; not sent again`;
     case "sent":
       return delivery.error
-        ? `✓ ${delivery.id} sent, but: ${delivery.error.message}`
-        : `✓ ${delivery.id} sent`;
+        ? `✓ ${delivery.id} ${sent}, but: ${delivery.error.message}`
+        : `✓ ${delivery.id} ${sent}`;
   }
 }

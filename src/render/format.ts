@@ -21,6 +21,11 @@ export function formatRate(fraction: number | null): string {
 }
 
 /** 1234567 → "1,234,567". */
+/** "1 project", "3 projects": a count with its noun. */
+export function plural(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }

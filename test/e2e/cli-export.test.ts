@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cell, loadWorkbook, records, sheet, value } from "../render/workbook-read.js";
@@ -143,5 +143,43 @@ describe("export", () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--from 2026-11-25 is in the future for the insights API");
+  });
+
+  it("makes a missing folder for --out", async () => {
+    const out = join(f.dir, "new", "folder", "week.xlsx");
+    const result = await f.cli(
+      ["export", "--team", "checkout", "--from", "2026-11-09"].concat([
+        "--to",
+        "2026-11-15",
+        "--out",
+        out,
+      ]),
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect((await stat(out)).size).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["a name that is not .xlsx", "week.csv", '--out "week.csv" must name an .xlsx file'],
+    // The CLI runs beside its config file: a folder inside a file cannot be made.
+    [
+      "a folder that cannot be made",
+      "reporter.yaml/week.xlsx",
+      'cannot write --out "reporter.yaml/week.xlsx" (EEXIST on ',
+    ],
+  ])("refuses %s with exit 2 before asking the API anything", async (_, out, said) => {
+    const before = f.emulator.requestLog.length;
+    const result = await f.cli(
+      ["export", "--team", "checkout", "--from", "2026-11-09"].concat([
+        "--to",
+        "2026-11-15",
+        "--out",
+        out,
+      ]),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(said);
+    expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
+    expect(f.emulator.requestLog.length).toBe(before);
   });
 });

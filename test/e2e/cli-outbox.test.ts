@@ -83,6 +83,8 @@ describe("run --outbox", () => {
       { env: apiEnv(emulator.url), cwd: dirs.dir },
     );
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("\u2713 slack:C0123ABCD written to the outbox");
+    expect(result.stdout).not.toMatch(/ sent$/m);
     const key = "checkout.weekly.2026-11-09_2026-11-15";
     const xlsx = "insights-checkout-2026-11-09_2026-11-15.xlsx";
     expect((await readdir(out)).sort()).toEqual([`${key}.eml`, `${key}.slack.json`, xlsx].sort());

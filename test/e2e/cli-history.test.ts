@@ -1,0 +1,73 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { apiSection, tempDir, writeConfig } from "./e2e-setup.js";
+import { requireBuiltCli, runCli } from "./run-cli.js";
+
+/**
+ * `history` as a user runs it: from the ledger alone, with no API credentials, and with the
+ * mistakes named rather than answered with an empty table.
+ */
+
+let dirs: Awaited<ReturnType<typeof tempDir>>;
+let configPath: string;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  dirs = await tempDir();
+  const ledgerPath = join(dirs.dir, "ledger.sqlite");
+  configPath = await writeConfig(dirs.dir, {
+    api: apiSection(),
+    state: { path: ledgerPath },
+    teams: [
+      {
+        name: "checkout",
+        timezone: "Europe/Berlin",
+        projects: [{ id: "dlucmsz" }],
+        digests: [
+          {
+            name: "daily",
+            schedule: "0 9 * * 1-5",
+            period: "previous_day",
+            slack: { channel: "C0123ABCD" },
+          },
+        ],
+      },
+    ],
+  });
+  const ledger = openLedger(ledgerPath);
+  ledger.recordSlot({
+    key: "checkout.daily.2026-11-17",
+    team: "checkout",
+    kind: "digest",
+    job: "daily",
+    fireAt: new Date("2026-11-18T08:00:00Z"),
+    period: { start: "2026-11-17", end: "2026-11-17" },
+    destinations: ["slack:C0123ABCD"],
+  });
+  ledger.close();
+});
+afterAll(async () => {
+  await dirs.remove();
+});
+
+describe("history", () => {
+  it("lists the ledger's slots without any API credentials in the environment", async () => {
+    const result = await runCli(["history", "--config", configPath]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/checkout\.daily\.2026-11-17\s+slack:C0123ABCD\s+pending\s+0/);
+  });
+
+  it("names a team that is not in the config, with the teams there are (exit 2)", async () => {
+    const result = await runCli(["history", "--team", "checkot", "--config", configPath]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no team "checkot"');
+    expect(result.stderr).toContain("checkout");
+  });
+
+  it("refuses --limit 0 (exit 2) instead of saying there are no slots", async () => {
+    const result = await runCli(["history", "--limit", "0", "--config", configPath]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"0" must be 1 or more');
+  });
+});
