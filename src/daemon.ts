@@ -1,5 +1,5 @@
 import type { Daemon, DaemonOptions, Timers } from "./daemon/daemon-types.js";
-import { hasDueDestination } from "./daemon/due-destinations.js";
+import { hasDueDestination, slotSendingElsewhere } from "./daemon/due-destinations.js";
 import { jobId, keyForFire, type ScheduledJob } from "./daemon/jobs.js";
 import { DEFAULT_RETRY_DELAYS_MS } from "./daemon/retry-schedule.js";
 import { createSlotRuns } from "./daemon/slot-runs.js";
@@ -24,7 +24,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const clock = options.now ?? (() => new Date());
   const timers = options.timers ?? realTimers;
   const tickMs = options.tickMs ?? 1_000;
+  const startedAt = clock();
   const runs = createSlotRuns({
+    startedAt,
     ledger,
     runJob: options.runJob,
     logger,
@@ -37,6 +39,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
   // Per job, the `now` of its last plan: fires up to it were decided on (see planCatchUp).
   const lastChecked = new Map<string, Date>();
   const reported = new Set<string>();
+  // Per job, a due slot left alone because another process is sending it (see DueAt).
+  const elsewhere = new Map<string, { fire: Date; key: string }>();
   let lastTickAt: Date | null = null;
   let stopping = false;
   let timer: unknown = null;
@@ -84,9 +88,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
         metrics?.slotFinished({ team: job.team.name, job: job.name }, "skipped", now);
       }
       if (lastCheckedAt === null) logNextFire(job, now);
-      const due = plan.due;
-      if (due && hasDueDestination(ledger, due.key, now)) {
+      // A slot another process was sending is looked at again every tick until it settles.
+      const due = plan.due ?? elsewhere.get(job.id) ?? null;
+      elsewhere.delete(job.id);
+      const at = { now, startedAt };
+      if (due && hasDueDestination(ledger, due.key, at)) {
         runs.launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
+      } else if (due && slotSendingElsewhere(ledger, due.key, at)) {
+        elsewhere.set(job.id, due);
       }
     } catch (error) {
       reportOnce(job.id, error, "could not plan the job; it does not run until this is fixed");
@@ -172,6 +181,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       jobs = [...next];
       const ids = new Set(jobs.map((j) => j.id));
       for (const id of lastChecked.keys()) if (!ids.has(id)) lastChecked.delete(id);
+      for (const id of elsewhere.keys()) if (!ids.has(id)) elsewhere.delete(id);
     },
     status: () => ({ lastTickAt, running: runs.keys(), stopping }),
   };

@@ -1,4 +1,5 @@
 import { createClients } from "../create-deps.js";
+import { sendingElsewhere } from "../daemon/due-destinations.js";
 import { DEFAULT_RETRY_DELAYS_MS } from "../daemon/retry-schedule.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
@@ -32,7 +33,13 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const ledger = opts.outbox ? null : openLedger(config.state.path);
   try {
     if (ledger && !opts.force) {
-      const delivered = describeDelivered(ledger, digestSlot(job).key);
+      const key = digestSlot(job).key;
+      const busy = describeSendingElsewhere(ledger, key);
+      if (busy) {
+        out(busy);
+        return 1;
+      }
+      const delivered = describeDelivered(ledger, key);
       if (delivered) {
         out(delivered);
         return 0;
@@ -75,6 +82,15 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   } finally {
     ledger?.close();
   }
+}
+
+/** "key: being sent …" when another process (the daemon) is sending the slot now, else null. */
+function describeSendingElsewhere(ledger: Ledger, key: string): string | null {
+  const at = { now: new Date(), startedAt: new Date(0) }; // every recent send is another's
+  const busy = (ledger.getSlot(key)?.deliveries ?? []).filter((d) => sendingElsewhere(d, at));
+  if (busy.length === 0) return null;
+  const since = busy.map((d) => `${d.destination} since ${d.updatedAt.toISOString()}`).join(", ");
+  return `${key}: another process is sending it right now (${since}) — check \`history\` in a few minutes; --force sends anyway, at the risk of a second post`;
 }
 
 /** "key: already delivered …" when the ledger has the slot done, else null. */

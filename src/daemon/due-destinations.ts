@@ -1,17 +1,46 @@
 import type { DigestLedger } from "../run-digest.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
 
+/**
+ * A `sending` row that another process (a `run` from the CLI) wrote this recently is its send
+ * in flight; older, that process died mid-send, and the row is ours to check and finish.
+ */
+export const IN_FLIGHT_ELSEWHERE_MS = 5 * 60_000;
+
+/** The instants a due decision needs. */
+export interface DueAt {
+  now: Date;
+  /**
+   * When this daemon started. A `sending` row written before it was left by a process that
+   * crashed; one written since, while the daemon is not running its slot, is another process's.
+   */
+  startedAt: Date;
+}
+
 /** Whether a run now should attempt this delivery: open, interrupted, or its retry is due. */
-export function isDue(delivery: Delivery, now: Date): boolean {
+export function isDue(delivery: Delivery, at: DueAt): boolean {
   switch (delivery.state) {
     case "pending":
-    case "sending":
       return true;
+    case "sending":
+      return !sendingElsewhere(delivery, at);
     case "failed":
-      return delivery.nextAttemptAt !== null && delivery.nextAttemptAt.getTime() <= now.getTime();
+      return (
+        delivery.nextAttemptAt !== null && delivery.nextAttemptAt.getTime() <= at.now.getTime()
+      );
     case "sent":
       return false;
   }
+}
+
+/** Whether another process is sending this delivery now (see IN_FLIGHT_ELSEWHERE_MS). */
+export function sendingElsewhere(delivery: Delivery, at: DueAt): boolean {
+  const written = delivery.updatedAt.getTime();
+  return (
+    delivery.state === "sending" &&
+    written >= at.startedAt.getTime() &&
+    at.now.getTime() - written < IN_FLIGHT_ELSEWHERE_MS
+  );
 }
 
 /**
@@ -22,14 +51,14 @@ export function isDue(delivery: Delivery, now: Date): boolean {
  */
 export function dueDestinationsOnly(
   ledger: Pick<Ledger, "recordSlot" | "getSlot" | "beginAttempt" | "markSent" | "markFailed">,
-  now: Date,
+  at: DueAt,
 ): DigestLedger {
   return {
     recordSlot: (slot) => ledger.recordSlot(slot),
     beginAttempt: (key, destination) => {
       const delivery = ledger.getSlot(key)?.deliveries.find((d) => d.destination === destination);
       // deliverAll sends nothing for "sent"; the row itself is left exactly as it was.
-      if (delivery?.state === "failed" && !isDue(delivery, now)) {
+      if (delivery && delivery.state !== "sent" && !isDue(delivery, at)) {
         return { state: "sent", attempts: delivery.attempts };
       }
       return ledger.beginAttempt(key, destination);
@@ -47,8 +76,17 @@ export function dueDestinationsOnly(
 export function hasDueDestination(
   ledger: Pick<Ledger, "getSlot">,
   key: string,
-  now: Date,
+  at: DueAt,
 ): boolean {
   const slot = ledger.getSlot(key);
-  return !slot || slot.deliveries.some((d) => isDue(d, now));
+  return !slot || slot.deliveries.some((d) => isDue(d, at));
+}
+
+/** Whether another process is sending one of the slot's deliveries now. */
+export function slotSendingElsewhere(
+  ledger: Pick<Ledger, "getSlot">,
+  key: string,
+  at: DueAt,
+): boolean {
+  return ledger.getSlot(key)?.deliveries.some((d) => sendingElsewhere(d, at)) ?? false;
 }

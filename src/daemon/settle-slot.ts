@@ -1,7 +1,7 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import type { Logger } from "../logger.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
-import { isDue } from "./due-destinations.js";
+import { type DueAt, isDue } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
@@ -18,7 +18,7 @@ export interface SettleDeps {
   retryAt: (attempts: number) => Date | null;
   now: Date;
   /** When the run started: what was due then and is still untouched was never attempted. */
-  launchedAt: Date;
+  launched: DueAt;
 }
 
 /** Records and reports how a run of `key` ended; `error` is what the run threw, if it did. */
@@ -70,7 +70,7 @@ function repairOf(
   delivery: Delivery,
   results: readonly DeliveryResult[],
   runError: string | null,
-  deps: Pick<SettleDeps, "retryAt" | "launchedAt">,
+  deps: Pick<SettleDeps, "retryAt" | "launched">,
 ): { error: string; next: Date | null } | null {
   if (delivery.state === "pending" || delivery.state === "sending") {
     return {
@@ -79,7 +79,7 @@ function repairOf(
     };
   }
   const untouched =
-    isDue(delivery, deps.launchedAt) && !results.some((r) => r.id === delivery.destination);
+    isDue(delivery, deps.launched) && !results.some((r) => r.id === delivery.destination);
   if (!untouched) return null;
   if (runError !== null) return { error: runError, next: deps.retryAt(delivery.attempts + 1) };
   return {

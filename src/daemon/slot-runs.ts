@@ -15,6 +15,8 @@ import { settleSlot } from "./settle-slot.js";
 
 export interface SlotRunsOptions {
   ledger: DaemonLedger;
+  /** When the daemon started (see DueAt). */
+  startedAt: Date;
   runJob: RunJob;
   logger: Logger;
   metrics: DaemonMetrics | null;
@@ -45,7 +47,7 @@ export interface SlotRuns {
 
 /** The registry of runs in flight, launching each through `runJob`. */
 export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
-  const { ledger, metrics, clock, timers } = options;
+  const { ledger, metrics, clock, timers, startedAt } = options;
   const running = new Map<string, string>(); // job id → slot key
   const inFlight = new Set<Promise<void>>();
 
@@ -64,7 +66,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
     const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) =>
       settleSlot(
-        { ledger, metrics, logger, retryAt, now: clock(), launchedAt: now },
+        { ledger, metrics, logger, retryAt, now: clock(), launched: { now, startedAt } },
         job,
         key,
         deliveries,
@@ -73,7 +75,12 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
 
     running.set(job.id, key);
     const run = options
-      .runJob(job, fire, { ledger: dueDestinationsOnly(ledger, now), cache, logger, retryAt })
+      .runJob(job, fire, {
+        ledger: dueDestinationsOnly(ledger, { now, startedAt }),
+        cache,
+        logger,
+        retryAt,
+      })
       .then(
         (outcome) => settle(outcome.deliveries, null),
         (error: unknown) => settle([], error),

@@ -151,7 +151,7 @@ describe("a run's view of the ledger", () => {
     h.ledger.markFailed(KEY, "b:due", "x", at);
     h.ledger.markFailed(KEY, "c:given-up", "x", null);
     h.ledger.markSent(KEY, "e:sent", { slackTs: "1.1" });
-    const view = dueDestinationsOnly(h.ledger, at);
+    const view = dueDestinationsOnly(h.ledger, { now: at, startedAt: new Date(0) });
     expect(ids.map((id) => [id, view.beginAttempt(KEY, id).state])).toEqual([
       ["a:waiting", "sent"],
       ["b:due", "failed"],
@@ -167,6 +167,46 @@ describe("a run's view of the ledger", () => {
       ["d:pending", "sending"],
       ["e:sent", "sent"],
     ]);
+  });
+});
+
+describe("a slot another process is sending", () => {
+  it("is left to it while its send is fresh, and checked and finished once it went stale", async () => {
+    const h = harness([team], { destinations: [SLACK], start: "2026-06-10T06:59:00Z" });
+    await h.tickAt("2026-06-10T06:59:30Z");
+    // A `run` from the CLI starts posting this slot 30 s before the daemon's fire.
+    h.ledger.recordSlot({
+      key: KEY,
+      team: "checkout",
+      kind: "digest",
+      job: "daily",
+      fireAt: new Date(FIRE),
+      period: { start: "2026-06-09", end: "2026-06-09" },
+      destinations: [SLACK],
+    });
+    h.ledger.beginAttempt(KEY, SLACK);
+    await h.tickAt(FIRE);
+    await h.tickAt("2026-06-10T07:04:29Z");
+    expect(h.runs).toEqual([]);
+    // Five minutes without a word: that process died mid-send; the daemon takes the slot over.
+    await h.tickAt("2026-06-10T07:04:31Z");
+    expect(h.runs.map((r) => r.key)).toEqual([KEY]);
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("is taken over at once when it was left sending before this daemon started (a crash)", async () => {
+    const before = harness([team], { destinations: [SLACK], gate: () => new Promise(() => {}) });
+    before.tickOnly(FIRE); // the post hangs; the process is then gone
+    const dir = before.ledger.location.replace(/\/ledger\.sqlite$/, "");
+    before.ledger.releaseLease();
+    const after = harness([team], {
+      ledgerDir: dir,
+      destinations: [SLACK],
+      start: "2026-06-10T07:00:30Z",
+    });
+    await after.tickAt("2026-06-10T07:00:31Z");
+    expect(after.runs.map((r) => r.key)).toEqual([KEY]);
+    expect(delivery(after, SLACK)).toMatchObject({ state: "sent" });
   });
 });
 

@@ -77,4 +77,24 @@ describe("run and the ledger", () => {
       ledger.close();
     }
   });
+
+  it("refuses to send a slot the daemon is sending at that moment (exit 1), so nothing is posted twice", async () => {
+    live = await startLiveSetup();
+    const held = live.slack.holdNext("chat.postMessage"); // the daemon's post hangs
+    const daemon = startDaemonProcess(live.configPath, live.env);
+    try {
+      await held.arrived;
+      const clash = await run(live);
+      expect(clash.code).toBe(1);
+      expect(clash.out).toMatch(
+        /^checkout\.weekly\.\S+: another process is sending it right now \(slack:C0123ABCD since .*\) — check `history` in a few minutes/,
+      );
+      held.release();
+      await daemon.logged("digest done");
+      expect(digestPosts(live.slack)).toHaveLength(1);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exit;
+    }
+  });
 });
