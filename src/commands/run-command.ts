@@ -124,6 +124,8 @@ function describeDelivery(
   switch (delivery.status) {
     case "failed":
       return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? " (recorded; a running daemon retries it)" : ""}`;
+    case "waiting":
+      return `… ${delivery.id} was left alone: the ledger has it waiting for a retry or another process`;
     case "already-sent":
       return `= ${delivery.id} was already delivered (the ledger says so); --force sends again`;
     case "recovered":

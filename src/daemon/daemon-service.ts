@@ -129,6 +129,23 @@ export async function startDaemonService(
   if (alerts.length > 0) logger.warn({ alerts }, ALERTS_NOT_EVALUATED);
   daemon.start();
 
+  let stopping: Promise<void> | null = null;
+  async function stopService(graceMs: number): Promise<void> {
+    const unfinished = await daemon.stop(graceMs);
+    if (unfinished.length > 0) {
+      logger.warn(
+        { unfinished },
+        "stopping with slots still in flight: their destinations stay recorded as sending, and the next start checks before sending again",
+      );
+    }
+    await ops.close();
+    ledger.releaseLease();
+    ledger.close();
+    // A delivery cut off by the grace period may hold a connection; do not wait on it forever.
+    await Promise.race([clients.close(), delay(2_000)]);
+    logger.info({ ledger: ledger.location }, "daemon stopped");
+  }
+
   return {
     opsUrl: ops.url,
     ledgerPath: ledger.location,
@@ -149,20 +166,10 @@ export async function startDaemonService(
         "config reloaded",
       );
     },
-    async stop(graceMs) {
-      const unfinished = await daemon.stop(graceMs);
-      if (unfinished.length > 0) {
-        logger.warn(
-          { unfinished },
-          "stopping with slots still in flight: their destinations stay recorded as sending, and the next start checks before sending again",
-        );
-      }
-      await ops.close();
-      ledger.releaseLease();
-      ledger.close();
-      // A delivery cut off by the grace period may hold a connection; do not wait on it forever.
-      await Promise.race([clients.close(), delay(2_000)]);
-      logger.info({ ledger: ledger.location }, "daemon stopped");
+    stop(graceMs) {
+      // Once: a second call (a second signal, a test's cleanup) waits for the first.
+      stopping ??= stopService(graceMs);
+      return stopping;
     },
   };
 }

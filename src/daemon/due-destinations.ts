@@ -45,7 +45,8 @@ export function sendingElsewhere(delivery: Delivery, at: DueAt): boolean {
 
 /**
  * The ledger as one daemon run of a slot sees it: a destination whose failure is waiting for
- * a later retry (or was given up for good) reads as done, so the run leaves it alone. Each
+ * a later retry, was given up for good, or is being sent by another process reads as `later`,
+ * so the run leaves it alone. Each
  * destination then keeps its own backoff, and a run for one destination's retry never resends
  * — or retries early — the others.
  */
@@ -57,9 +58,8 @@ export function dueDestinationsOnly(
     recordSlot: (slot) => ledger.recordSlot(slot),
     beginAttempt: (key, destination) => {
       const delivery = ledger.getSlot(key)?.deliveries.find((d) => d.destination === destination);
-      // deliverAll sends nothing for "sent"; the row itself is left exactly as it was.
       if (delivery && delivery.state !== "sent" && !isDue(delivery, at)) {
-        return { state: "sent", attempts: delivery.attempts };
+        return { state: "later", attempts: delivery.attempts };
       }
       return ledger.beginAttempt(key, destination);
     },

@@ -98,8 +98,9 @@ function metricResult(
     case "recovered":
       return "recovered";
     case "already-sent":
-      // A destination waiting for its own retry reads as sent to the run, but was not touched.
-      return row?.state === "sent" ? "already_sent" : null;
+      return "already_sent";
+    case "waiting":
+      return null;
     case "failed":
       return row?.state === "failed" && row.nextAttemptAt === null ? "gave_up" : "failed";
   }

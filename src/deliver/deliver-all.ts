@@ -23,7 +23,8 @@ export interface DeliveryJob {
   recover?(): Promise<Receipt | null>;
 }
 
-export type DeliveryStatus = "sent" | "recovered" | "already-sent" | "failed";
+/** `waiting`: the ledger says not now (a retry later, given up, or another process sends it). */
+export type DeliveryStatus = "sent" | "recovered" | "already-sent" | "waiting" | "failed";
 
 export interface DeliveryResult {
   id: string;
@@ -34,11 +35,14 @@ export interface DeliveryResult {
 
 /** The part of the ledger deliveries need; `state/` implements it. */
 export interface DeliveryLedger {
-  /** Marks the attempt as started; returns the state it was in before. */
+  /**
+   * Marks the attempt as started; returns the state it was in before, or `later` when this run
+   * must leave the destination alone (and the row untouched).
+   */
   beginAttempt(
     key: string,
     id: string,
-  ): { state: "new" | "pending" | "sending" | "sent" | "failed"; attempts: number };
+  ): { state: "new" | "pending" | "sending" | "sent" | "failed" | "later"; attempts: number };
   markSent(key: string, id: string, receipt: Receipt): void;
   markFailed(key: string, id: string, error: string, nextAttemptAt: Date | null): void;
 }
@@ -67,6 +71,7 @@ async function deliverOne(
   const { ledger, logger } = options;
   const before = ledger?.beginAttempt(key, job.id) ?? { state: "new", attempts: 0 };
   if (before.state === "sent") return { id: job.id, status: "already-sent" };
+  if (before.state === "later") return { id: job.id, status: "waiting" };
   try {
     // "sending": a crash mid-send. "failed": the library may have retried a post that Slack had
     // in fact made. Either way, look before sending again.

@@ -115,7 +115,7 @@ describe("the daemon service", () => {
     expect(warning?.alerts).toEqual(["checkout/alert/flaky-rate"]);
   });
 
-  it("answers /healthz and /readyz, and /readyz says when it is stopping", async () => {
+  it("answers /healthz and /readyz", async () => {
     live = await startLiveSetup();
     const { service } = await start(live);
     const health = await fetch(`${service.opsUrl}/healthz`);
@@ -131,6 +131,22 @@ describe("the daemon service", () => {
     expect((await fetch(`${service.opsUrl}/nope`)).status).toBe(404);
   });
 
+  it('answers /readyz 503 "stopping" while it waits for a delivery in flight', async () => {
+    live = await startLiveSetup();
+    const held = live.slack.holdNext("chat.postMessage");
+    const { service } = await start(live);
+    await held.arrived;
+    const stopped = service.stop(5_000);
+    const response = await fetch(`${service.opsUrl}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({
+      checks: { scheduler: { ok: false, detail: "stopping" } },
+    });
+    held.release();
+    await stopped;
+    expect(digestPosts(live.slack)).toHaveLength(1);
+  });
+
   it("refuses a second daemon on the same ledger, naming the fix", async () => {
     live = await startLiveSetup();
     await start(live);
@@ -142,6 +158,7 @@ describe("the daemon service", () => {
 
   it("applies a reloaded config's schedules, and says which sections need a restart", async () => {
     live = await startLiveSetup();
+    const { slack } = live;
     const { service, logs } = await start(live);
     const config = loadConfig(live.configPath, {
       env: { ...live.env, SLACK_BOT_TOKEN: "xoxb-other" },
@@ -153,5 +170,11 @@ describe("the daemon service", () => {
     );
     expect(logs).toContainEqual(expect.objectContaining({ sections: ["slack"] }));
     expect(JSON.stringify(logs)).not.toContain("xoxb-other");
+    // The new job is scheduled: its first fire is due now, and it posts under its own key.
+    await waitFor("the renamed team's digest", () =>
+      digestPosts(slack).some((p) =>
+        String(p.metadata?.event_payload.key).startsWith("payments.weekly."),
+      ),
+    );
   });
 });
