@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ALERTS_NOT_EVALUATED, configuredAlerts } from "../daemon/jobs.js";
+import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
@@ -34,7 +35,7 @@ export async function checkConfigCommand(
   if (configuredAlerts(config.teams).length > 0) out(`  note: ${ALERTS_NOT_EVALUATED}`);
   out(`  api ${config.api.url} (key set)`);
   out(
-    `  slack token ${config.slack.token ? "set" : "not set"}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
+    `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
   for (const team of config.teams) {
     out("");
@@ -132,12 +133,22 @@ async function checkOnline(
       out(`slack: token accepted — workspace ${who.team}, bot user ${who.user}`);
     } catch (error) {
       ok = false;
-      out(
-        `slack: the token check (auth.test) failed: ${scrub(messageOf(error))} — check SLACK_BOT_TOKEN is a bot token (xoxb-…) of your workspace, and SLACK_API_URL if you set it`,
-      );
+      // Our own errors already name the fix; a bare library error gets the usual suspects.
+      const advice =
+        error instanceof ReporterError
+          ? ""
+          : " — check SLACK_BOT_TOKEN is a bot token (xoxb-…) of your workspace, and SLACK_API_URL if you set it";
+      out(`slack: the token check (auth.test) failed: ${scrub(messageOf(error))}${advice}`);
     }
   }
   return ok;
+}
+
+/** "set", or what is wrong with it: digests post as the app's bot, with a bot token. */
+function describeSlackToken(token: string | null): string {
+  if (token === null) return "not set";
+  if (token.startsWith("xoxb-")) return "set";
+  return "set, but it is not a bot token (xoxb-…): use the app's Bot User OAuth Token";
 }
 
 function listIds(projects: ProjectSummary[]): string {

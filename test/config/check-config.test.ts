@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkConfigCommand, describeFire } from "../../src/commands/check-config.js";
 import { parseConfigText } from "../../src/config/load-config.js";
-import { AuthError } from "../../src/errors.js";
+import { AuthError, SlackDeliveryError } from "../../src/errors.js";
 import type { InsightsApi, ProjectSummary } from "../../src/insights/types.js";
 import { configText, fullEnv } from "./config-builders.js";
 
@@ -123,5 +123,33 @@ describe("check-config", () => {
     );
     expect(last).toContain("check SLACK_BOT_TOKEN");
     expect(lines.join("\n")).not.toContain(token);
+  });
+
+  it("online: a Slack error of ours is shown as it is, its fix named once", async () => {
+    const slackAuthTest = async () => {
+      throw new SlackDeliveryError(
+        "could not reach Slack for auth.test (connect ECONNREFUSED) — check the network, and SLACK_API_URL if it is set",
+        null,
+      );
+    };
+    const { lines } = await run({
+      config: config(),
+      online: { api: api(ALL_PROJECTS), slackAuthTest },
+    });
+    expect(lines.at(-1)).toBe(
+      "slack: the token check (auth.test) failed: could not reach Slack for auth.test (connect ECONNREFUSED) — check the network, and SLACK_API_URL if it is set",
+    );
+  });
+
+  it("says when the Slack token is not a bot token", async () => {
+    const text = configText();
+    const withUserToken = parseConfigText(text, "reporter.yaml", {
+      env: fullEnv({ SLACK_BOT_TOKEN: "xoxp-user-token" }),
+    });
+    const { lines } = await run({ config: withUserToken });
+    expect(lines).toContain(
+      "  slack token set, but it is not a bot token (xoxb-…): use the app's Bot User OAuth Token, smtp_url set",
+    );
+    expect(lines.join("\n")).not.toContain("xoxp-user-token");
   });
 });
