@@ -4,6 +4,7 @@ import { IANAZone } from "luxon";
 import { createApiClient } from "../create-deps.js";
 import { UsageError } from "../errors.js";
 import { collectInsights, createRequestCache } from "../insights/collect-insights.js";
+import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
 import { plural } from "../render/format.js";
@@ -87,6 +88,10 @@ export async function exportCommand(
       `wrote ${opts.out}: ${plural(report.projects.length, "project")}, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
     );
     if (clampNote) out(`  ${clampNote}`);
+    // The API clamps to its today; a range that reaches it ends with a day still going on.
+    if (served !== null || current.end >= localDateOf(now(), timezone)) {
+      out(`  ${current.end} is today (${timezone}): its figures are partial until the day is over`);
+    }
     for (const p of unavailable)
       if (p.status === "unavailable")
         out(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);

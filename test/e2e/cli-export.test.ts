@@ -100,6 +100,9 @@ describe("export", () => {
     expect(result.stdout).toContain(
       "--to 2026-11-30 is after the last day the API has (2026-11-18)",
     );
+    expect(result.stdout).toContain(
+      "2026-11-18 is today (Europe/Berlin): its figures are partial until the day is over",
+    );
     const book = await loadWorkbook(await readFile(out));
     expect(records(sheet(book, "Daily"))).toHaveLength(10);
     const row = records(sheet(book, "Summary")).find(
