@@ -1,6 +1,5 @@
-import type { WebClient } from "@slack/web-api";
 import { SlackDeliveryError } from "../errors.js";
-import type { SlackLogger } from "./slack-client.js";
+import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { isChannelId, label, toSlackDeliveryError } from "./slack-errors.js";
 
 /** Turns a configured channel (`C0123ABCD` or `#name`) into the id Slack calls need. */
@@ -11,14 +10,17 @@ export type ChannelResolver = (channel: string) => Promise<string>;
  * see (all pages), kept for the resolver's life, with a warning per name: a rename breaks a
  * name, never an id.
  */
-export function createChannelResolver(client: WebClient, logger?: SlackLogger): ChannelResolver {
+export function createChannelResolver(
+  clients: Pick<SlackClients, "calls" | "paced">,
+  logger?: SlackLogger,
+): ChannelResolver {
   let listing: Promise<Map<string, string>> | null = null;
   const warned = new Set<string>();
 
   return async (channel) => {
     if (isChannelId(channel)) return channel;
     if (!listing) {
-      const current = listChannels(client, channel);
+      const current = listChannels(clients, channel);
       listing = current;
       // A failed listing (network, scope) is not cached: the next delivery asks again.
       current.catch(() => {
@@ -45,17 +47,23 @@ export function createChannelResolver(client: WebClient, logger?: SlackLogger): 
   };
 }
 
-async function listChannels(client: WebClient, channel: string): Promise<Map<string, string>> {
+async function listChannels(
+  { calls: client, paced }: Pick<SlackClients, "calls" | "paced">,
+  channel: string,
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   let cursor: string | undefined;
   try {
     do {
-      const page = await client.conversations.list({
-        exclude_archived: true,
-        types: "public_channel,private_channel",
-        limit: 200,
-        ...(cursor ? { cursor } : {}),
-      });
+      const pageCursor = cursor;
+      const page = await paced("conversations.list", () =>
+        client.conversations.list({
+          exclude_archived: true,
+          types: "public_channel,private_channel",
+          limit: 200,
+          ...(pageCursor ? { cursor: pageCursor } : {}),
+        }),
+      );
       for (const c of page.channels ?? []) {
         if (c.id && c.name) ids.set(c.name.toLowerCase(), c.id);
       }

@@ -1,4 +1,4 @@
-import { type Logger as LibraryLogger, LogLevel, WebClient, WebClientEvent } from "@slack/web-api";
+import { ErrorCode, type Logger as LibraryLogger, LogLevel, WebClient } from "@slack/web-api";
 import type { Secret } from "../secret.js";
 import { scrub } from "./slack-errors.js";
 
@@ -11,50 +11,74 @@ export interface SlackClientOptions {
   token: Secret;
   /** SLACK_API_URL; null for Slack itself. */
   apiUrl: string | null;
-  /** Give up retrying a call after this long (default 2 minutes). */
+  /** Give up retrying a call after this long (default 2 minutes), Retry-After waits included. */
   maxRetryTimeMs?: number;
   /** Retries of one call after the first attempt (default 5). */
   retries?: number;
-  /** First backoff between retries, doubled each time (default 1 s); Retry-After comes on top. */
+  /** First backoff between retries, doubled each time (default 1 s). */
   minRetryDelayMs?: number;
   /** Per-request timeout (default 30 s), so a stalled connection cannot hang a delivery. */
   timeoutMs?: number;
-  /** Gets the library's warnings and each rate limit; silent when absent. */
+  /** Gets the library's warnings and each rate-limit wait; silent when absent. */
   logger?: SlackLogger;
-  /** Retry a call only when Slack rate-limited it (see `createSlackClients`). */
-  retryOnlyRateLimits?: boolean;
 }
 
-/** The two clients a Slack destination needs: they differ only in what they retry. */
+/** The Slack clients a destination needs, and how a rate-limited call is retried. */
 export interface SlackClients {
-  /** Lookups, thread replies and uploads: retried on rate limits, timeouts and 5xx, bounded. */
+  /** Lookups, thread replies and uploads: retried on timeouts and 5xx, bounded. */
   calls: WebClient;
   /**
-   * The digest's own `chat.postMessage`: retried only on a rate limit, the one failure that
-   * proves nothing was posted. After a timeout or a 5xx the post may have landed, so the attempt
-   * fails instead, and the next one looks the message up in the channel before posting again.
+   * The digest's own `chat.postMessage`: never retried by the library. After a timeout or a
+   * 5xx the post may have landed, so the attempt fails instead, and the next one looks the
+   * message up in the channel before posting again.
    */
   posts: WebClient;
+  /**
+   * Runs one call of either client. A rate limit — the one failure that proves Slack did
+   * nothing — is waited out as its Retry-After asks, while retries are left and the wait fits
+   * in the time budget; a longer Retry-After fails at once instead of holding the digest.
+   */
+  paced<T>(method: string, run: () => Promise<T>): Promise<T>;
 }
 
-/** Both Slack clients over the same token and options. */
+/** The Slack clients over one token and one set of options. */
 export function createSlackClients(options: SlackClientOptions): SlackClients {
+  const retries = options.retries ?? 5;
+  const maxRetryTimeMs = options.maxRetryTimeMs ?? 120_000;
   return {
     calls: createSlackClient(options),
-    posts: createSlackClient({ ...options, retryOnlyRateLimits: true }),
+    posts: createSlackClient({ ...options, retries: 0 }),
+    async paced(method, run) {
+      const started = Date.now();
+      for (let retry = 0; ; retry++) {
+        try {
+          return await run();
+        } catch (error) {
+          const waitSeconds = rateLimitedFor(error);
+          const spentMs = Date.now() - started;
+          if (waitSeconds === null || retry >= retries) throw error;
+          if (spentMs + waitSeconds * 1000 > maxRetryTimeMs) throw error;
+          options.logger?.warn(
+            { method, retryAfterSeconds: waitSeconds },
+            "Slack rate-limited a call; waiting as its Retry-After asks before retrying",
+          );
+          await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
+        }
+      }
+    },
   };
 }
 
 /**
- * Builds the Slack WebClient — the one place one is made. Retries are bounded in count and in
+ * Builds a Slack WebClient — the one place one is made. Retries are bounded in count and in
  * time, unlike the library's default of ten retries over about 30 minutes, which would hold a
- * digest (and the daemon's shutdown) for half an hour. A 429 waits for its Retry-After before
- * the next attempt; one Retry-After longer than the budget is still waited once.
+ * digest (and the daemon's shutdown) for half an hour. A rate-limited call is not retried here:
+ * it fails with the Retry-After, for `paced` to decide.
  */
 export function createSlackClient(options: SlackClientOptions): WebClient {
   const maxRetryTime = options.maxRetryTimeMs ?? 120_000;
   const minTimeout = options.minRetryDelayMs ?? 1000;
-  const client = new WebClient(options.token.reveal(), {
+  return new WebClient(options.token.reveal(), {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     retryConfig: {
       retries: options.retries ?? 5,
@@ -63,29 +87,21 @@ export function createSlackClient(options: SlackClientOptions): WebClient {
       maxTimeout: Math.max(minTimeout, Math.min(30_000, maxRetryTime / 4)),
       maxRetryTime,
       randomize: true,
-      ...(options.retryOnlyRateLimits ? { onFailedAttempt: abortUnlessRateLimited } : {}),
     },
-    rejectRateLimitedCalls: false,
+    rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? 30_000,
     // The original axios error holds the request config, Authorization header included.
     attachOriginalToWebAPIRequestError: false,
     logger: libraryLogger(options.logger, options.token),
   });
-  client.on(WebClientEvent.RATE_LIMITED, (retryAfterSeconds: number, request: { url?: string }) => {
-    options.logger?.warn(
-      { method: methodOf(request.url), retryAfterSeconds },
-      "Slack rate-limited a call; waiting as its Retry-After asks before retrying",
-    );
-  });
-  return client;
 }
 
-/**
- * p-retry's hook: throwing ends the retries. The library signals a rate-limited attempt (after
- * waiting its Retry-After) with this message; anything else may have reached Slack.
- */
-function abortUnlessRateLimited(error: Error): void {
-  if (!error.message.startsWith("A rate limit was exceeded")) throw error;
+/** The Retry-After (seconds) of a call Slack rate-limited, or null for any other failure. */
+function rateLimitedFor(error: unknown): number | null {
+  const coded = error as { code?: unknown; retryAfter?: unknown };
+  return coded?.code === ErrorCode.RateLimitedError && typeof coded.retryAfter === "number"
+    ? coded.retryAfter
+    : null;
 }
 
 /** The library's logger interface over ours: debug and info dropped, warnings forwarded. */
@@ -107,9 +123,4 @@ function libraryLogger(logger: SlackLogger | undefined, token: Secret): LibraryL
     getLevel: () => level,
     setName: () => {},
   };
-}
-
-/** The Web API method at the end of a request URL (`…/api/chat.postMessage`). */
-function methodOf(url: string | undefined): string | null {
-  return url?.split("/").pop() ?? null;
 }

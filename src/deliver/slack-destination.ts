@@ -25,15 +25,15 @@ export interface SlackDestinationOptions {
  */
 export function createSlackDestination(options: SlackDestinationOptions): SlackDestination {
   const { logger } = options;
-  const { calls: client, posts } = options.clients;
+  const { calls: client, posts, paced } = options.clients;
   const historyPageSize = options.historyPageSize ?? 200;
-  const resolve = createChannelResolver(client, logger);
+  const resolve = createChannelResolver(options.clients, logger);
   let warnedHistoryScope = false;
 
   /** Runs one Web API call, turning its failure into a SlackDeliveryError in words. */
   async function call<T>(method: string, channel: string, run: () => Promise<T>): Promise<T> {
     try {
-      return await run();
+      return await paced(method, run);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, client.token);
     }
@@ -105,13 +105,16 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       do {
         let page: Awaited<ReturnType<typeof client.conversations.history>>;
         try {
-          page = await client.conversations.history({
-            channel: id,
-            oldest,
-            limit: historyPageSize,
-            include_all_metadata: true,
-            ...(cursor ? { cursor } : {}),
-          });
+          const pageCursor = cursor;
+          page = await paced("conversations.history", () =>
+            client.conversations.history({
+              channel: id,
+              oldest,
+              limit: historyPageSize,
+              include_all_metadata: true,
+              ...(pageCursor ? { cursor: pageCursor } : {}),
+            }),
+          );
         } catch (error) {
           const mapped = toSlackDeliveryError(
             error,

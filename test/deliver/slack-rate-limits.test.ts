@@ -87,4 +87,16 @@ describe.concurrent("rate limits", () => {
     expect(slack.calls).toHaveLength(1);
     expect(e.slackError).toBe("ratelimited");
   });
+
+  it("fails at once, naming the wait, when a Retry-After is longer than the whole budget", async (context) => {
+    const { slack, warnings, destination } = await setup(context, {});
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 600 });
+
+    const e = await failure(destination.post("C0123ABCD", post));
+
+    expect(slack.calls).toHaveLength(1);
+    expect(e.slackError).toBe("ratelimited");
+    expect(e.context).toMatchObject({ retryAfterSeconds: 600 });
+    expect(warnings.some((w) => w.msg.includes("waiting as its Retry-After asks"))).toBe(false);
+  });
 });
