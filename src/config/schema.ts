@@ -152,7 +152,7 @@ export const configSchema = z
     api: z
       .strictObject({
         url: z.string().describe("Base URL: https://<workspace>.<host>/api/external/v1"),
-        key: z.string().describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
+        key: z.string().min(1).describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
         concurrency: z
           .number()
           .int()
@@ -174,6 +174,7 @@ export const configSchema = z
       .strictObject({
         token: z
           .string()
+          .min(1)
           .optional()
           .describe(
             "Bot token (xoxb-…); defaults to ${SLACK_BOT_TOKEN}. Needed by Slack destinations.",

@@ -58,20 +58,24 @@ const testsDay = z
   })
   .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
 
-// A missing overall field means zero (the API omits what it has none of).
-const runsOverall = z.object({
-  passed_runs_count: count.default(0),
-  failed_runs_count: count.default(0),
-  average_run_duration: z.number().nonnegative().optional(),
-});
+// An overall object may be empty (the API omits counts it has none of), never half-filled.
+const runsOverall = z
+  .object({
+    passed_runs_count: count.optional(),
+    failed_runs_count: count.optional(),
+    average_run_duration: z.number().nonnegative().optional(),
+  })
+  .superRefine(requireAllOrNone(RUN_COUNT_KEYS));
 
-const testsOverall = z.object({
-  passed_tests_count: count.default(0),
-  failed_tests_count: count.default(0),
-  skipped_tests_count: count.default(0),
-  flaky_tests_count: count.default(0),
-  timed_out_tests_count: count.default(0),
-});
+const testsOverall = z
+  .object({
+    passed_tests_count: count.optional(),
+    failed_tests_count: count.optional(),
+    skipped_tests_count: count.optional(),
+    flaky_tests_count: count.optional(),
+    timed_out_tests_count: count.optional(),
+  })
+  .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
 
 const insightsBody = z.object({
   start_date: isoDate,
@@ -79,17 +83,11 @@ const insightsBody = z.object({
   timezone: z.string().min(1),
   runs: z.object({
     runs_volume_data: z.array(runsDay),
-    overall_data: runsOverall.default({ passed_runs_count: 0, failed_runs_count: 0 }),
+    overall_data: runsOverall,
   }),
   tests: z.object({
     tests_volume_data: z.array(testsDay),
-    overall_data: testsOverall.default({
-      passed_tests_count: 0,
-      failed_tests_count: 0,
-      skipped_tests_count: 0,
-      flaky_tests_count: 0,
-      timed_out_tests_count: 0,
-    }),
+    overall_data: testsOverall,
   }),
 });
 
@@ -116,6 +114,22 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
     span,
   );
   if (testsGap) return testsGap;
+  // Empty totals over days that carry data would silently report nothing.
+  if (
+    wire.runs.overall_data.passed_runs_count === undefined &&
+    wire.runs.runs_volume_data.some((day) => day.passed_runs_count !== undefined)
+  ) {
+    return fail("runs.overall_data.passed_runs_count", "missing, although the days carry runs");
+  }
+  if (
+    wire.tests.overall_data.passed_tests_count === undefined &&
+    wire.tests.tests_volume_data.some((day) => day.passed_tests_count !== undefined)
+  ) {
+    return fail(
+      "tests.overall_data.passed_tests_count",
+      "missing, although the days carry test results",
+    );
+  }
   const days: InsightsDay[] = wire.runs.runs_volume_data.map((runDay, i) => {
     const testDay = wire.tests.tests_volume_data[i];
     return {

@@ -254,6 +254,19 @@ describe("config problems", () => {
     expect(parse(emailOnly, { env })).toHaveProperty("config");
   });
 
+  it("refuses credentials written as empty strings, rather than sending them", () => {
+    const text = configText({ "api.key": "", "slack.token": "", "email.smtp_url": "" });
+    const issues = issuesOf(parse(text, { env: fullEnv() }));
+    expect(issues).toEqual([
+      { path: "api.key", message: "must not be empty" },
+      {
+        path: "email.smtp_url",
+        message: expect.stringMatching(/^must be an smtp:\/\/ or smtps:\/\/ URL with a host/),
+      },
+      { path: "slack.token", message: "must not be empty" },
+    ]);
+  });
+
   it("needs an SMTP URL only when something emails", () => {
     const env = fullEnv({ SMTP_URL: undefined });
     const issues = issuesOf(parse(configText(), { env }));

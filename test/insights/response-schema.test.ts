@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseProjectsPage } from "../../src/insights/projects-page-schema.js";
 import { parseInsightsBody } from "../../src/insights/response-schema.js";
-import { runsDay, wireInsights } from "./wire-insights.js";
+import { runsDay, type WireBody, wireInsights } from "./wire-insights.js";
 
 function problem(body: unknown): string {
   const parsed = parseInsightsBody(body, "pdqmxlz");
@@ -54,15 +54,38 @@ describe("parseInsightsBody", () => {
     expect(parseInsightsBody(body, "p").ok).toBe(true);
   });
 
-  it("reads missing overall fields as zero counts and a null duration", () => {
-    const body = wireInsights("2026-11-02", "2026-11-02");
+  it("reads an empty overall object over days without data as zero counts and a null duration", () => {
+    const body = wireInsights("2026-11-02", "2026-11-02", ["2026-11-02"]);
     body.runs.overall_data = {};
-    body.tests.overall_data = { flaky_tests_count: 3 };
+    body.tests.overall_data = {};
     const parsed = parseInsightsBody(body, "p");
     expect(parsed.ok && parsed.value.overall).toEqual({
       runs: { passed: 0, failed: 0, meanDurationMs: null },
-      tests: { passed: 0, failed: 0, skipped: 0, flaky: 3, timedOut: 0 },
+      tests: { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 },
     });
+  });
+
+  it.each([
+    [
+      "empty totals over days that carry runs",
+      (b: WireBody) => {
+        b.runs.overall_data = {};
+      },
+      "runs.overall_data.passed_runs_count: missing, although the days carry runs",
+    ],
+    [
+      "half-filled test totals",
+      (b: WireBody) => {
+        b.tests.overall_data = { flaky_tests_count: 3 };
+      },
+      "tests.overall_data.passed_tests_count",
+    ],
+  ])("refuses %s rather than report zeros", (_, edit, field) => {
+    const body = wireInsights("2026-11-02", "2026-11-02");
+    edit(body);
+    const parsed = parseInsightsBody(body, "p");
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? "" : `${parsed.field}: ${parsed.problem}`).toContain(field);
   });
 
   it("gives a null duration to a day whose counts are zero", () => {
