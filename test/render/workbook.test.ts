@@ -200,6 +200,9 @@ describe("renderWorkbook", () => {
   });
 
   it("has a Daily row for every day of every available project, with real UTC dates", () => {
+    // The suite runs in Pacific/Kiritimati (vitest.config.ts): a date built at local midnight
+    // would read as the day before in UTC.
+    expect(new Date(2026, 0, 1).getTimezoneOffset()).toBe(-14 * 60);
     const rows = records(sheet(book, "Daily"));
     const expected = available.flatMap((p) => p.daily.map((d) => ({ p, d })));
     expect(rows).toHaveLength(expected.length);
