@@ -97,6 +97,9 @@ export function deltaTone(
   if (delta.kind !== "change") return "neutral";
   const change = "pp" in delta ? delta.pp : delta.diff;
   if ("significant" in delta && !delta.significant) return "neutral";
+  // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
+  const shown = "pp" in delta ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
+  if (Number(Math.abs(shown).toFixed("pp" in delta ? 1 : 0)) === 0) return "neutral";
   if (change === 0) return "neutral";
   const direction = risingIs(figure);
   if (direction === "neutral") return "neutral";

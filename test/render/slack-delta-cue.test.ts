@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deltaTone } from "../../src/render/format.js";
 import { deltaCue, plainDelta } from "../../src/render/slack-delta-cue.js";
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../src/report/types.js";
 
@@ -56,5 +57,26 @@ describe("plainDelta", () => {
     expect(plainDelta(rate(0.1, false))).toBe("\u2248 +0.1 pp");
     expect(plainDelta({ kind: "new" })).toBe("new");
     expect(plainDelta({ kind: "unavailable", reason: "beyond lookback" })).toBe("");
+  });
+});
+
+describe("deltaTone, shared by Slack, the email, the terminal and the workbook", () => {
+  it.each([
+    [
+      "a duration 0.14% shorter: shown as ±0%, no news",
+      "meanRunDurationMs",
+      amount(-600, -0.0014),
+      "neutral",
+    ],
+    ["a duration 1% shorter: good", "meanRunDurationMs", amount(-4_200, -0.01), "good"],
+    [
+      "a significant flaky rate change of 0.04 pp: shown as ±0.0 pp",
+      "flakyRate",
+      rate(0.04),
+      "neutral",
+    ],
+    ["a significant flaky rate rise of 0.2 pp: bad", "flakyRate", rate(0.2), "bad"],
+  ] as const)("%s", (_, figure, delta, tone) => {
+    expect(deltaTone(figure, delta)).toBe(tone);
   });
 });
