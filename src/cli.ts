@@ -77,7 +77,11 @@ export function buildProgram(): Command {
     .description("one digest now, for the period that a fire at --at (default now) covers")
     .requiredOption("--team <team>", "team name")
     .requiredOption("--digest <digest>", "digest name")
-    .option("--at <iso>", "the fire instant to report for", isoInstant)
+    .option(
+      "--at <iso>",
+      "the scheduled fire instant whose period to report (default: now)",
+      isoInstant,
+    )
     .option("--outbox <dir>", "write what would be sent to DIR instead of sending")
     .option("--force", "send even if the ledger says this slot was delivered")
     .addOption(configOption())
@@ -88,7 +92,11 @@ export function buildProgram(): Command {
     .description("the digest as terminal text; nothing is sent")
     .requiredOption("--team <team>", "team name")
     .requiredOption("--digest <digest>", "digest name")
-    .option("--at <iso>", "the fire instant to report for", isoInstant)
+    .option(
+      "--at <iso>",
+      "the scheduled fire instant whose period to report (default: now)",
+      isoInstant,
+    )
     .addOption(configOption())
     .action(exitWith((opts) => previewCommand(opts, out)));
 

@@ -109,7 +109,7 @@ function refuseEmptyReport(key: string, report: Report): void {
   }
   if (reasons.size === 0) return; // a team without projects is refused by the config
   throw new UpstreamError(
-    `${key}: none of the team's ${report.projects.length} projects could be fetched, so nothing was sent — ${[...reasons].join("; ")}`,
+    `${key}: none of the team's ${report.projects.length} projects could be fetched — ${[...reasons].join("; ")}`,
     { slot: key },
   );
 }

@@ -27,7 +27,9 @@ export async function previewCommand(
       { team, digest, fireAt: opts.at ?? new Date() },
       { api, cache: createRequestCache(), logger },
     );
-    out(renderTerminalReport(report, { color: useColor() }).trimEnd());
+    // A terminal's own width (not narrower than 60); the default when piped.
+    const width = process.stdout.isTTY ? Math.max(60, process.stdout.columns) : undefined;
+    out(renderTerminalReport(report, { color: useColor(), ...(width ? { width } : {}) }).trimEnd());
     return 0;
   } finally {
     await api.close();

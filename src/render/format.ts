@@ -1,6 +1,12 @@
 import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
-import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../report/types.js";
+import type {
+  AmountDelta,
+  AmountFigure,
+  ProjectReport,
+  RateDelta,
+  RateFigure,
+} from "../report/types.js";
 
 /**
  * How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
@@ -118,10 +124,13 @@ export function deltaArrow(delta: RateDelta | AmountDelta): string {
 
 const BARS = ["\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"];
 
-/** A sparkline of values; a day without data is a space. Scaled from 0 to the max (or 1 when all are 0). */
-export function sparkline(values: readonly (number | null)[]): string {
+/**
+ * A sparkline of values; a day without data is a space. Scaled from 0 to `top` — for lines set
+ * side by side, one shared top, so equal bars mean equal values — else to its own max.
+ */
+export function sparkline(values: readonly (number | null)[], top?: number): string {
   const present = values.filter((v): v is number => v !== null);
-  const max = Math.max(0, ...present);
+  const max = top ?? Math.max(0, ...present);
   return values
     .map((v) => {
       if (v === null) return " ";
@@ -130,6 +139,16 @@ export function sparkline(values: readonly (number | null)[]): string {
       return BARS[index];
     })
     .join("");
+}
+
+/** The shared top of the projects' flaky-rate sparklines: the highest daily flaky rate of any. */
+export function flakyScale(projects: readonly ProjectReport[]): number {
+  let top = 0;
+  for (const p of projects) {
+    if (p.status !== "ok") continue;
+    for (const day of p.daily) top = Math.max(top, day.figures.flakyRate ?? 0);
+  }
+  return top;
 }
 
 /** "Nov 15, 2026", "Nov 9 – 15, 2026", "Oct 27 – Nov 2, 2026", "Dec 29, 2025 – Jan 4, 2026". */

@@ -7,7 +7,7 @@ import type {
 } from "../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
-import { formatPeriod, formatRate, sparkline } from "./format.js";
+import { flakyScale, formatPeriod, formatRate, sparkline } from "./format.js";
 import { HEADLINE_FIGURES } from "./headline-figures.js";
 import { deltaCue, plainDelta } from "./slack-delta-cue.js";
 import {
@@ -170,7 +170,8 @@ function projectBlocks(
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
   if (layout === "table") return [title, projectTable(listed)];
-  return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl)))];
+  const flakyTop = flakyScale(listed);
+  return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl, flakyTop)))];
 }
 
 // Names are cut before escaping so an entity is never split.

@@ -15,13 +15,17 @@ const REASON_CHARS = 300;
  * detail): name linked to its dashboard, id and filters, then its figures with deltas and the
  * flaky rate by day. Everything from the API or config is escaped.
  */
-export function projectField(project: ProjectReport, dashboardUrl: string | null): string {
+export function projectField(
+  project: ProjectReport,
+  dashboardUrl: string | null,
+  flakyTop: number,
+): string {
   const lines = [titleLine(project, dashboardUrl)];
   if (project.status === "unavailable") {
     const reason = truncateText(project.reason.message, REASON_CHARS);
     lines.push(`\u26A0\uFE0F unavailable: ${escapeMrkdwn(reason)}`);
   } else {
-    lines.push(...figureLines(project));
+    lines.push(...figureLines(project, flakyTop));
   }
   return truncateText(lines.join("\n"), SLACK_LIMITS.fieldChars);
 }
@@ -57,7 +61,7 @@ function filterText(project: ProjectReport): string {
   return parts.join(", ");
 }
 
-function figureLines(project: AvailableProject): string[] {
+function figureLines(project: AvailableProject, flakyTop: number): string[] {
   const { current: f, deltas: d } = project;
   const lines = [
     `Runs ${formatCount(f.runs)} ${deltaCue("runs", d.runs)}`.trimEnd(),
@@ -70,7 +74,11 @@ function figureLines(project: AvailableProject): string[] {
     );
   }
   if (project.daily.length > 1) {
-    lines.push(`Flaky by day \`${sparkline(project.daily.map((p) => p.figures.flakyRate))}\``);
+    const trend = sparkline(
+      project.daily.map((p) => p.figures.flakyRate),
+      flakyTop,
+    );
+    lines.push(`Flaky by day \`${trend}\``);
   }
   if (project.priorNote !== null) lines.push(`_${escapeMrkdwn(project.priorNote)}_`);
   return lines;

@@ -1,6 +1,6 @@
 import type { SlackBlock } from "../deliver/types.js";
 import type { AvailableProject } from "../report/types.js";
-import { formatCount, formatRate, sparkline } from "./format.js";
+import { flakyScale, formatCount, formatRate, sparkline } from "./format.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { truncateText } from "./slack-limits.js";
 
@@ -18,6 +18,7 @@ export const TABLE_PROJECT_ROWS = 99;
  */
 export function projectTable(projects: readonly AvailableProject[]): SlackBlock {
   const withTrend = projects.some((p) => p.daily.length > 1);
+  const scale = flakyScale(projects);
   const head = ["Project", "Runs", "Run pass", "\u0394", "Flaky", "\u0394"];
   if (withTrend) head.push("Flaky by day");
   const rows = projects.map((p) => {
@@ -29,7 +30,13 @@ export function projectTable(projects: readonly AvailableProject[]): SlackBlock 
       formatRate(p.current.flakyRate),
       deltaCue("flakyRate", p.deltas.flakyRate),
     ];
-    if (withTrend) cells.push(sparkline(p.daily.map((d) => d.figures.flakyRate)));
+    if (withTrend)
+      cells.push(
+        sparkline(
+          p.daily.map((d) => d.figures.flakyRate),
+          scale,
+        ),
+      );
     return cells;
   });
   const align = head.map((_, i) => (i === 0 ? { is_wrapped: true } : { align: "right" }));

@@ -1,5 +1,6 @@
 import type { SlackMessage } from "../deliver/types.js";
 import type { ProjectReport } from "../report/types.js";
+import { flakyScale } from "./format.js";
 import { MESSAGE_TEXT_BUDGET, SLACK_LIMITS } from "./slack-limits.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { WORST_FIRST_LABEL } from "./worst-first.js";
@@ -22,8 +23,9 @@ export function threadReplies(
   const groups: string[][] = [];
   let group: string[] = [];
   let chars = 0;
+  const flakyTop = flakyScale(projects);
   for (const project of projects) {
-    const field = projectField(project, dashboardUrl);
+    const field = projectField(project, dashboardUrl, flakyTop);
     if (group.length > 0 && (chars + field.length > FIELDS_BUDGET || group.length >= MAX_FIELDS)) {
       groups.push(group);
       group = [];

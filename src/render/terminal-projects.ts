@@ -8,6 +8,7 @@ import type {
 import {
   deltaArrow,
   deltaTone,
+  flakyScale,
   formatAmountDelta,
   formatCount,
   formatRate,
@@ -82,8 +83,12 @@ export function projectLines(
     paint(`Projects (${WORST_FIRST_LABEL})`, "title", layout.color),
     `${INDENT}${head.join(GAP)}`.trimEnd(),
   ];
+  const flakyTop = flakyScale(projects);
   for (const p of projects) {
-    const trend = sparkline(p.daily.map((d) => d.figures.flakyRate));
+    const trend = sparkline(
+      p.daily.map((d) => d.figures.flakyRate),
+      flakyTop,
+    );
     const cells = [
       pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
       pad(formatCount(p.current.runs), 7, "right"),

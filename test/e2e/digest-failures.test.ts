@@ -160,7 +160,7 @@ describe("no project of the team could be fetched", () => {
     );
     await expect(run).rejects.toBeInstanceOf(UpstreamError);
     await expect(run).rejects.toThrow(
-      /^checkout\.daily\.2026-11-17: none of the team's 2 projects could be fetched, so nothing was sent — project "zzghost" was not found in this workspace.*; project "zzother" was not found/,
+      /^checkout\.daily\.2026-11-17: none of the team's 2 projects could be fetched — project "zzghost" was not found in this workspace.*; project "zzother" was not found/,
     );
     expect(slack.posts).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
+import { sparkline } from "../../src/render/format.js";
 import { worstFirst } from "../../src/render/worst-first.js";
 import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
 
@@ -112,5 +113,15 @@ describe("worstFirst", () => {
       "calm",
       "empty",
     ]);
+  });
+});
+
+describe("sparkline", () => {
+  it("scales to its own max alone, and to a shared top when lines sit side by side", () => {
+    const low = [0.005, 0.006, 0.007];
+    expect(sparkline(low)).toBe("\u2586\u2587\u2588");
+    // Against a project at 6%, the same 0.5–0.7% is near the floor.
+    expect(sparkline(low, 0.06)).toBe("\u2582\u2582\u2582");
+    expect(sparkline([null, 0.06], 0.06)).toBe(" \u2588");
   });
 });
