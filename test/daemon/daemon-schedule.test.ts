@@ -75,6 +75,14 @@ describe("catch-up at start-up", () => {
     expect(h.ledger.isSlotDelivered("checkout.daily.2026-06-09")).toBe(true);
   });
 
+  it("reports the period of the fire, not of the day it ran on, when it ran past midnight", async () => {
+    const late = aTeam({ digests: [aDigest({ schedule: "30 23 * * *", catchUpMs: 6 * HOUR })] });
+    const h = harness([late]);
+    // 23:30 on Jun 10 in Berlin was due; the daemon comes up at 00:30 on Jun 11.
+    await h.tickAt("2026-06-10T22:30:00Z");
+    expect(h.runs.map((r) => r.key)).toEqual(["checkout.daily.2026-06-09"]);
+  });
+
   it("skips a fire missed 7 h ago, beyond the window, and says so once", async () => {
     const h = harness([team]);
     await h.tickAt("2026-06-10T14:00:00Z"); // 16:00 in Berlin

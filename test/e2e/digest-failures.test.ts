@@ -166,6 +166,23 @@ describe("no project of the team could be fetched", () => {
   });
 });
 
+describe("a project list the API cannot serve", () => {
+  it("names projects by their id and still delivers the digest", async () => {
+    emulator.queueFaults(["503"]); // the first request of a run is the project list
+    const before = emulator.requestLog.length;
+    const outcome = await runWith(
+      teamDoc({ name: "daily", period: "previous_day" }, [{ id: IDS.webE2e }]),
+      new Date("2026-11-18T08:00:00Z"),
+    );
+    expect(outcome.report.projects.map((p) => [p.projectId, p.name])).toEqual([
+      [IDS.webE2e, IDS.webE2e],
+    ]);
+    expect(outcome.deliveries.map((d) => d.status)).toEqual(["sent"]);
+    const [list] = emulator.requestLog.slice(before);
+    expect(list).toMatchObject({ path: expect.stringMatching(/\/projects$/), status: 503 });
+  });
+});
+
 describe("a refused API key", () => {
   it("fails the whole run with the AuthError message and posts nothing", async () => {
     const run = runWith(
@@ -176,6 +193,23 @@ describe("a refused API key", () => {
     await expect(run).rejects.toBeInstanceOf(AuthError);
     await expect(run).rejects.toThrow(/API key was refused .* INSIGHTS_API_KEY/);
     await expect(run).rejects.not.toThrow(/not-the-key/);
+    expect(slack.posts).toEqual([]);
+  });
+
+  it("fails the whole run when the insights requests themselves are refused (no project list asked)", async () => {
+    const before = emulator.requestLog.length;
+    const run = runWith(
+      teamDoc({ name: "daily", period: "previous_day" }, [
+        { id: IDS.webE2e, name: "Web E2E" },
+        { id: IDS.search, name: "Search" },
+      ]),
+      new Date("2026-11-18T08:00:00Z"),
+      "not-the-key",
+    );
+    await expect(run).rejects.toBeInstanceOf(AuthError);
+    const asked = emulator.requestLog.slice(before).map((r) => r.path);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((path) => path.endsWith("/insights"))).toBe(true);
     expect(slack.posts).toEqual([]);
   });
 });
