@@ -1,6 +1,6 @@
 import type { ErrorCode } from "../errors.js";
 import type { ProjectFilters, ProjectInsights } from "../insights/types.js";
-import { lookbackNote } from "../periods/apply-lookback.js";
+import { lookbackNote } from "../periods/lookback-note.js";
 import type { PeriodPair } from "../periods/types.js";
 import { dailySeries, sumDailySeries } from "./daily-series.js";
 import { deltasBetween } from "./deltas.js";

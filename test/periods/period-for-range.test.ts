@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { applyLookback } from "../../src/periods/apply-lookback.js";
 import { periodForRange, priorOfRange } from "../../src/periods/period-for-range.js";
 
 describe("periodForRange", () => {
@@ -53,21 +52,6 @@ describe("priorOfRange", () => {
     expect(priorOfRange({ start: start as string, end: end as string })).toEqual({
       start: priorStart,
       end: priorEnd,
-    });
-  });
-});
-
-describe("applyLookback", () => {
-  const prior = { start: "2026-08-20", end: "2026-08-26" };
-
-  it("keeps a period that starts on or after the API's earliest date", () => {
-    expect(applyLookback(prior, "2026-08-20")).toEqual({ period: prior });
-    expect(applyLookback(prior, "2026-08-01")).toEqual({ period: prior });
-  });
-
-  it("reports a period starting earlier as unavailable with the API's date, not clamped", () => {
-    expect(applyLookback(prior, "2026-08-21")).toEqual({
-      unavailable: "prior period not available: insights go back to 2026-08-21",
     });
   });
 });
