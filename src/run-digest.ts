@@ -16,7 +16,7 @@ import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { renderDigestEmail } from "./render/email-digest.js";
 import { renderSlackDigest } from "./render/slack-digest.js";
-import { renderWorkbook } from "./render/workbook.js";
+import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
 import { slotKey } from "./schedule/slot-key.js";
@@ -193,7 +193,7 @@ async function deliveryJobs(
     ? {
         filename: attachmentName(team.name, report.periods.current),
         content: await renderWorkbook(report),
-        contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        contentType: XLSX_CONTENT_TYPE,
       }
     : undefined;
   const jobs: DeliveryJob[] = [];
