@@ -25,8 +25,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const timers = options.timers ?? realTimers;
   const tickMs = options.tickMs ?? 1_000;
   const startedAt = clock();
+  // Per job, a due slot left alone because another process is sending it (see DueAt).
+  const elsewhere = new Map<string, { fire: Date; key: string }>();
   const runs = createSlotRuns({
     startedAt,
+    onLeftToOthers: (job, due) => elsewhere.set(job.id, due),
     ledger,
     runJob: options.runJob,
     logger,
@@ -39,8 +42,6 @@ export function createDaemon(options: DaemonOptions): Daemon {
   // Per job, the `now` of its last plan: fires up to it were decided on (see planCatchUp).
   const lastChecked = new Map<string, Date>();
   const reported = new Set<string>();
-  // Per job, a due slot left alone because another process is sending it (see DueAt).
-  const elsewhere = new Map<string, { fire: Date; key: string }>();
   let lastTickAt: Date | null = null;
   let stopping = false;
   let timer: unknown = null;

@@ -176,7 +176,8 @@ function recordRunFailure(
   const message = error instanceof Error ? error.message : String(error);
   for (const id of destinations) {
     const before = deps.ledger?.beginAttempt(key, id);
-    if (!before || before.state === "sent") continue;
+    // Sent, or left alone (a later retry, given up, another process sending it): untouched.
+    if (!before || before.state === "sent" || before.state === "later") continue;
     deps.ledger?.markFailed(key, id, message, deps.retryAt?.(before.attempts + 1) ?? null);
   }
 }

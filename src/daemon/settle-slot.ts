@@ -1,7 +1,7 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import type { Logger } from "../logger.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
-import { type DueAt, isDue } from "./due-destinations.js";
+import { type DueAt, isDue, sendingElsewhere } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
@@ -70,17 +70,18 @@ function repairOf(
   delivery: Delivery,
   results: readonly DeliveryResult[],
   runError: string | null,
-  deps: Pick<SettleDeps, "retryAt" | "launched">,
+  deps: Pick<SettleDeps, "retryAt" | "launched" | "now">,
 ): { error: string; next: Date | null } | null {
+  const touched = results.some((r) => r.id === delivery.destination && r.status !== "waiting");
+  // Another process (a `run`) is sending it: its row, not ours to repair.
+  if (!touched && sendingElsewhere(delivery, { ...deps.launched, now: deps.now })) return null;
   if (delivery.state === "pending" || delivery.state === "sending") {
     return {
       error: runError ?? "the run ended before this destination was sent",
       next: deps.retryAt(Math.max(1, delivery.attempts)),
     };
   }
-  const untouched =
-    isDue(delivery, deps.launched) && !results.some((r) => r.id === delivery.destination);
-  if (!untouched) return null;
+  if (touched || !isDue(delivery, deps.launched)) return null;
   if (runError !== null) return { error: runError, next: deps.retryAt(delivery.attempts + 1) };
   return {
     error: `${delivery.lastError ?? "failed"} (given up: the digest no longer delivers to ${delivery.destination})`,

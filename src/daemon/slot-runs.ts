@@ -1,7 +1,7 @@
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
-import { dueDestinationsOnly } from "./due-destinations.js";
+import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
 import { nextAttemptAt, slotDeadline } from "./retry-schedule.js";
@@ -17,6 +17,8 @@ export interface SlotRunsOptions {
   ledger: DaemonLedger;
   /** When the daemon started (see DueAt). */
   startedAt: Date;
+  /** A run ended leaving some of its slot to another process's send in flight: look again later. */
+  onLeftToOthers(job: ScheduledJob, due: { fire: Date; key: string }): void;
   runJob: RunJob;
   logger: Logger;
   metrics: DaemonMetrics | null;
@@ -64,14 +66,17 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     const deadline = once(() => slotDeadline(job, fire)); // only a failure needs it
     const retryAt = (attempts: number) =>
       nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
-    const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) =>
+    const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
+      const at = { now: clock(), startedAt };
       settleSlot(
-        { ledger, metrics, logger, retryAt, now: clock(), launched: { now, startedAt } },
+        { ledger, metrics, logger, retryAt, now: at.now, launched: { now, startedAt } },
         job,
         key,
         deliveries,
         error,
       );
+      if (slotSendingElsewhere(ledger, key, at)) options.onLeftToOthers(job, { fire, key });
+    };
 
     running.set(job.id, key);
     const run = options

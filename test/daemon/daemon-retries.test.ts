@@ -210,6 +210,58 @@ describe("a slot another process is sending", () => {
   });
 });
 
+describe("a slot another process starts sending while a daemon run has it", () => {
+  const slot = (h: Harness, destinations: string[]) =>
+    h.ledger.recordSlot({
+      key: KEY,
+      team: "checkout",
+      kind: "digest",
+      job: "daily",
+      fireAt: new Date(FIRE),
+      period: { start: "2026-06-09", end: "2026-06-09" },
+      destinations,
+    });
+
+  it("is left sending, and taken over only once that send has gone stale", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const h = harness([team], {
+      destinations: [SLACK],
+      start: "2026-06-10T06:59:00Z",
+      gate: () => gate,
+    });
+    await h.tickAt("2026-06-10T06:59:30Z");
+    slot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
+    h.tickOnly(FIRE); // the daemon launches too: the row is only pending
+    h.ledger.beginAttempt(KEY, SLACK); // the CLI reaches its post first
+    release();
+    await h.daemon.idle();
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
+
+    await h.tickAt("2026-06-10T07:04:59Z");
+    expect(h.runs).toHaveLength(1);
+    // The CLI died mid-post: five minutes later the daemon checks and finishes the slot.
+    await h.tickAt("2026-06-10T07:05:01Z");
+    expect(h.runs).toHaveLength(2);
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("is left alone by a daemon retry of another destination of the slot", async () => {
+    const h = harness([team], { destinations: [SLACK, EMAIL], start: "2026-06-10T06:59:00Z" });
+    await h.tickAt("2026-06-10T06:59:30Z");
+    slot(h, [SLACK, EMAIL]);
+    h.ledger.beginAttempt(KEY, SLACK); // the CLI posts to Slack …
+    h.ledger.beginAttempt(KEY, EMAIL);
+    h.ledger.markFailed(KEY, EMAIL, "smtp down", new Date("2026-06-10T07:00:30Z")); // … its mail failed
+    await h.tickAt(FIRE);
+    await h.tickAt("2026-06-10T07:00:31Z"); // the email's retry runs
+    expect(delivery(h, EMAIL)).toMatchObject({ state: "sent" });
+    expect(delivery(h, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
+  });
+});
+
 describe("the daemon lease", () => {
   it("stops the daemon when another one has taken its ledger over", async () => {
     const fatal: Error[] = [];
