@@ -10,15 +10,15 @@ import type {
   SlackPosted,
 } from "./types.js";
 
-/**
- * `--outbox DIR`: what would be sent, written as files instead (PRODUCT.md): each Slack message
- * as `<key>.slack.json`, each email as `<key>.eml`, each workbook as `<name>.xlsx`.
- */
 /** The ledger `start --outbox DIR` keeps in DIR, apart from the real one; `history --outbox` reads it. */
 export function outboxLedgerPath(dir: string): string {
   return join(dir, "outbox-ledger.sqlite");
 }
 
+/**
+ * `--outbox DIR`: what would be sent, written as files instead (PRODUCT.md): each Slack message
+ * as `<key>.slack.json`, each email as `<key>.eml`, each workbook as `<name>.xlsx`.
+ */
 export interface Outbox {
   slack: SlackDestination;
   email: EmailDestination;

@@ -52,14 +52,10 @@ export function toSlackDeliveryError(
   if (coded.code === ErrorCode.PlatformError && isRecord(coded.data)) {
     return fromPlatformError(coded.data, site);
   }
-  if (
-    coded.code === ErrorCode.RateLimitedError ||
-    message.startsWith("A rate limit was exceeded")
-  ) {
-    const retryAfter =
-      typeof coded.retryAfter === "number" ? coded.retryAfter : retryAfterIn(message);
+  if (coded.code === ErrorCode.RateLimitedError) {
+    const retryAfter = typeof coded.retryAfter === "number" ? coded.retryAfter : null;
     return new SlackDeliveryError(
-      `Slack kept rate-limiting ${site.method} and the retries ran out${retryAfter === null ? "" : ` (last Retry-After: ${retryAfter} s)`} — try again in a few minutes`,
+      `Slack kept rate-limiting ${site.method}${retryAfter === null ? "" : ` (last Retry-After: ${retryAfter} s)`}, longer than its retries may wait — try again in a few minutes`,
       "ratelimited",
       { ...context, retryAfterSeconds: retryAfter },
     );
@@ -137,11 +133,6 @@ function details(data: Record<string, unknown>): string {
   const meta = data.response_metadata;
   const messages = isRecord(meta) && Array.isArray(meta.messages) ? meta.messages : [];
   return messages.map(String).join("; ");
-}
-
-function retryAfterIn(message: string): number | null {
-  const match = /retry-after: (\d+)/.exec(message);
-  return match?.[1] ? Number(match[1]) : null;
 }
 
 /** Removes the token from text that came from the library, should it ever carry it. */

@@ -58,7 +58,7 @@ const testsDay = z
   })
   .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
 
-// An overall object may be empty (the API omits counts it has none of), never half-filled.
+// An overall object is empty (a range without data, as the emulator sends it) or complete.
 const runsOverall = z
   .object({
     passed_runs_count: count.optional(),

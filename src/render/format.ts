@@ -26,12 +26,12 @@ export function formatRate(fraction: number | null): string {
   return fraction === null ? "\u2014" : `${(fraction * 100).toFixed(1)}%`;
 }
 
-/** 1234567 → "1,234,567". */
 /** "1 project", "3 projects": a count with its noun. */
 export function plural(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** 1234567 → "1,234,567". */
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
@@ -106,7 +106,6 @@ export function deltaTone(
   // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
   const shown = "pp" in delta ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
   if (Number(Math.abs(shown).toFixed("pp" in delta ? 1 : 0)) === 0) return "neutral";
-  if (change === 0) return "neutral";
   const direction = risingIs(figure);
   if (direction === "neutral") return "neutral";
   return change > 0 === (direction === "good") ? "good" : "bad";

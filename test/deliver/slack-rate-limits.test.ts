@@ -72,7 +72,7 @@ describe.concurrent("rate limits", () => {
     expect(slack.calls).toHaveLength(2);
     expect(e.slackError).toBe("ratelimited");
     expect(e.message).toContain(
-      "Slack kept rate-limiting chat.postMessage and the retries ran out",
+      "Slack kept rate-limiting chat.postMessage (last Retry-After: 1 s), longer than its retries may wait",
     );
     expect(e.context).toMatchObject({ retryAfterSeconds: 1 });
     expect(slack.posts).toEqual([]);
@@ -97,6 +97,7 @@ describe.concurrent("rate limits", () => {
     expect(slack.calls).toHaveLength(1);
     expect(e.slackError).toBe("ratelimited");
     expect(e.context).toMatchObject({ retryAfterSeconds: 600 });
+    expect(e.message).toContain("(last Retry-After: 600 s), longer than its retries may wait");
     expect(warnings.some((w) => w.msg.includes("waiting as its Retry-After asks"))).toBe(false);
   });
 });
