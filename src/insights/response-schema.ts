@@ -38,44 +38,29 @@ function requireAllOrNone(keys: readonly string[]) {
   };
 }
 
+// The counts of a day and of the overall totals; each object is empty (no data: a day carries
+// only its `date`, an empty range's totals are `{}`) or complete.
+const RUN_COUNTS = {
+  passed_runs_count: count.optional(),
+  failed_runs_count: count.optional(),
+  average_run_duration: z.number().nonnegative().optional(),
+};
+const TEST_COUNTS = {
+  passed_tests_count: count.optional(),
+  failed_tests_count: count.optional(),
+  skipped_tests_count: count.optional(),
+  flaky_tests_count: count.optional(),
+  timed_out_tests_count: count.optional(),
+};
+
 const runsDay = z
-  .object({
-    date: apiDate,
-    passed_runs_count: count.optional(),
-    failed_runs_count: count.optional(),
-    average_run_duration: z.number().nonnegative().optional(),
-  })
+  .object({ date: apiDate, ...RUN_COUNTS })
   .superRefine(requireAllOrNone(RUN_COUNT_KEYS));
-
 const testsDay = z
-  .object({
-    date: apiDate,
-    passed_tests_count: count.optional(),
-    failed_tests_count: count.optional(),
-    skipped_tests_count: count.optional(),
-    flaky_tests_count: count.optional(),
-    timed_out_tests_count: count.optional(),
-  })
+  .object({ date: apiDate, ...TEST_COUNTS })
   .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
-
-// An overall object is empty (a range without data, as the emulator sends it) or complete.
-const runsOverall = z
-  .object({
-    passed_runs_count: count.optional(),
-    failed_runs_count: count.optional(),
-    average_run_duration: z.number().nonnegative().optional(),
-  })
-  .superRefine(requireAllOrNone(RUN_COUNT_KEYS));
-
-const testsOverall = z
-  .object({
-    passed_tests_count: count.optional(),
-    failed_tests_count: count.optional(),
-    skipped_tests_count: count.optional(),
-    flaky_tests_count: count.optional(),
-    timed_out_tests_count: count.optional(),
-  })
-  .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
+const runsOverall = z.object(RUN_COUNTS).superRefine(requireAllOrNone(RUN_COUNT_KEYS));
+const testsOverall = z.object(TEST_COUNTS).superRefine(requireAllOrNone(TEST_COUNT_KEYS));
 
 const insightsBody = z.object({
   start_date: isoDate,

@@ -18,6 +18,19 @@ function delivery(h: Harness, destination: string) {
   return found;
 }
 
+/** Records the slot KEY as another process (a `run`) or an earlier run would. */
+function recordSlot(h: Harness, destinations: string[]): void {
+  h.ledger.recordSlot({
+    key: KEY,
+    team: "checkout",
+    kind: "digest",
+    job: "daily",
+    fireAt: new Date(FIRE),
+    period: { start: "2026-06-09", end: "2026-06-09" },
+    destinations,
+  });
+}
+
 describe("retries of a failed destination", () => {
   it("follow 1, 5, 15, 60 minutes, then hourly, and give up before the next day's slot", async () => {
     const h = harness([team], { destinations: [SLACK, EMAIL], fails: (id) => id === EMAIL });
@@ -138,15 +151,7 @@ describe("a run's view of the ledger", () => {
     const h = harness([team]);
     const at = new Date("2026-06-10T08:00:00Z");
     const ids = ["a:waiting", "b:due", "c:given-up", "d:pending", "e:sent"];
-    h.ledger.recordSlot({
-      key: KEY,
-      team: "checkout",
-      kind: "digest",
-      job: "daily",
-      fireAt: new Date(FIRE),
-      period: { start: "2026-06-09", end: "2026-06-09" },
-      destinations: ids,
-    });
+    recordSlot(h, ids);
     h.ledger.markFailed(KEY, "a:waiting", "x", new Date(at.getTime() + MINUTE));
     h.ledger.markFailed(KEY, "b:due", "x", at);
     h.ledger.markFailed(KEY, "c:given-up", "x", null);
@@ -175,15 +180,7 @@ describe("a slot another process is sending", () => {
     const h = harness([team], { destinations: [SLACK], start: "2026-06-10T06:59:00Z" });
     await h.tickAt("2026-06-10T06:59:30Z");
     // A `run` from the CLI starts posting this slot 30 s before the daemon's fire.
-    h.ledger.recordSlot({
-      key: KEY,
-      team: "checkout",
-      kind: "digest",
-      job: "daily",
-      fireAt: new Date(FIRE),
-      period: { start: "2026-06-09", end: "2026-06-09" },
-      destinations: [SLACK],
-    });
+    recordSlot(h, [SLACK]);
     h.ledger.beginAttempt(KEY, SLACK);
     await h.tickAt(FIRE);
     await h.tickAt("2026-06-10T07:04:29Z");
@@ -211,17 +208,6 @@ describe("a slot another process is sending", () => {
 });
 
 describe("a slot another process starts sending while a daemon run has it", () => {
-  const slot = (h: Harness, destinations: string[]) =>
-    h.ledger.recordSlot({
-      key: KEY,
-      team: "checkout",
-      kind: "digest",
-      job: "daily",
-      fireAt: new Date(FIRE),
-      period: { start: "2026-06-09", end: "2026-06-09" },
-      destinations,
-    });
-
   it("is left sending, and taken over only once that send has gone stale", async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -233,7 +219,7 @@ describe("a slot another process starts sending while a daemon run has it", () =
       gate: () => gate,
     });
     await h.tickAt("2026-06-10T06:59:30Z");
-    slot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
+    recordSlot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
     h.tickOnly(FIRE); // the daemon launches too: the row is only pending
     h.ledger.beginAttempt(KEY, SLACK); // the CLI reaches its post first
     release();
@@ -251,7 +237,7 @@ describe("a slot another process starts sending while a daemon run has it", () =
   it("is left alone by a daemon retry of another destination of the slot", async () => {
     const h = harness([team], { destinations: [SLACK, EMAIL], start: "2026-06-10T06:59:00Z" });
     await h.tickAt("2026-06-10T06:59:30Z");
-    slot(h, [SLACK, EMAIL]);
+    recordSlot(h, [SLACK, EMAIL]);
     h.ledger.beginAttempt(KEY, SLACK); // the CLI posts to Slack …
     h.ledger.beginAttempt(KEY, EMAIL);
     h.ledger.markFailed(KEY, EMAIL, "smtp down", new Date("2026-06-10T07:00:30Z")); // … its mail failed
