@@ -9,8 +9,10 @@ import type {
   RateDelta,
   RateFigure,
   Report,
-  UnavailableProject,
 } from "../../src/report/types.js";
+import { figures as figuresOf, unavailable } from "./report-fixture.js";
+
+export { unavailable };
 
 /**
  * Report fixtures for the workbook and email tests, built here from counts (independently of
@@ -40,28 +42,9 @@ const ZERO: Counts = {
   testsTimedOut: 0,
 };
 
-const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
-
-/** Figures from counts, rates as fractions and null without a denominator. */
+/** Figures from counts (zero where not given), rates as fractions and null without a denominator. */
 export function figures(partial: Partial<Counts> = {}): Figures {
-  const c = { ...ZERO, ...partial };
-  const runs = c.runsPassed + c.runsFailed;
-  const tests = c.testsPassed + c.testsFailed + c.testsSkipped + c.testsTimedOut;
-  return {
-    runs,
-    runsPassed: c.runsPassed,
-    runsFailed: c.runsFailed,
-    runPassRate: ratio(c.runsPassed, runs),
-    meanRunDurationMs: runs > 0 ? c.meanRunDurationMs : null,
-    tests,
-    testsPassed: c.testsPassed,
-    testsFailed: c.testsFailed,
-    testsSkipped: c.testsSkipped,
-    testsFlaky: c.testsFlaky,
-    testsTimedOut: c.testsTimedOut,
-    testPassRate: ratio(c.testsPassed, tests),
-    flakyRate: ratio(c.testsFlaky, tests),
-  };
+  return figuresOf({ ...ZERO, ...partial });
 }
 
 /** Summed counts; the mean duration weighted by runs. */
@@ -180,16 +163,6 @@ export function project(
     priorNote,
     deltas: deltas(current, prior, priorNote),
     daily,
-  };
-}
-
-export function unavailable(id: string, name: string, message: string): UnavailableProject {
-  return {
-    status: "unavailable",
-    projectId: id,
-    name,
-    filters: { branch: null, author: null, tags: [] },
-    reason: { code: "UPSTREAM", message },
   };
 }
 
