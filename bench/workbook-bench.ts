@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { writeWorkbookFile } from "../src/render/workbook-file.js";
+import { writeWorkbookFile } from "../src/render/workbook/workbook-file.js";
 import { syntheticReport } from "../test/render/workbook-fixture.js";
 
 /**

@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { checkConfigCli } from "./commands/check-config-cli.js";
 import { demoCommand } from "./commands/demo-command.js";
-import { emulatorCommand } from "./commands/emulator.js";
+import { emulatorCommand } from "./commands/emulator-command.js";
 import { exportCommand } from "./commands/export-command.js";
 import { historyCommand } from "./commands/history-command.js";
 import { previewCommand } from "./commands/preview-command.js";

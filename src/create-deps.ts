@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "./config/types.js";
-import { createSmtpDestination, renderEml } from "./deliver/email-smtp.js";
+import { composeEml } from "./deliver/email-eml.js";
+import { createSmtpDestination } from "./deliver/email-smtp.js";
 import { createOutbox } from "./deliver/outbox.js";
 import { createSlackClients } from "./deliver/slack-client.js";
 import { createSlackDestination } from "./deliver/slack-destination.js";
@@ -53,7 +54,11 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const api = createApiClient(config, options.onApiRequest);
 
   if (options.outbox) {
-    const outbox = createOutbox(options.outbox, (message) => renderEml(message, config.email.from));
+    const outbox = createOutbox(
+      options.outbox,
+      (message) => composeEml(message, config.email.from),
+      config.email.maxBytes,
+    );
     return {
       api,
       slack: outbox.slack,

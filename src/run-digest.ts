@@ -5,18 +5,21 @@ import {
   type DeliveryResult,
   deliverAll,
 } from "./deliver/deliver-all.js";
-import { attachmentName, messageIdForKey } from "./deliver/email-smtp.js";
-import type { Attachment, EmailDestination, SlackDestination } from "./deliver/types.js";
+import { messageIdForKey } from "./deliver/email-message-id.js";
+import type { EmailDestination, SlackDestination } from "./deliver/types.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
+import type { Attachment } from "./messages.js";
 import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
-import { renderDigestEmail } from "./render/email-digest.js";
-import { renderSlackDigest } from "./render/slack-digest.js";
-import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook.js";
+import { renderDigestEmail } from "./render/email/email-digest.js";
+import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
+import { renderSlackDigest } from "./render/slack/slack-digest.js";
+import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook/workbook.js";
+import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
 import { slotKey } from "./schedule/slot-key.js";
@@ -192,7 +195,7 @@ async function deliveryJobs(
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
   const workbook: Attachment | undefined = needsWorkbook
     ? {
-        filename: attachmentName(team.name, report.periods.current),
+        filename: workbookFileName(team.name, report.periods.current),
         content: await renderWorkbook(report),
         contentType: XLSX_CONTENT_TYPE,
       }
@@ -224,12 +227,31 @@ async function deliveryJobs(
     jobs.push({
       id: emailDestinationId(to),
       send: async () => {
-        const sent = await email.send({
-          ...rendered,
-          to,
-          attachments: attachXlsx && workbook ? [workbook] : [],
-          messageId: messageIdForKey(key),
-        });
+        const sized = await fitEmailToSize(
+          {
+            ...rendered,
+            to,
+            attachments: attachXlsx && workbook ? [workbook] : [],
+            messageId: messageIdForKey(key),
+          },
+          {
+            maxBytes: email.maxBytes,
+            measure: (message) => email.measure(message),
+            hint: exportCommandLine(team.name, report.periods.current),
+          },
+        );
+        if (sized.dropped.length > 0) {
+          deps.logger.warn(
+            {
+              slot: key,
+              bytes: sized.fullBytes,
+              maxBytes: email.maxBytes,
+              dropped: sized.dropped.map((a) => a.filename),
+            },
+            "mail over email.max_bytes: sending it without its attachment, with a note on how to get it",
+          );
+        }
+        const sent = await email.send(sized.message);
         if (sent.rejected.length === 0) return { messageId: sent.messageId };
         return {
           messageId: sent.messageId,

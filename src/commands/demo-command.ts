@@ -5,7 +5,7 @@ import { createClients } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { startEmulator } from "../insights/emulator/start-emulator.js";
 import { createLogger } from "../logger.js";
-import { renderTerminalReport } from "../render/terminal-report.js";
+import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { runDigest } from "../run-digest.js";
 import { useColor } from "./command-context.js";
 

@@ -8,7 +8,7 @@ import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
 import { plural } from "../render/format.js";
-import { writeWorkbookFile } from "../render/workbook-file.js";
+import { writeWorkbookFile } from "../render/workbook/workbook-file.js";
 import { buildReport } from "../report/build-report.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
 

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatHistory } from "../daemon/history-table.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { openLedger } from "../state/open-ledger.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
+import { formatHistory } from "./history-table.js";
 
 export interface HistoryOptions {
   team?: string;

@@ -1,7 +1,7 @@
 import { createApiClient } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
-import { renderTerminalReport } from "../render/terminal-report.js";
+import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { buildDigestReport } from "../run-digest.js";
 import { findDigest, findTeam, loadCommandConfig, useColor } from "./command-context.js";
 

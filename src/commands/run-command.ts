@@ -1,11 +1,11 @@
 import { createClients } from "../create-deps.js";
-import { sendingElsewhere } from "../daemon/due-destinations.js";
-import { DEFAULT_RETRY_DELAYS_MS } from "../daemon/retry-schedule.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { plural } from "../render/format.js";
 import { type DigestLedger, digestSlot, runDigest } from "../run-digest.js";
+import { firstRetryAt } from "../schedule/retry-delays.js";
+import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
 import { openLedger } from "../state/open-ledger.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
@@ -59,9 +59,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         cache: createRequestCache(),
         logger,
         // Left open rather than failed for good, so the daemon still delivers the slot.
-        ...(ledger
-          ? { retryAt: () => new Date(Date.now() + (DEFAULT_RETRY_DELAYS_MS[0] ?? 0)) }
-          : {}),
+        ...(ledger ? { retryAt: () => firstRetryAt(new Date()) } : {}),
       });
       out(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
       for (const p of outcome.report.projects) {

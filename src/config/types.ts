@@ -1,5 +1,5 @@
-import type { ProjectFilters } from "../insights/types.js";
-import type { CompareTo, PeriodKind } from "../periods/types.js";
+import type { ProjectSelection } from "../insights/types.js";
+import type { CompareTo, PeriodKind, Weekday } from "../periods/types.js";
 import type { Secret } from "../secret.js";
 
 /**
@@ -25,7 +25,7 @@ export interface ResolvedConfig {
 }
 
 /** Luxon weekday numbers: 1 = Monday … 7 = Sunday. */
-export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+export type { Weekday } from "../periods/types.js";
 
 export interface Team {
   name: string;
@@ -39,11 +39,7 @@ export interface Team {
   alerts: AlertConfig[];
 }
 
-export interface ProjectConfig extends ProjectFilters {
-  id: string;
-  /** From config; null means "take it from the API, else the id". */
-  name: string | null;
-}
+export type ProjectConfig = ProjectSelection;
 
 export interface DigestConfig {
   name: string;

@@ -1,6 +1,5 @@
 import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
-import { createDaemon, type Daemon } from "../daemon.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import { openLedger } from "../state/open-ledger.js";
@@ -9,6 +8,7 @@ import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
 import { createJobRunner } from "./run-job.js";
+import { createDaemon, type Daemon } from "./scheduler.js";
 
 /**
  * The running daemon and what it stands on, assembled in order: the ledger (and its lease —

@@ -21,18 +21,18 @@ interface JobBase {
   catchUpMs: number;
 }
 
-export interface DigestJob extends JobBase {
+export interface ScheduledDigest extends JobBase {
   kind: "digest";
   digest: DigestConfig;
 }
 
-export type ScheduledJob = DigestJob;
+export type ScheduledJob = ScheduledDigest;
 
 /** Every scheduled job of the config's teams, in config order. */
 export function listJobs(teams: readonly Team[]): ScheduledJob[] {
   return teams.flatMap((team) =>
     team.digests.map(
-      (digest): DigestJob => ({
+      (digest): ScheduledDigest => ({
         id: jobId(team.name, "digest", digest.name),
         kind: "digest",
         team,

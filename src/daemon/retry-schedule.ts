@@ -1,35 +1,6 @@
 import { firesBetween } from "../schedule/cron-fires.js";
+import { MAX_RETRY_SPAN_MS } from "../schedule/retry-delays.js";
 import { keyForFire, type ScheduledJob } from "./jobs.js";
-
-/**
- * When a failed delivery is tried again: after 1, 5, 15 and 60 minutes, then hourly, until the
- * slot's deadline — the next slot of the same job, or 24 h after the fire, whichever is sooner.
- * Past it the delivery is failed for good: a digest that arrives after the next one only confuses.
- */
-
-const MINUTE_MS = 60_000;
-
-/** The waits before the 2nd, 3rd… attempt; the last one repeats. */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1, 5, 15, 60].map((m) => m * MINUTE_MS);
-
-/** A slot is never retried longer than this after its fire. */
-export const MAX_RETRY_SPAN_MS = 24 * 60 * MINUTE_MS;
-
-/**
- * When the next attempt is due after `attempts` failed ones (the last at `failedAt`), or null
- * when it would fall at or after `deadline`.
- */
-export function nextAttemptAt(
-  attempts: number,
-  failedAt: Date,
-  deadline: Date,
-  delaysMs: readonly number[] = DEFAULT_RETRY_DELAYS_MS,
-): Date | null {
-  const delay = delaysMs[Math.min(Math.max(attempts, 1), delaysMs.length) - 1];
-  if (delay === undefined) return null;
-  const at = failedAt.getTime() + delay;
-  return at < deadline.getTime() ? new Date(at) : null;
-}
 
 /** The first later fire of the job that starts another slot, or 24 h after `fire`. */
 export function slotDeadline(job: ScheduledJob, fire: Date): Date {

@@ -1,7 +1,7 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import type { Logger } from "../logger.js";
+import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
-import { type DueAt, isDue, sendingElsewhere } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 

@@ -1,10 +1,11 @@
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
+import { nextAttemptAt } from "../schedule/retry-delays.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
 import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
-import { nextAttemptAt, slotDeadline } from "./retry-schedule.js";
+import { slotDeadline } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
 
 /**

@@ -1,6 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type Mail from "nodemailer/lib/mailer/index.js";
-import type { EmailMessage } from "./types.js";
+import type { EmailMessage } from "../messages.js";
 
 /**
  * One MIME message, composed the same way for sending, for measuring against the size cap, and
@@ -29,7 +29,7 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
 }
 
 /** The message as an .eml file (RFC 5322 bytes), as the outbox writes it. */
-export function renderEml(
+export function composeEml(
   message: EmailMessage,
   from: string,
   options: { date?: Date } = {},

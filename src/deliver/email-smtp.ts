@@ -2,14 +2,11 @@ import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
 import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { EmailMessage } from "../messages.js";
 import type { Secret } from "../secret.js";
-import { mailOptions } from "./email-eml.js";
+import { composeEml, mailOptions } from "./email-eml.js";
 import { smtpError } from "./email-errors.js";
-import { fitToSize } from "./email-size.js";
-import type { EmailDestination, EmailMessage, EmailSent } from "./types.js";
-
-export { renderEml } from "./email-eml.js";
-export { attachmentName, exportCommand, messageIdForKey } from "./email-names.js";
+import type { EmailDestination, EmailSent } from "./types.js";
 
 /**
  * The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
@@ -22,21 +19,14 @@ export interface SmtpDestinationOptions {
   smtpUrl: Secret;
   /** The From header, e.g. `Test insights <insights@example.com>`. */
   from: string;
-  /** Above this size (composed bytes) a mail goes without its attachments (`email.max_bytes`). */
+  /** Above this size (composed bytes) the caller sends a mail without its attachments (`email.max_bytes`). */
   maxBytes: number;
   /** Merged over what the URL gives, e.g. `{ ignoreTLS: true }` in tests, or timeouts. */
   transportOptions?: SMTPTransport.Options;
   logger?: Logger;
 }
 
-/** A message with, optionally, how to get its workbook if the size cap leaves it out. */
-export interface OutgoingEmail extends EmailMessage {
-  /** e.g. the `insights-reporter export …` command line; derived from the attachment name if absent. */
-  oversizeHint?: string;
-}
-
 export type SmtpDestination = EmailDestination & {
-  send(message: OutgoingEmail): Promise<EmailSent>;
   /** Closes the transport; sends after this fail. */
   close(): void;
 };
@@ -62,26 +52,14 @@ export function createSmtpDestination(options: SmtpDestinationOptions): SmtpDest
   const { logger } = options;
 
   return {
-    async send(message: OutgoingEmail): Promise<EmailSent> {
-      const sized = await fitToSize(message, {
-        from: options.from,
-        maxBytes: options.maxBytes,
-        ...(message.oversizeHint ? { hint: message.oversizeHint } : {}),
-      });
-      if (sized.dropped.length > 0) {
-        logger?.warn(
-          {
-            messageId: message.messageId,
-            bytes: sized.fullBytes,
-            maxBytes: options.maxBytes,
-            dropped: sized.dropped.map((a) => a.filename),
-          },
-          "mail over email.max_bytes: sending it without its attachment, with a note on how to get it",
-        );
-      }
+    maxBytes: options.maxBytes,
+    async measure(message: EmailMessage): Promise<number> {
+      return (await composeEml(message, options.from)).length;
+    },
+    async send(message: EmailMessage): Promise<EmailSent> {
       let info: SMTPTransport.SentMessageInfo;
       try {
-        info = await transport.sendMail(mailOptions(sized.message, options.from));
+        info = await transport.sendMail(mailOptions(message, options.from));
       } catch (error) {
         throw smtpError(error, where);
       }

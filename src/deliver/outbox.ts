@@ -1,14 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type {
-  Attachment,
-  EmailDestination,
-  EmailMessage,
-  EmailSent,
-  SlackDestination,
-  SlackPost,
-  SlackPosted,
-} from "./types.js";
+import type { Attachment, EmailMessage, SlackPost } from "../messages.js";
+import type { EmailDestination, EmailSent, SlackDestination, SlackPosted } from "./types.js";
 
 /** The ledger `start --outbox DIR` keeps in DIR, apart from the real one; `history --outbox` reads it. */
 export function outboxLedgerPath(dir: string): string {
@@ -28,7 +21,9 @@ export interface Outbox {
 
 export function createOutbox(
   dir: string,
-  renderEml: (message: EmailMessage) => Promise<Buffer>,
+  composeEml: (message: EmailMessage) => Promise<Buffer>,
+  /** `email.max_bytes`, so the outbox shows a mail as the size cap would send it. */
+  maxBytes: number,
 ): Outbox {
   const written: string[] = [];
   const save = async (name: string, content: string | Buffer) => {
@@ -42,7 +37,7 @@ export function createOutbox(
 
   const slack: SlackDestination = {
     async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
-      const key = post.metadata.event_payload.key ?? "message";
+      const key = post.metadata.event_payload.key;
       const body = {
         channel,
         text: post.main.text,
@@ -60,9 +55,13 @@ export function createOutbox(
   };
 
   const email: EmailDestination = {
+    maxBytes,
+    async measure(message: EmailMessage): Promise<number> {
+      return (await composeEml(message)).length;
+    },
     async send(message: EmailMessage): Promise<EmailSent> {
       const key = message.messageId.replace(/^<|@.*$/g, "");
-      await save(`${key}.eml`, await renderEml(message));
+      await save(`${key}.eml`, await composeEml(message));
       for (const attachment of message.attachments)
         await save(attachment.filename, attachment.content);
       return { messageId: message.messageId, accepted: [...message.to], rejected: [] };

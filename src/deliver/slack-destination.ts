@@ -1,15 +1,10 @@
 import type { Block, KnownBlock } from "@slack/web-api";
 import { SlackDeliveryError } from "../errors.js";
+import type { Attachment, SlackMessage, SlackPost } from "../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
-import type {
-  Attachment,
-  SlackDestination,
-  SlackMessage,
-  SlackPost,
-  SlackPosted,
-} from "./types.js";
+import type { SlackDestination, SlackPosted } from "./types.js";
 
 export interface SlackDestinationOptions {
   clients: SlackClients;

@@ -1,34 +1,7 @@
-/**
- * What the orchestrator needs from a destination. The real adapters (Slack Web API, SMTP) and
- * the outbox (files instead of sending) implement these, so `run-digest.ts` never knows which.
- */
+import type { Attachment, EmailMessage, SlackPost } from "../messages.js";
 
-/** A Block Kit block, as Slack's JSON (our renderers build them; Slack validates them). */
-export type SlackBlock = { type: string } & Record<string, unknown>;
-
-export interface SlackMetadata {
-  event_type: "insights_digest" | "insights_alert";
-  event_payload: Record<string, string>;
-}
-
-export interface SlackMessage {
-  /** Notification fallback; names team, period and headline figures. */
-  text: string;
-  blocks: SlackBlock[];
-}
-
-/** A digest as posted: one message in the channel, details as replies in its thread. */
-export interface SlackPost {
-  main: SlackMessage;
-  metadata: SlackMetadata;
-  thread: SlackMessage[];
-}
-
-export interface Attachment {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-}
+// What the orchestrator needs from a destination. The real adapters (Slack Web API, SMTP) and
+// the outbox (files instead of sending) implement these, so `run-digest.ts` never knows which.
 
 export interface SlackPosted {
   channel: string;
@@ -42,16 +15,6 @@ export interface SlackDestination {
   findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null>;
 }
 
-export interface EmailMessage {
-  to: string[];
-  subject: string;
-  html: string;
-  text: string;
-  attachments: Attachment[];
-  /** Deterministic, from the delivery key: `<key@insights-reporter>`. */
-  messageId: string;
-}
-
 export interface EmailSent {
   messageId: string;
   accepted: string[];
@@ -59,5 +22,9 @@ export interface EmailSent {
 }
 
 export interface EmailDestination {
+  /** Mails over this many composed bytes go without their attachments (`email.max_bytes`). */
+  maxBytes: number;
+  /** The size of the message as it would be sent (composed MIME bytes). */
+  measure(message: EmailMessage): Promise<number>;
   send(message: EmailMessage): Promise<EmailSent>;
 }

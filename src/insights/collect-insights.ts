@@ -1,8 +1,13 @@
-import type { ProjectConfig, Team } from "../config/types.js";
 import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
 import type { Period, PeriodPair } from "../periods/types.js";
-import type { FetchOutcome } from "../report/build-report.js";
-import type { InsightsApi, ProjectInsights, ProjectSummary } from "./types.js";
+import type {
+  FetchOutcome,
+  InsightsApi,
+  ProjectFilters,
+  ProjectInsights,
+  ProjectSelection,
+  ProjectSummary,
+} from "./types.js";
 
 /**
  * The insights a report needs, fetched once. A `RequestCache` lives for one run (one CLI
@@ -22,7 +27,7 @@ export function createRequestCache(): RequestCache {
 export interface CollectedProject {
   projectId: string;
   name: string;
-  filters: Pick<ProjectConfig, "branch" | "author" | "tags">;
+  filters: ProjectFilters;
   current: FetchOutcome;
   prior: FetchOutcome;
 }
@@ -41,7 +46,7 @@ export interface CollectOptions {
 
 export async function collectInsights(
   api: InsightsApi,
-  team: Pick<Team, "projects" | "timezone">,
+  team: { projects: readonly ProjectSelection[]; timezone: string },
   periods: Pick<PeriodPair, "current" | "prior">,
   cache: RequestCache,
   options: CollectOptions = {},
@@ -74,7 +79,7 @@ export async function collectInsights(
 
 async function fetchOutcome(
   api: InsightsApi,
-  project: ProjectConfig,
+  project: ProjectSelection,
   timezone: string,
   period: Period,
   cache: RequestCache,
@@ -113,7 +118,7 @@ function describe(error: ReporterError): Extract<FetchOutcome, { ok: false }>["e
 /** Names from the list-projects operation, only when some project has no name in config. */
 async function projectNames(
   api: InsightsApi,
-  projects: readonly ProjectConfig[],
+  projects: readonly ProjectSelection[],
   cache: RequestCache,
   onError: (error: unknown) => void,
 ): Promise<Map<string, string>> {

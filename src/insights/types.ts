@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../errors.js";
 /**
  * Our own view of the insights API, in camelCase. The wire format (snake_case, `%b %e, %Y`
  * dates, omitted fields on empty days) is checked and mapped in `response-schema.ts` and
@@ -10,6 +11,18 @@ export interface ProjectFilters {
   author: string | null;
   tags: readonly string[];
 }
+
+/** A project of a team as the insights are fetched for it: its id, config name and filters. */
+export interface ProjectSelection extends ProjectFilters {
+  id: string;
+  /** From config; null means "take it from the API, else the id". */
+  name: string | null;
+}
+
+/** What fetching one project's insights for one period gave: the insights, or why not. */
+export type FetchOutcome =
+  | { ok: true; insights: ProjectInsights }
+  | { ok: false; error: { code: ErrorCode; message: string; earliestDate?: string } };
 
 export interface InsightsQuery extends ProjectFilters {
   /** ISO date, inclusive, in `timezone`. */

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import type { Weekday } from "../config/types.js";
 import { UnknownTimezoneError } from "../errors.js";
+import type { Weekday } from "./types.js";
 
 /**
  * Calendar arithmetic on ISO dates ("2026-11-15"). Once an instant has been turned into a local

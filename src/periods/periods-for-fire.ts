@@ -1,8 +1,7 @@
-import type { Weekday } from "../config/types.js";
 import { UsageError } from "../errors.js";
 import { addDays, localDateOf, monthStart, periodDays, weekdayOf } from "./calendar-date.js";
 import { priorOfRange } from "./period-for-range.js";
-import type { CompareTo, Period, PeriodKind, PeriodPair } from "./types.js";
+import type { CompareTo, Period, PeriodKind, PeriodPair, Weekday } from "./types.js";
 
 export interface FireInput {
   /** The scheduled instant of the slot, not the wall clock: a late run still reports its slot. */

@@ -16,6 +16,9 @@ export type PeriodKind = (typeof PERIOD_KINDS)[number];
 export const COMPARE_TO = ["previous_period", "same_period_last_week"] as const;
 export type CompareTo = (typeof COMPARE_TO)[number];
 
+/** ISO weekday: 1 is Monday, 7 is Sunday (as luxon counts). */
+export type Weekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
 /** The period a fire covers and the one it is compared with. */
 export interface PeriodPair {
   kind: PeriodKind;

@@ -1,12 +1,6 @@
 import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
-import type {
-  AmountDelta,
-  AmountFigure,
-  ProjectReport,
-  RateDelta,
-  RateFigure,
-} from "../report/types.js";
+import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js";
 
 /**
  * How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
@@ -48,33 +42,14 @@ export function formatDuration(ms: number | null): string {
   return `${s}s`;
 }
 
-/** A rate delta as people read it: "+1.2 pp", "≈ +0.3 pp" for noise, "new", "n/a". */
-export function formatRateDelta(delta: RateDelta): string {
-  switch (delta.kind) {
-    case "change":
-      return delta.significant ? `${signed(delta.pp, 1)} pp` : `\u2248 ${signed(delta.pp, 1)} pp`;
-    case "new":
-      return "new";
-    case "none":
-      return "no data";
-    case "unavailable":
-      return "n/a";
-  }
+/** A change in percentage points: "+1.2 pp", "−0.4 pp", "±0.0 pp". */
+export function formatPp(pp: number): string {
+  return `${signed(pp, 1)} pp`;
 }
 
-/** A count or duration delta: "−8%", "+12%", "+5" when the prior was zero, "new", "n/a". */
-export function formatAmountDelta(delta: AmountDelta): string {
-  switch (delta.kind) {
-    case "change":
-      if (delta.pct === null) return signed(delta.diff, 0);
-      return `${signed(delta.pct * 100, 0)}%`;
-    case "new":
-      return "new";
-    case "none":
-      return "no data";
-    case "unavailable":
-      return "n/a";
-  }
+/** A count's or duration's change: "−8%", "+12%", or "+5" when the prior was zero. */
+export function formatAmountChange(diff: number, pct: number | null): string {
+  return pct === null ? signed(diff, 0) : `${signed(pct * 100, 0)}%`;
 }
 
 /** Whether a rising value of the figure is good news, bad news, or neither. */
@@ -93,32 +68,6 @@ export function risingIs(figure: RateFigure | AmountFigure): "good" | "bad" | "n
     case "tests":
       return "neutral";
   }
-}
-
-/** "good" | "bad" | "neutral" for a delta, knowing the figure's direction; noise is neutral. */
-export function deltaTone(
-  figure: RateFigure | AmountFigure,
-  delta: RateDelta | AmountDelta,
-): "good" | "bad" | "neutral" {
-  if (delta.kind !== "change") return "neutral";
-  const change = "pp" in delta ? delta.pp : delta.diff;
-  if ("significant" in delta && !delta.significant) return "neutral";
-  // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
-  const shown = "pp" in delta ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
-  if (Number(Math.abs(shown).toFixed("pp" in delta ? 1 : 0)) === 0) return "neutral";
-  const direction = risingIs(figure);
-  if (direction === "neutral") return "neutral";
-  return change > 0 === (direction === "good") ? "good" : "bad";
-}
-
-/** "↑", "↓" or "→" (noise, no change, or no delta). */
-export function deltaArrow(delta: RateDelta | AmountDelta): string {
-  if (delta.kind !== "change") return "";
-  if ("significant" in delta && !delta.significant) return "\u2248";
-  const change = "pp" in delta ? delta.pp : delta.diff;
-  if (change > 0) return "\u2191";
-  if (change < 0) return "\u2193";
-  return "\u2192";
 }
 
 const BARS = ["\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"];

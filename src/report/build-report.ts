@@ -1,5 +1,4 @@
-import type { ErrorCode } from "../errors.js";
-import type { ProjectFilters, ProjectInsights } from "../insights/types.js";
+import type { FetchOutcome, ProjectFilters } from "../insights/types.js";
 import { lookbackNote } from "../periods/lookback-note.js";
 import type { PeriodPair } from "../periods/types.js";
 import { dailySeries, sumDailySeries } from "./daily-series.js";
@@ -7,11 +6,6 @@ import { deltasBetween } from "./deltas.js";
 import { figuresFromCounts, sumFigures } from "./figures.js";
 import { topMovers } from "./top-movers.js";
 import type { AvailableProject, FiringAlert, ProjectReport, Report, TeamTotal } from "./types.js";
-
-/** What fetching one project's insights for one period gave: the insights, or why not. */
-export type FetchOutcome =
-  | { ok: true; insights: ProjectInsights }
-  | { ok: false; error: { code: ErrorCode; message: string; earliestDate?: string } };
 
 export interface ReportProjectInput {
   projectId: string;

@@ -5,7 +5,12 @@ import { Writable } from "node:stream";
 import { afterEach } from "vitest";
 import type { DigestConfig, Team } from "../../src/config/types.js";
 import { keyForFire, listJobs } from "../../src/daemon/jobs.js";
-import { createDaemon, type Daemon, type DaemonOptions, type RunJob } from "../../src/daemon.js";
+import {
+  createDaemon,
+  type Daemon,
+  type DaemonOptions,
+  type RunJob,
+} from "../../src/daemon/scheduler.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
 import { createLogger } from "../../src/logger.js";
 import { digestSlot } from "../../src/run-digest.js";

@@ -4,7 +4,7 @@ import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
 import { ALERTS_NOT_EVALUATED } from "../../src/daemon/jobs.js";
-import { messageIdForKey } from "../../src/deliver/email-names.js";
+import { messageIdForKey } from "../../src/deliver/email-message-id.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { captureLogs } from "./daemon-harness.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listJobs } from "../../src/daemon/jobs.js";
-import { nextAttemptAt, slotDeadline } from "../../src/daemon/retry-schedule.js";
+import { slotDeadline } from "../../src/daemon/retry-schedule.js";
+import { nextAttemptAt } from "../../src/schedule/retry-delays.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
 
 const MINUTE = 60_000;

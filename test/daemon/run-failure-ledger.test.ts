@@ -45,7 +45,11 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
     {
       api,
       slack: { post: () => Promise.reject(new Error("not reached")), findPosted: async () => null },
-      email: { send: () => Promise.reject(new Error("not reached")) },
+      email: {
+        maxBytes: 10_000_000,
+        measure: () => Promise.reject(new Error("not reached")),
+        send: () => Promise.reject(new Error("not reached")),
+      },
       ledger: dueDestinationsOnly(ledger, { now: clock.now(), startedAt: new Date(0) }),
       cache: createRequestCache(),
       logger: silentLogger(),

@@ -3,17 +3,18 @@ import { inspect } from "node:util";
 import { simpleParser } from "mailparser";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { renderEml } from "../../src/deliver/email-eml.js";
+import { composeEml } from "../../src/deliver/email-eml.js";
+import { messageIdForKey } from "../../src/deliver/email-message-id.js";
 import {
-  attachmentName,
   createSmtpDestination,
-  messageIdForKey,
   type SmtpDestinationOptions,
 } from "../../src/deliver/email-smtp.js";
-import type { EmailMessage } from "../../src/deliver/types.js";
 import { ConfigError, EmailDeliveryError } from "../../src/errors.js";
-import { renderDigestEmail } from "../../src/render/email-digest.js";
-import { renderWorkbook, XLSX_CONTENT_TYPE } from "../../src/render/workbook.js";
+import type { EmailMessage } from "../../src/messages.js";
+import { renderDigestEmail } from "../../src/render/email/email-digest.js";
+import { fitEmailToSize } from "../../src/render/email/fit-email-to-size.js";
+import { renderWorkbook, XLSX_CONTENT_TYPE } from "../../src/render/workbook/workbook.js";
+import { exportCommandLine, workbookFileName } from "../../src/render/workbook/workbook-name.js";
 import type { AvailableProject } from "../../src/report/types.js";
 import { Secret } from "../../src/secret.js";
 import { sampleReport } from "../render/workbook-fixture.js";
@@ -71,7 +72,7 @@ async function digestMessage(to: string[], attach = true): Promise<EmailMessage>
     attachments: attach
       ? [
           {
-            filename: attachmentName(report.team.name, report.periods.current),
+            filename: workbookFileName(report.team.name, report.periods.current),
             content: workbook,
             contentType: XLSX_CONTENT_TYPE,
           },
@@ -162,41 +163,49 @@ describe("createSmtpDestination", () => {
     expect(server.messages.map((m) => m.user)).toEqual(["bot@example.com"]);
   });
 
+  /** What the digest does with a mail: fit it under the destination's cap, then send it. */
+  async function sendCapped(maxBytes: number, message: EmailMessage, hint: string | null) {
+    const d = destination(server.url(), { maxBytes });
+    const sized = await fitEmailToSize(message, {
+      maxBytes: d.maxBytes,
+      measure: (m) => d.measure(m),
+      hint,
+    });
+    return { sized, sent: await d.send(sized.message) };
+  }
+
   it("sends an oversize mail without the workbook and says how to export it", async () => {
     const message = await digestMessage(["qa@example.com"]);
-    const withoutAttachment = (await renderEml({ ...message, attachments: [] }, FROM)).length;
-    const sent = await destination(server.url(), { maxBytes: withoutAttachment + 2_000 }).send(
-      message,
-    );
+    const withoutAttachment = (await composeEml({ ...message, attachments: [] }, FROM)).length;
+    const command = exportCommandLine(report.team.name, report.periods.current);
+    const { sized, sent } = await sendCapped(withoutAttachment + 2_000, message, command);
 
     expect(sent.accepted).toEqual(["qa@example.com"]);
+    expect(sized.dropped.map((a) => a.filename)).toEqual([
+      "insights-checkout-2026-11-09_2026-11-15.xlsx",
+    ]);
     const mail = server.messages[0];
     expect(mail?.parsed.attachments).toEqual([]);
-    const command =
-      "insights-reporter export --team checkout --from 2026-11-09 --to 2026-11-15 --out insights-checkout-2026-11-09_2026-11-15.xlsx";
+    expect(command).toBe(
+      "insights-reporter export --team checkout --from 2026-11-09 --to 2026-11-15 --out insights-checkout-2026-11-09_2026-11-15.xlsx",
+    );
     expect(mail?.parsed.text).toContain("insights-checkout-2026-11-09_2026-11-15.xlsx");
     expect(mail?.parsed.text).toContain("is not attached");
     expect(mail?.parsed.text).toContain("email.max_bytes");
     expect(mail?.parsed.text).toContain(command);
     expect(mail?.parsed.html).toContain(command);
-    expect(logs.join("")).toContain("without its attachment");
   });
 
-  it("uses the caller's hint for a left-out attachment when it gives one", async () => {
-    const message = {
-      ...(await digestMessage(["qa@example.com"])),
-      oversizeHint: "insights-reporter export --team checkout --tz UTC",
-    };
-    await destination(server.url(), { maxBytes: 10_000 }).send(message);
-    expect(server.messages[0]?.parsed.text).toContain(
-      "insights-reporter export --team checkout --tz UTC",
-    );
+  it("says to ask for an export when there is no command to give", async () => {
+    await sendCapped(10_000, await digestMessage(["qa@example.com"]), null);
+    expect(server.messages[0]?.parsed.text).toContain("Ask the sender to export it");
   });
 
   it("keeps the workbook when the mail fits under the cap", async () => {
     const message = await digestMessage(["qa@example.com"]);
-    const full = (await renderEml(message, FROM)).length;
-    await destination(server.url(), { maxBytes: full + 1_000 }).send(message);
+    const full = (await composeEml(message, FROM)).length;
+    const { sized } = await sendCapped(full + 1_000, message, null);
+    expect(sized.dropped).toEqual([]);
     expect(server.messages[0]?.parsed.attachments).toHaveLength(1);
   });
 
@@ -307,10 +316,10 @@ describe("createSmtpDestination", () => {
   });
 });
 
-describe("renderEml", () => {
+describe("composeEml", () => {
   it("writes the message as an .eml that parses back with its Message-ID, date and workbook", async () => {
     const message = await digestMessage(["qa@example.com"]);
-    const eml = await renderEml(message, FROM, { date: new Date("2026-11-16T08:00:00Z") });
+    const eml = await composeEml(message, FROM, { date: new Date("2026-11-16T08:00:00Z") });
     const parsed = await simpleParser(eml);
     expect(parsed.messageId).toBe(message.messageId);
     expect(parsed.subject).toBe(message.subject);

@@ -1,8 +1,8 @@
 import { describe, expect, it, type TestContext } from "vitest";
 import { createSlackClients, type SlackClientOptions } from "../../src/deliver/slack-client.js";
 import { createSlackDestination } from "../../src/deliver/slack-destination.js";
-import type { SlackPost } from "../../src/deliver/types.js";
 import { SlackDeliveryError } from "../../src/errors.js";
+import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
 import {
   FAKE_SLACK_TOKEN,

@@ -16,7 +16,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Fails early, with the fix, when `dist/` has not been built (`npm test` builds it first). */
+/** Fails early when `dist/` is missing (vitest's global setup builds it before any test). */
 export function requireBuiltCli(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing — run \`npm run build\` first`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emulatorCommand } from "../../src/commands/emulator.js";
+import { emulatorCommand } from "../../src/commands/emulator-command.js";
 import { UsageError } from "../../src/errors.js";
 
 describe("emulator command", () => {

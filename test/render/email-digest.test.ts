@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { digestSubject, renderDigestEmail } from "../../src/render/email-digest.js";
-import { COLOURS, escapeHtml } from "../../src/render/email-html.js";
+import { digestSubject, renderDigestEmail } from "../../src/render/email/email-digest.js";
+import { COLOURS, escapeHtml } from "../../src/render/email/email-html.js";
 import type { Report } from "../../src/report/types.js";
 import { HOSTILE_NAME, HTML_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 

@@ -1,4 +1,4 @@
-import type { SlackBlock, SlackMessage } from "../../src/deliver/types.js";
+import type { SlackBlock, SlackMessage } from "../../src/messages.js";
 
 /** Small readers over rendered Block Kit, so tests say what they look for. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deltaTone } from "../../src/render/format.js";
-import { deltaCue, plainDelta } from "../../src/render/slack-delta-cue.js";
+import { deltaView, toneOf } from "../../src/render/delta-view.js";
+import { deltaCue, plainDelta } from "../../src/render/slack/slack-delta-cue.js";
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../src/report/types.js";
 
 const RED = "\u{1F534}";
@@ -53,14 +53,14 @@ describe("deltaCue", () => {
 
 describe("plainDelta", () => {
   it("reads without colour or arrows, for notifications", () => {
-    expect(plainDelta(rate(1.2))).toBe("+1.2 pp");
-    expect(plainDelta(rate(0.1, false))).toBe("\u2248 +0.1 pp");
-    expect(plainDelta({ kind: "new" })).toBe("new");
-    expect(plainDelta({ kind: "unavailable", reason: "beyond lookback" })).toBe("");
+    expect(plainDelta("flakyRate", rate(1.2))).toBe("+1.2 pp");
+    expect(plainDelta("flakyRate", rate(0.1, false))).toBe("\u2248 +0.1 pp");
+    expect(plainDelta("flakyRate", { kind: "new" })).toBe("new");
+    expect(plainDelta("flakyRate", { kind: "unavailable", reason: "beyond lookback" })).toBe("");
   });
 });
 
-describe("deltaTone, shared by Slack, the email, the terminal and the workbook", () => {
+describe("deltaView, shared by Slack, the email, the terminal and the workbook", () => {
   it.each([
     [
       "a duration 0.14% shorter: shown as ±0%, no news",
@@ -77,6 +77,6 @@ describe("deltaTone, shared by Slack, the email, the terminal and the workbook",
     ],
     ["a significant flaky rate rise of 0.2 pp: bad", "flakyRate", rate(0.2), "bad"],
   ] as const)("%s", (_, figure, delta, tone) => {
-    expect(deltaTone(figure, delta)).toBe(tone);
+    expect(toneOf(deltaView(figure, delta))).toBe(tone);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderSlackDigest } from "../../src/render/slack-digest.js";
+import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import {
   checkoutReport,
   DAY_VS_LAST_WEEK,

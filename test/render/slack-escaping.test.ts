@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SlackMessage } from "../../src/deliver/types.js";
-import { escapeMrkdwn, mrkdwnLink } from "../../src/render/escape-mrkdwn.js";
-import { renderSlackDigest } from "../../src/render/slack-digest.js";
+import type { SlackMessage } from "../../src/messages.js";
+import { escapeMrkdwn, mrkdwnLink } from "../../src/render/slack/escape-mrkdwn.js";
+import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
 import { buttonLabels, headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
 

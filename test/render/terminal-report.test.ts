@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderTerminalReport } from "../../src/render/terminal-report.js";
+import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import {
   checkoutReport,
   DAY_VS_LAST_WEEK,

@@ -8,7 +8,7 @@ import {
 import type { EmulatorRun } from "../../src/insights/emulator/start-emulator.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import type { PeriodPair } from "../../src/periods/types.js";
-import { renderWorkbook } from "../../src/render/workbook.js";
+import { renderWorkbook } from "../../src/render/workbook/workbook.js";
 import { buildReport } from "../../src/report/build-report.js";
 import { Secret } from "../../src/secret.js";
 import { loadWorkbook, records, sheet, value } from "./workbook-read.js";

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deltaTone } from "../../src/render/format.js";
-import { type AlertRow, renderWorkbook } from "../../src/render/workbook.js";
-import { writeWorkbookFile } from "../../src/render/workbook-file.js";
+import { deltaView, toneOf } from "../../src/render/delta-view.js";
+import { type AlertRow, renderWorkbook } from "../../src/render/workbook/workbook.js";
+import { writeWorkbookFile } from "../../src/render/workbook/workbook-file.js";
 import type { AvailableProject, Figures, Report } from "../../src/report/types.js";
 import { HOSTILE_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 import { cell, headers, loadWorkbook, records, sheet, value } from "./workbook-read.js";
@@ -171,7 +171,7 @@ describe("renderWorkbook", () => {
         ["Flaky rate Δ (pp)", "flakyRate"],
         ["Run pass rate Δ (pp)", "runPassRate"],
       ] as const) {
-        const tone = deltaTone(figure, project.deltas[figure]);
+        const tone = toneOf(deltaView(figure, project.deltas[figure]));
         seen.add(tone);
         expect(cell(row, header).font?.color?.argb, `${project.name} ${header}`).toBe(
           colours[tone],

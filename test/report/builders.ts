@@ -1,4 +1,5 @@
 import type {
+  FetchOutcome,
   InsightsDay,
   ProjectInsights,
   RunCounts,
@@ -6,7 +7,7 @@ import type {
 } from "../../src/insights/types.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
 import type { Period, PeriodPair } from "../../src/periods/types.js";
-import type { FetchOutcome, ReportProjectInput } from "../../src/report/build-report.js";
+import type { ReportProjectInput } from "../../src/report/build-report.js";
 
 /** Small builders for report tests: counts, day buckets, whole ProjectInsights, fetch outcomes. */
 

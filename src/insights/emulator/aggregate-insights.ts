@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { formatApiDate } from "../api-date.js";
 import type { EmulatorRun } from "./emulator-types.js";
 import type { InsightsRange } from "./resolve-insights-range.js";
 
@@ -18,14 +19,6 @@ interface DayTotals {
   skipped: number;
   flaky: number;
   timedOut: number;
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** Formats an ISO date as the API's `%b %e, %Y`: `2026-11-02` → `Nov  2, 2026` (two spaces). */
-export function formatApiDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split("-");
-  return `${MONTHS[Number(month) - 1]} ${String(Number(day)).padStart(2, " ")}, ${year}`;
 }
 
 /** The UTC instant (ISO string, as `Date#toISOString`) at which a local date begins in a zone. */

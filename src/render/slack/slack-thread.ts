@@ -1,9 +1,9 @@
-import type { SlackMessage } from "../deliver/types.js";
-import type { ProjectReport } from "../report/types.js";
-import { flakyScale } from "./format.js";
+import type { SlackMessage } from "../../messages.js";
+import type { ProjectReport } from "../../report/types.js";
+import { flakyScale } from "../format.js";
+import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { MESSAGE_TEXT_BUDGET, SLACK_LIMITS } from "./slack-limits.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
-import { WORST_FIRST_LABEL } from "./worst-first.js";
 
 // Room in each reply for its context line and fallback text besides the fields.
 const FIELDS_BUDGET = MESSAGE_TEXT_BUDGET - 1000;

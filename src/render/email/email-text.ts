@@ -1,9 +1,9 @@
-import type { AvailableProject, Report } from "../report/types.js";
+import type { AvailableProject, Report } from "../../report/types.js";
+import { formatCount, formatDuration, formatRate } from "../format.js";
+import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { type DigestContent, moverLine } from "./email-content.js";
-import { deltaText } from "./email-html.js";
-import { formatCount, formatDuration, formatRate } from "./format.js";
-import { HEADLINE_FIGURES } from "./headline-figures.js";
-import { WORST_FIRST_LABEL } from "./worst-first.js";
+import { emailDeltaText } from "./email-html.js";
 
 /**
  * The plain-text alternative of a digest mail: the same content as the HTML body, for clients
@@ -14,7 +14,7 @@ export function digestText(report: Report, content: DigestContent, key: string):
   const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
   const lines: string[] = [content.title, content.periodLine, "", "Team"];
   for (const h of HEADLINE_FIGURES) {
-    const change = deltaText(h.figure, deltas[h.figure]);
+    const change = emailDeltaText(h.figure, deltas[h.figure]);
     const before = prior ? `  (prior ${h.value(prior)})` : "";
     lines.push(
       `  ${h.label.padEnd(labelWidth)}  ${h.value(current).padStart(9)}  ${change}${before}`,
@@ -60,9 +60,9 @@ function projectLines(p: AvailableProject): string[] {
   const with_ = (value: string, change: string) => (change ? `${value} (${change})` : value);
   return [
     `  ${p.name} (${p.projectId})`,
-    `    runs ${with_(formatCount(p.current.runs), deltaText("runs", p.deltas.runs))}` +
-      ` \u00b7 run pass rate ${with_(formatRate(p.current.runPassRate), deltaText("runPassRate", p.deltas.runPassRate))}` +
-      ` \u00b7 flaky rate ${with_(formatRate(p.current.flakyRate), deltaText("flakyRate", p.deltas.flakyRate))}` +
+    `    runs ${with_(formatCount(p.current.runs), emailDeltaText("runs", p.deltas.runs))}` +
+      ` \u00b7 run pass rate ${with_(formatRate(p.current.runPassRate), emailDeltaText("runPassRate", p.deltas.runPassRate))}` +
+      ` \u00b7 flaky rate ${with_(formatRate(p.current.flakyRate), emailDeltaText("flakyRate", p.deltas.flakyRate))}` +
       ` \u00b7 failed tests ${formatCount(p.current.testsFailed)}` +
       ` \u00b7 mean run ${formatDuration(p.current.meanRunDurationMs)}`,
   ];

@@ -1,5 +1,5 @@
-import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../report/types.js";
-import { deltaArrow, deltaTone, formatAmountDelta, formatRateDelta } from "./format.js";
+import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../report/types.js";
+import { deltaView, deltaWords, toneOf } from "../delta-view.js";
 
 /**
  * The small pieces of mail HTML: escaping, colours and delta cells. Mail clients (Gmail,
@@ -34,27 +34,22 @@ export function deltaHtml(
   figure: RateFigure | AmountFigure,
   delta: RateDelta | AmountDelta,
 ): string {
-  const text = deltaText(figure, delta);
+  const text = emailDeltaText(figure, delta);
   if (text === "") return "";
-  const colour = COLOURS[deltaTone(figure, delta)];
+  const colour = COLOURS[toneOf(deltaView(figure, delta))];
   // Non-breaking spaces keep "↑ +1.2 pp" on one line, shorter than a white-space style.
   return `<span style="color:${colour};">${escapeHtml(text).replaceAll(" ", "&nbsp;")}</span>`;
 }
 
-/** The delta's words with its arrow; noise already reads "≈ …" and needs no arrow. */
-export function deltaText(
+/** The delta's words with its arrow: "↑ +1.2 pp", "≈ +0.1 pp", "new"; "" when none. */
+export function emailDeltaText(
   figure: RateFigure | AmountFigure,
   delta: RateDelta | AmountDelta,
 ): string {
-  const text = isRate(figure)
-    ? formatRateDelta(delta as RateDelta)
-    : formatAmountDelta(delta as AmountDelta);
-  const arrow = deltaArrow(delta);
-  return arrow === "" || arrow === "\u2248" ? text : `${arrow} ${text}`;
-}
-
-function isRate(figure: RateFigure | AmountFigure): figure is RateFigure {
-  return figure === "runPassRate" || figure === "testPassRate" || figure === "flakyRate";
+  const view = deltaView(figure, delta);
+  if (view.verdict === "none") return "";
+  if (view.verdict === "noise" || view.arrow === "") return deltaWords(view);
+  return `${view.arrow} ${view.text}`;
 }
 
 /** A link only to http(s) URLs, so a config value cannot smuggle in `javascript:`. */

@@ -1,6 +1,6 @@
-import type { SlackBlock } from "../deliver/types.js";
-import type { AvailableProject } from "../report/types.js";
-import { flakyScale, formatCount, formatRate, sparkline } from "./format.js";
+import type { SlackBlock } from "../../messages.js";
+import type { AvailableProject } from "../../report/types.js";
+import { flakyScale, formatCount, formatRate, sparkline } from "../format.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { truncateText } from "./slack-limits.js";
 

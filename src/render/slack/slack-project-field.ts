@@ -1,7 +1,7 @@
-import type { SlackBlock } from "../deliver/types.js";
-import type { AvailableProject, ProjectReport, UnavailableProject } from "../report/types.js";
+import type { SlackBlock } from "../../messages.js";
+import type { AvailableProject, ProjectReport, UnavailableProject } from "../../report/types.js";
+import { formatCount, formatRate, sparkline } from "../format.js";
 import { escapeMrkdwn, mrkdwnLink } from "./escape-mrkdwn.js";
-import { formatCount, formatRate, sparkline } from "./format.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { SLACK_LIMITS, truncateText } from "./slack-limits.js";
 import { linksPerProject, projectDashboardUrl } from "./slack-links.js";

@@ -1,4 +1,4 @@
-import type { Figures, RateFigure, Report } from "../report/types.js";
+import type { Figures, RateFigure, Report } from "../../report/types.js";
 import { cellText, excelDate } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 

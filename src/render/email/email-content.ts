@@ -4,10 +4,10 @@ import type {
   Mover,
   Report,
   UnavailableProject,
-} from "../report/types.js";
-import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
-import { formatPeriod, formatRate, formatRateDelta } from "./format.js";
-import { worstFirst } from "./worst-first.js";
+} from "../../report/types.js";
+import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
+import { formatPeriod, formatPp, formatRate } from "../format.js";
+import { worstFirst } from "../worst-first.js";
 
 /**
  * What a digest mail shows, chosen once so its HTML and plain-text bodies never disagree:
@@ -67,7 +67,7 @@ export function digestContent(
 /** "Web E2E: flaky rate 2.0% → 4.8% (+2.8 pp)". */
 export function moverLine(m: Mover): string {
   const label = m.figure === "flakyRate" ? "flaky rate" : "run pass rate";
-  const change = formatRateDelta({ kind: "change", pp: m.pp, significant: true, pValue: 0 });
+  const change = formatPp(m.pp);
   return `${m.name}: ${label} ${formatRate(m.prior)} \u2192 ${formatRate(m.current)} (${change})`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatHistory } from "../../src/daemon/history-table.js";
+import { formatHistory } from "../../src/commands/history-table.js";
 import type { Delivery, SlotWithDeliveries } from "../../src/state/ledger.js";
 
 function aDelivery(overrides: Partial<Delivery> = {}): Delivery {

@@ -1,4 +1,4 @@
-import type { AlertSeverity, Report } from "../report/types.js";
+import type { AlertSeverity, Report } from "../../report/types.js";
 import { type CellTone, cellText } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import ExcelJS from "exceljs";
-import type { Report } from "../report/types.js";
+import type { Report } from "../../report/types.js";
 import { writeAboutSheet } from "./workbook-about.js";
 import { type AlertRow, alertsSheet, firingAlertRows } from "./workbook-alerts.js";
 import { dailySheet } from "./workbook-daily.js";

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { open, rename, rm } from "node:fs/promises";
-import type { Report } from "../report/types.js";
+import type { Report } from "../../report/types.js";
 import { type WorkbookOptions, writeWorkbook } from "./workbook.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SlackBlock, SlackMessage } from "../deliver/types.js";
+import type { SlackBlock, SlackMessage } from "../../messages.js";
 
 /** Slack's documented limits for a message and its blocks, and our own text budget. */
 export const SLACK_LIMITS = {

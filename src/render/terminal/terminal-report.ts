@@ -1,12 +1,12 @@
-import { periodDays } from "../periods/calendar-date.js";
-import type { Period } from "../periods/types.js";
-import type { ProjectReport, Report, UnavailableProject } from "../report/types.js";
-import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
-import { formatPeriod, formatRate, formatRateDelta } from "./format.js";
-import { HEADLINE_FIGURES } from "./headline-figures.js";
-import { deltaText, INDENT, projectLines, type TerminalLayout } from "./terminal-projects.js";
+import { periodDays } from "../../periods/calendar-date.js";
+import type { Period } from "../../periods/types.js";
+import type { ProjectReport, Report, UnavailableProject } from "../../report/types.js";
+import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
+import { formatPeriod, formatPp, formatRate } from "../format.js";
+import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { worstFirst } from "../worst-first.js";
+import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
 import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
-import { worstFirst } from "./worst-first.js";
 
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
@@ -59,7 +59,7 @@ function headline(report: Report, layout: TerminalLayout): string[] {
   const { current, deltas, priorNote, excluded } = report.total;
   const lines = [paint("Team", "title", layout.color)];
   for (const { label, figure, value } of HEADLINE_FIGURES) {
-    const delta = deltaText(figure, deltas[figure], layout, true);
+    const delta = terminalDelta(figure, deltas[figure], layout, true);
     const line = `${INDENT}${pad(label, 20)}${pad(value(current), 10, "right")}  ${delta}`;
     lines.push(line.trimEnd());
   }
@@ -83,7 +83,7 @@ function moverLines(report: Report, layout: TerminalLayout): string[] {
     paint("Top movers (significantly worse)", "title", layout.color),
     ...report.topMovers.map((m, i) => {
       const figure = m.figure === "flakyRate" ? "flaky rate" : "run pass rate";
-      const change = formatRateDelta({ kind: "change", pp: m.pp, significant: true, pValue: 0 });
+      const change = formatPp(m.pp);
       const moved = `${figure} ${formatRate(m.prior)} \u2192 ${formatRate(m.current)}`;
       const cue = paint(`(${change})`, "bad", layout.color);
       return `${INDENT}${pad(names[i] ?? "", width)}  ${moved} ${cue}`;

@@ -6,8 +6,8 @@ import type {
   RateDelta,
   RateFigure,
   Report,
-} from "../report/types.js";
-import { deltaTone } from "./format.js";
+} from "../../report/types.js";
+import { deltaView, toneOf as toneOfView } from "../delta-view.js";
 import { type CellTone, cellText } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
@@ -134,7 +134,7 @@ function toneOf(
   field: RateFigure | AmountFigure,
   delta: RateDelta | AmountDelta | undefined,
 ): CellTone {
-  return delta ? deltaTone(field, delta) : "neutral";
+  return delta ? toneOfView(deltaView(field, delta)) : "neutral";
 }
 
 /** Why a delta cell holds what it holds, in words a filter can select on. */

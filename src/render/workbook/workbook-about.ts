@@ -1,7 +1,7 @@
 import type ExcelJS from "exceljs";
 import { DateTime } from "luxon";
-import type { Report } from "../report/types.js";
-import { formatPeriod } from "./format.js";
+import type { Report } from "../../report/types.js";
+import { formatPeriod } from "../format.js";
 import { cellText } from "./workbook-cells.js";
 
 /**

@@ -1,15 +1,15 @@
-import type { Daemon, DaemonOptions, Timers } from "./daemon/daemon-types.js";
-import { hasDueDestination, slotSendingElsewhere } from "./daemon/due-destinations.js";
-import { jobId, keyForFire, type ScheduledJob } from "./daemon/jobs.js";
-import { DEFAULT_RETRY_DELAYS_MS } from "./daemon/retry-schedule.js";
-import { createSlotRuns } from "./daemon/slot-runs.js";
-import { LedgerLockedError } from "./errors.js";
-import { createRequestCache, type RequestCache } from "./insights/collect-insights.js";
-import { nextFires } from "./schedule/cron-fires.js";
-import { planCatchUp } from "./schedule/plan-catch-up.js";
-import type { DueRetry } from "./state/ledger.js";
+import { LedgerLockedError } from "../errors.js";
+import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
+import { nextFires } from "../schedule/cron-fires.js";
+import { planCatchUp } from "../schedule/plan-catch-up.js";
+import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
+import type { DueRetry } from "../state/ledger.js";
+import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
+import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
+import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
+import { createSlotRuns } from "./slot-runs.js";
 
-export type * from "./daemon/daemon-types.js";
+export type * from "./daemon-types.js";
 
 /**
  * When things run. Every tick, for each job: the planner (`schedule/plan-catch-up.ts`) names

@@ -1,13 +1,9 @@
-import { escapeHtml } from "../render/email-html.js";
-import { renderEml } from "./email-eml.js";
-import { exportCommandForAttachment } from "./email-names.js";
-import type { Attachment, EmailMessage } from "./types.js";
+import type { Attachment, EmailMessage } from "../../messages.js";
+import { escapeHtml } from "./email-html.js";
 
-/**
- * The size cap (`email.max_bytes`): a mail whose attachments would push it over the cap goes
- * without them, and says why and how to get the workbook, rather than bouncing off a server's
- * size limit and reaching no one.
- */
+// The size cap (`email.max_bytes`): a mail whose attachments would push it over the cap goes
+// without them, and says why and how to get the workbook, rather than bouncing off a server's
+// size limit and reaching no one.
 
 export interface SizedMessage {
   message: EmailMessage;
@@ -18,20 +14,21 @@ export interface SizedMessage {
 }
 
 export interface SizeCap {
-  from: string;
   maxBytes: number;
-  /** How to get the left-out file; by default the `export` command derived from its name. */
-  hint?: string;
+  /** The composed size of a message as the destination would send it. */
+  measure(message: EmailMessage): Promise<number>;
+  /** How to get a left-out file, e.g. the `insights-reporter export …` command line. */
+  hint: string | null;
 }
 
 /** The message as it may be sent under the cap, measured as the composed MIME bytes. */
-export async function fitToSize(message: EmailMessage, cap: SizeCap): Promise<SizedMessage> {
+export async function fitEmailToSize(message: EmailMessage, cap: SizeCap): Promise<SizedMessage> {
   if (message.attachments.length === 0) return { message, dropped: [], fullBytes: null };
-  const fullBytes = (await renderEml(message, cap.from)).length;
+  const fullBytes = await cap.measure(message);
   if (fullBytes <= cap.maxBytes) return { message, dropped: [], fullBytes };
 
   const dropped = message.attachments;
-  const hint = cap.hint ?? hintFor(dropped);
+  const { hint } = cap;
   const files = dropped.map((a) => `${a.filename} (${megabytes(a.content.length)})`).join(", ");
   const why = `The workbook ${files} is not attached: with it this mail would be ${megabytes(fullBytes)}, over the ${megabytes(cap.maxBytes)} limit (email.max_bytes).`;
   const how = hint ? "To get it, run:" : "Ask the sender to export it, or raise email.max_bytes.";
@@ -44,11 +41,6 @@ export async function fitToSize(message: EmailMessage, cap: SizeCap): Promise<Si
     dropped,
     fullBytes,
   };
-}
-
-function hintFor(attachments: readonly Attachment[]): string | null {
-  const commands = attachments.map((a) => exportCommandForAttachment(a.filename));
-  return commands.every((c): c is string => c !== null) ? commands.join("\n  ") : null;
 }
 
 function beforeBodyEnd(html: string, addition: string): string {

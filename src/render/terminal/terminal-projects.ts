@@ -4,19 +4,11 @@ import type {
   AvailableProject,
   RateDelta,
   RateFigure,
-} from "../report/types.js";
-import {
-  deltaArrow,
-  deltaTone,
-  flakyScale,
-  formatAmountDelta,
-  formatCount,
-  formatRate,
-  formatRateDelta,
-  sparkline,
-} from "./format.js";
+} from "../../report/types.js";
+import { deltaView, deltaWords, toneOf } from "../delta-view.js";
+import { flakyScale, formatCount, formatRate, sparkline } from "../format.js";
+import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { clean, clip, pad, paint } from "./terminal-style.js";
-import { WORST_FIRST_LABEL } from "./worst-first.js";
 
 /** Layout of the preview: colour on or off, and the columns to fit. */
 export interface TerminalLayout {
@@ -36,22 +28,28 @@ const FIXED = INDENT.length + 7 + 9 + DELTA_WIDTH + 6 + DELTA_WIDTH + GAP.length
  * A delta with its arrow, coloured by whether the change is good news for the figure; noise
  * dimmed and, where asked, marked "(noise)"; "new" and "n/a" dimmed; nothing without data.
  */
-export function deltaText(
+export function terminalDelta(
   figure: RateFigure | AmountFigure,
   delta: RateDelta | AmountDelta,
   layout: TerminalLayout,
   explainNoise: boolean,
 ): string {
-  if (delta.kind === "none") return "";
-  if (delta.kind !== "change") {
-    return paint(delta.kind === "new" ? "new" : "n/a", "noise", layout.color);
+  const view = deltaView(figure, delta);
+  switch (view.verdict) {
+    case "none":
+      return "";
+    case "new":
+    case "unavailable":
+      return paint(view.text, "noise", layout.color);
+    case "noise": {
+      const words = deltaWords(view);
+      return paint(explainNoise ? `${words} (noise)` : words, "noise", layout.color);
+    }
+    case "flat":
+      return view.text;
+    default:
+      return paint(`${view.arrow} ${view.text}`, toneOf(view), layout.color);
   }
-  const text = "pp" in delta ? formatRateDelta(delta) : formatAmountDelta(delta);
-  if (text.startsWith("\u2248")) {
-    return paint(explainNoise ? `${text} (noise)` : text, "noise", layout.color);
-  }
-  if (text.startsWith("\u00b1")) return text;
-  return paint(`${deltaArrow(delta)} ${text}`, deltaTone(figure, delta), layout.color);
 }
 
 /**
@@ -93,9 +91,9 @@ export function projectLines(
       pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
       pad(formatCount(p.current.runs), 7, "right"),
       pad(formatRate(p.current.runPassRate), 9, "right"),
-      padDelta(deltaText("runPassRate", p.deltas.runPassRate, layout, false)),
+      padDelta(terminalDelta("runPassRate", p.deltas.runPassRate, layout, false)),
       pad(formatRate(p.current.flakyRate), 6, "right"),
-      padDelta(deltaText("flakyRate", p.deltas.flakyRate, layout, false)),
+      padDelta(terminalDelta("flakyRate", p.deltas.flakyRate, layout, false)),
       trendWidth > 0 ? [...trend].slice(-trendWidth).join("") : "",
     ];
     lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());

@@ -1,4 +1,8 @@
-import type { AvailableProject, Mover, Report, UnavailableProject } from "../report/types.js";
+import type { AvailableProject, Mover, Report, UnavailableProject } from "../../report/types.js";
+import { deltaView, deltaWords } from "../delta-view.js";
+import { formatCount, formatDuration, formatPeriod, formatRate } from "../format.js";
+import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { type DigestContent, digestContent, moverLine, projectUrl } from "./email-content.js";
 import {
   COLOURS,
@@ -11,15 +15,6 @@ import {
   tableHtml,
 } from "./email-html.js";
 import { digestText } from "./email-text.js";
-import {
-  formatCount,
-  formatDuration,
-  formatPeriod,
-  formatRate,
-  formatRateDelta,
-} from "./format.js";
-import { HEADLINE_FIGURES } from "./headline-figures.js";
-import { WORST_FIRST_LABEL } from "./worst-first.js";
 
 /**
  * A digest as an email: a subject that names team, digest and period (distinct per period, so
@@ -106,7 +101,7 @@ function digestHtml(report: Report, content: DigestContent, key: string): string
 
 function preheader(report: Report): string {
   const { current, deltas } = report.total;
-  return `Run pass rate ${formatRate(current.runPassRate)} (${formatRateDelta(deltas.runPassRate)}) \u00b7 Flaky rate ${formatRate(current.flakyRate)} (${formatRateDelta(deltas.flakyRate)})`;
+  return `Run pass rate ${formatRate(current.runPassRate)} (${deltaWords(deltaView("runPassRate", deltas.runPassRate)) || "no data"}) \u00b7 Flaky rate ${formatRate(current.flakyRate)} (${deltaWords(deltaView("flakyRate", deltas.flakyRate)) || "no data"})`;
 }
 
 function headlineTable(report: Report): string {

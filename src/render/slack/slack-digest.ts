@@ -1,14 +1,15 @@
-import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../deliver/types.js";
+import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../messages.js";
 import type {
   AvailableProject,
   ProjectReport,
   Report,
   UnavailableProject,
-} from "../report/types.js";
-import { comparisonLabel, projectPriorNotes } from "./comparison-label.js";
+} from "../../report/types.js";
+import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
+import { flakyScale, formatPeriod, formatRate, sparkline } from "../format.js";
+import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { WORST_FIRST_LABEL, worstFirst } from "../worst-first.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
-import { flakyScale, formatPeriod, formatRate, sparkline } from "./format.js";
-import { HEADLINE_FIGURES } from "./headline-figures.js";
 import { deltaCue, plainDelta } from "./slack-delta-cue.js";
 import {
   alertsSection,
@@ -26,7 +27,6 @@ import { dashboardButtons } from "./slack-links.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
 import { threadReplies } from "./slack-thread.js";
-import { WORST_FIRST_LABEL, worstFirst } from "./worst-first.js";
 
 export interface SlackDigestOptions {
   /** The delivery key: names the outbox file and the ledger row; goes into the metadata. */
@@ -85,8 +85,8 @@ export function digestFallbackText(report: Report): string {
   const rate = (value: number | null, delta: string) =>
     delta === "" ? formatRate(value) : `${formatRate(value)} (${delta})`;
   const figures = [
-    `run pass rate ${rate(current.runPassRate, plainDelta(deltas.runPassRate))}`,
-    `flaky rate ${rate(current.flakyRate, plainDelta(deltas.flakyRate))}`,
+    `run pass rate ${rate(current.runPassRate, plainDelta("runPassRate", deltas.runPassRate))}`,
+    `flaky rate ${rate(current.flakyRate, plainDelta("flakyRate", deltas.flakyRate))}`,
   ];
   return `${titleOf(report)}: ${figures.join(", ")}`;
 }

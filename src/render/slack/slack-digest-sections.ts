@@ -1,7 +1,7 @@
-import type { SlackBlock } from "../deliver/types.js";
-import type { FiringAlert, Mover, ProjectReport, UnavailableProject } from "../report/types.js";
+import type { SlackBlock } from "../../messages.js";
+import type { FiringAlert, Mover, ProjectReport, UnavailableProject } from "../../report/types.js";
+import { formatPp, formatRate } from "../format.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
-import { formatRate, formatRateDelta } from "./format.js";
 import { TONE_MARK } from "./slack-delta-cue.js";
 import { SLACK_LIMITS, truncateText } from "./slack-limits.js";
 import { unavailableLine } from "./slack-project-field.js";
@@ -16,7 +16,7 @@ const FIGURE_NAME = { flakyRate: "flaky rate", runPassRate: "run pass rate" } as
 export function moversSection(movers: readonly Mover[]): SlackBlock | null {
   const lines = movers.map((m) => {
     const name = escapeMrkdwn(truncateText(m.name, NAME_CHARS));
-    const change = formatRateDelta({ kind: "change", pp: m.pp, significant: true, pValue: 0 });
+    const change = formatPp(m.pp);
     return `\u2022 *${name}*: ${FIGURE_NAME[m.figure]} ${formatRate(m.prior)} \u2192 ${formatRate(m.current)} (${TONE_MARK.bad} ${change})`;
   });
   return listSection("*Top movers* (significantly worse)", lines);

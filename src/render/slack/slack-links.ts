@@ -1,5 +1,5 @@
-import type { SlackBlock } from "../deliver/types.js";
-import type { ProjectReport } from "../report/types.js";
+import type { SlackBlock } from "../../messages.js";
+import type { ProjectReport } from "../../report/types.js";
 import { SLACK_LIMITS, truncateText } from "./slack-limits.js";
 
 const PLACEHOLDER = "{project_id}";

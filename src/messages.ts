@@ -1,0 +1,45 @@
+// What passes from the renderers to the destinations: the shapes of a Slack post, an email and
+// an attached file. Renderers draw them; adapters send them as given. Both layers read this one
+// vocabulary, so neither imports the other.
+
+/** A Block Kit block, as Slack's JSON (our renderers build them; Slack validates them). */
+export type SlackBlock = { type: string } & Record<string, unknown>;
+
+type PayloadScalar = string | number | boolean;
+type PayloadObject = Record<string, PayloadScalar>;
+
+/** Slack message metadata: what names the post, so a restart can find it in the channel. */
+export interface SlackMetadata {
+  event_type: "insights_digest" | "insights_alert";
+  event_payload: { key: string } & Record<string, PayloadScalar | PayloadObject | PayloadObject[]>;
+}
+
+export interface SlackMessage {
+  /** Notification fallback; names team, period and headline figures. */
+  text: string;
+  blocks: SlackBlock[];
+}
+
+/** A digest as posted: one message in the channel, details as replies in its thread. */
+export interface SlackPost {
+  main: SlackMessage;
+  metadata: SlackMetadata;
+  thread: SlackMessage[];
+}
+
+/** A file to attach: the workbook, by mail or into the Slack thread. */
+export interface Attachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+export interface EmailMessage {
+  to: string[];
+  subject: string;
+  html: string;
+  text: string;
+  attachments: Attachment[];
+  /** Deterministic, from the delivery key: `<key@insights-reporter>`. */
+  messageId: string;
+}

@@ -1,0 +1,42 @@
+import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../report/types.js";
+import { type DeltaView, deltaView, deltaWords } from "../delta-view.js";
+
+/** The colour cue of a change, by whether it is good or bad news for this figure. */
+export const TONE_MARK = { good: "\u{1F7E2}", bad: "\u{1F534}", neutral: "" } as const;
+
+/**
+ * A delta as a Slack reader sees it: coloured by direction ("🔴 ↑ +0.8 pp" for a rising flaky
+ * rate, "🟢 ↑ +1.2 pp" for a rising pass rate), noise uncoloured as "≈ +0.1 pp", "new" when the
+ * prior had no data, and "" when there is nothing to compare (the context line says why).
+ */
+export function deltaCue(
+  figure: RateFigure | AmountFigure,
+  delta: RateDelta | AmountDelta,
+): string {
+  return cueOf(deltaView(figure, delta));
+}
+
+function cueOf(view: DeltaView): string {
+  switch (view.verdict) {
+    case "none":
+    case "unavailable":
+      return "";
+    case "better":
+      return `${TONE_MARK.good} ${view.arrow} ${view.text}`;
+    case "worse":
+      return `${TONE_MARK.bad} ${view.arrow} ${view.text}`;
+    case "changed":
+      return `${view.arrow} ${view.text}`;
+    default:
+      return deltaWords(view);
+  }
+}
+
+/** A delta in words for a notification or the fallback text: "+1.2 pp", "≈ +0.1 pp", "new"; "" when none. */
+export function plainDelta(
+  figure: RateFigure | AmountFigure,
+  delta: RateDelta | AmountDelta,
+): string {
+  const view = deltaView(figure, delta);
+  return view.verdict === "unavailable" ? "" : deltaWords(view);
+}
