@@ -22,8 +22,8 @@ import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook/workbook.js
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
-import { slotKey } from "./schedule/slot-key.js";
 import type { NewSlot } from "./state/ledger.js";
+import { slotKey } from "./state/slot-key.js";
 
 /**
  * One digest, start to finish: the period its fire covers → insights of the team's projects
@@ -71,7 +71,7 @@ export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair }
     compareTo: digest.compareTo,
     weekStartsOn: team.weekStartsOn,
   });
-  return { key: slotKey(team.name, digest.name, periods.current), periods };
+  return { key: slotKey(team.name, "digest", digest.name, periods.current), periods };
 }
 
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */

@@ -4,6 +4,7 @@
  * several replicas) can stand behind it; `open-ledger.ts` is the SQLite one.
  */
 
+/** What a slot delivers: a digest, or the notification of an alert evaluation. */
 export type SlotKind = "digest" | "alert";
 
 /** pending → sending → sent, or → failed (retried later, or final when no next attempt). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { periodsForFire } from "../../src/periods/periods-for-fire.js";
 import { nextFires } from "../../src/schedule/cron-fires.js";
 import { type CatchUpInput, planCatchUp } from "../../src/schedule/plan-catch-up.js";
-import { slotKey } from "../../src/schedule/slot-key.js";
+import { slotKey } from "../../src/state/slot-key.js";
 import { localLabel } from "./local-label.js";
 
 const ZONE = "Europe/Berlin";
@@ -14,6 +14,7 @@ const at = (iso: string) => new Date(iso);
 const dailyKey = (fire: Date) =>
   slotKey(
     "checkout",
+    "digest",
     "daily",
     periodsForFire({
       fireAt: fire,
