@@ -10,10 +10,8 @@ import { runCommand } from "./commands/run-command.js";
 import { startCommand } from "./commands/start-command.js";
 import { ReporterError } from "./errors.js";
 
-/**
- * argv → commands. The one place that maps errors to exit codes: 0 done, 1 a delivery or
- * upstream failure, 2 bad usage or config (PRODUCT.md).
- */
+// argv → commands. The one place that maps errors to exit codes: 0 done, 1 a delivery or
+// upstream failure, 2 bad usage or config (README "Commands").
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -3,11 +3,7 @@ import pretty from "pino-pretty";
 
 export type Logger = PinoLogger;
 
-/**
- * The process logger: JSON lines on stderr, or pretty lines when stderr is a TTY. Secrets are
- * `Secret` objects that print as [redacted]; the redact paths are a second belt for anything
- * that slips through as a plain string.
- */
+/** The process logger: JSON lines on stderr, or pretty lines when stderr is a TTY. */
 export function createLogger(
   options: { level?: string; pretty?: boolean; destination?: NodeJS.WritableStream } = {},
 ): Logger {
@@ -18,15 +14,20 @@ export function createLogger(
     level: options.level ?? "info",
     base: undefined,
     redact: {
+      // Secrets are `Secret` objects and print as [redacted] by their type. These paths are a
+      // second belt for the places a secret could travel as a plain string: the resolved
+      // config's credentials and HTTP headers. A field merely named `key` (a slot key) is news.
       paths: [
-        "key",
-        "token",
-        "smtpUrl",
-        "*.key",
-        "*.token",
-        "*.smtpUrl",
+        "api.key",
+        "slack.token",
+        "email.smtpUrl",
+        "*.api.key",
+        "*.slack.token",
+        "*.email.smtpUrl",
         "headers.authorization",
         "headers['x-api-key']",
+        "*.headers.authorization",
+        "*.headers['x-api-key']",
       ],
       censor: "[redacted]",
     },

@@ -25,12 +25,10 @@ import type { Report } from "./report/types.js";
 import type { NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
-/**
- * One digest, start to finish: the period its fire covers → insights of the team's projects
- * → the report (totals, deltas, significance) → Slack message, email and workbook → delivery,
- * each destination recorded in the ledger. Every collaborator is handed in (`create-deps.ts`
- * builds the real ones), so the same story runs in the daemon, the CLI, the demo and tests.
- */
+// One digest, start to finish: the period its fire covers → insights of the team's projects
+// → the report (totals, deltas, significance) → Slack message, email and workbook → delivery,
+// each destination recorded in the ledger. Every collaborator is handed in (`create-deps.ts`
+// builds the real ones), so the same story runs in the daemon, the CLI, the demo and tests.
 
 export interface DigestJob {
   team: Team;
@@ -147,7 +145,6 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   const deliveries = await deliverAll(key, jobs, deps);
   deps.logger.info(
     {
-      // "slot", not "key": the logger redacts every field named key (meant for the API key).
       slot: key,
       period: `${report.periods.current.start}..${report.periods.current.end}`,
       projects: report.projects.length,

@@ -1,10 +1,8 @@
 import { DateTime } from "luxon";
 import type { Delivery, SlotWithDeliveries } from "../state/ledger.js";
 
-/**
- * `history` as a table people read when a digest did not arrive: a row per destination of
- * each slot, newest fire first, times in the team's zone (UTC for a team no longer configured).
- */
+// `history` as a table people read when a digest did not arrive: a row per destination of
+// each slot, newest fire first, times in the team's zone (UTC for a team no longer configured).
 
 const HEADER = ["FIRED", "SLOT", "DESTINATION", "STATE", "TRIES", "LAST ERROR"] as const;
 

@@ -1,6 +1,6 @@
 import { isRecord } from "./loose-access.js";
 
-/** Credentials a config may leave out: each defaults to its PRODUCT.md variable. */
+/** Credentials a config may leave out: each defaults to its environment variable (README "Configuration"). */
 const DEFAULTS = [
   { section: "slack", key: "token", variable: "SLACK_BOT_TOKEN" },
   { section: "slack", key: "api_url", variable: "SLACK_API_URL" },

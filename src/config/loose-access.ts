@@ -1,7 +1,5 @@
-/**
- * Safe readers over config data that has not passed the schema yet. Cross-field rules use them
- * so that every problem is reported in one go, even when other parts of the file are malformed.
- */
+// Safe readers over config data that has not passed the schema yet. Cross-field rules use them
+// so that every problem is reported in one go, even when other parts of the file are malformed.
 
 export type Loose = Record<string, unknown>;
 

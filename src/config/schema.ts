@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
 
-/**
- * The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
- * live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
- * from it. Unknown keys are errors, so a typo never silently does nothing.
- * `normalize-config.ts` turns the parsed value into the camelCase `ResolvedConfig`.
- */
+// The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
+// live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
+// from it. Unknown keys are errors, so a typo never silently does nothing.
+// `normalize-config.ts` turns the parsed value into the camelCase `ResolvedConfig`.
 
 const duration = z
   .string()

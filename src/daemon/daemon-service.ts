@@ -10,11 +10,9 @@ import { restartOnlyChanges } from "./restart-only-changes.js";
 import { createJobRunner } from "./run-job.js";
 import { createDaemon, type Daemon } from "./scheduler.js";
 
-/**
- * The running daemon and what it stands on, assembled in order: the ledger (and its lease —
- * a second daemon on the same file stops here), the clients, the scheduler, the ops server.
- * `start-command.ts` adds the process around it (signals, exit status); tests drive it as is.
- */
+// The running daemon and what it stands on, assembled in order: the ledger (and its lease —
+// a second daemon on the same file stops here), the clients, the scheduler, the ops server.
+// `start-command.ts` adds the process around it (signals, exit status); tests drive it as is.
 
 // /readyz fails when the scheduler has not ticked for this long (it ticks every second).
 const TICK_STALE_MS = 2 * 60_000;

@@ -6,7 +6,7 @@ import type { Ledger } from "../state/ledger.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
 
-/** The daemon's collaborators and surface (`daemon.ts` implements it). */
+// The daemon's collaborators and surface (`daemon.ts` implements it).
 
 export interface RunContext {
   /** The ledger, narrowed to the destinations due in this run. */

@@ -2,11 +2,9 @@ import type { DigestConfig, Team } from "../config/types.js";
 import { digestSlot } from "../run-digest.js";
 import type { SlotKind } from "../state/ledger.js";
 
-/**
- * What the daemon schedules: one job per digest of each team, each with its cron in the team's
- * zone and a way to name the slot a fire delivers. A union on `kind`, so alerts join the list
- * as another member without the scheduler changing.
- */
+// What the daemon schedules: one job per digest of each team, each with its cron in the team's
+// zone and a way to name the slot a fire delivers. A union on `kind`, so alerts join the list
+// as another member without the scheduler changing.
 
 interface JobBase {
   /** Unique within a config: `checkout/digest/daily`. */

@@ -1,11 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestInfo } from "../insights/create-insights-client.js";
 
-/**
- * The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
- * two daemons in one test process do not share counters). Labels are bounded by the config:
- * team and job names, destination kinds, HTTP statuses.
- */
+// The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
+// two daemons in one test process do not share counters). Labels are bounded by the config:
+// team and job names, destination kinds, HTTP statuses.
 
 /** How a slot run ended. */
 export type SlotResult = "delivered" | "retrying" | "failed" | "skipped";

@@ -2,11 +2,9 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { UsageError } from "../errors.js";
 
-/**
- * The daemon's HTTP endpoints for operators and orchestrators: `/healthz` (the process
- * answers), `/readyz` (it can do its job: each check named, 503 when one fails) and `/metrics`
- * (Prometheus text). Nothing else is served.
- */
+// The daemon's HTTP endpoints for operators and orchestrators: `/healthz` (the process
+// answers), `/readyz` (it can do its job: each check named, 503 when one fails) and `/metrics`
+// (Prometheus text). Nothing else is served.
 
 export interface Readiness {
   ready: boolean;

@@ -5,11 +5,9 @@ import type { Delivery, Ledger } from "../state/ledger.js";
 import type { ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
-/**
- * After a slot run: make sure no destination is left due (a run that threw half-way, or a
- * destination the config dropped, would otherwise be relaunched every tick), say which
- * deliveries were given up, and count the outcome, all from what the ledger now holds.
- */
+// After a slot run: make sure no destination is left due (a run that threw half-way, or a
+// destination the config dropped, would otherwise be relaunched every tick), say which
+// deliveries were given up, and count the outcome, all from what the ledger now holds.
 
 export interface SettleDeps {
   ledger: Pick<Ledger, "getSlot" | "markFailed">;

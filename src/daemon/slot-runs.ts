@@ -8,11 +8,9 @@ import type { DaemonMetrics } from "./metrics.js";
 import { slotDeadline } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
 
-/**
- * The slot runs in flight: at most one per job, each with its retry policy and a child logger
- * that carries what the scheduler knows (fire instant, lag, why it runs), settled in the
- * ledger when it ends, and waited for at shutdown.
- */
+// The slot runs in flight: at most one per job, each with its retry policy and a child logger
+// that carries what the scheduler knows (fire instant, lag, why it runs), settled in the
+// ledger when it ends, and waited for at shutdown.
 
 export interface SlotRunsOptions {
   ledger: DaemonLedger;

@@ -1,11 +1,9 @@
 import { type ReporterError, SlackDeliveryError } from "../errors.js";
 import type { Logger } from "../logger.js";
 
-/**
- * Sends a slot's deliveries, each on its own: one failing destination never holds back the
- * others. With a ledger, each send is recorded before and after, so a restart neither repeats
- * a delivery that went out nor forgets one that did not.
- */
+// Sends a slot's deliveries, each on its own: one failing destination never holds back the
+// others. With a ledger, each send is recorded before and after, so a restart neither repeats
+// a delivery that went out nor forgets one that did not.
 
 /** What a destination hands back once it has delivered. */
 export interface Receipt {
@@ -111,7 +109,6 @@ async function deliverOne(
     ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt);
     logger.error(
       {
-        // "slot", not "key": the logger redacts every field named key (meant for the API key).
         slot: key,
         destination: job.id,
         attempts,

@@ -2,10 +2,8 @@ import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type Mail from "nodemailer/lib/mailer/index.js";
 import type { EmailMessage } from "../messages.js";
 
-/**
- * One MIME message, composed the same way for sending, for measuring against the size cap, and
- * for the outbox's `DIR/<key>.eml` files.
- */
+// One MIME message, composed the same way for sending, for measuring against the size cap, and
+// for the outbox's `DIR/<key>.eml` files.
 
 /** nodemailer's mail options for a message: our Message-ID, and headers that stop auto-replies. */
 export function mailOptions(message: EmailMessage, from: string, date?: Date): Mail.Options {

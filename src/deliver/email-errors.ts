@@ -1,10 +1,8 @@
 import { EmailDeliveryError } from "../errors.js";
 
-/**
- * nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
- * chosen fields are kept (code, command, SMTP status): never the original error, whose
- * connection options hold the password, and any text from the server is scrubbed of it.
- */
+// nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
+// chosen fields are kept (code, command, SMTP status): never the original error, whose
+// connection options hold the password, and any text from the server is scrubbed of it.
 
 interface SmtpFailure {
   code?: unknown;

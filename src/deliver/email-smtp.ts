@@ -8,11 +8,9 @@ import { composeEml, mailOptions } from "./email-eml.js";
 import { smtpError } from "./email-errors.js";
 import type { EmailDestination, EmailSent } from "./types.js";
 
-/**
- * The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
- * server offers it, `smtps://` is TLS from the start. One connection per message, so a daemon
- * holds no idle socket between digests.
- */
+// The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
+// server offers it, `smtps://` is TLS from the start. One connection per message, so a daemon
+// holds no idle socket between digests.
 
 export interface SmtpDestinationOptions {
   /** `smtp://user:pass@host:587` or `smtps://user:pass@host:465`. */

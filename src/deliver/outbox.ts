@@ -9,7 +9,7 @@ export function outboxLedgerPath(dir: string): string {
 }
 
 /**
- * `--outbox DIR`: what would be sent, written as files instead (PRODUCT.md): each Slack message
+ * `--outbox DIR`: what would be sent, written as files instead (README "Commands"): each Slack message
  * as `<key>.slack.json`, each email as `<key>.eml`, each workbook as `<name>.xlsx`.
  */
 export interface Outbox {

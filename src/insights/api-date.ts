@@ -1,7 +1,5 @@
-/**
- * Dates as the insights API writes them. Day buckets carry `%b %e, %Y` (`Nov  2, 2026`: the
- * day is space-padded, so single-digit days have two spaces); ranges carry ISO dates.
- */
+// Dates as the insights API writes them. Day buckets carry `%b %e, %Y` (`Nov  2, 2026`: the
+// day is space-padded, so single-digit days have two spaces); ranges carry ISO dates.
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const API_DATE = /^([A-Z][a-z]{2}) {1,2}(\d{1,2}), (\d{4})$/;

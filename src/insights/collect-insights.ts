@@ -32,11 +32,6 @@ export interface CollectedProject {
   prior: FetchOutcome;
 }
 
-/**
- * Fetches current and prior insights of every project of the team. A project that fails
- * (not found, upstream down, malformed) becomes an error outcome; an `AuthError` stops the
- * whole run, since no project can be fetched with a refused key.
- */
 export interface CollectOptions {
   /** The list-projects call failed: names fall back to ids. */
   onProjectListError?: (error: unknown) => void;
@@ -44,6 +39,11 @@ export interface CollectOptions {
   onProjectDone?: (done: number, total: number) => void;
 }
 
+/**
+ * Fetches current and prior insights of every project of the team. A project that fails
+ * (not found, upstream down, malformed) becomes an error outcome; an `AuthError` stops the
+ * whole run, since no project can be fetched with a refused key.
+ */
 export async function collectInsights(
   api: InsightsApi,
   team: { projects: readonly ProjectSelection[]; timezone: string },

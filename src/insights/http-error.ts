@@ -9,10 +9,8 @@ import {
   UpstreamError,
 } from "../errors.js";
 
-/**
- * Maps what the insights API answered to the typed errors of `errors.ts`. Context carries
- * the status and the API path (`/projects/abc/insights`), never the key or a full URL.
- */
+// Maps what the insights API answered to the typed errors of `errors.ts`. Context carries
+// the status and the API path (`/projects/abc/insights`), never the key or a full URL.
 
 /** What was asked, for messages and context. `projectId` is null on `GET /projects`. */
 export interface RequestTarget {

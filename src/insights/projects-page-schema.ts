@@ -2,10 +2,8 @@ import { z } from "zod";
 import { type Parsed, problemOf } from "./shape-problem.js";
 import type { ProjectSummary } from "./types.js";
 
-/**
- * One page of `GET /projects`, checked and mapped. Project fields beyond `id` and `name` are
- * not documented, so only those two are read; extra fields are ignored.
- */
+// One page of `GET /projects`, checked and mapped. Project fields beyond `id` and `name` are
+// not documented, so only those two are read; extra fields are ignored.
 
 const count = z.number().int().nonnegative();
 

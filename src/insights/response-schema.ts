@@ -4,11 +4,9 @@ import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";
 import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./types.js";
 
-/**
- * The wire format of the insights operation, checked where it enters and mapped at once to the
- * camelCase types of `types.ts`. Objects are loose: unknown extra fields are ignored, since
- * the API may grow. Percentages are not read; figures are computed from counts.
- */
+// The wire format of the insights operation, checked where it enters and mapped at once to the
+// camelCase types of `types.ts`. Objects are loose: unknown extra fields are ignored, since
+// the API may grow. Percentages are not read; figures are computed from counts.
 
 const count = z.number().int().nonnegative();
 const apiDate = z.string().refine((text) => parseApiDate(text) !== null, {

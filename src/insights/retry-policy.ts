@@ -1,7 +1,5 @@
-/**
- * When to try an insights request again, and how long to wait first. Pure: the caller passes
- * the clock reading and the random draw, so tests check every wait without waiting.
- */
+// When to try an insights request again, and how long to wait first. Pure: the caller passes
+// the clock reading and the random draw, so tests check every wait without waiting.
 
 /** Statuses worth another attempt; 400, 401, 403 and 404 never are. */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);

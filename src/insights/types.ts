@@ -1,9 +1,7 @@
 import type { ErrorCode } from "../errors.js";
-/**
- * Our own view of the insights API, in camelCase. The wire format (snake_case, `%b %e, %Y`
- * dates, omitted fields on empty days) is checked and mapped in `response-schema.ts` and
- * never seen past the client.
- */
+// Our own view of the insights API, in camelCase. The wire format (snake_case, `%b %e, %Y`
+// dates, omitted fields on empty days) is checked and mapped in `response-schema.ts` and
+// never seen past the client.
 
 /** Filters a configured project passes to the API as-is. */
 export interface ProjectFilters {

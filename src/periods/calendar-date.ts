@@ -2,11 +2,9 @@ import { DateTime } from "luxon";
 import { UnknownTimezoneError } from "../errors.js";
 import type { Weekday } from "./types.js";
 
-/**
- * Calendar arithmetic on ISO dates ("2026-11-15"). Once an instant has been turned into a local
- * date, periods are plain calendar dates: days are added in UTC so no DST transition can make a
- * day 23 or 25 hours long or skip a date.
- */
+// Calendar arithmetic on ISO dates ("2026-11-15"). Once an instant has been turned into a local
+// date, periods are plain calendar dates: days are added in UTC so no DST transition can make a
+// day 23 or 25 hours long or skip a date.
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -2,10 +2,8 @@ import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
 import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js";
 
-/**
- * How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
- * humanised durations, deltas in pp or %, noise marked. Pure; shared by every renderer.
- */
+// How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
+// humanised durations, deltas in pp or %, noise marked. Pure; shared by every renderer.
 
 const MINUS = "\u2212";
 

@@ -2,11 +2,9 @@ import type { ErrorCode } from "../errors.js";
 import type { ProjectFilters } from "../insights/types.js";
 import type { PeriodPair } from "../periods/types.js";
 
-/**
- * The report model: everything a digest shows, computed once from insights by pure code
- * (`build-report.ts`) and rendered many ways (Slack, terminal, email, workbook).
- * Rates are fractions (0.938), never percentages; durations are milliseconds.
- */
+// The report model: everything a digest shows, computed once from insights by pure code
+// (`build-report.ts`) and rendered many ways (Slack, terminal, email, workbook).
+// Rates are fractions (0.938), never percentages; durations are milliseconds.
 
 /** The figures of one span (a period or a single day), for a project or the team. */
 export interface Figures {

@@ -1,11 +1,9 @@
 import { type CronExpression, CronExpressionParser } from "cron-parser";
 import { UsageError } from "../errors.js";
 
-/**
- * Parsing of the 5-field cron expressions in the config. The library parses the fields; we
- * only insist on exactly five of them (cron-parser also takes seconds, macros and hashed `H`
- * values, which a config should not silently accept) and name the field that is wrong.
- */
+// Parsing of the 5-field cron expressions in the config. The library parses the fields; we
+// only insist on exactly five of them (cron-parser also takes seconds, macros and hashed `H`
+// values, which a config should not silently accept) and name the field that is wrong.
 
 const FIELD_NAMES = ["minute", "hour", "day-of-month", "month", "day-of-week"] as const;
 const SHAPE = "5 fields: minute hour day-of-month month day-of-week";

@@ -2,13 +2,11 @@ import type { CronExpression } from "cron-parser";
 import { wallClockCron } from "./cron-expression.js";
 import { instantOfWallClock, wallClockOf, zoneNamed } from "./zone-clock.js";
 
-/**
- * When a cron schedule fires in an IANA zone. The expression is iterated over the zone's wall
- * clock (in UTC, so the library sees no DST) and each wall-clock time is mapped to the first
- * instant the zone's clock reaches it: a time in a spring-forward gap fires once at the end of
- * the gap, a time in a repeated hour fires once at its first occurrence, and several times
- * that land on the same instant (a gap's worth of "*\/15") are one fire.
- */
+// When a cron schedule fires in an IANA zone. The expression is iterated over the zone's wall
+// clock (in UTC, so the library sees no DST) and each wall-clock time is mapped to the first
+// instant the zone's clock reaches it: a time in a spring-forward gap fires once at the end of
+// the gap, a time in a repeated hour fires once at its first occurrence, and several times
+// that land on the same instant (a gap's worth of "*\/15") are one fire.
 
 // Scanning backwards starts this far ahead of the clock, past any repeated hour (DST shifts
 // are at most 2 h in real zones), so a fire in the first occurrence is not missed.

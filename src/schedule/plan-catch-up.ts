@@ -1,10 +1,8 @@
 import { firesBetween, latestFireAtOrBefore } from "./cron-fires.js";
 
-/**
- * What a job should run now, decided on every scheduler tick: the latest fire not yet
- * delivered, if it is within the catch-up window. Never more than one: after downtime the
- * older missed fires are reported as skipped, not replayed in a burst.
- */
+// What a job should run now, decided on every scheduler tick: the latest fire not yet
+// delivered, if it is within the catch-up window. Never more than one: after downtime the
+// older missed fires are reported as skipped, not replayed in a burst.
 
 // A fire is on time for this long even with no catch-up window: ticks are never exactly on it.
 const ON_TIME_MS = 60_000;

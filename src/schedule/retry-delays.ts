@@ -1,8 +1,6 @@
-/**
- * When a failed delivery is tried again: after 1, 5, 15 and 60 minutes, then hourly, until the
- * slot's deadline — the next slot of the same job, or 24 h after the fire, whichever is sooner.
- * Past it the delivery is failed for good: a digest that arrives after the next one only confuses.
- */
+// When a failed delivery is tried again: after 1, 5, 15 and 60 minutes, then hourly, until the
+// slot's deadline — the next slot of the same job, or 24 h after the fire, whichever is sooner.
+// Past it the delivery is failed for good: a digest that arrives after the next one only confuses.
 
 const MINUTE_MS = 60_000;
 

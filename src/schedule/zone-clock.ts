@@ -1,11 +1,9 @@
 import { IANAZone } from "luxon";
 import { UnknownTimezoneError } from "../errors.js";
 
-/**
- * Conversions between instants and a zone's wall clock. A wall-clock time is carried as
- * "milliseconds as if the local date and time were UTC", which lets cron iteration run in
- * plain UTC (no DST) and leaves every DST decision to `instantOfWallClock`.
- */
+// Conversions between instants and a zone's wall clock. A wall-clock time is carried as
+// "milliseconds as if the local date and time were UTC", which lets cron iteration run in
+// plain UTC (no DST) and leaves every DST decision to `instantOfWallClock`.
 
 const MINUTE_MS = 60_000;
 // Offsets are sampled this far either side, so any gap or overlap (at most a few hours) is

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { AlertLevel, AlertState, Ledger } from "./ledger.js";
 
-/** The last known state of each alert, per team and scope, so transitions survive restarts. */
+// The last known state of each alert, per team and scope, so transitions survive restarts.
 
 interface AlertStateRow {
   team: string;

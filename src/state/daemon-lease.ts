@@ -3,11 +3,9 @@ import type Database from "better-sqlite3";
 import { LedgerLockedError } from "../errors.js";
 import type { Ledger } from "./ledger.js";
 
-/**
- * One daemon per ledger. The holder renews its lease every tick; a lease not renewed for
- * STALE_AFTER_MS belongs to a daemon that died (or hung), and so does one whose pid is gone
- * on this host, which lets a successor start at once after a SIGKILL.
- */
+// One daemon per ledger. The holder renews its lease every tick; a lease not renewed for
+// STALE_AFTER_MS belongs to a daemon that died (or hung), and so does one whose pid is gone
+// on this host, which lets a successor start at once after a SIGKILL.
 
 export const STALE_AFTER_MS = 2 * 60_000;
 

@@ -1,8 +1,6 @@
-/**
- * The ledger: what the daemon has fired, what each destination got, and the alert states. A
- * narrow interface with plain types (Dates, strings), so another store (PostgreSQL, for
- * several replicas) can stand behind it; `open-ledger.ts` is the SQLite one.
- */
+// The ledger: what the daemon has fired, what each destination got, and the alert states. A
+// narrow interface with plain types (Dates, strings), so another store (PostgreSQL, for
+// several replicas) can stand behind it; `open-ledger.ts` is the SQLite one.
 
 /** What a slot delivers: a digest, or the notification of an alert evaluation. */
 export type SlotKind = "digest" | "alert";

@@ -1,10 +1,8 @@
 import type Database from "better-sqlite3";
 
-/**
- * The ledger's schema, versioned in code: migration N brings a file to `user_version` N. All
- * pending migrations run at open in one transaction, so a file is never half-migrated, and a
- * second process opening at the same time waits and then finds nothing left to do.
- */
+// The ledger's schema, versioned in code: migration N brings a file to `user_version` N. All
+// pending migrations run at open in one transaction, so a file is never half-migrated, and a
+// second process opening at the same time waits and then finds nothing left to do.
 
 const MIGRATIONS: readonly string[] = [
   `

@@ -8,11 +8,9 @@ import type { Ledger } from "./ledger.js";
 import { migrate } from "./migrations.js";
 import { createSlotStore } from "./slot-store.js";
 
-/**
- * The SQLite ledger: one file, WAL so one-off commands read and write beside a running
- * daemon, a busy timeout so they wait for each other's short transactions instead of failing,
- * and the schema migrated at open.
- */
+// The SQLite ledger: one file, WAL so one-off commands read and write beside a running
+// daemon, a busy timeout so they wait for each other's short transactions instead of failing,
+// and the schema migrated at open.
 
 // Transactions here are a few statements long; waiting this long means something is stuck.
 const BUSY_TIMEOUT_MS = 5_000;

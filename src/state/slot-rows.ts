@@ -1,9 +1,7 @@
 import type { Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
 
-/**
- * The SQLite rows of slots and deliveries, and their mapping to the ledger's plain records.
- * Instants are stored as ISO strings in UTC, which sort and compare as text.
- */
+// The SQLite rows of slots and deliveries, and their mapping to the ledger's plain records.
+// Instants are stored as ISO strings in UTC, which sort and compare as text.
 
 export interface SlotRow {
   key: string;

@@ -2,11 +2,9 @@ import type Database from "better-sqlite3";
 import type { Ledger, PreviousAttempt, SlotWithDeliveries } from "./ledger.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
 
-/**
- * Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
- * delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
- * second connection (a CLI `run` beside the daemon) waits its turn instead of racing.
- */
+// Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
+// delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
+// second connection (a CLI `run` beside the daemon) waits its turn instead of racing.
 
 export type SlotStore = Pick<
   Ledger,

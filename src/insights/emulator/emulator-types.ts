@@ -1,4 +1,4 @@
-/** The emulator's raw data, exposed so tests can recompute every figure on their own. */
+// The emulator's raw data, exposed so tests can recompute every figure on their own.
 
 export interface EmulatorTestResults {
   /** Includes flaky tests (passed on a retry). */

@@ -1,21 +1,19 @@
 import { UsageError } from "../../errors.js";
 import { createRandom, type Random } from "./seeded-random.js";
 
-/**
- * Injected faults, for the reliability tests. A spec such as
- * `"429:0.1,500:0.05,503:0.05,reset:0.02,slow:0.05,malformed:0.02,retry-after=2,slow-ms=3000"`
- * gives each kind a per-request chance, drawn from a seeded source so a seed replays the same
- * sequence. Kinds:
- * - `429` (with `Retry-After`), `500`, `502`, `503`, `504`: that status with an error body;
- * - `reset`: the socket is destroyed without an answer;
- * - `slow`: the real answer, after `slow-ms` (default 30 s, past a client's timeout);
- * - `malformed-json`: 200 with a truncated, non-JSON body; `malformed-shape`: 200 with valid
- *   JSON of the wrong shape; `malformed`: the two alternately, JSON first;
- * - `none` (queue only): an ordinary answer.
- * `retry-after=N` sets the 429's header in seconds; `retry-after=date+N` sends an HTTP date N
- * seconds after the emulator's clock. A queued entry may carry its own value:
- * `"429:retry-after=7"`, `"429:retry-after=date+3"`, `"slow:ms=250"`.
- */
+// Injected faults, for the reliability tests. A spec such as
+// `"429:0.1,500:0.05,503:0.05,reset:0.02,slow:0.05,malformed:0.02,retry-after=2,slow-ms=3000"`
+// gives each kind a per-request chance, drawn from a seeded source so a seed replays the same
+// sequence. Kinds:
+// - `429` (with `Retry-After`), `500`, `502`, `503`, `504`: that status with an error body;
+// - `reset`: the socket is destroyed without an answer;
+// - `slow`: the real answer, after `slow-ms` (default 30 s, past a client's timeout);
+// - `malformed-json`: 200 with a truncated, non-JSON body; `malformed-shape`: 200 with valid
+//   JSON of the wrong shape; `malformed`: the two alternately, JSON first;
+// - `none` (queue only): an ordinary answer.
+// `retry-after=N` sets the 429's header in seconds; `retry-after=date+N` sends an HTTP date N
+// seconds after the emulator's clock. A queued entry may carry its own value:
+// `"429:retry-after=7"`, `"429:retry-after=date+3"`, `"slow:ms=250"`.
 
 export type FaultKind =
   | "429"

@@ -1,13 +1,11 @@
 import { createRandom } from "./seeded-random.js";
 
-/**
- * Who the synthetic projects are: ids, names and the traits their runs are generated from.
- * Cheap to build for any count (no runs here), so a 500-project emulator starts at once.
- *
- * Roles by position: index 1 is the project whose flaky rate rises over the 100 days
- * (about 0.5% → 6.5%); index 5 ("Legacy admin (archived)") has no runs at all (with fewer than
- * 6 projects, the last one of at least 3 is the empty one). Index 4's name carries an `&`.
- */
+// Who the synthetic projects are: ids, names and the traits their runs are generated from.
+// Cheap to build for any count (no runs here), so a 500-project emulator starts at once.
+//
+// Roles by position: index 1 is the project whose flaky rate rises over the 100 days
+// (about 0.5% → 6.5%); index 5 ("Legacy admin (archived)") has no runs at all (with fewer than
+// 6 projects, the last one of at least 3 is the empty one). Index 4's name carries an `&`.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {

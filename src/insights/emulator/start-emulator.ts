@@ -52,7 +52,7 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** Starts a local insights API over seeded synthetic data (issue 2, "Emulator"). */
+/** Starts a local insights API over seeded synthetic data. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = String(options.seed ?? "demo");
   const now = options.now ?? (() => new Date());

@@ -9,10 +9,8 @@ import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { formatPeriod, formatPp, formatRate } from "../format.js";
 import { worstFirst } from "../worst-first.js";
 
-/**
- * What a digest mail shows, chosen once so its HTML and plain-text bodies never disagree:
- * projects worst first (cut to a limit), notes, firing alerts, movers, unavailable projects.
- */
+// What a digest mail shows, chosen once so its HTML and plain-text bodies never disagree:
+// projects worst first (cut to a limit), notes, firing alerts, movers, unavailable projects.
 
 // Gmail clips a body over ~102 KB behind "view entire message"; 50 rows stay well under it
 // even with long names, and the workbook has every project.

@@ -16,11 +16,9 @@ import {
 } from "./email-html.js";
 import { digestText } from "./email-text.js";
 
-/**
- * A digest as an email: a subject that names team, digest and period (distinct per period, so
- * mail clients do not fold every digest into one thread), an HTML body for Gmail and Outlook
- * (inline styles, tables, no scripts, no external CSS or images) and a plain-text alternative.
- */
+// A digest as an email: a subject that names team, digest and period (distinct per period, so
+// mail clients do not fold every digest into one thread), an HTML body for Gmail and Outlook
+// (inline styles, tables, no scripts, no external CSS or images) and a plain-text alternative.
 
 export interface DigestEmailOptions {
   /** The delivery key, shown in the footer so a mail can be traced to its ledger row. */

@@ -1,11 +1,9 @@
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../report/types.js";
 import { deltaView, deltaWords, toneOf } from "../delta-view.js";
 
-/**
- * The small pieces of mail HTML: escaping, colours and delta cells. Mail clients (Gmail,
- * Outlook's Word engine) drop <style> blocks and modern CSS, so everything is inline styles on
- * tables, and colours are plain hex.
- */
+// The small pieces of mail HTML: escaping, colours and delta cells. Mail clients (Gmail,
+// Outlook's Word engine) drop <style> blocks and modern CSS, so everything is inline styles on
+// tables, and colours are plain hex.
 
 /** Escapes text for HTML content and double-quoted attributes. */
 export function escapeHtml(text: string): string {

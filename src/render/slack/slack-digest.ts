@@ -65,7 +65,7 @@ export function renderSlackDigest(report: Report, options: SlackDigestOptions): 
   };
 }
 
-/** The metadata scripts and other bots read (PRODUCT.md): every value a string. */
+/** The metadata scripts and other bots read (README "What a digest looks like"). */
 export function digestMetadata(report: Report, key: string): SlackMetadata {
   return {
     event_type: "insights_digest",

@@ -1,8 +1,6 @@
-/**
- * Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
- * padding by characters shown rather than UTF-16 units, and stripping control characters so a
- * name from the API cannot move the cursor or recolour the terminal.
- */
+// Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
+// padding by characters shown rather than UTF-16 units, and stripping control characters so a
+// name from the API cannot move the cursor or recolour the terminal.
 
 export type Tone = "good" | "bad" | "neutral" | "noise" | "title";
 

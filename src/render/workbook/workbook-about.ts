@@ -4,10 +4,8 @@ import type { Report } from "../../report/types.js";
 import { formatPeriod } from "../format.js";
 import { cellText } from "./workbook-cells.js";
 
-/**
- * The `About` sheet: what the workbook covers (team, period, prior period, zone, filters, when
- * it was made) and how its rates are defined, so a file forwarded by mail still explains itself.
- */
+// The `About` sheet: what the workbook covers (team, period, prior period, zone, filters, when
+// it was made) and how its rates are defined, so a file forwarded by mail still explains itself.
 
 type AboutLine = { cells: string[]; bold?: boolean };
 

@@ -2,10 +2,8 @@ import type { AlertSeverity, Report } from "../../report/types.js";
 import { type CellTone, cellText } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
-/**
- * The `Alerts` sheet, written when alerts ran: one row per alert evaluation (an alert on the
- * team total or on one project), with its state, value and threshold.
- */
+// The `Alerts` sheet, written when alerts ran: one row per alert evaluation (an alert on the
+// team total or on one project), with its state, value and threshold.
 
 /** One evaluated alert, as the workbook shows it. Rates are fractions, like the report's. */
 export interface AlertRow {

@@ -1,8 +1,6 @@
-/**
- * How one value becomes one workbook cell: the kinds of column we write, their Excel number
- * formats, how wide their values print (for fitted widths), and the font colours of tones.
- * Pure; shared by every sheet of the workbook.
- */
+// How one value becomes one workbook cell: the kinds of column we write, their Excel number
+// formats, how wide their values print (for fitted widths), and the font colours of tones.
+// Pure; shared by every sheet of the workbook.
 
 export type CellValue = string | number | Date | null;
 
@@ -11,7 +9,7 @@ export type CellKind = "text" | "count" | "rate" | "pp" | "pct" | "seconds" | "d
 /** Good news, bad news, or a warning; anything else stays uncoloured. */
 export type CellTone = "good" | "bad" | "warn" | "neutral";
 
-/** Excel number formats, as the workbook contract gives them (PRODUCT.md, issue 5). */
+/** Excel number formats, as README "The workbook" promises them. */
 export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
   text: undefined,
   count: "#,##0",

@@ -2,10 +2,8 @@ import type { Figures, RateFigure, Report } from "../../report/types.js";
 import { cellText, excelDate } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
-/**
- * The `Daily` sheet: a row per available project per day of the period, every day present
- * (a day without data has zero counts and empty rates), with a real Excel date.
- */
+// The `Daily` sheet: a row per available project per day of the period, every day present
+// (a day without data has zero counts and empty rates), with a real Excel date.
 
 export interface DailyRow {
   date: string;

@@ -9,11 +9,9 @@ import {
   TONE_COLOURS,
 } from "./workbook-cells.js";
 
-/**
- * One table sheet, written through exceljs's streaming writer: a bold frozen header row, an
- * autofilter over the table, widths fitted from the header and every value, and each row
- * committed as soon as it is built so a 45,000-row sheet never sits in memory.
- */
+// One table sheet, written through exceljs's streaming writer: a bold frozen header row, an
+// autofilter over the table, widths fitted from the header and every value, and each row
+// committed as soon as it is built so a 45,000-row sheet never sits in memory.
 
 export interface SheetColumn<R> {
   header: string;

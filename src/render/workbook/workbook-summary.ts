@@ -11,11 +11,9 @@ import { deltaView, toneOf as toneOfView } from "../delta-view.js";
 import { type CellTone, cellText } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
-/**
- * The `Summary` sheet: a row per project and a `Total` row, each with the current value, the
- * prior value and the delta of every figure. The first 19 headers are a contract people script
- * against (issue 5); columns after them may grow.
- */
+// The `Summary` sheet: a row per project and a `Total` row, each with the current value, the
+// prior value and the delta of every figure. The first 19 headers are a contract people script
+// against; columns after them may grow.
 
 /** One line of the sheet: a project (available or not) or the team total. */
 export interface SummaryRow {

@@ -9,11 +9,9 @@ import { summarySheet } from "./workbook-summary.js";
 
 export type { AlertRow } from "./workbook-alerts.js";
 
-/**
- * The XLSX export of a report (PRODUCT.md "Workbook"): `About`, `Summary`, `Daily` and, where
- * alerts ran, `Alerts`. Written once, through exceljs's streaming writer, to any stream: a
- * buffer for mail attachments, a file for `export`.
- */
+// The XLSX export of a report (README "The workbook"): `About`, `Summary`, `Daily` and, where
+// alerts ran, `Alerts`. Written once, through exceljs's streaming writer, to any stream: a
+// buffer for mail attachments, a file for `export`.
 
 export interface WorkbookOptions {
   /** Alert evaluations to list; without them, the report's firing alerts (if any) are listed. */
