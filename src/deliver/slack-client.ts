@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, type Logger as LibraryLogger, LogLevel, WebClient } from "@slack/web-api";
 import type { Secret } from "../secret.js";
 import { scrub } from "./slack-errors.js";
@@ -21,6 +22,10 @@ export interface SlackClientOptions {
   timeoutMs?: number;
   /** Gets the library's warnings and each rate-limit wait; silent when absent. */
   logger?: SlackLogger;
+  /** Waits out a Retry-After; tests pass one that only records the wait. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Epoch milliseconds, for the retry time budget. */
+  now?: () => number;
 }
 
 /** The Slack clients a destination needs, and how a rate-limited call is retried. */
@@ -45,24 +50,26 @@ export interface SlackClients {
 export function createSlackClients(options: SlackClientOptions): SlackClients {
   const retries = options.retries ?? 5;
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 120_000;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const now = options.now ?? Date.now;
   return {
     calls: createSlackClient(options),
     posts: createSlackClient({ ...options, retries: 0 }),
     async paced(method, run) {
-      const started = Date.now();
+      const started = now();
       for (let retry = 0; ; retry++) {
         try {
           return await run();
         } catch (error) {
           const waitSeconds = rateLimitedFor(error);
-          const spentMs = Date.now() - started;
+          const spentMs = now() - started;
           if (waitSeconds === null || retry >= retries) throw error;
           if (spentMs + waitSeconds * 1000 > maxRetryTimeMs) throw error;
           options.logger?.warn(
             { method, retryAfterSeconds: waitSeconds },
             "Slack rate-limited a call; waiting as its Retry-After asks before retrying",
           );
-          await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
+          await sleep(waitSeconds * 1000);
         }
       }
     },

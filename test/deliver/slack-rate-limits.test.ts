@@ -10,7 +10,8 @@ import {
   startFakeSlack,
 } from "../fake-slack/fake-slack-server.js";
 
-/** Rate limits: Retry-After honoured, retries bounded in count and in time. Each waits ~1 s. */
+// Rate limits: Retry-After honoured, retries bounded in count and in time. The waits go to a
+// clock of the test's own, which advances by what was slept: nothing sleeps for real.
 
 /** The tests run concurrently, so each closes its own fake through its own context. */
 async function setup(
@@ -21,14 +22,21 @@ async function setup(
   context.onTestFinished(() => slack.close());
   const warnings: Array<{ obj: object; msg: string }> = [];
   const logger = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }) };
+  const slept: number[] = [];
+  let clock = 1_000_000;
   const clients = createSlackClients({
     token: new Secret(FAKE_SLACK_TOKEN),
     apiUrl: slack.url,
     minRetryDelayMs: 5,
     logger,
+    sleep: async (ms) => {
+      slept.push(ms);
+      clock += ms;
+    },
+    now: () => clock,
     ...retry,
   });
-  return { slack, warnings, destination: createSlackDestination({ clients }) };
+  return { slack, warnings, slept, destination: createSlackDestination({ clients }) };
 }
 
 const post: SlackPost = {
@@ -48,15 +56,14 @@ async function failure(promise: Promise<unknown>): Promise<SlackDeliveryError> {
 
 describe.concurrent("rate limits", () => {
   it("waits out Retry-After, then posts once", async (context) => {
-    const { slack, warnings, destination } = await setup(context, {});
+    const { slack, warnings, slept, destination } = await setup(context, {});
     slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1 });
 
     const posted = await destination.post("C0123ABCD", post);
 
     expect(slack.posts).toEqual([expect.objectContaining({ ts: posted.ts })]);
-    const [first, second] = slack.calls;
-    // A lower bound set by the Retry-After header, not a measure of speed.
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(slack.calls).toHaveLength(2);
+    expect(slept).toEqual([1000]);
     expect(warnings).toContainEqual({
       obj: { method: "chat.postMessage", retryAfterSeconds: 1 },
       msg: expect.stringContaining("rate-limited"),
@@ -64,12 +71,13 @@ describe.concurrent("rate limits", () => {
   });
 
   it("gives up after the configured number of retries and says it was rate-limited", async (context) => {
-    const { slack, destination } = await setup(context, { retries: 1 });
+    const { slack, slept, destination } = await setup(context, { retries: 1 });
     slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1, times: 5 });
 
     const e = await failure(destination.post("C0123ABCD", post));
 
     expect(slack.calls).toHaveLength(2);
+    expect(slept).toEqual([1000]);
     expect(e.slackError).toBe("ratelimited");
     expect(e.message).toContain(
       "Slack kept rate-limiting chat.postMessage (last Retry-After: 1 s), longer than its retries may wait",
@@ -79,12 +87,17 @@ describe.concurrent("rate limits", () => {
   });
 
   it("gives up once the retry time budget is spent, whatever retries are left", async (context) => {
-    const { slack, destination } = await setup(context, { retries: 5, maxRetryTimeMs: 300 });
+    const { slack, slept, destination } = await setup(context, {
+      retries: 5,
+      maxRetryTimeMs: 2_500,
+    });
     slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1, times: 5 });
 
     const e = await failure(destination.post("C0123ABCD", post));
 
-    expect(slack.calls).toHaveLength(1);
+    // Two waits of 1 s fit in 2.5 s; a third would not.
+    expect(slack.calls).toHaveLength(3);
+    expect(slept).toEqual([1000, 1000]);
     expect(e.slackError).toBe("ratelimited");
   });
 
