@@ -11,7 +11,7 @@ export type DeliveryState = "pending" | "sending" | "sent" | "failed";
 export type AlertLevel = "ok" | "warn" | "critical";
 
 export interface NewSlot {
-  /** `checkout.daily.2026-11-15` (see `schedule/slot-key.ts`). */
+  /** `checkout.daily.2026-11-15` (see `state/slot-key.ts`). */
   key: string;
   team: string;
   kind: SlotKind;
