@@ -2,7 +2,8 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { writeWorkbookFile } from "../src/render/workbook/workbook-file.js";
+import { writeFileAtomically } from "../src/deliver/atomic-file.js";
+import { writeWorkbook } from "../src/render/workbook/workbook.js";
 import { syntheticReport } from "../test/render/workbook-fixture.js";
 
 /**
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
     }, 20);
 
     const started = performance.now();
-    await writeWorkbookFile(report, path);
+    await writeFileAtomically(path, (stream) => writeWorkbook(report, stream));
     const ms = performance.now() - started;
     clearInterval(sampler);
 

@@ -2,13 +2,14 @@ import { access, constants, mkdir } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
 import { IANAZone } from "luxon";
 import { createApiClient } from "../create-deps.js";
+import { writeFileAtomically } from "../deliver/atomic-file.js";
 import { UsageError } from "../errors.js";
 import { collectInsights, createRequestCache } from "../insights/collect-insights.js";
 import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
 import { plural } from "../render/format.js";
-import { writeWorkbookFile } from "../render/workbook/workbook-file.js";
+import { writeWorkbook } from "../render/workbook/workbook.js";
 import { buildReport } from "../report/build-report.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
 
@@ -82,7 +83,7 @@ export async function exportCommand(
       dashboardUrl: team.dashboardUrl,
       projects: collected,
     });
-    await writeWorkbookFile(report, opts.out);
+    await writeFileAtomically(opts.out, (stream) => writeWorkbook(report, stream));
     const unavailable = report.projects.filter((p) => p.status === "unavailable");
     out(
       `wrote ${opts.out}: ${plural(report.projects.length, "project")}, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,

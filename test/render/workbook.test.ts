@@ -3,9 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFileAtomically } from "../../src/deliver/atomic-file.js";
 import { deltaView, toneOf } from "../../src/render/delta-view.js";
-import { type AlertRow, renderWorkbook } from "../../src/render/workbook/workbook.js";
-import { writeWorkbookFile } from "../../src/render/workbook/workbook-file.js";
+import {
+  type AlertRow,
+  renderWorkbook,
+  writeWorkbook,
+} from "../../src/render/workbook/workbook.js";
 import type { AvailableProject, Figures, Report } from "../../src/report/types.js";
 import { HOSTILE_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 import { cell, headers, loadWorkbook, records, sheet, value } from "./workbook-read.js";
@@ -319,7 +323,7 @@ describe("renderWorkbook options", () => {
   });
 });
 
-describe("writeWorkbookFile", () => {
+describe("a workbook written to a file atomically", () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "workbook-"));
@@ -331,7 +335,7 @@ describe("writeWorkbookFile", () => {
   it("streams a large report to a file that reads back with every day of every project", async () => {
     const big = syntheticReport(40, 90, 7);
     const path = join(dir, "big.xlsx");
-    await writeWorkbookFile(big, path);
+    await writeFileAtomically(path, (stream) => writeWorkbook(big, stream));
     expect(await readdir(dir)).toEqual(["big.xlsx"]);
     const book = await loadWorkbook(await readFile(path));
     const daily = records(sheet(book, "Daily"));
@@ -348,7 +352,9 @@ describe("writeWorkbookFile", () => {
 
   it("rejects a path in a missing directory and leaves no partial file", async () => {
     const missing = join(dir, "nope", "out.xlsx");
-    await expect(writeWorkbookFile(sampleReport(), missing)).rejects.toMatchObject({
+    await expect(
+      writeFileAtomically(missing, (stream) => writeWorkbook(sampleReport(), stream)),
+    ).rejects.toMatchObject({
       code: "ENOENT",
     });
     await expect(readdir(dir)).resolves.not.toContain("nope");

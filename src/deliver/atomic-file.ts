@@ -1,16 +1,14 @@
 import { once } from "node:events";
 import { open, rename, rm } from "node:fs/promises";
-import type { Report } from "../../report/types.js";
-import { type WorkbookOptions, writeWorkbook } from "./workbook.js";
+import type { Writable } from "node:stream";
 
 /**
- * `export --out FILE.xlsx`: the workbook streamed to disk. It is written beside the target and
- * renamed into place when complete, so a failed export never leaves a truncated FILE.xlsx.
+ * Streams a file to `path` through `write`: written beside the target and renamed into place
+ * when complete, so a failure never leaves a truncated file (`export --out FILE.xlsx`).
  */
-export async function writeWorkbookFile(
-  report: Report,
+export async function writeFileAtomically(
   path: string,
-  options: WorkbookOptions = {},
+  write: (stream: Writable) => Promise<void>,
 ): Promise<void> {
   const partial = `${path}.partial`;
   // Opening first surfaces a missing directory or a permission problem as a plain rejection.
@@ -20,7 +18,7 @@ export async function writeWorkbookFile(
   failed.catch(() => {});
   try {
     const closed = once(stream, "close");
-    await Promise.race([writeWorkbook(report, stream, options), failed]);
+    await Promise.race([write(stream), failed]);
     await Promise.race([closed, failed]);
     await rename(partial, path);
   } catch (error) {
