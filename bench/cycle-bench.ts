@@ -1,0 +1,152 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Agent, request } from "undici";
+import { parseConfigText } from "../src/config/load-config.js";
+import { startDaemonService } from "../src/daemon/daemon-service.js";
+import { silentLogger } from "../src/logger.js";
+import { configYaml, startEmulatorProcess, type TeamSpec } from "./bench-support.js";
+
+// One daemon cycle with every digest due at once: 50 teams × 12 projects against the emulator
+// answering each request after 50 ms. The daemon runs in this process (its CPU is ours to
+// measure); the emulator is a process of its own. The bound no client can beat is
+// ceil(unique requests / concurrency) × latency; the naive script is measured in the same run.
+
+export interface CycleFigures {
+  concurrency: number;
+  ms: number;
+  boundMs: number;
+  requests: number;
+  unique: number;
+  cpuMs: number;
+  digests: number;
+}
+
+const TEAMS = 50;
+const PER_TEAM = 12;
+const POOL = 520;
+export const LATENCY_MS = 50;
+
+/** Team i takes 12 consecutive projects from position 10·i: neighbours share two. */
+export function cycleTeams(ids: readonly string[], schedule: string): TeamSpec[] {
+  return Array.from({ length: TEAMS }, (_, i) => ({
+    name: `team-${i}`,
+    projects: Array.from({ length: PER_TEAM }, (_, j) => ids[(i * 10 + j) % ids.length] ?? ""),
+    schedules: [schedule],
+    timezone: "Etc/UTC",
+  }));
+}
+
+/** The emulator's project ids, from its list operation. */
+async function projectIds(url: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ids.length < POOL; page++) {
+    const res = await request(`${url}/projects?page_number=${page}&page_size=100`, {
+      headers: { "x-api-key": "demo-key" },
+    });
+    const body = (await res.body.json()) as { projects: { id: string }[] };
+    if (body.projects.length === 0) break;
+    ids.push(...body.projects.map((p) => p.id));
+  }
+  return ids.slice(0, POOL);
+}
+
+/** Runs one full cycle through the real daemon service at a fixed "now" just after 09:00 UTC. */
+export async function measureCycle(concurrency: number, today: string): Promise<CycleFigures> {
+  const emulator = await startEmulatorProcess([
+    "--projects",
+    String(POOL),
+    "--latency-ms",
+    String(LATENCY_MS),
+    "--today",
+    today,
+  ]);
+  const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
+  try {
+    const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
+    const config = parseConfigText(configYaml(teams, concurrency), "bench.yaml", {
+      env: { INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },
+      requireCredentials: false,
+    });
+    const fireAt = Date.parse(`${today}T09:00:00.500Z`);
+    const startedReal = Date.now();
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const service = await startDaemonService(config, {
+      logger: silentLogger(),
+      outbox: dir,
+      now: () => new Date(fireAt + (Date.now() - startedReal)),
+    });
+    // The first tick starts every slot; wait until none is running.
+    await new Promise((resolve) => setImmediate(resolve));
+    await service.daemon.idle();
+    const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
+    await service.stop(5_000);
+    const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
+    // Current and prior of each distinct project, and the project list (names), once per cycle.
+    const unique = 2 * new Set(teams.flatMap((t) => t.projects)).size + Math.ceil(POOL / 100);
+    const digests = (await readdir(dir)).filter((f) => f.endsWith(".slack.json")).length;
+    return {
+      concurrency,
+      ms,
+      boundMs: Math.ceil(unique / concurrency) * LATENCY_MS,
+      requests,
+      unique,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      digests,
+    };
+  } finally {
+    await emulator.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What a team without this tool writes: every request in turn, each on a new connection, no
+ * sharing of a project two teams both ask for. Only the fetching, none of the rendering.
+ */
+export async function measureNaive(today: string): Promise<number> {
+  const emulator = await startEmulatorProcess([
+    "--projects",
+    String(POOL),
+    "--latency-ms",
+    String(LATENCY_MS),
+    "--today",
+    today,
+  ]);
+  try {
+    const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
+    const day = (offset: number) =>
+      new Date(Date.parse(`${today}T00:00:00Z`) - offset * 86_400_000).toISOString().slice(0, 10);
+    const started = performance.now();
+    for (const team of teams) {
+      for (const id of team.projects) {
+        for (const date of [day(1), day(2)]) {
+          const agent = new Agent({ pipelining: 0 });
+          const res = await request(
+            `${emulator.url}/projects/${id}/insights?start_date=${date}&end_date=${date}&timezone=Etc/UTC`,
+            { headers: { "x-api-key": "demo-key" }, dispatcher: agent },
+          );
+          await res.body.json();
+          await agent.close();
+        }
+      }
+    }
+    return performance.now() - started;
+  } finally {
+    await emulator.stop();
+  }
+}
+
+function sumCounter(text: string, name: string): number {
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) {
+      total += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+  }
+  return total;
+}

@@ -1,0 +1,152 @@
+import { spawnSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { machine, median } from "./bench-support.js";
+import { type CycleFigures, measureCycle, measureNaive } from "./cycle-bench.js";
+import { measureIdle } from "./idle-bench.js";
+import { measureStartup } from "./startup-bench.js";
+
+// `npm run bench`: every performance figure the README quotes, measured in one run on this
+// machine, printed as a table and written to bench/RESULTS.md. Timed figures are medians of
+// BENCH_RUNS runs (default 3). Not part of `npm test`; nothing asserts on these numbers.
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const IDLE_WINDOW_S = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+
+interface Row {
+  figure: string;
+  target: string;
+  measured: string;
+  ratio: string;
+  ok: boolean;
+}
+
+const rows: Row[] = [];
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+function add(figure: string, target: string, measured: string, ratio: string, ok: boolean) {
+  rows.push({ figure, target, measured, ratio, ok });
+  console.log(`${ok ? "ok  " : "MISS"} ${figure}: ${measured} (target ${target}; ${ratio})`);
+}
+
+async function medianCycle(concurrency: number, today: string): Promise<CycleFigures> {
+  const runs: CycleFigures[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await measureCycle(concurrency, today));
+  const ms = median(runs.map((r) => r.ms));
+  const cpuMs = median(runs.map((r) => r.cpuMs));
+  const first = runs[0] as CycleFigures;
+  return { ...first, ms, cpuMs, requests: Math.max(...runs.map((r) => r.requests)) };
+}
+
+function workbook(): { ms: number; peakMb: number } {
+  const runs: { ms: number; peakRssBytes: number }[] = [];
+  const script = fileURLToPath(new URL("./workbook-bench.ts", import.meta.url));
+  for (let i = 0; i < RUNS; i++) {
+    const result = spawnSync(process.execPath, ["--import", "tsx", script, "500", "90", "--json"], {
+      encoding: "utf8",
+    });
+    runs.push(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}"));
+  }
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    peakMb: median(runs.map((r) => r.peakRssBytes)) / 1024 / 1024,
+  };
+}
+
+async function main(): Promise<void> {
+  const today = new Date().toISOString().slice(0, 10);
+  console.log(`insights-reporter benchmarks on ${machine()}, ${RUNS} runs each\n`);
+
+  const idle = await measureIdle(IDLE_WINDOW_S);
+  add(
+    `idle, ${idle.schedules} schedules none due: CPU over ${idle.windowS} s`,
+    "< 0.5% of a core",
+    `${fmt(idle.cpuPercent)}%`,
+    `${fmt(idle.cpuPercent / 0.5)}× target`,
+    idle.cpuPercent < 0.5,
+  );
+  add(
+    "idle: resident memory",
+    "≤ 100 MB",
+    `${fmt(idle.rssMb, 0)} MB`,
+    `${fmt(idle.rssMb / 100)}× target`,
+    idle.rssMb <= 100,
+  );
+
+  const naiveRuns: number[] = [];
+  for (let i = 0; i < RUNS; i++) naiveRuns.push(await measureNaive(today));
+  const naiveMs = median(naiveRuns);
+  for (const concurrency of [4, 16]) {
+    const c = await medianCycle(concurrency, today);
+    const ratio = c.ms / c.boundMs;
+    add(
+      `cycle, 50 teams × 12 projects, concurrency ${concurrency}: time vs latency bound`,
+      "≤ 1.10× bound",
+      `${fmt(c.ms / 1000)} s (bound ${fmt(c.boundMs / 1000)} s)`,
+      `${fmt(ratio)}× bound`,
+      ratio <= 1.1,
+    );
+    add(
+      `cycle, concurrency ${concurrency}: requests made`,
+      "= unique requests",
+      `${c.requests} of ${c.unique} unique`,
+      `${fmt(c.requests / c.unique)}×`,
+      c.requests === c.unique,
+    );
+    add(
+      `cycle, concurrency ${concurrency}: reporter CPU per digest`,
+      "reported",
+      `${fmt(c.cpuMs / c.digests, 0)} ms (${fmt(c.cpuMs / 1000)} s for ${c.digests} digests)`,
+      "—",
+      true,
+    );
+    if (concurrency === 16) {
+      add(
+        "cycle vs a naive script (sequential, a new connection per request, no sharing)",
+        "≥ 15× faster",
+        `${fmt(naiveMs / 1000)} s vs ${fmt(c.ms / 1000)} s`,
+        `${fmt(naiveMs / c.ms, 1)}× faster`,
+        naiveMs / c.ms >= 15,
+      );
+    }
+  }
+
+  const wb = workbook();
+  add(
+    "workbook, 500 projects × 90 days: time",
+    "≤ 5 s",
+    `${fmt(wb.ms / 1000)} s`,
+    `${fmt(wb.ms / 5000)}× target`,
+    wb.ms <= 5000,
+  );
+  add(
+    "workbook, 500 projects × 90 days: peak RSS",
+    "≤ 200 MB",
+    `${fmt(wb.peakMb, 0)} MB`,
+    `${fmt(wb.peakMb / 200)}× target`,
+    wb.peakMb <= 200,
+  );
+
+  const startupMs = measureStartup(Math.max(5, RUNS * 3));
+  add(
+    "CLI start-up (`check-config` of the demo config)",
+    "≤ 0.3 s",
+    `${fmt(startupMs / 1000)} s`,
+    `${fmt(startupMs / 300)}× target`,
+    startupMs <= 300,
+  );
+
+  const table = [
+    "| figure | target | measured | ratio | |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.figure} | ${r.target} | ${r.measured} | ${r.ratio} | ${r.ok ? "met" : "**missed**"} |`,
+    ),
+  ].join("\n");
+  const results = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${new Date().toISOString().slice(0, 16)}Z, ${machine()}; medians of ${RUNS} runs.\n\n${table}\n`;
+  await writeFile(new URL("./RESULTS.md", import.meta.url), results);
+  console.log(`\n${table}\n\nwrote bench/RESULTS.md`);
+}
+
+await main();
