@@ -48,7 +48,7 @@ export interface InsightsClientOptions {
 }
 
 export interface InsightsClient extends InsightsApi {
-  /** Closes the keep-alive pool (not a dispatcher passed in), after requests in flight. */
+  /** Closes the keep-alive pool (not a dispatcher passed in), after requests in flight or within the attempt deadline. */
   close(): Promise<void>;
 }
 
@@ -180,10 +180,27 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     },
 
     close(): Promise<void> {
-      closing ??= ownPool ? ownPool.close() : Promise.resolve();
+      closing ??= ownPool ? closeWithin(ownPool, timeoutMs) : Promise.resolve();
       return closing;
     },
   };
+}
+
+/**
+ * Closes the pool gracefully, but destroys it once no attempt of ours can still be running:
+ * requests the pool never dispatched (see send-attempt.ts) would keep a graceful close waiting.
+ */
+async function closeWithin(pool: Pool, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  try {
+    const closed = pool.close().then(() => "closed" as const);
+    if ((await Promise.race([closed, late])) === "late") await pool.destroy();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `?start_date=…&end_date=…&timezone=…`, then `branch`, `author`, `tags` (one comma-separated value) when set. */

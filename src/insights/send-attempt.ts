@@ -16,12 +16,31 @@ export interface AttemptRequest {
 }
 
 /**
- * One GET, read to the end. Never follows redirects (undici's `request` does not unless told
- * to), so the key only goes to the configured origin. Failures come back as a code; the
- * undici error itself is dropped, so nothing of the request can leak through it.
+ * One GET, read to the end, within `timeoutMs` whatever the dispatcher does. Never follows
+ * redirects (undici's `request` does not unless told to), so the key only goes to the
+ * configured origin. Failures come back as a code; the undici error itself is dropped, so
+ * nothing of the request can leak through it.
  */
 export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
-  const signal = AbortSignal.timeout(request.timeoutMs);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  // undici honours the abort signal only once a request has a connection: a request its pool
+  // keeps queued (after a header it refused used up every connection) would wait forever.
+  // This timer is the attempt's own deadline, so the attempt always ends.
+  const deadline = new Promise<AttemptOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: "failure", reason: "TIMEOUT" });
+    }, request.timeoutMs);
+  });
+  try {
+    return await Promise.race([exchange(request, controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<AttemptOutcome> {
   try {
     const response = await request.dispatcher.request({
       origin: request.origin,
