@@ -5,6 +5,7 @@ import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
 import { errorForStatus, errorForTransport, type RequestTarget } from "./http-error.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
+import { readBody } from "./read-body.js";
 import { parseInsightsBody } from "./response-schema.js";
 import {
   isRetryableErrorCode,
@@ -80,38 +81,52 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const key = options.key;
   let closing: Promise<void> | null = null;
 
-  /** GETs `target.path` with retries; returns the 2xx body text or throws the typed error. */
-  async function getText(target: RequestTarget, query: string): Promise<string> {
+  /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
+  async function attemptOnce(target: RequestTarget, query: string, attempt: number) {
+    const started = performance.now();
+    const outcome = await semaphore.run(() =>
+      sendAttempt({
+        dispatcher,
+        origin: base.origin,
+        path: `${base.pathname}${target.path}${query}`,
+        headers: { "x-api-key": key.reveal(), accept: "application/json" },
+        timeoutMs,
+      }),
+    );
+    options.onRequest?.({
+      path: target.path,
+      status: outcome.kind === "response" ? outcome.status : "error",
+      durationMs: performance.now() - started,
+      attempt,
+    });
+    return outcome;
+  }
+
+  /** GETs `target.path` with retries; returns the checked 2xx body or throws the typed error. */
+  async function get<T>(
+    target: RequestTarget,
+    query: string,
+    parse: (body: unknown) => Parsed<T>,
+  ): Promise<T> {
     if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
     for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      const outcome = await semaphore.run(() =>
-        sendAttempt({
-          dispatcher,
-          origin: base.origin,
-          path: `${base.pathname}${target.path}${query}`,
-          headers: { "x-api-key": key.reveal(), accept: "application/json" },
-          timeoutMs,
-        }),
-      );
-      const status = outcome.kind === "response" ? outcome.status : "error";
-      options.onRequest?.({
-        path: target.path,
-        status,
-        durationMs: performance.now() - started,
-        attempt,
-      });
-      if (outcome.kind === "response") {
-        if (outcome.status >= 200 && outcome.status < 300) return outcome.text;
+      const outcome = await attemptOnce(target, query, attempt);
+      let retryAfter: number | null = null;
+      if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
+        const body = readBody(outcome.text, target, attempt, parse);
+        if (body.ok) return body.value;
+        // A body cut short by a proxy, or a hiccup upstream: worth another try, like a 5xx.
+        if (attempt >= maxAttempts) throw body.error;
+      } else if (outcome.kind === "response") {
         if (!isRetryableStatus(outcome.status) || attempt >= maxAttempts) {
           throw errorForStatus(outcome.status, outcome.text, target, attempt);
         }
+        retryAfter = parseRetryAfter(outcome.retryAfter, now());
       } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
         throw errorForTransport(outcome.reason, target, attempt, base.host);
       }
-      const retryAfter =
-        outcome.kind === "response" ? parseRetryAfter(outcome.retryAfter, now()) : null;
       if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
+        const status = outcome.kind === "response" ? outcome.status : "error";
         throw new UpstreamError(
           `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
           { status, path: target.path, attempts: attempt, retryAfterMs: retryAfter },
@@ -119,29 +134,6 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       }
       await sleep(retryDelay(attempt, retryAfter, random()));
     }
-  }
-
-  async function getParsed<T>(
-    target: RequestTarget,
-    query: string,
-    parse: (body: unknown) => Parsed<T>,
-  ): Promise<T> {
-    const text = await getText(target, query);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new MalformedResponseError(
-        `the insights API sent a body that is not JSON for GET ${target.path} — check that INSIGHTS_API_URL points at the API, ending with /api/external/v1`,
-        { status: 200, path: target.path, field: "(body)" },
-      );
-    }
-    const parsed = parse(body);
-    if (parsed.ok) return parsed.value;
-    throw new MalformedResponseError(
-      `the insights API sent an unexpected body for GET ${target.path}: ${parsed.field}: ${parsed.problem}`,
-      { status: 200, path: target.path, field: parsed.field },
-    );
   }
 
   return {
@@ -153,9 +145,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
         startDate: query.startDate,
         endDate: query.endDate,
       };
-      return getParsed(target, insightsQueryString(query), (body) =>
-        parseInsightsBody(body, projectId),
-      );
+      return get(target, insightsQueryString(query), (body) => parseInsightsBody(body, projectId));
     },
 
     async listProjects(): Promise<ProjectSummary[]> {
@@ -163,7 +153,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       const byId = new Map<string, ProjectSummary>();
       for (let page = 1; page <= MAX_PAGES; page++) {
         const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        const result = await getParsed(target, query, parseProjectsPage);
+        const result = await get(target, query, parseProjectsPage);
         // Pages can shift while we read them; the first sighting of an id wins.
         for (const project of result.projects)
           if (!byId.has(project.id)) byId.set(project.id, project);
