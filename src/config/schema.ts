@@ -175,6 +175,14 @@ export const configSchema = z
           .max(20)
           .default(6)
           .describe("Attempts per request, retries included."),
+        max_response_bytes: z
+          .number()
+          .int()
+          .min(100_000)
+          .default(8_000_000)
+          .describe(
+            "Largest response body read from the API, in bytes; a bigger one fails its project instead of filling memory. Insights bodies are some 100 kB for 90 days.",
+          ),
       })
       .describe("The insights API."),
     slack: z

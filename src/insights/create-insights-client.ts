@@ -3,7 +3,13 @@ import { type Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
-import { errorForStatus, errorForTransport, type RequestTarget } from "./http-error.js";
+import {
+  errorForStatus,
+  errorForTooLarge,
+  errorForTransport,
+  type RequestTarget,
+} from "./http-error.js";
+import { insightsQueryString } from "./insights-query-string.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
 import { readBody } from "./read-body.js";
 import { parseInsightsBody } from "./response-schema.js";
@@ -38,6 +44,8 @@ export interface InsightsClientOptions {
   timeoutMs?: number;
   /** Tries per request, the first included (default 6). */
   maxAttempts?: number;
+  /** A response body longer than this is refused unread (default 8 MB, `api.max_response_bytes`). */
+  maxResponseBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Epoch milliseconds; Retry-After dates are measured against it. */
   now?: () => number;
@@ -57,6 +65,8 @@ const PAGE_SIZE = 100;
 const MAX_PAGES = 1000;
 /** A Retry-After longer than this is not waited out: the run fails instead of hanging. */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
+/** Far above any insights body (a 90-day range is some 100 kB), far below trouble for memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8_000_000;
 
 /** The insights API client: one keep-alive pool, a shared concurrency limit, retries, typed errors. */
 export function createInsightsClient(options: InsightsClientOptions): InsightsClient {
@@ -64,6 +74,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 6));
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -91,11 +102,12 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
         path: `${base.pathname}${target.path}${query}`,
         headers: { "x-api-key": key.reveal(), accept: "application/json" },
         timeoutMs,
+        maxBodyBytes: maxResponseBytes,
       }),
     );
     options.onRequest?.({
       path: target.path,
-      status: outcome.kind === "response" ? outcome.status : "error",
+      status: outcome.kind === "failure" ? "error" : outcome.status,
       durationMs: performance.now() - started,
       attempt,
     });
@@ -122,6 +134,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
           throw errorForStatus(outcome.status, outcome.text, target, attempt);
         }
         retryAfter = parseRetryAfter(outcome.retryAfter, now());
+      } else if (outcome.kind === "too-large") {
+        throw errorForTooLarge(outcome.status, target, attempt, maxResponseBytes);
       } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
         throw errorForTransport(outcome.reason, target, attempt, base.host);
       }
@@ -191,18 +205,4 @@ async function closeWithin(pool: Pool, ms: number): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** `?start_date=…&end_date=…&timezone=…`, then `branch`, `author`, `tags` (one comma-separated value) when set. */
-export function insightsQueryString(query: InsightsQuery): string {
-  const parts = [
-    `start_date=${encodeURIComponent(query.startDate)}`,
-    `end_date=${encodeURIComponent(query.endDate)}`,
-    `timezone=${encodeURIComponent(query.timezone)}`,
-  ];
-  if (query.branch !== null) parts.push(`branch=${encodeURIComponent(query.branch)}`);
-  if (query.author !== null) parts.push(`author=${encodeURIComponent(query.author)}`);
-  // Commas stay literal: the API reads `tags` as one comma-separated list.
-  if (query.tags.length > 0) parts.push(`tags=${query.tags.map(encodeURIComponent).join(",")}`);
-  return `?${parts.join("&")}`;
 }
