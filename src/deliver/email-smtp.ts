@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Secret } from "../secret.js";
 import { mailOptions } from "./email-eml.js";
-import { smtpError } from "./email-errors.js";
+import { loginSecrets, smtpError } from "./email-errors.js";
 import { fitToSize } from "./email-size.js";
 import type { EmailDestination, EmailMessage, EmailSent } from "./types.js";
 
@@ -57,7 +57,9 @@ export function createSmtpDestination(options: SmtpDestinationOptions): SmtpDest
   });
   const where = {
     endpoint: `${server.host}:${server.port}`,
-    secrets: server.auth ? [server.auth.pass, server.rawPassword] : [],
+    secrets: server.auth
+      ? loginSecrets(server.auth.user, server.auth.pass, server.rawPassword)
+      : [],
   };
   const { logger } = options;
 
