@@ -3,6 +3,7 @@ import { type Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
+import { closePool } from "./close-pool.js";
 import {
   errorForStatus,
   errorForTooLarge,
@@ -57,7 +58,7 @@ export interface InsightsClientOptions {
 }
 
 export interface InsightsClient extends InsightsApi {
-  /** Closes the keep-alive pool (not a dispatcher passed in), after requests in flight or within the attempt deadline. */
+  /** Closes the keep-alive pool (not a dispatcher passed in): after requests in flight, or by force. */
   close(): Promise<void>;
 }
 
@@ -134,17 +135,21 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
           throw errorForStatus(outcome.status, outcome.text, target, attempt);
         }
         retryAfter = parseRetryAfter(outcome.retryAfter, now());
+        if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
+          throw new UpstreamError(
+            `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
+            {
+              status: outcome.status,
+              path: target.path,
+              attempts: attempt,
+              retryAfterMs: retryAfter,
+            },
+          );
+        }
       } else if (outcome.kind === "too-large") {
         throw errorForTooLarge(outcome.status, target, attempt, maxResponseBytes);
       } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
         throw errorForTransport(outcome.reason, target, attempt, base.host);
-      }
-      if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
-        const status = outcome.kind === "response" ? outcome.status : "error";
-        throw new UpstreamError(
-          `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
-          { status, path: target.path, attempts: attempt, retryAfterMs: retryAfter },
-        );
       }
       await sleep(retryDelay(attempt, retryAfter, random()));
     }
@@ -184,25 +189,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     },
 
     close(): Promise<void> {
-      closing ??= ownPool ? closeWithin(ownPool, timeoutMs) : Promise.resolve();
+      closing ??= ownPool ? closePool(ownPool, timeoutMs) : Promise.resolve();
       return closing;
     },
   };
-}
-
-/**
- * Closes the pool gracefully, but destroys it once no attempt of ours can still be running:
- * requests the pool never dispatched (see send-attempt.ts) would keep a graceful close waiting.
- */
-async function closeWithin(pool: Pool, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), ms);
-  });
-  try {
-    const closed = pool.close().then(() => "closed" as const);
-    if ((await Promise.race([closed, late])) === "late") await pool.destroy();
-  } finally {
-    clearTimeout(timer);
-  }
 }
