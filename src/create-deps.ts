@@ -44,6 +44,7 @@ export function createApiClient(
     concurrency: config.api.concurrency,
     timeoutMs: config.api.timeoutMs,
     maxAttempts: config.api.maxAttempts,
+    maxResponseBytes: config.api.maxResponseBytes,
     ...(onRequest ? { onRequest } : {}),
   });
 }

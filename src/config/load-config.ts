@@ -9,6 +9,7 @@ import { parseYamlText } from "./parse-yaml-text.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
 import { configSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
+import { HEADER_VALUE_PATHS } from "./secret-text.js";
 import { substituteEnv } from "./substitute-env.js";
 import type { ResolvedConfig } from "./types.js";
 
@@ -81,6 +82,7 @@ export function tryParseConfigText(
     env,
     readFile,
     optionalPaths: OPTIONAL_ENV_PATHS,
+    headerPaths: HEADER_VALUE_PATHS,
   });
   const raw = substituted.value;
   const validated = configSchema.safeParse(raw);

@@ -29,6 +29,7 @@ export function normalizeConfig(input: ConfigInput, source: string): ResolvedCon
       concurrency: input.api.concurrency,
       timeoutMs: parseDuration(input.api.timeout),
       maxAttempts: input.api.max_attempts,
+      maxResponseBytes: input.api.max_response_bytes,
     },
     slack: {
       token: input.slack.token === undefined ? null : new Secret(input.slack.token),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
+import { isHeaderSafe } from "./secret-text.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
 // live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
@@ -16,6 +17,12 @@ const cron = z
   .describe(
     'A 5-field cron expression (minute hour day-of-month month day-of-week), evaluated in the team\'s timezone, e.g. "0 9 * * 1-5".',
   );
+
+/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
+const headerSecret = z.string().min(1).refine(isHeaderSafe, {
+  message:
+    "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
+});
 
 const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
 
@@ -150,7 +157,7 @@ export const configSchema = z
     api: z
       .strictObject({
         url: z.string().describe("Base URL: https://<workspace>.<host>/api/external/v1"),
-        key: z.string().min(1).describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
+        key: headerSecret.describe("Workspace API key; use ${INSIGHTS_API_KEY}."),
         concurrency: z
           .number()
           .int()
@@ -166,13 +173,19 @@ export const configSchema = z
           .max(20)
           .default(6)
           .describe("Attempts per request, retries included."),
+        max_response_bytes: z
+          .number()
+          .int()
+          .min(100_000)
+          .default(8_000_000)
+          .describe(
+            "Largest response body read from the API, in bytes; a bigger one fails its project instead of filling memory. Insights bodies are some 100 kB for 90 days.",
+          ),
       })
       .describe("The insights API."),
     slack: z
       .strictObject({
-        token: z
-          .string()
-          .min(1)
+        token: headerSecret
           .optional()
           .describe(
             "Bot token (xoxb-…); defaults to ${SLACK_BOT_TOKEN}. Needed by Slack destinations.",

@@ -1,12 +1,15 @@
 import type { ConfigIssue } from "../errors.js";
 import { formatConfigPath } from "./config-path.js";
 import { isRecord } from "./loose-access.js";
+import { cleanSecretText, describeSecretProblem, secretTextProblem } from "./secret-text.js";
 
 export interface EnvSubstitutionOptions {
   env: NodeJS.ProcessEnv;
   readFile: (path: string) => string;
   /** Paths that may be left out: an unset `${NAME}` there drops the key instead of failing. */
   optionalPaths: ReadonlySet<string>;
+  /** Paths whose value is sent in an HTTP header, so must be Latin-1 (see secret-text.ts). */
+  headerPaths: ReadonlySet<string>;
 }
 
 export interface EnvSubstitution {
@@ -24,15 +27,28 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|SMTP|CREDENTIAL/i;
 const DROP = Symbol("drop");
 
 type Lookup = { value: string } | { problem: string };
+type Found = { value: string; secret: boolean; fromFile: boolean } | { problem: string };
 
 /**
  * Replaces `${NAME}` in every string value with the environment's value. When `NAME` is unset
- * or empty but `NAME_FILE` is set, the file's content is used (one trailing newline trimmed),
- * as container secrets are mounted. `$${` writes a literal `${`. Keys are never substituted.
+ * or empty but `NAME_FILE` is set, the file's content is used, as container secrets are
+ * mounted. A secret (a file's content, a secret-looking variable, a value sent in a header)
+ * loses a leading BOM and surrounding whitespace, and is refused if it still cannot be sent.
+ * `$${` writes a literal `${`. Keys are never substituted.
  */
 export function substituteEnv(value: unknown, options: EnvSubstitutionOptions): EnvSubstitution {
   const result: EnvSubstitution = { value, issues: [], unsetOptional: new Map(), secrets: [] };
-  const lookup = (name: string): Lookup => lookupVariable(name, options, result.secrets);
+  const lookup = (name: string, where: string): Lookup => {
+    const inHeader = options.headerPaths.has(where);
+    const found = lookupVariable(name, options, inHeader);
+    if ("problem" in found || !found.secret) return found;
+    result.secrets.push(found.value);
+    const problem = secretTextProblem(found.value, inHeader);
+    if (problem === null) return found;
+    return {
+      problem: `\${${name}}: ${describeSecretProblem(problem, { variable: name, fromFile: found.fromFile })}`,
+    };
+  };
 
   const walk = (node: unknown, path: PropertyKey[]): unknown => {
     if (typeof node === "string") return substituteString(node, path);
@@ -64,7 +80,7 @@ export function substituteEnv(value: unknown, options: EnvSubstitutionOptions): 
         problems.push(`\${${name}} is not a variable reference — names are letters, digits and _`);
         return match;
       }
-      const found = lookup(trimmed);
+      const found = lookup(trimmed, where);
       if ("problem" in found) {
         problems.push(found.problem);
         return match;
@@ -84,11 +100,11 @@ export function substituteEnv(value: unknown, options: EnvSubstitutionOptions): 
   return result;
 }
 
-function lookupVariable(name: string, options: EnvSubstitutionOptions, secrets: string[]): Lookup {
+function lookupVariable(name: string, options: EnvSubstitutionOptions, inHeader: boolean): Found {
   const direct = options.env[name];
   if (direct !== undefined && direct !== "") {
-    if (SECRET_NAME.test(name)) secrets.push(direct);
-    return { value: direct };
+    const secret = inHeader || SECRET_NAME.test(name);
+    return { value: secret ? cleanSecretText(direct) : direct, secret, fromFile: false };
   }
   const filePath = options.env[`${name}_FILE`];
   if (filePath !== undefined && filePath !== "") {
@@ -101,10 +117,13 @@ function lookupVariable(name: string, options: EnvSubstitutionOptions, secrets: 
         problem: `\${${name}}: ${name}_FILE names ${filePath}, which cannot be read (${code}) — point ${name}_FILE at the file holding the value`,
       };
     }
-    // Files from `echo value > file` end in a newline that is not part of the secret.
-    const value = content.replace(/\r?\n$/, "");
-    secrets.push(value);
-    return { value };
+    const value = cleanSecretText(content);
+    if (value === "") {
+      return {
+        problem: `\${${name}}: ${name}_FILE names ${filePath}, which is empty — put the value in that file`,
+      };
+    }
+    return { value, secret: true, fromFile: true };
   }
   const state = direct === "" ? "is empty" : "is not set";
   return { problem: `\${${name}} ${state} — export ${name} (or ${name}_FILE)` };

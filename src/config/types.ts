@@ -16,6 +16,7 @@ export interface ResolvedConfig {
     concurrency: number;
     timeoutMs: number;
     maxAttempts: number;
+    maxResponseBytes: number;
   };
   slack: { token: Secret | null; apiUrl: string | null };
   email: { smtpUrl: Secret | null; from: string; maxBytes: number };

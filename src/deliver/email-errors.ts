@@ -20,7 +20,7 @@ interface SmtpFailure {
 export interface SmtpErrorContext {
   /** `host:port`, for the message. */
   endpoint: string;
-  /** Values that must never appear in the message (the password, as given and URL-encoded). */
+  /** Values that must never appear in the message: see `loginSecrets`. */
   secrets: readonly string[];
 }
 
@@ -33,7 +33,10 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
   const responseCode = typeof failure.responseCode === "number" ? failure.responseCode : undefined;
   // OpenSSL's message is a line of internals; its `reason` says what failed in words.
   const reason = typeof failure.reason === "string" ? failure.reason : undefined;
-  const said = scrub(firstLine(reason ?? failure.response ?? failure.message), where.secrets);
+  // Scrubbed before it is cut short: a cut through an echoed secret would leave a piece of it.
+  const said = firstLine(
+    scrub(String(reason ?? failure.response ?? failure.message ?? "unknown error"), where.secrets),
+  );
   const context = {
     endpoint: where.endpoint,
     smtpCode: code ?? null,
@@ -112,18 +115,29 @@ function isTlsFailure(failure: SmtpFailure, code: string | undefined): boolean {
   );
 }
 
-function firstLine(value: unknown): string {
-  const text = String(value ?? "unknown error").trim();
+function firstLine(value: string): string {
+  const text = value.trim();
   return (text.split("\n")[0] ?? text).slice(0, 300);
 }
 
-/** Replaces every secret (and its URL-encoded form) in server text with [redacted]. */
+/**
+ * Every form in which the login may travel, and so come back in a server's text: the
+ * password as written in SMTP_URL and decoded, and the base64 the client sends — AUTH PLAIN
+ * `\0user\0pass` (with or without an authorization identity) and AUTH LOGIN's user and
+ * password lines. A hostile or careless server may echo any of them.
+ */
+export function loginSecrets(user: string, pass: string, passInUrl: string): string[] {
+  const sent = [`\0${user}\0${pass}`, `${user}\0${pass}`, `${user}\0${user}\0${pass}`, pass, user];
+  const base64 = sent.map((text) => Buffer.from(text, "utf8").toString("base64"));
+  // Also without padding, for servers that drop it (scrub replaces the longest form first).
+  return [pass, passInUrl, ...base64, ...base64.map((text) => text.replace(/=+$/, ""))];
+}
+
+/** Replaces every secret (and its URL-encoded form) in server text with [redacted], longest first. */
 export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)]))
-      out = out.split(form).join("[redacted]");
-  }
-  return out;
+  const forms = new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]));
+  return [...forms]
+    .filter((form) => form.length > 0)
+    .sort((a, b) => b.length - a.length)
+    .reduce((out, form) => out.split(form).join("[redacted]"), text);
 }

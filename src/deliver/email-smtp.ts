@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import type { EmailMessage } from "../messages.js";
 import type { Secret } from "../secret.js";
 import { composeEml, mailOptions } from "./email-eml.js";
-import { smtpError } from "./email-errors.js";
+import { loginSecrets, smtpError } from "./email-errors.js";
 import type { EmailDestination, EmailSent } from "./types.js";
 
 // The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
@@ -45,7 +45,9 @@ export function createSmtpDestination(options: SmtpDestinationOptions): SmtpDest
   });
   const where = {
     endpoint: `${server.host}:${server.port}`,
-    secrets: server.auth ? [server.auth.pass, server.rawPassword] : [],
+    secrets: server.auth
+      ? loginSecrets(server.auth.user, server.auth.pass, server.rawPassword)
+      : [],
   };
   const { logger } = options;
 

@@ -3,8 +3,16 @@ import { type Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
-import { errorForStatus, errorForTransport, type RequestTarget } from "./http-error.js";
+import { closePool } from "./close-pool.js";
+import {
+  errorForStatus,
+  errorForTooLarge,
+  errorForTransport,
+  type RequestTarget,
+} from "./http-error.js";
+import { insightsQueryString } from "./insights-query-string.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
+import { readBody } from "./read-body.js";
 import { parseInsightsBody } from "./response-schema.js";
 import {
   isRetryableErrorCode,
@@ -37,6 +45,8 @@ export interface InsightsClientOptions {
   timeoutMs?: number;
   /** Tries per request, the first included (default 6). */
   maxAttempts?: number;
+  /** A response body longer than this is refused unread (default 8 MB, `api.max_response_bytes`). */
+  maxResponseBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Epoch milliseconds; Retry-After dates are measured against it. */
   now?: () => number;
@@ -48,7 +58,7 @@ export interface InsightsClientOptions {
 }
 
 export interface InsightsClient extends InsightsApi {
-  /** Closes the keep-alive pool (not a dispatcher passed in), after requests in flight. */
+  /** Closes the keep-alive pool (not a dispatcher passed in): after requests in flight, or by force. */
   close(): Promise<void>;
 }
 
@@ -56,6 +66,8 @@ const PAGE_SIZE = 100;
 const MAX_PAGES = 1000;
 /** A Retry-After longer than this is not waited out: the run fails instead of hanging. */
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
+/** Far above any insights body (a 90-day range is some 100 kB), far below trouble for memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8_000_000;
 
 /** The insights API client: one keep-alive pool, a shared concurrency limit, retries, typed errors. */
 export function createInsightsClient(options: InsightsClientOptions): InsightsClient {
@@ -63,6 +75,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 6));
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -80,68 +93,66 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const key = options.key;
   let closing: Promise<void> | null = null;
 
-  /** GETs `target.path` with retries; returns the 2xx body text or throws the typed error. */
-  async function getText(target: RequestTarget, query: string): Promise<string> {
-    if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
-    for (let attempt = 1; ; attempt++) {
-      const started = performance.now();
-      const outcome = await semaphore.run(() =>
-        sendAttempt({
-          dispatcher,
-          origin: base.origin,
-          path: `${base.pathname}${target.path}${query}`,
-          headers: { "x-api-key": key.reveal(), accept: "application/json" },
-          timeoutMs,
-        }),
-      );
-      const status = outcome.kind === "response" ? outcome.status : "error";
-      options.onRequest?.({
-        path: target.path,
-        status,
-        durationMs: performance.now() - started,
-        attempt,
-      });
-      if (outcome.kind === "response") {
-        if (outcome.status >= 200 && outcome.status < 300) return outcome.text;
-        if (!isRetryableStatus(outcome.status) || attempt >= maxAttempts) {
-          throw errorForStatus(outcome.status, outcome.text, target, attempt);
-        }
-      } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
-        throw errorForTransport(outcome.reason, target, attempt, base.host);
-      }
-      const retryAfter =
-        outcome.kind === "response" ? parseRetryAfter(outcome.retryAfter, now()) : null;
-      if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
-        throw new UpstreamError(
-          `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
-          { status, path: target.path, attempts: attempt, retryAfterMs: retryAfter },
-        );
-      }
-      await sleep(retryDelay(attempt, retryAfter, random()));
-    }
+  /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
+  async function attemptOnce(target: RequestTarget, query: string, attempt: number) {
+    const started = performance.now();
+    const outcome = await semaphore.run(() =>
+      sendAttempt({
+        dispatcher,
+        origin: base.origin,
+        path: `${base.pathname}${target.path}${query}`,
+        headers: { "x-api-key": key.reveal(), accept: "application/json" },
+        timeoutMs,
+        maxBodyBytes: maxResponseBytes,
+      }),
+    );
+    options.onRequest?.({
+      path: target.path,
+      status: outcome.kind === "failure" ? "error" : outcome.status,
+      durationMs: performance.now() - started,
+      attempt,
+    });
+    return outcome;
   }
 
-  async function getParsed<T>(
+  /** GETs `target.path` with retries; returns the checked 2xx body or throws the typed error. */
+  async function get<T>(
     target: RequestTarget,
     query: string,
     parse: (body: unknown) => Parsed<T>,
   ): Promise<T> {
-    const text = await getText(target, query);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new MalformedResponseError(
-        `the insights API sent a body that is not JSON for GET ${target.path} — check that INSIGHTS_API_URL points at the API, ending with /api/external/v1`,
-        { status: 200, path: target.path, field: "(body)" },
-      );
+    if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptOnce(target, query, attempt);
+      let retryAfter: number | null = null;
+      if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
+        const body = readBody(outcome.text, target, attempt, parse);
+        if (body.ok) return body.value;
+        // A body cut short by a proxy, or a hiccup upstream: worth another try, like a 5xx.
+        if (attempt >= maxAttempts) throw body.error;
+      } else if (outcome.kind === "response") {
+        if (!isRetryableStatus(outcome.status) || attempt >= maxAttempts) {
+          throw errorForStatus(outcome.status, outcome.text, target, attempt);
+        }
+        retryAfter = parseRetryAfter(outcome.retryAfter, now());
+        if (retryAfter !== null && retryAfter > MAX_RETRY_AFTER_MS) {
+          throw new UpstreamError(
+            `the insights API asked to wait ${Math.ceil(retryAfter / 1000)}s before GET ${target.path} again — too long to wait; try again later`,
+            {
+              status: outcome.status,
+              path: target.path,
+              attempts: attempt,
+              retryAfterMs: retryAfter,
+            },
+          );
+        }
+      } else if (outcome.kind === "too-large") {
+        throw errorForTooLarge(outcome.status, target, attempt, maxResponseBytes);
+      } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
+        throw errorForTransport(outcome.reason, target, attempt, base.host);
+      }
+      await sleep(retryDelay(attempt, retryAfter, random()));
     }
-    const parsed = parse(body);
-    if (parsed.ok) return parsed.value;
-    throw new MalformedResponseError(
-      `the insights API sent an unexpected body for GET ${target.path}: ${parsed.field}: ${parsed.problem}`,
-      { status: 200, path: target.path, field: parsed.field },
-    );
   }
 
   return {
@@ -153,9 +164,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
         startDate: query.startDate,
         endDate: query.endDate,
       };
-      return getParsed(target, insightsQueryString(query), (body) =>
-        parseInsightsBody(body, projectId),
-      );
+      return get(target, insightsQueryString(query), (body) => parseInsightsBody(body, projectId));
     },
 
     async listProjects(): Promise<ProjectSummary[]> {
@@ -163,7 +172,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       const byId = new Map<string, ProjectSummary>();
       for (let page = 1; page <= MAX_PAGES; page++) {
         const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        const result = await getParsed(target, query, parseProjectsPage);
+        const result = await get(target, query, parseProjectsPage);
         // Pages can shift while we read them; the first sighting of an id wins.
         for (const project of result.projects)
           if (!byId.has(project.id)) byId.set(project.id, project);
@@ -180,22 +189,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     },
 
     close(): Promise<void> {
-      closing ??= ownPool ? ownPool.close() : Promise.resolve();
+      closing ??= ownPool ? closePool(ownPool, timeoutMs) : Promise.resolve();
       return closing;
     },
   };
-}
-
-/** `?start_date=…&end_date=…&timezone=…`, then `branch`, `author`, `tags` (one comma-separated value) when set. */
-export function insightsQueryString(query: InsightsQuery): string {
-  const parts = [
-    `start_date=${encodeURIComponent(query.startDate)}`,
-    `end_date=${encodeURIComponent(query.endDate)}`,
-    `timezone=${encodeURIComponent(query.timezone)}`,
-  ];
-  if (query.branch !== null) parts.push(`branch=${encodeURIComponent(query.branch)}`);
-  if (query.author !== null) parts.push(`author=${encodeURIComponent(query.author)}`);
-  // Commas stay literal: the API reads `tags` as one comma-separated list.
-  if (query.tags.length > 0) parts.push(`tags=${query.tags.map(encodeURIComponent).join(",")}`);
-  return `?${parts.join("&")}`;
 }

@@ -85,6 +85,23 @@ export function errorForTransport(
   );
 }
 
+/** The error for a body past the size cap; not retried, as the same request brings the same body. */
+export function errorForTooLarge(
+  status: number,
+  target: RequestTarget,
+  attempts: number,
+  maxResponseBytes: number,
+): UpstreamError {
+  const what =
+    target.projectId === null
+      ? `GET ${target.path}`
+      : `project "${target.projectId}" (GET ${target.path})`;
+  return new UpstreamError(
+    `the insights API sent more than ${maxResponseBytes} bytes for ${what} — reading stopped there; if the range really is that large, raise api.max_response_bytes (now ${maxResponseBytes})`,
+    { status, path: target.path, attempts, maxResponseBytes },
+  );
+}
+
 /** 400 and other 4xx of the insights operation: the API's message says which rule was broken. */
 function projectError(
   status: number,

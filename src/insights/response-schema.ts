@@ -3,62 +3,37 @@ import { addDays, daysBetween, isIsoDate } from "../periods/calendar-date.js";
 import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";
 import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./types.js";
+import {
+  flakyWithinPassed,
+  RUN_COUNT_KEYS,
+  RUN_FIGURES,
+  requireAllOrNone,
+  TEST_COUNT_KEYS,
+  TEST_FIGURES,
+} from "./wire-figures.js";
 
 // The wire format of the insights operation, checked where it enters and mapped at once to the
 // camelCase types of `types.ts`. Objects are loose: unknown extra fields are ignored, since
-// the API may grow. Percentages are not read; figures are computed from counts.
+// the API may grow. Percentages are checked (wire-figures.ts) but not read; figures are
+// computed from counts.
 
-const count = z.number().int().nonnegative();
 const apiDate = z.string().refine((text) => parseApiDate(text) !== null, {
   message: 'expected a date like "Nov  2, 2026"',
 });
 const isoDate = z.string().refine(isIsoDate, { message: "expected an ISO date like 2026-11-02" });
 
-const RUN_COUNT_KEYS = ["passed_runs_count", "failed_runs_count"] as const;
-const TEST_COUNT_KEYS = [
-  "passed_tests_count",
-  "failed_tests_count",
-  "skipped_tests_count",
-  "flaky_tests_count",
-  "timed_out_tests_count",
-] as const;
-
-/** A day sent with only `date` has no data; a day with any count must carry all of them. */
-function requireAllOrNone(keys: readonly string[]) {
-  return (day: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
-    const present = keys.filter((key) => day[key] !== undefined);
-    if (present.length === 0) return;
-    for (const key of keys) {
-      if (day[key] === undefined) {
-        ctx.addIssue({ code: "custom", path: [key], message: "expected number, missing" });
-      }
-    }
-  };
-}
-
-// The counts of a day and of the overall totals; each object is empty (no data: a day carries
-// only its `date`, an empty range's totals are `{}`) or complete.
-const RUN_COUNTS = {
-  passed_runs_count: count.optional(),
-  failed_runs_count: count.optional(),
-  average_run_duration: z.number().nonnegative().optional(),
-};
-const TEST_COUNTS = {
-  passed_tests_count: count.optional(),
-  failed_tests_count: count.optional(),
-  skipped_tests_count: count.optional(),
-  flaky_tests_count: count.optional(),
-  timed_out_tests_count: count.optional(),
-};
-
 const runsDay = z
-  .object({ date: apiDate, ...RUN_COUNTS })
+  .object({ date: apiDate, ...RUN_FIGURES })
   .superRefine(requireAllOrNone(RUN_COUNT_KEYS));
 const testsDay = z
-  .object({ date: apiDate, ...TEST_COUNTS })
-  .superRefine(requireAllOrNone(TEST_COUNT_KEYS));
-const runsOverall = z.object(RUN_COUNTS).superRefine(requireAllOrNone(RUN_COUNT_KEYS));
-const testsOverall = z.object(TEST_COUNTS).superRefine(requireAllOrNone(TEST_COUNT_KEYS));
+  .object({ date: apiDate, ...TEST_FIGURES })
+  .superRefine(requireAllOrNone(TEST_COUNT_KEYS))
+  .superRefine(flakyWithinPassed);
+const runsOverall = z.object(RUN_FIGURES).superRefine(requireAllOrNone(RUN_COUNT_KEYS));
+const testsOverall = z
+  .object(TEST_FIGURES)
+  .superRefine(requireAllOrNone(TEST_COUNT_KEYS))
+  .superRefine(flakyWithinPassed);
 
 const insightsBody = z.object({
   start_date: isoDate,

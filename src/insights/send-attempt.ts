@@ -1,8 +1,12 @@
 import type { Dispatcher } from "undici";
 
-/** What one HTTP attempt produced: a whole response, or the code of the failure that cut it short. */
+/**
+ * What one HTTP attempt produced: a whole response, a body past the size cap (left unread),
+ * or the code of the failure that cut it short.
+ */
 export type AttemptOutcome =
   | { kind: "response"; status: number; retryAfter: string | undefined; text: string }
+  | { kind: "too-large"; status: number }
   | { kind: "failure"; reason: string };
 
 export interface AttemptRequest {
@@ -13,15 +17,36 @@ export interface AttemptRequest {
   headers: Record<string, string>;
   /** Deadline for the whole attempt: connect, headers and body together. */
   timeoutMs: number;
+  /** A body longer than this is not read: the connection is dropped instead. */
+  maxBodyBytes: number;
 }
 
 /**
- * One GET, read to the end. Never follows redirects (undici's `request` does not unless told
- * to), so the key only goes to the configured origin. Failures come back as a code; the
- * undici error itself is dropped, so nothing of the request can leak through it.
+ * One GET, read to the end, within `timeoutMs` whatever the dispatcher does. Never follows
+ * redirects (undici's `request` does not unless told to), so the key only goes to the
+ * configured origin. Failures come back as a code; the undici error itself is dropped, so
+ * nothing of the request can leak through it.
  */
 export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
-  const signal = AbortSignal.timeout(request.timeoutMs);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  // undici honours the abort signal only once a request has a connection: a request its pool
+  // keeps queued (after a header it refused used up every connection) would wait forever.
+  // This timer is the attempt's own deadline, so the attempt always ends.
+  const deadline = new Promise<AttemptOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: "failure", reason: "TIMEOUT" });
+    }, request.timeoutMs);
+  });
+  try {
+    return await Promise.race([exchange(request, controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<AttemptOutcome> {
   try {
     const response = await request.dispatcher.request({
       origin: request.origin,
@@ -32,7 +57,8 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
       headersTimeout: request.timeoutMs,
       bodyTimeout: request.timeoutMs,
     });
-    const text = await response.body.text();
+    const text = await readCapped(response, request.maxBodyBytes);
+    if (text === null) return { kind: "too-large", status: response.statusCode };
     const retryAfter = response.headers["retry-after"];
     return {
       kind: "response",
@@ -44,6 +70,32 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptOutco
     if (signal.aborted) return { kind: "failure", reason: "TIMEOUT" };
     return { kind: "failure", reason: errorCode(error) };
   }
+}
+
+/**
+ * The body as text, or null once it passes `maxBytes` (declared or counted), after which the
+ * body is destroyed so undici drops the connection instead of reading the rest. Counted here
+ * rather than with undici's `maxResponseSize`, which a dispatcher handed in would not carry.
+ */
+async function readCapped(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+): Promise<string | null> {
+  if (Number(response.headers["content-length"]) > maxBytes) {
+    response.body.destroy();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function errorCode(error: unknown): string {

@@ -176,6 +176,11 @@ const cases: Case[] = [
   ],
   ["zero concurrency", { "api.concurrency": 0 }, [["api.concurrency", "must be at least 1"]]],
   [
+    "a response cap too small for any insights body",
+    { "api.max_response_bytes": 1000 },
+    [["api.max_response_bytes", "must be at least 100000"]],
+  ],
+  [
     "a threshold above 100",
     { [`${A}.critical_at`]: 150 },
     [[`${A}.critical_at`, "must be at most 100"]],

@@ -47,6 +47,7 @@ describe("loadConfig", () => {
       concurrency: 4,
       timeoutMs: 45_000,
       maxAttempts: 6,
+      maxResponseBytes: 8_000_000,
     });
     expect(config.api.key).toBeInstanceOf(Secret);
     expect(config.state).toEqual({ path: "./data/reporter.sqlite" });

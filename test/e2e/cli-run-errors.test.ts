@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_SLACK_TOKEN } from "../fake-slack/fake-slack-server.js";
 import { AT, type RunFixture, SMTP_PASS, SMTP_USER, startRunFixture } from "./cli-run-fixture.js";
@@ -10,12 +13,22 @@ import { API_KEY, apiEnv } from "./e2e-setup.js";
  */
 
 let f: RunFixture;
+const secretsDir = mkdtempSync(join(tmpdir(), "insights-e2e-secrets-"));
 beforeAll(async () => {
   f = await startRunFixture();
 });
 afterAll(async () => {
   await f.close();
+  rmSync(secretsDir, { recursive: true, force: true });
 });
+
+let secrets = 0;
+/** A secret file with exactly this content, as a container would mount it. */
+function writeSecret(content: string): string {
+  const path = join(secretsDir, `secret-${++secrets}`);
+  writeFileSync(path, content);
+  return path;
+}
 afterEach(() => {
   f.reset();
 });
@@ -85,6 +98,18 @@ describe("run, when something is wrong", () => {
     expect(result.stderr).toContain("teams[0].digests[0].schedule");
     expect(result.stderr).toContain(path);
     expect(f.slack.posts).toEqual([]);
+  });
+
+  it("reads a key file saved with a BOM and a blank last line, and refuses one with a second line (exit 2, the variable named)", async () => {
+    const path = await f.config([{ name: "daily", slack: { channel: "C0123ABCD" } }]);
+    const keyFile = (content: string) =>
+      f.env({ INSIGHTS_API_KEY: "", INSIGHTS_API_KEY_FILE: writeSecret(content) });
+    const saved = await f.run(path, "daily", keyFile(`\ufeff${API_KEY}\n\n`));
+    expect(saved.code, saved.stdout + saved.stderr).toBe(0);
+    const twoLines = await f.run(path, "daily", keyFile(`${API_KEY}\nsecond line\n`));
+    expect(twoLines.code).toBe(2);
+    expect(twoLines.stderr).toContain("INSIGHTS_API_KEY_FILE holds a control character");
+    expect(twoLines.stdout + twoLines.stderr).not.toContain(API_KEY);
   });
 
   it("refuses an unknown --team with exit 2, listing the teams there are", async () => {

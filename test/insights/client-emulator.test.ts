@@ -268,21 +268,23 @@ describe("every fault kind", () => {
 
   it("maps a truncated JSON body to MalformedResponseError", async () => {
     emulator.queueFaults(["malformed-json"]);
-    const error = await rejection(client().client.getInsights(project(0).id, range));
+    const api = client({ maxAttempts: 1 }).client;
+    const error = await rejection(api.getInsights(project(0).id, range));
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error.message).toContain("not JSON");
   });
 
   it("maps a wrong-shaped insights body to MalformedResponseError naming the field", async () => {
     emulator.queueFaults(["malformed-shape"]);
-    const error = await rejection(client().client.getInsights(project(0).id, range));
+    const api = client({ maxAttempts: 1 }).client;
+    const error = await rejection(api.getInsights(project(0).id, range));
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error.message).toContain("tests.overall_data.flaky_tests_count: expected number");
   });
 
   it("maps `malformed` (truncated, then wrong-shaped) project lists to MalformedResponseError", async () => {
     emulator.queueFaults(["malformed", "malformed"]);
-    const api = client().client;
+    const api = client({ maxAttempts: 1 }).client;
     const truncated = await rejection(api.listProjects());
     const misshapen = await rejection(api.listProjects());
     expect(truncated).toBeInstanceOf(MalformedResponseError);
@@ -341,8 +343,8 @@ describe("redaction, against the emulator", () => {
     ["5xx exhaustion", () => faulted(["500", "502"], { maxAttempts: 2 })],
     ["reset", () => faulted(["reset", "reset"], { maxAttempts: 2 })],
     ["timeout", () => faulted(["slow:ms=1000"], { maxAttempts: 1, timeoutMs: 100 })],
-    ["malformed JSON", () => faulted(["malformed-json"])],
-    ["malformed shape", () => faulted(["malformed-shape"])],
+    ["malformed JSON", () => faulted(["malformed-json"], { maxAttempts: 1 })],
+    ["malformed shape", () => faulted(["malformed-shape"], { maxAttempts: 1 })],
   ];
 
   function faulted(kinds: string[], overrides: Parameters<typeof testClient>[1] = {}) {

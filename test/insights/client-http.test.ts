@@ -297,18 +297,21 @@ describe("error mapping", () => {
     expect(error.message).toContain("check that INSIGHTS_API_URL");
   });
 
-  it("maps a body that is not JSON to MalformedResponseError", async () => {
-    server.queue(raw(200, "<html>Sign in</html>", { "content-type": "text/html" }));
-    const error = await rejection(client().client.getInsights("p", query()));
+  it("maps a body that is not JSON to MalformedResponseError, once retries are spent", async () => {
+    const signIn = raw(200, "<html>Sign in</html>", { "content-type": "text/html" });
+    server.queue(signIn, signIn);
+    const error = await rejection(client({ maxAttempts: 2 }).client.getInsights("p", query()));
     expect(error).toBeInstanceOf(MalformedResponseError);
-    expect(error.message).toContain("not JSON");
+    expect(error.message).toContain(
+      'not JSON for project "p" (GET /projects/p/insights, tried 2 times)',
+    );
   });
 
   it("maps a wrong-shaped body to MalformedResponseError naming the field", async () => {
     const body = wireInsights("2026-10-29", "2026-11-02");
     (body.runs.runs_volume_data[3] as Record<string, unknown>).passed_runs_count = "many";
     server.queue(json(200, body));
-    const error = await rejection(client().client.getInsights("p", query()));
+    const error = await rejection(client({ maxAttempts: 1 }).client.getInsights("p", query()));
     expect(error).toBeInstanceOf(MalformedResponseError);
     expect(error.message).toContain("runs.runs_volume_data[3].passed_runs_count: expected number");
     expect((error as MalformedResponseError).context).toMatchObject({

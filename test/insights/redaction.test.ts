@@ -57,8 +57,8 @@ const paths: [string, Reply[], Partial<Parameters<typeof testClient>[1]>][] = [
   ["5xx exhaustion", [json(503, { error: echo }), json(503, { error: echo })], { maxAttempts: 2 }],
   ["reset", [reset, reset], { maxAttempts: 2 }],
   ["timeout", [hang], { maxAttempts: 1, timeoutMs: 100 }],
-  ["non-JSON body", [raw(200, `<html>${TEST_KEY}</html>`)], {}],
-  ["wrong-shaped body", [json(200, malformed)], {}],
+  ["non-JSON body", [raw(200, `<html>${TEST_KEY}</html>`)], { maxAttempts: 1 }],
+  ["wrong-shaped body", [json(200, malformed)], { maxAttempts: 1 }],
   ["redirect", [raw(301, echo, { location: `https://evil.test/?key=${TEST_KEY}` })], {}],
   ["long Retry-After", [json(429, { error: echo }, { "retry-after": "99999" })], {}],
 ];

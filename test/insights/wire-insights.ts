@@ -11,13 +11,18 @@ export type WireBody = {
   tests: { tests_volume_data: Record<string, unknown>[]; overall_data: Record<string, unknown> };
 };
 
+/** `part` of `whole` in percent; null for 0 of 0, as NaN goes over the wire as JSON. */
+function rate(part: number, whole: number): number | null {
+  return whole === 0 ? null : (100 * part) / whole;
+}
+
 /** A full runs day; `passed + failed` runs averaging `durationMs`. */
 export function runsDay(iso: string, passed = 8, failed = 2, durationMs = 600_000) {
   return {
     date: formatApiDate(iso),
     passed_runs_count: passed,
     failed_runs_count: failed,
-    average_passing_rate: (100 * passed) / (passed + failed),
+    average_passing_rate: rate(passed, passed + failed),
     average_run_duration: durationMs,
   };
 }
@@ -34,10 +39,10 @@ export function testsDay(
     skipped_tests_count: counts.skipped,
     flaky_tests_count: counts.flaky,
     timed_out_tests_count: counts.timedOut,
-    pass_percentage: (100 * counts.passed) / total,
-    flaky_percentage: (100 * counts.flaky) / total,
-    average_passing_rate: (100 * counts.passed) / total,
-    average_flakiness_rate: (100 * counts.flaky) / total,
+    pass_percentage: rate(counts.passed, total),
+    flaky_percentage: rate(counts.flaky, total),
+    average_passing_rate: rate(counts.passed, total),
+    average_flakiness_rate: rate(counts.flaky, total),
   };
 }
 

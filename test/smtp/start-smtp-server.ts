@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -35,6 +35,13 @@ export interface TestSmtpServer {
 export interface SmtpServerOptions {
   /** Offer STARTTLS (with smtp-server's built-in test certificate). Off by default. */
   starttls?: boolean;
+  /** The AUTH mechanisms offered, in order (smtp-server's default: PLAIN, LOGIN). */
+  authMethods?: string[];
+  /**
+   * A hostile server: every login is refused (535) with a message that echoes what the
+   * client sent from its AUTH command on, credentials included.
+   */
+  echoAuth?: boolean;
 }
 
 /** Starts a server on a free loopback port. */
@@ -43,18 +50,30 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
   const refused = new Set<string>();
   let login: { user: string; pass: string } | null = null;
   let refusing = false;
+  // Per client port: the lines it sent from its AUTH command on, as received.
+  const authLines = new Map<number, string[]>();
 
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
     allowInsecureAuth: true,
     disabledCommands: options.starttls ? [] : ["STARTTLS"],
+    ...(options.authMethods ? { authMethods: options.authMethods } : {}),
     onConnect(_session, callback) {
       callback(
         refusing ? Object.assign(new Error("not accepting mail now"), { responseCode: 554 }) : null,
       );
     },
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
+      if (options.echoAuth) {
+        const sent = authLines.get(session.remotePort) ?? [];
+        callback(
+          Object.assign(new Error(`Authentication failed for ${sent.join(" ")}`), {
+            responseCode: 535,
+          }),
+        );
+        return;
+      }
       if (login && (auth.username !== login.user || auth.password !== login.pass)) {
         callback(
           Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }),
@@ -97,6 +116,19 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
       });
     },
   });
+
+  if (options.echoAuth) {
+    server.server.on("connection", (socket: Socket) => {
+      const port = socket.remotePort ?? 0;
+      socket.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\r\n").filter(Boolean)) {
+          const sent = authLines.get(port);
+          if (sent) sent.push(line);
+          else if (/^AUTH /i.test(line)) authLines.set(port, [line]);
+        }
+      });
+    });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);

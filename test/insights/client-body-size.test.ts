@@ -1,0 +1,92 @@
+import type { ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { UpstreamError } from "../../src/errors.js";
+import { query, rejection, testClient } from "./client-builders.js";
+import { type Reply, startScriptedServer } from "./scripted-server.js";
+
+/**
+ * A response body is read only up to api.max_response_bytes: a 200 MB body took the process
+ * to 766 MB, a 600 MB one dropped the project with ERR_STRING_TOO_LONG.
+ */
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const CHUNK = Buffer.alloc(64 * 1024, "7");
+const LIMIT = 1_000_000;
+
+/** Streams a 200 of `total` bytes (chunked, no Content-Length) until done or the client hangs up. */
+function endless(total: number, sent: { bytes: number }): Reply {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write("[");
+    void pump(res, total, sent);
+  };
+}
+
+async function pump(res: ServerResponse, total: number, sent: { bytes: number }): Promise<void> {
+  while (sent.bytes < total && !res.destroyed) {
+    sent.bytes += CHUNK.length;
+    if (!res.write(CHUNK)) {
+      await new Promise((resolve) => {
+        res.once("drain", resolve);
+        res.once("close", resolve);
+      });
+    }
+  }
+  if (!res.destroyed) res.end("]");
+}
+
+async function serve(reply: Reply) {
+  const server = await startScriptedServer(reply);
+  cleanups.push(() => server.close());
+  const made = testClient(server.url, { maxResponseBytes: LIMIT });
+  cleanups.push(() => made.client.close());
+  return { server, ...made };
+}
+
+describe("the response size cap", () => {
+  it("stops reading a streamed body past the cap and names the setting to raise", async () => {
+    const sent = { bytes: 0 };
+    const { client, server } = await serve(endless(200_000_000, sent));
+    const error = await rejection(client.getInsights("pdqmxlz", query()));
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.message).toBe(
+      'the insights API sent more than 1000000 bytes for project "pdqmxlz" (GET /projects/pdqmxlz/insights) — reading stopped there; if the range really is that large, raise api.max_response_bytes (now 1000000)',
+    );
+    expect((error as UpstreamError).context).toMatchObject({
+      path: "/projects/pdqmxlz/insights",
+      maxResponseBytes: LIMIT,
+    });
+    // Not retried: the same request would bring the same body.
+    expect(server.requests).toHaveLength(1);
+    // The connection was dropped, not drained: the server stopped far short of 200 MB.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent.bytes).toBeLessThan(50_000_000);
+  });
+
+  it("refuses a declared Content-Length past the cap before reading any of it", async () => {
+    const { client } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": 600_000_000 });
+      res.write("[");
+    });
+    const error = await rejection(client.listProjects());
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error.message).toContain(
+      "the insights API sent more than 1000000 bytes for GET /projects",
+    );
+    expect(error.message).toContain("raise api.max_response_bytes");
+  });
+
+  it("reads a body of exactly the cap", async () => {
+    const body = JSON.stringify({ projects: [], pad: "x".repeat(LIMIT - 24) });
+    expect(Buffer.byteLength(body)).toBe(LIMIT);
+    const { client } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(body);
+    });
+    expect(await client.listProjects()).toEqual([]);
+  });
+});
