@@ -17,7 +17,8 @@ export type ErrorCode =
   | "MALFORMED_RESPONSE"
   | "SLACK"
   | "EMAIL"
-  | "LEDGER_LOCKED";
+  | "LEDGER_LOCKED"
+  | "LEDGER";
 
 export abstract class ReporterError extends Error {
   abstract readonly code: ErrorCode;
@@ -135,6 +136,15 @@ export class EmailDeliveryError extends ReporterError {
 
 export class LedgerLockedError extends ReporterError {
   readonly code = "LEDGER_LOCKED";
+  override readonly exitCode = 2;
+}
+
+/**
+ * The ledger file cannot be used as it is: a directory, not a database, damaged, another
+ * program's schema or a newer one, or not writable. Exit 2, like a bad state.path.
+ */
+export class LedgerError extends ReporterError {
+  readonly code = "LEDGER";
   override readonly exitCode = 2;
 }
 

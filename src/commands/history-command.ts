@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { outboxLedgerPath } from "../deliver/outbox.js";
-import { openLedger } from "../state/open-ledger.js";
+import { ledgerExists, openLedger } from "../state/open-ledger.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
 
@@ -25,7 +24,7 @@ export async function historyCommand(
   const config = loadCommandConfig(opts, { requireCredentials: false, env });
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
-  if (!existsSync(path)) {
+  if (!ledgerExists(path)) {
     out(
       opts.outbox
         ? `no ledger at ${path}: nothing has run with start --outbox ${opts.outbox}`

@@ -20,7 +20,15 @@ export interface LoadConfigOptions {
   readFile?: (path: string) => string;
   /** Whether Slack/email destinations need their token / SMTP URL; default true (false for outbox/demo). */
   requireCredentials?: boolean;
+  /** Larger config text is refused before it is parsed; default MAX_CONFIG_BYTES. */
+  maxConfigBytes?: number;
 }
+
+/**
+ * A config of many teams is tens of kilobytes; parsing 50 MB took minutes and gigabytes, so
+ * text this large never reaches the parser.
+ */
+export const MAX_CONFIG_BYTES = 1_000_000;
 
 /** Either the resolved config or every problem found, each with its path. */
 export type ConfigResult = { config: ResolvedConfig } | { issues: ConfigIssue[] };
@@ -69,6 +77,8 @@ export function tryParseConfigText(
 ): ConfigResult {
   const env = options.env ?? process.env;
   const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
+  const tooLarge = sizeIssue(text, options.maxConfigBytes ?? MAX_CONFIG_BYTES);
+  if (tooLarge) return { issues: [tooLarge] };
   const parsed = parseYamlText(text);
   if ("issues" in parsed) return parsed;
   if (parsed.value == null) {
@@ -109,6 +119,21 @@ export function tryParseConfigText(
 function orThrow(source: string, result: ConfigResult): ResolvedConfig {
   if ("issues" in result) throw new ConfigError(source, result.issues);
   return result.config;
+}
+
+function sizeIssue(text: string, limit: number): ConfigIssue | null {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes <= limit) return null;
+  return {
+    path: "",
+    message: `the config is ${formatBytes(bytes)}, over the ${formatBytes(limit)} a config may be — check that --config (or REPORTER_CONFIG) names the config file and not a data file`,
+  };
+}
+
+function formatBytes(bytes: number): string {
+  const [unit, size] = bytes >= 1e6 ? ["MB", 1e6] : bytes >= 1e3 ? ["kB", 1e3] : ["bytes", 1];
+  const value = bytes / size;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
 }
 
 function unreadableFileIssue(path: string, error: unknown): ConfigIssue {

@@ -20,8 +20,22 @@ export function parseYamlText(text: string): { value: unknown } | { issues: Conf
     }
     return { issues };
   }
-  return { value: doc.toJS({ maxAliasCount: 1000 }) };
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    // yaml stops an alias bomb (aliases of aliases, expanding without bound) with a ReferenceError.
+    if (error instanceof ReferenceError && /alias count/i.test(error.message)) {
+      return { issues: [{ path: "", message: TOO_MANY_ALIASES }] };
+    }
+    throw error;
+  }
 }
+
+// Ample for sharing a channel or a schedule by alias; far short of what an alias bomb expands to.
+const MAX_ALIAS_COUNT = 1000;
+
+const TOO_MANY_ALIASES =
+  "the config uses too many YAML aliases (*name): expanded, they would make it enormous — write repeated values out, or alias fewer of them";
 
 function reason(message: string): string {
   const first = (message.split("\n", 1)[0] ?? message).replace(/ at line \d+, column \d+:?$/, "");

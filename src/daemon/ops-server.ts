@@ -17,7 +17,38 @@ export interface OpsServerOptions {
   port: number;
   readiness: () => Readiness;
   metrics: () => Promise<{ contentType: string; body: string }>;
+  /** Tighter or looser than OPS_SERVER_LIMITS (tests hand in small ones). */
+  limits?: Partial<OpsServerLimits>;
 }
+
+/** What clients may hold of the daemon: connections, and how long each may stay idle. */
+export interface OpsServerLimits {
+  /** Connections open at once; more are closed as they arrive. */
+  maxConnections: number;
+  /** Time to send the request headers, from the moment of connecting (then a 408). */
+  headersTimeoutMs: number;
+  /** Time to send the whole request. */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection may wait for its next request. */
+  keepAliveTimeoutMs: number;
+  /** Requests on one connection: the last answer says `Connection: close`. */
+  maxRequestsPerSocket: number;
+  /** How often connections are checked against the two timeouts above. */
+  checkIntervalMs: number;
+}
+
+/**
+ * A scraper, a probe or two and an operator's curl need a handful of connections that answer
+ * at once; without limits, 20,000 idle ones took the daemon to its file-descriptor limit.
+ */
+export const OPS_SERVER_LIMITS: OpsServerLimits = {
+  maxConnections: 64,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 100,
+  checkIntervalMs: 1_000,
+};
 
 export interface OpsServer {
   /** `http://host:port`. */
@@ -27,7 +58,14 @@ export interface OpsServer {
 
 /** Starts listening; rejects with a UsageError naming `server.port` when the port is taken. */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
-  const server = createServer((req, res) => {
+  const limits = { ...OPS_SERVER_LIMITS, ...options.limits };
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  };
+  const server = createServer(serverOptions, (req, res) => {
     const path = new URL(req.url ?? "/", "http://ops").pathname;
     if (req.method !== "GET" && req.method !== "HEAD") {
       return send(res, 405, "text/plain; charset=utf-8", "only GET\n", { allow: "GET, HEAD" });
@@ -49,6 +87,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     }
     send(res, 404, "text/plain; charset=utf-8", "not found: try /healthz, /readyz or /metrics\n");
   });
+  server.maxConnections = limits.maxConnections;
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;

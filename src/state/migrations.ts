@@ -1,4 +1,6 @@
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
+import { foreignDatabaseError, newerSchemaError, wrongSchemaError } from "./ledger-problem.js";
+import { missingFromSchema, readSchemaTables, type SchemaTables } from "./schema-tables.js";
 
 // The ledger's schema, versioned in code: migration N brings a file to `user_version` N. All
 // pending migrations run at open in one transaction, so a file is never half-migrated, and a
@@ -61,14 +63,18 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the file up to SCHEMA_VERSION; refuses a file written by a newer version. */
+/**
+ * Brings the file up to SCHEMA_VERSION, then checks it has every table and column this code
+ * uses. Refuses, untouched, a file written by a newer version and another program's database.
+ */
 export function migrate(db: Database.Database, location: string): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
-    if (current > SCHEMA_VERSION) {
-      throw new Error(
-        `the ledger ${location} has schema version ${current}, newer than this insights-reporter knows (${SCHEMA_VERSION}) — upgrade insights-reporter, or point state.path elsewhere`,
-      );
+    if (current > SCHEMA_VERSION) throw newerSchemaError(location, current, SCHEMA_VERSION);
+    if (current === 0) {
+      // Version 0 with tables in it was never ours: adding ours would only hide the mistake.
+      const tables = [...readSchemaTables(db).keys()];
+      if (tables.length > 0) throw foreignDatabaseError(location, tables);
     }
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index < current) continue;
@@ -76,4 +82,21 @@ export function migrate(db: Database.Database, location: string): void {
     }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+  const missing = missingFromSchema(readSchemaTables(db), expectedTables());
+  if (missing.length > 0) throw wrongSchemaError(location, SCHEMA_VERSION, missing);
+}
+
+let expected: SchemaTables | null = null;
+
+/** The tables and columns the migrations create, read from a scratch in-memory database. */
+function expectedTables(): SchemaTables {
+  if (expected) return expected;
+  const scratch = new Database(":memory:");
+  try {
+    for (const sql of MIGRATIONS) scratch.exec(sql);
+    expected = readSchemaTables(scratch);
+  } finally {
+    scratch.close();
+  }
+  return expected;
 }

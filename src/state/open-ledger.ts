@@ -1,10 +1,11 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
 import type { Ledger } from "./ledger.js";
+import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
 import { migrate } from "./migrations.js";
 import { createSlotStore } from "./slot-store.js";
 
@@ -22,13 +23,39 @@ export interface LedgerOptions {
   identity?: Partial<LeaseIdentity>;
 }
 
-/** Opens (creating it and its directory if needed) the ledger at `path`, migrated. */
+/**
+ * Opens (creating it and its directory if needed) the ledger at `path`, migrated. A file that
+ * cannot be the ledger is a LedgerError, whether it shows here or at a later query.
+ */
 export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
-  const now = options.now ?? (() => new Date());
   const location = resolve(path);
+  try {
+    return reportingLedgerProblems(openSqliteLedger(location, options), location);
+  } catch (error) {
+    throw ledgerProblem(location, error) ?? error;
+  }
+}
+
+/**
+ * Whether something is at `path` to open. Only "nothing there" is false: a path that cannot
+ * be looked at (a file for a parent, no permission) is a LedgerError, not a missing ledger.
+ */
+export function ledgerExists(path: string): boolean {
+  const location = resolve(path);
+  try {
+    return statSync(location, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    throw ledgerProblem(location, error) ?? error;
+  }
+}
+
+function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
+  const now = options.now ?? (() => new Date());
   const db = connect(location);
   try {
     migrate(db, location);
+    // After migrating: a file refused above (another program's) is left in its own mode.
+    db.pragma("journal_mode = WAL");
   } catch (error) {
     db.close();
     throw error;
@@ -51,19 +78,14 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
 }
 
 function connect(location: string): Database.Database {
-  let db: Database.Database | undefined;
+  if (statSync(location, { throwIfNoEntry: false })?.isDirectory()) throw directoryError(location);
+  mkdirSync(dirname(location), { recursive: true });
+  const db = new Database(location, { timeout: BUSY_TIMEOUT_MS });
   try {
-    mkdirSync(dirname(location), { recursive: true });
-    db = new Database(location, { timeout: BUSY_TIMEOUT_MS });
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma("journal_mode = WAL");
     return db;
   } catch (error) {
-    db?.close();
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `cannot open the ledger ${location}: ${reason} — check state.path and that its directory is writable`,
-      { cause: error },
-    );
+    db.close();
+    throw error;
   }
 }

@@ -27,13 +27,20 @@ export function requireBuiltCli(): void {
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    /** Run as this user (root only), e.g. to meet permissions that root walks through. */
+    user?: { uid: number; gid: number };
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...options.user,
     });
     let stdout = "";
     let stderr = "";

@@ -67,9 +67,7 @@ describe("openLedger", () => {
     const path = join(ledgers.dir(), "is-a-dir");
     mkdirSync(path);
     expect(() => openLedger(path)).toThrow(
-      new RegExp(
-        `cannot open the ledger ${path}: .* — check state.path and that its directory is writable`,
-      ),
+      `the ledger ${path} is a directory — point state.path at a file, e.g. ${join(path, "reporter.sqlite")}`,
     );
   });
 
