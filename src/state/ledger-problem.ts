@@ -1,10 +1,8 @@
 import { join } from "node:path";
 import { LedgerError, ReporterError } from "../errors.js";
 
-/**
- * What is wrong with a ledger file, in one line that names it and the fix. The file is the
- * user's (state.path), so nothing here ever deletes or rewrites it: the fix is theirs to choose.
- */
+// What is wrong with a ledger file, in one line that names it and the fix. The file is the
+// user's (state.path), so nothing here ever deletes or rewrites it: the fix is theirs to choose.
 
 // Starting afresh forgets what was delivered: worth saying before anyone moves a ledger away.
 const FRESH_START =
