@@ -45,9 +45,13 @@ export class ConfigError extends ReporterError {
   readonly issues: readonly ConfigIssue[];
 
   constructor(source: string, issues: readonly ConfigIssue[]) {
-    const lines = issues.map((i) => `  ${i.path ? `${i.path}: ` : ""}${i.message}`);
+    const at = (i: ConfigIssue) => `${i.path ? `${i.path}: ` : ""}${i.message}`;
+    // One problem reads as one line; several are listed under a count.
+    const [only] = issues;
     super(
-      `${source} has ${issues.length} problem${issues.length === 1 ? "" : "s"}:\n${lines.join("\n")}`,
+      issues.length === 1 && only
+        ? `${source}: ${at(only)}`
+        : `${source} has ${issues.length} problems:\n${issues.map((i) => `  ${at(i)}`).join("\n")}`,
       { source },
     );
     this.issues = issues;

@@ -109,7 +109,7 @@ describe("loadConfig", () => {
     const error = caught as ConfigError;
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
-      `${path} has 1 problem:\n  teams[1].digests[0].schedule: "0 9 * *" is not a cron expression (5 fields: minute hour day-of-month month day-of-week)`,
+      `${path}: teams[1].digests[0].schedule: "0 9 * *" is not a cron expression (5 fields: minute hour day-of-month month day-of-week)`,
     );
   });
 
