@@ -29,3 +29,22 @@ export class Secret {
     return "[redacted]";
   }
 }
+
+/**
+ * `text` with every secret replaced by `[redacted]`, as written and percent-encoded, longest
+ * first so a secret containing another goes whole. Values shorter than `minLength` are left:
+ * replacing "ab" everywhere would garble every message.
+ */
+export function redactSecrets(
+  text: string,
+  secrets: readonly (string | null | undefined)[],
+  minLength = 1,
+): string {
+  const forms = new Set(
+    secrets.flatMap((secret) => (secret ? [secret, encodeURIComponent(secret)] : [])),
+  );
+  return [...forms]
+    .filter((form) => form.length >= Math.max(1, minLength))
+    .sort((a, b) => b.length - a.length)
+    .reduce((out, form) => out.split(form).join("[redacted]"), text);
+}

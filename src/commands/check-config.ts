@@ -5,6 +5,7 @@ import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
+import { redactSecrets } from "../secret.js";
 
 export interface CheckConfigOptions {
   /** A config that has already passed validation (the CLI loads it and exits 2 on ConfigError). */
@@ -160,10 +161,10 @@ function listIds(projects: ProjectSummary[]): string {
 
 /** Upstream messages are ours and secret-free, but a library's may echo a request: scrub anyway. */
 function secretScrubber(config: ResolvedConfig): (text: string) => string {
-  const secrets = [config.api.key, config.slack.token, config.email.smtpUrl]
-    .map((s) => s?.reveal() ?? "")
-    .filter((s) => s.length >= 4);
-  return (text) => secrets.reduce((t, s) => t.split(s).join("[redacted]"), text);
+  const secrets = [config.api.key, config.slack.token, config.email.smtpUrl].map((s) =>
+    s?.reveal(),
+  );
+  return (text) => redactSecrets(text, secrets, 4);
 }
 
 function messageOf(error: unknown): string {

@@ -1,4 +1,5 @@
 import type { ConfigIssue } from "../errors.js";
+import { redactSecrets } from "../secret.js";
 import { asRecord, asText } from "./loose-access.js";
 
 /** Shorter values are not scrubbed: replacing "ab" everywhere would garble every message. */
@@ -29,11 +30,7 @@ export function configSecrets(raw: unknown, unresolved: ReadonlySet<string>): st
 
 /** Replaces every occurrence of a secret in the issues' paths and messages with `[redacted]`. */
 export function redactIssues(issues: ConfigIssue[], secrets: readonly string[]): ConfigIssue[] {
-  // Longest first, so a secret containing another is replaced whole.
-  const scrub = [...new Set(secrets)]
-    .filter((s) => s.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  const clean = (text: string) => scrub.reduce((out, s) => out.split(s).join("[redacted]"), text);
+  const clean = (text: string) => redactSecrets(text, secrets, MIN_SECRET_LENGTH);
   return issues.map((issue) => ({ path: clean(issue.path), message: clean(issue.message) }));
 }
 

@@ -9,7 +9,14 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
   const sections: Array<[string, (c: ResolvedConfig) => unknown[]]> = [
     [
       "api",
-      (c) => [c.api.url, reveal(c.api.key), c.api.concurrency, c.api.timeoutMs, c.api.maxAttempts],
+      (c) => [
+        c.api.url,
+        reveal(c.api.key),
+        c.api.concurrency,
+        c.api.timeoutMs,
+        c.api.maxAttempts,
+        c.api.maxResponseBytes,
+      ],
     ],
     ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl]],
     ["email", (c) => [reveal(c.email.smtpUrl), c.email.from, c.email.maxBytes]],

@@ -1,4 +1,5 @@
 import { EmailDeliveryError } from "../errors.js";
+import { redactSecrets } from "../secret.js";
 
 // nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
 // chosen fields are kept (code, command, SMTP status): never the original error, whose
@@ -35,7 +36,10 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
   const reason = typeof failure.reason === "string" ? failure.reason : undefined;
   // Scrubbed before it is cut short: a cut through an echoed secret would leave a piece of it.
   const said = firstLine(
-    scrub(String(reason ?? failure.response ?? failure.message ?? "unknown error"), where.secrets),
+    redactSecrets(
+      String(reason ?? failure.response ?? failure.message ?? "unknown error"),
+      where.secrets,
+    ),
   );
   const context = {
     endpoint: where.endpoint,
@@ -129,15 +133,6 @@ function firstLine(value: string): string {
 export function loginSecrets(user: string, pass: string, passInUrl: string): string[] {
   const sent = [`\0${user}\0${pass}`, `${user}\0${pass}`, `${user}\0${user}\0${pass}`, pass, user];
   const base64 = sent.map((text) => Buffer.from(text, "utf8").toString("base64"));
-  // Also without padding, for servers that drop it (scrub replaces the longest form first).
+  // Also without padding, for servers that drop it (redactSecrets replaces the longest form first).
   return [pass, passInUrl, ...base64, ...base64.map((text) => text.replace(/=+$/, ""))];
-}
-
-/** Replaces every secret (and its URL-encoded form) in server text with [redacted], longest first. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  const forms = new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]));
-  return [...forms]
-    .filter((form) => form.length > 0)
-    .sort((a, b) => b.length - a.length)
-    .reduce((out, form) => out.split(form).join("[redacted]"), text);
 }

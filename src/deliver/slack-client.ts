@@ -1,7 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, type Logger as LibraryLogger, LogLevel, WebClient } from "@slack/web-api";
-import type { Secret } from "../secret.js";
-import { scrub } from "./slack-errors.js";
+import { redactSecrets, type Secret } from "../secret.js";
 
 /** The one logging call the Slack adapter needs; a pino logger fits. */
 export interface SlackLogger {
@@ -117,7 +116,10 @@ function libraryLogger(logger: SlackLogger | undefined, token: Secret): LibraryL
   const forward = (args: unknown[]) => {
     if (!logger) return;
     const detail = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
-    logger.warn({ detail: scrub(detail, token.reveal()) }, "Slack Web API client warning");
+    logger.warn(
+      { detail: redactSecrets(detail, [token.reveal()]) },
+      "Slack Web API client warning",
+    );
   };
   return {
     debug: () => {},

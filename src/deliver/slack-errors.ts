@@ -1,5 +1,6 @@
 import { ErrorCode } from "@slack/web-api";
 import { SlackDeliveryError } from "../errors.js";
+import { redactSecrets } from "../secret.js";
 
 /** Where a Slack call failed: the method, and the channel as the config names it. */
 export interface SlackCallSite {
@@ -47,7 +48,7 @@ export function toSlackDeliveryError(
     statusCode?: unknown;
     retryAfter?: unknown;
   };
-  const message = scrub(error instanceof Error ? error.message : String(error), token);
+  const message = redactSecrets(error instanceof Error ? error.message : String(error), [token]);
 
   if (coded.code === ErrorCode.PlatformError && isRecord(coded.data)) {
     return fromPlatformError(coded.data, site);
@@ -133,11 +134,6 @@ function details(data: Record<string, unknown>): string {
   const meta = data.response_metadata;
   const messages = isRecord(meta) && Array.isArray(meta.messages) ? meta.messages : [];
   return messages.map(String).join("; ");
-}
-
-/** Removes the token from text that came from the library, should it ever carry it. */
-export function scrub(text: string, token: string | undefined): string {
-  return token ? text.split(token).join("[redacted]") : text;
 }
 
 /** A channel as people write it: `#name` for names, the bare id for ids. */

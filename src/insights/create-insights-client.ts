@@ -81,8 +81,10 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const random = options.random ?? Math.random;
   const ownPool = options.dispatcher
     ? null
-    : new Pool(base.origin, {
-        connections: concurrency,
+    : // No connection cap of its own: the semaphore below is the one concurrency limit, and it
+      // also holds for a dispatcher handed in. The pool never opens more sockets than requests
+      // in flight, and an attempt's deadline starts once it has its turn, not while it queues.
+      new Pool(base.origin, {
         keepAliveTimeout: 10_000,
         connect: { timeout: Math.min(10_000, timeoutMs) },
         headersTimeout: timeoutMs,
