@@ -1,5 +1,5 @@
 import { loadConfig, resolveConfigPath } from "../config/load-config.js";
-import type { DigestConfig, ResolvedConfig, Team } from "../config/types.js";
+import type { ConfigWithoutApi, DigestConfig, ResolvedConfig, Team } from "../config/types.js";
 import { UsageError } from "../errors.js";
 
 /** Loads the config a command names (`--config`, else REPORTER_CONFIG, else the default path). */
@@ -15,7 +15,7 @@ export function loadCommandConfig(
 }
 
 /** The team named on the command line, or a usage error listing the ones there are. */
-export function findTeam(config: ResolvedConfig, name: string): Team {
+export function findTeam(config: ConfigWithoutApi, name: string): Team {
   const team = config.teams.find((t) => t.name === name);
   if (!team) {
     throw new UsageError(

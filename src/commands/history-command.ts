@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
+import { loadConfigWithoutApi, resolveConfigPath } from "../config/load-config.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { ledgerExists, openLedger } from "../state/open-ledger.js";
-import { findTeam, loadCommandConfig } from "./command-context.js";
+import { findTeam } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
 
 export interface HistoryOptions {
@@ -12,16 +13,15 @@ export interface HistoryOptions {
   outbox?: string;
 }
 
-const UNUSED_API_URL = "https://not-used-by-history.invalid/api/external/v1";
-
 /** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
 export async function historyCommand(
   opts: HistoryOptions,
   out: (line: string) => void,
 ): Promise<number> {
   // history reads only the ledger, so the API's variables need not be set to read it.
-  const env = { INSIGHTS_API_URL: UNUSED_API_URL, INSIGHTS_API_KEY: "unused", ...process.env };
-  const config = loadCommandConfig(opts, { requireCredentials: false, env });
+  const config = loadConfigWithoutApi(resolveConfigPath(opts.config), {
+    requireCredentials: false,
+  });
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
   if (!ledgerExists(path)) {

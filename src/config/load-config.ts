@@ -1,17 +1,18 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "../errors.js";
 import { compareConfigPaths } from "./config-path.js";
 import { checkConfigRules } from "./config-rules.js";
 import { OPTIONAL_ENV_PATHS, withEnvDefaults } from "./env-defaults.js";
-import { normalizeConfig } from "./normalize-config.js";
+import { normalizeConfig, normalizeConfigWithoutApi } from "./normalize-config.js";
 import { parseYamlText } from "./parse-yaml-text.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
 import { configSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
 import { HEADER_VALUE_PATHS } from "./secret-text.js";
 import { substituteEnv } from "./substitute-env.js";
-import type { ResolvedConfig } from "./types.js";
+import type { ConfigWithoutApi, ResolvedConfig } from "./types.js";
 
 export interface LoadConfigOptions {
   /** Where `${NAME}` and `NAME_FILE` are looked up; default process.env. */
@@ -31,7 +32,7 @@ export interface LoadConfigOptions {
 export const MAX_CONFIG_BYTES = 1_000_000;
 
 /** Either the resolved config or every problem found, each with its path. */
-export type ConfigResult = { config: ResolvedConfig } | { issues: ConfigIssue[] };
+export type ConfigResult<C = ResolvedConfig> = { config: C } | { issues: ConfigIssue[] };
 
 export const DEFAULT_CONFIG_PATH = "config/reporter.yaml";
 
@@ -47,14 +48,37 @@ export function loadConfig(path: string, options: LoadConfigOptions = {}): Resol
 
 /** As loadConfig, but returns the problems instead of throwing. */
 export function tryLoadConfig(path: string, options: LoadConfigOptions = {}): ConfigResult {
+  const text = readConfigFile(path, options);
+  return typeof text === "string" ? tryParseConfigText(text, path, options) : text;
+}
+
+/**
+ * For commands that never call the insights API (`history`): the config without its `api`
+ * section, which is neither read nor checked, so INSIGHTS_API_URL and _KEY need not be set.
+ */
+export function loadConfigWithoutApi(
+  path: string,
+  options: LoadConfigOptions = {},
+): ConfigWithoutApi {
+  const text = readConfigFile(path, options);
+  if (typeof text !== "string") return orThrow(path, text);
+  const checked = checkConfigText(text, options, configSchema.omit({ api: true }), withoutApi);
+  return orThrow(
+    path,
+    "data" in checked ? { config: normalizeConfigWithoutApi(checked.data, path) } : checked,
+  );
+}
+
+function readConfigFile(
+  path: string,
+  options: LoadConfigOptions,
+): string | { issues: ConfigIssue[] } {
   const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
-  let text: string;
   try {
-    text = readFile(path);
+    return readFile(path);
   } catch (error) {
     return { issues: [unreadableFileIssue(path, error)] };
   }
-  return tryParseConfigText(text, path, options);
 }
 
 /** Checks and resolves config text (YAML); throws ConfigError naming `source`. */
@@ -75,6 +99,17 @@ export function tryParseConfigText(
   source: string,
   options: LoadConfigOptions = {},
 ): ConfigResult {
+  const checked = checkConfigText(text, options, configSchema, (raw) => raw);
+  return "data" in checked ? { config: normalizeConfig(checked.data, source) } : checked;
+}
+
+/** Checks config text against `schema` after `select` picks what is checked of the YAML. */
+function checkConfigText<S extends z.ZodType>(
+  text: string,
+  options: LoadConfigOptions,
+  schema: S,
+  select: (raw: unknown) => unknown,
+): { data: z.output<S> } | { issues: ConfigIssue[] } {
   const env = options.env ?? process.env;
   const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
   const tooLarge = sizeIssue(text, options.maxConfigBytes ?? MAX_CONFIG_BYTES);
@@ -88,16 +123,16 @@ export function tryParseConfigText(
       ],
     };
   }
-  const substituted = substituteEnv(withEnvDefaults(parsed.value), {
+  const substituted = substituteEnv(withEnvDefaults(select(parsed.value)), {
     env,
     readFile,
     optionalPaths: OPTIONAL_ENV_PATHS,
     headerPaths: HEADER_VALUE_PATHS,
   });
   const raw = substituted.value;
-  const validated = configSchema.safeParse(raw);
+  const validated = schema.safeParse(raw);
   const later = [
-    ...(validated.success ? [] : schemaIssues(validated.error.issues, configSchema, raw)),
+    ...(validated.success ? [] : schemaIssues(validated.error.issues, schema, raw)),
     ...checkConfigRules(raw, {
       requireCredentials: options.requireCredentials ?? true,
       unsetOptional: substituted.unsetOptional,
@@ -113,10 +148,17 @@ export function tryParseConfigText(
       issues: redactIssues(issues, [...substituted.secrets, ...configSecrets(raw, unresolved)]),
     };
   }
-  return { config: normalizeConfig(validated.data, source) };
+  return { data: validated.data };
 }
 
-function orThrow(source: string, result: ConfigResult): ResolvedConfig {
+/** The YAML without its `api` section: not read, so its variables are never looked up. */
+function withoutApi(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const { api: _api, ...rest } = raw as Record<string, unknown>;
+  return rest;
+}
+
+function orThrow<C>(source: string, result: ConfigResult<C>): C {
   if ("issues" in result) throw new ConfigError(source, result.issues);
   return result.config;
 }

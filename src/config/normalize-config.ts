@@ -2,7 +2,14 @@ import { checkBaseUrl } from "../insights/check-base-url.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
-import type { AlertConfig, DigestConfig, ResolvedConfig, Team, Weekday } from "./types.js";
+import type {
+  AlertConfig,
+  ConfigWithoutApi,
+  DigestConfig,
+  ResolvedConfig,
+  Team,
+  Weekday,
+} from "./types.js";
 
 type TeamInput = ConfigInput["teams"][number];
 
@@ -22,7 +29,7 @@ const WEEKDAYS: Record<TeamInput["week_starts_on"], Weekday> = {
  */
 export function normalizeConfig(input: ConfigInput, source: string): ResolvedConfig {
   return {
-    source,
+    ...normalizeConfigWithoutApi(input, source),
     api: {
       url: checkBaseUrl(input.api.url),
       key: new Secret(input.api.key),
@@ -31,6 +38,16 @@ export function normalizeConfig(input: ConfigInput, source: string): ResolvedCon
       maxAttempts: input.api.max_attempts,
       maxResponseBytes: input.api.max_response_bytes,
     },
+  };
+}
+
+/** As normalizeConfig, for commands that never call the insights API (`history`). */
+export function normalizeConfigWithoutApi(
+  input: Omit<ConfigInput, "api">,
+  source: string,
+): ConfigWithoutApi {
+  return {
+    source,
     slack: {
       token: input.slack.token === undefined ? null : new Secret(input.slack.token),
       apiUrl: input.slack.api_url ?? null,

@@ -66,3 +66,6 @@ export interface AlertConfig {
   slack: { channel: string; mention: string | null } | null;
   email: { to: string[] } | null;
 }
+
+/** The config of a command that never calls the insights API: all of it but `api`. */
+export type ConfigWithoutApi = Omit<ResolvedConfig, "api">;

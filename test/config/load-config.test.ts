@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig, resolveConfigPath, tryLoadConfig } from "../../src/config/load-config.js";
+import {
+  loadConfig,
+  loadConfigWithoutApi,
+  resolveConfigPath,
+  tryLoadConfig,
+} from "../../src/config/load-config.js";
 import { ConfigError } from "../../src/errors.js";
 import { Secret } from "../../src/secret.js";
 import { configText, fullEnv } from "./config-builders.js";
@@ -135,5 +140,21 @@ describe("loadConfig", () => {
     const config = loadConfig("virtual.yaml", { env: fullEnv(), readFile });
     expect(seen).toEqual(["virtual.yaml"]);
     expect(config.teams.map((t) => t.name)).toEqual(["checkout", "payments"]);
+  });
+});
+
+describe("loadConfigWithoutApi, for commands that never call the insights API", () => {
+  it("needs no API variables and does not check the api section at all", () => {
+    const path = writeConfig("no-api.yaml", configText({ "api.url": "${INSIGHTS_API_URL}" }));
+    const config = loadConfigWithoutApi(path, { env: {}, requireCredentials: false });
+    expect("api" in config).toBe(false);
+    expect(config.teams.map((t) => t.name)).toEqual(["checkout", "payments"]);
+  });
+
+  it("still checks everything else, with paths", () => {
+    const path = writeConfig("no-api-bad.yaml", configText({ "teams[0].timezone": "Mars/Base" }));
+    expect(() => loadConfigWithoutApi(path, { env: {}, requireCredentials: false })).toThrow(
+      /teams\[0\]\.timezone/,
+    );
   });
 });
