@@ -1,4 +1,5 @@
 import type { CronExpression } from "cron-parser";
+import type { IANAZone } from "luxon";
 import { wallClockCron } from "./cron-expression.js";
 import { instantOfWallClock, wallClockOf, zoneNamed } from "./zone-clock.js";
 
@@ -46,7 +47,7 @@ export function latestFireAtOrBefore(
   notBefore: Date,
 ): Date | null {
   const tz = zoneNamed(zone);
-  const cron = wallClockCron(expr, wallClockOf(at.getTime(), tz) + BACKWARD_MARGIN_MS);
+  const cron = wallClockCron(expr, wallClockOf(at.getTime(), tz) + backwardMargin(at, tz));
   for (;;) {
     const wall = step(cron, "prev");
     if (wall === null) return null;
@@ -56,6 +57,19 @@ export function latestFireAtOrBefore(
     if (instant > at.getTime()) continue;
     return instant >= notBefore.getTime() ? new Date(instant) : null;
   }
+}
+
+/**
+ * How far ahead of `at`'s wall clock a backward scan starts: past a repeated hour when a DST
+ * shift is near (a fire in its first occurrence must not be missed), else just past `at`, so
+ * an every-minute schedule is not walked back through hours of fires.
+ */
+function backwardMargin(at: Date, tz: IANAZone): number {
+  const t = at.getTime();
+  const offset = tz.offset(t);
+  const steady =
+    tz.offset(t - BACKWARD_MARGIN_MS) === offset && tz.offset(t + BACKWARD_MARGIN_MS) === offset;
+  return steady ? 60_000 : BACKWARD_MARGIN_MS;
 }
 
 /** Fires strictly after `after`, in order, lazily. */

@@ -1,4 +1,4 @@
-import { firesBetween, latestFireAtOrBefore } from "./cron-fires.js";
+import { latestFireAtOrBefore } from "./cron-fires.js";
 
 // What a job should run now, decided on every scheduler tick: the latest fire not yet
 // delivered, if it is within the catch-up window. Never more than one: after downtime the
@@ -44,48 +44,79 @@ export interface CatchUpPlan {
   skipped: SkippedFire[];
 }
 
-/** Decides which single fire of a job is due now and which missed ones are skipped. */
+/**
+ * Decides which single fire of a job is due now and which missed ones are skipped. Its cost
+ * does not grow with the fires in the window: an every-minute job with a 6 h catch-up is
+ * planned like a daily one. Keys never go back in time (a later fire covers the same period or
+ * a later one), so the fires of one slot are a contiguous run, found by bisection on time.
+ */
 export function planCatchUp(input: CatchUpInput): CatchUpPlan {
   const { schedule, zone, now, lastCheckedAt } = input;
   const windowStart = now.getTime() - Math.max(ON_TIME_MS, input.catchUpMs);
   const checkedUntil = lastCheckedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
   const delivered = memoize(input.isDelivered);
+  const keyOf = memoizeFire(input.keyForFire);
 
-  // Fires in the window not yet decided on; before the window, only the latest one matters.
-  const from = new Date(Math.max(checkedUntil, windowStart - 1));
-  const inWindow = checkedUntil >= now.getTime() ? [] : firesBetween(schedule, zone, from, now);
-  const tooLate =
-    checkedUntil < windowStart - 1
-      ? latestFireAtOrBefore(
-          schedule,
-          zone,
-          new Date(windowStart - 1),
-          beforeWindowFrom(checkedUntil),
-        )
-      : null;
-
-  const latest = inWindow.at(-1);
-  const latestKey = latest ? input.keyForFire(latest) : null;
+  // Fires in (from, now] were not decided on yet; before the window only the latest matters.
+  const from = Math.max(checkedUntil, windowStart - 1);
+  const latestIn = (at: number) =>
+    at <= from ? null : latestFireAtOrBefore(schedule, zone, new Date(at), new Date(from + 1));
+  const latest = checkedUntil >= now.getTime() ? null : latestIn(now.getTime());
+  const latestKey = latest ? keyOf(latest) : null;
   const due =
     latest && latestKey && !delivered(latestKey) ? { fire: latest, key: latestKey } : null;
 
+  const candidates: { fire: Date; reason: SkippedFire["reason"] }[] = [];
+  // Each earlier slot in the window, newest first: the last fire before the current slot's run.
+  for (let fire = latest; fire; ) {
+    const previous = latestIn(runStart(fire, keyOf(fire), from, latestIn, keyOf) - 1);
+    if (previous) candidates.push({ fire: previous, reason: "superseded" });
+    fire = previous;
+  }
+  if (checkedUntil < windowStart - 1) {
+    const tooLate = latestFireAtOrBefore(
+      schedule,
+      zone,
+      new Date(windowStart - 1),
+      beforeWindowFrom(checkedUntil),
+    );
+    if (tooLate) candidates.push({ fire: tooLate, reason: "outside-window" });
+  }
+
   const skipped: SkippedFire[] = [];
   const seen = new Set<string>(latestKey ? [latestKey] : []);
-  const candidates = [
-    ...inWindow
-      .slice(0, -1)
-      .reverse()
-      .map((fire) => ({ fire, reason: "superseded" as const })),
-    ...(tooLate ? [{ fire: tooLate, reason: "outside-window" as const }] : []),
-  ];
   for (const { fire, reason } of candidates) {
-    const key = input.keyForFire(fire);
+    const key = keyOf(fire);
     if (seen.has(key)) continue;
     seen.add(key);
     if (!delivered(key)) skipped.push({ fire, key, reason });
   }
   return { due, skipped };
 }
+
+/**
+ * The earliest instant in (from, fire] whose latest fire still names `key`: bisection on time
+ * to the minute (fires are whole minutes apart), a handful of cron steps whatever the window.
+ */
+function runStart(
+  fire: Date,
+  key: string,
+  from: number,
+  latestIn: (at: number) => Date | null,
+  keyOf: (fire: Date) => string,
+): number {
+  let outside = from; // the latest fire at or before this names another slot, or none
+  let inside = fire.getTime(); // the latest fire at or before this names `key`
+  while (inside - outside > MINUTE_MS) {
+    const mid = outside + Math.floor((inside - outside) / 2);
+    const probe = latestIn(mid);
+    if (probe && keyOf(probe) === key) inside = mid;
+    else outside = mid;
+  }
+  return inside;
+}
+
+const MINUTE_MS = 60_000;
 
 function beforeWindowFrom(checkedUntil: number): Date {
   // After start-up there is no lower bound; any older fire is just as undeliverable.
@@ -101,5 +132,17 @@ function memoize(predicate: (key: string) => boolean): (key: string) => boolean 
       answers.set(key, answer);
     }
     return answer;
+  };
+}
+
+function memoizeFire(keyForFire: (fire: Date) => string): (fire: Date) => string {
+  const keys = new Map<number, string>();
+  return (fire) => {
+    let key = keys.get(fire.getTime());
+    if (key === undefined) {
+      key = keyForFire(fire);
+      keys.set(fire.getTime(), key);
+    }
+    return key;
   };
 }

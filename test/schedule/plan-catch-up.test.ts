@@ -272,3 +272,35 @@ describe("planCatchUp over a simulated daemon", () => {
     expect([...delivered].sort()).toEqual(expected.map(perFireKey).sort());
   });
 });
+
+describe("planCatchUp's cost", () => {
+  /** How many fires the planner asked the key of, for one start-up plan. */
+  function keysAsked(schedule: string, keyForFire: (fire: Date) => string): number {
+    let asked = 0;
+    planCatchUp({
+      schedule,
+      zone: ZONE,
+      catchUpMs: 6 * HOUR,
+      now: at("2026-06-10T12:30:00Z"),
+      lastCheckedAt: null,
+      keyForFire: (fire) => {
+        asked += 1;
+        return keyForFire(fire);
+      },
+      isDelivered: () => false,
+    });
+    return asked;
+  }
+
+  it("does not walk every fire of an every-minute job: it costs what a daily job costs", () => {
+    // 360 fires in the 6 h window, all of one slot (the previous day).
+    const minutely = keysAsked("* * * * *", dailyKey);
+    const daily = keysAsked("0 9 * * *", dailyKey);
+    expect(minutely).toBeLessThanOrEqual(daily + 12);
+    expect(minutely).toBeLessThan(30);
+  });
+
+  it("still names every earlier slot in the window when each fire is its own slot", () => {
+    expect(keysAsked("0 * * * *", perFireKey)).toBeLessThan(100);
+  });
+});
