@@ -18,7 +18,6 @@ import type { PeriodPair } from "./periods/types.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
 import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
 import { renderSlackDigest } from "./render/slack/slack-digest.js";
-import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
@@ -190,13 +189,7 @@ async function deliveryJobs(
 ): Promise<DeliveryJob[]> {
   const { digest, team } = job;
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
-  const workbook: Attachment | undefined = needsWorkbook
-    ? {
-        filename: workbookFileName(team.name, report.periods.current),
-        content: await renderWorkbook(report),
-        contentType: XLSX_CONTENT_TYPE,
-      }
-    : undefined;
+  const workbook = needsWorkbook ? await workbookAttachment(team.name, report) : undefined;
   const jobs: DeliveryJob[] = [];
 
   const slack = deps.slack;
@@ -258,4 +251,17 @@ async function deliveryJobs(
     });
   }
   return jobs;
+}
+
+/**
+ * The digest's workbook as an attachment. exceljs is loaded here, on the first digest that
+ * attaches one, so a daemon whose digests attach none never holds it in memory.
+ */
+async function workbookAttachment(team: string, report: Report): Promise<Attachment> {
+  const { renderWorkbook, XLSX_CONTENT_TYPE } = await import("./render/workbook/workbook.js");
+  return {
+    filename: workbookFileName(team, report.periods.current),
+    content: await renderWorkbook(report),
+    contentType: XLSX_CONTENT_TYPE,
+  };
 }

@@ -1,6 +1,3 @@
-import { createApiClient } from "../create-deps.js";
-import { createSlackClient } from "../deliver/slack-client.js";
-import { toSlackDeliveryError } from "../deliver/slack-errors.js";
 import { checkConfigCommand } from "./check-config.js";
 import { loadCommandConfig } from "./command-context.js";
 
@@ -18,6 +15,10 @@ export async function checkConfigCli(
   const config = loadCommandConfig(opts);
   if (!opts.online) return checkConfigCommand({ config, now: now() }, out);
 
+  // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.
+  const { createApiClient } = await import("../create-deps.js");
+  const { createSlackClient } = await import("../deliver/slack-client.js");
+  const { toSlackDeliveryError } = await import("../deliver/slack-errors.js");
   const api = createApiClient(config);
   const token = config.slack.token;
   const slackAuthTest = token
