@@ -44,12 +44,12 @@ describe("check-config, with a config that would exhaust the parser", () => {
       );
     }
     const result = await checkConfig("bomb.yaml", `${lines.join("\n")}\n`);
-    expectOneProblem(result, /^ {2}the config uses too many YAML aliases/);
+    expectOneProblem(result, /the config uses too many YAML aliases/);
   });
 
   it("refuses a 2 MB config with exit 2, naming the 1 MB limit", async () => {
     const team = "  - name: t\n    timezone: UTC\n    projects: [{ id: abcdefg }]\n";
     const result = await checkConfig("huge.yaml", `teams:\n${team.repeat(40_000)}`);
-    expectOneProblem(result, /^ {2}the config is 2\.\d MB, over the 1 MB a config may be/);
+    expectOneProblem(result, /the config is 2\.\d MB, over the 1 MB a config may be/);
   });
 });
