@@ -38,6 +38,18 @@ export function cycleTeams(ids: readonly string[], schedule: string): TeamSpec[]
   }));
 }
 
+/** The emulator with the pool of projects, answering each request after LATENCY_MS. */
+function slowEmulator(today: string) {
+  return startEmulatorProcess([
+    "--projects",
+    String(POOL),
+    "--latency-ms",
+    String(LATENCY_MS),
+    "--today",
+    today,
+  ]);
+}
+
 /** The emulator's project ids, from its list operation. */
 async function projectIds(url: string): Promise<string[]> {
   const ids: string[] = [];
@@ -54,14 +66,7 @@ async function projectIds(url: string): Promise<string[]> {
 
 /** Runs one full cycle through the real daemon service at a fixed "now" just after 09:00 UTC. */
 export async function measureCycle(concurrency: number, today: string): Promise<CycleFigures> {
-  const emulator = await startEmulatorProcess([
-    "--projects",
-    String(POOL),
-    "--latency-ms",
-    String(LATENCY_MS),
-    "--today",
-    today,
-  ]);
+  const emulator = await slowEmulator(today);
   const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
   try {
     const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
@@ -109,14 +114,7 @@ export async function measureCycle(concurrency: number, today: string): Promise<
  * sharing of a project two teams both ask for. Only the fetching, none of the rendering.
  */
 export async function measureNaive(today: string): Promise<number> {
-  const emulator = await startEmulatorProcess([
-    "--projects",
-    String(POOL),
-    "--latency-ms",
-    String(LATENCY_MS),
-    "--today",
-    today,
-  ]);
+  const emulator = await slowEmulator(today);
   try {
     const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
     const day = (offset: number) =>
