@@ -68,8 +68,11 @@ export interface DaemonStatus {
 export interface Daemon {
   /** Ticks now, then every `tickMs`. */
   start(): void;
-  /** One tick: plans every job and starts what is due (runs go on in the background). */
-  tick(): void;
+  /**
+   * One tick: plans every job and starts what is due (runs go on in the background). Resolves
+   * once planning is done; it yields to the event loop on the way.
+   */
+  tick(): Promise<void>;
   /** Resolves once no slot is running. */
   idle(): Promise<void>;
   /** Starts nothing more; waits up to `graceMs` for running slots; resolves to the unfinished keys. */

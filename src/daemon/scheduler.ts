@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { LedgerLockedError } from "../errors.js";
 import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
 import { nextFires } from "../schedule/cron-fires.js";
@@ -10,6 +11,11 @@ import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
 import { createSlotRuns } from "./slot-runs.js";
 
 export type * from "./daemon-types.js";
+
+// Planning one job with hours of catch-up takes tens of milliseconds, and a config may have
+// hundreds: a tick hands the event loop back at least this often, so /healthz, timers and the
+// deliveries in flight are never held up for the whole first tick.
+const YIELD_EVERY_MS = 20;
 
 /**
  * When things run. Every tick, for each job: the planner (`schedule/plan-catch-up.ts`) names
@@ -46,7 +52,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   let stopping = false;
   let timer: unknown = null;
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     if (stopping) return;
     const now = clock();
     try {
@@ -58,7 +64,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
       return;
     }
     const cache = createRequestCache();
-    for (const job of jobs) planJob(job, now, cache);
+    let since = performance.now();
+    for (const job of [...jobs]) {
+      if (stopping) return;
+      planJob(job, now, cache);
+      if (performance.now() - since >= YIELD_EVERY_MS) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+    }
+    if (stopping) return;
     runDueRetries(now, cache);
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
@@ -154,9 +169,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger.error({ job: id, err }, message);
   }
 
-  function loop(): void {
+  async function loop(): Promise<void> {
     try {
-      tick();
+      await tick();
     } catch (error) {
       reportOnce(
         "scheduler",
@@ -164,11 +179,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
         "the scheduler tick failed (is the ledger writable?); trying again every tick",
       );
     }
-    if (!stopping) timer = timers.setTimeout(loop, tickMs);
+    if (!stopping) timer = timers.setTimeout(() => void loop(), tickMs);
   }
 
   return {
-    start: loop,
+    start: () => void loop(),
     tick,
     idle: runs.idle,
     async stop(graceMs) {

@@ -193,7 +193,7 @@ describe("a slot another process is sending", () => {
 
   it("is taken over at once when it was left sending before this daemon started (a crash)", async () => {
     const before = harness([team], { destinations: [SLACK], gate: () => new Promise(() => {}) });
-    before.tickOnly(FIRE); // the post hangs; the process is then gone
+    await before.tickOnly(FIRE); // the post hangs; the process is then gone
     const dir = before.ledger.location.replace(/\/ledger\.sqlite$/, "");
     before.ledger.releaseLease();
     const after = harness([team], {
@@ -220,7 +220,7 @@ describe("a slot another process starts sending while a daemon run has it", () =
     });
     await h.tickAt("2026-06-10T06:59:30Z");
     recordSlot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
-    h.tickOnly(FIRE); // the daemon launches too: the row is only pending
+    await h.tickOnly(FIRE); // the daemon launches too: the row is only pending
     h.ledger.beginAttempt(KEY, SLACK); // the CLI reaches its post first
     release();
     await h.daemon.idle();
