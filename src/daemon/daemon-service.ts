@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
@@ -76,6 +77,8 @@ export async function startDaemonService(
     logger,
     metrics,
     now,
+    sendTimeoutMs: config.state.sendTimeoutMs,
+    owner: `daemon pid ${process.pid} on ${hostname()}`,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     onFatal: signalFatal,

@@ -35,7 +35,7 @@ export type DaemonLedger = Pick<
   | "recordSlot"
   | "getSlot"
   | "isSlotDelivered"
-  | "beginAttempt"
+  | "claimDelivery"
   | "markSent"
   | "markFailed"
   | "dueRetries"
@@ -51,6 +51,10 @@ export interface DaemonOptions {
   now?: () => Date;
   /** Between ticks (default 1 s): a fire runs at most this late. */
   tickMs?: number;
+  /** How long one send may take (default SEND_TIMEOUT_MS): see `Ledger.claimDelivery`. */
+  sendTimeoutMs?: number;
+  /** Who this daemon is, on its claims (default `daemon pid N`). */
+  owner?: string;
   /** Waits before each retry; the last repeats (default 1, 5, 15, 60 minutes). */
   retryDelaysMs?: readonly number[];
   timers?: Timers;

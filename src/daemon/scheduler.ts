@@ -4,6 +4,7 @@ import { createRequestCache, type RequestCache } from "../insights/collect-insig
 import { nextFires } from "../schedule/cron-fires.js";
 import { planCatchUp } from "../schedule/plan-catch-up.js";
 import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
+import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
@@ -30,11 +31,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const clock = options.now ?? (() => new Date());
   const timers = options.timers ?? realTimers;
   const tickMs = options.tickMs ?? 1_000;
-  const startedAt = clock();
-  // Per job, a due slot left alone because another process is sending it (see DueAt).
+  const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
   const runs = createSlotRuns({
-    startedAt,
+    claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => elsewhere.set(job.id, due),
     ledger,
     runJob: options.runJob,
@@ -107,7 +108,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       // A slot another process was sending is looked at again every tick until it settles.
       const due = plan.due ?? elsewhere.get(job.id) ?? null;
       elsewhere.delete(job.id);
-      const at = { now, startedAt };
+      const at = { now, sendTimeoutMs };
       if (due && hasDueDestination(ledger, due.key, at)) {
         runs.launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
       } else if (due && slotSendingElsewhere(ledger, due.key, at)) {

@@ -31,18 +31,32 @@ export interface DeliveryResult {
   error?: Error;
 }
 
+/** An attempt begun (the destination claimed), or why not: `sent`, or `later` (leave it alone). */
+export interface Attempt {
+  /** The state the destination was claimed from; or, not claimed, `sent` or `later`. */
+  state: "new" | "pending" | "sending" | "sent" | "failed" | "later";
+  attempts: number;
+  /** The claim's token, which this attempt's writes carry (see `Ledger.claimDelivery`). */
+  claim?: number;
+  /** A deliberate resend (`run --force`): no looking for an earlier delivery first. */
+  resend?: boolean;
+}
+
 /** The part of the ledger deliveries need; `state/` implements it. */
 export interface DeliveryLedger {
   /**
-   * Marks the attempt as started; returns the state it was in before, or `later` when this run
-   * must leave the destination alone (and the row untouched).
+   * Claims the destination for this attempt; returns the state it was claimed from, or `sent`
+   * or `later` when this run must leave it alone (and the row untouched).
    */
-  beginAttempt(
+  beginAttempt(key: string, id: string): Attempt;
+  markSent(key: string, id: string, receipt: Receipt, claim?: number): void;
+  markFailed(
     key: string,
     id: string,
-  ): { state: "new" | "pending" | "sending" | "sent" | "failed" | "later"; attempts: number };
-  markSent(key: string, id: string, receipt: Receipt): void;
-  markFailed(key: string, id: string, error: string, nextAttemptAt: Date | null): void;
+    error: string,
+    nextAttemptAt: Date | null,
+    claim?: number,
+  ): void;
 }
 
 export interface DeliverOptions {
@@ -70,15 +84,17 @@ async function deliverOne(
   const before = ledger?.beginAttempt(key, job.id) ?? { state: "new", attempts: 0 };
   if (before.state === "sent") return { id: job.id, status: "already-sent" };
   if (before.state === "later") return { id: job.id, status: "waiting" };
+  const claim = before.claim;
   try {
-    // "sending": a crash mid-send. "failed": the library may have retried a post that Slack had
-    // in fact made. Either way, look before sending again.
+    // "sending": a claim taken over from a sender that died mid-send (only once its post could
+    // no longer land). "failed": the library may have retried a post that Slack had in fact
+    // made. Either way, look before sending again — unless this is a deliberate resend.
     const mayHaveGoneOut =
       before.state === "sending" || (before.state === "failed" && before.attempts > 0);
-    if (mayHaveGoneOut && job.recover) {
+    if (mayHaveGoneOut && job.recover && !before.resend) {
       const found = await job.recover();
       if (found) {
-        ledger?.markSent(key, job.id, found);
+        ledger?.markSent(key, job.id, found, claim);
         logger.info(
           { slot: key, destination: job.id },
           "found the earlier delivery after a restart; not sending again",
@@ -87,7 +103,7 @@ async function deliverOne(
       }
     }
     const receipt = await job.send();
-    ledger?.markSent(key, job.id, receipt);
+    ledger?.markSent(key, job.id, receipt, claim);
     // The adapter has logged the detail; the result carries it to the command or daemon.
     if (receipt.warning) {
       return { id: job.id, status: "sent", receipt, error: new Error(receipt.warning) };
@@ -97,7 +113,7 @@ async function deliverOne(
     const partial = partialReceipt(error);
     if (partial) {
       // The main message went out; only a reply or an upload failed. Never post it twice.
-      ledger?.markSent(key, job.id, partial);
+      ledger?.markSent(key, job.id, partial, claim);
       logger.warn(
         { slot: key, destination: job.id, err: messageOf(error) },
         "posted, but a thread reply or upload failed",
@@ -106,7 +122,7 @@ async function deliverOne(
     }
     const attempts = before.attempts + 1;
     const nextAttemptAt = options.retryAt?.(attempts) ?? null;
-    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt);
+    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     logger.error(
       {
         slot: key,

@@ -47,7 +47,8 @@ async function ready(daemon: DaemonProcess): Promise<void> {
 
 describe("the daemon as a process", () => {
   it("posts once; killed mid-post and restarted, it finds the post instead of posting again", async () => {
-    live = await startLiveSetup();
+    // A restart looks for an interrupted post once it could no longer land: 2 s after it began.
+    live = await startLiveSetup({ sendTimeout: "2s" });
     const setup = live;
     const held = setup.slack.holdNext("chat.postMessage"); // Slack makes the post; the answer never comes
 

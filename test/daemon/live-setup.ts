@@ -74,6 +74,8 @@ export interface LiveSetup {
 export interface LiveConfigOptions {
   /** Deliver by email too (through the relay). */
   email?: boolean;
+  /** `state.send_timeout` (default the config's own, 5m). */
+  sendTimeout?: string;
 }
 
 /** Starts the fakes and writes the config; `close` stops them and removes the dir. */
@@ -89,7 +91,10 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
   const config = {
     api: { url: "${INSIGHTS_API_URL}", key: "${INSIGHTS_API_KEY}", max_attempts: 2 },
     email: { from: "Test insights <insights@example.com>" },
-    state: { path: ledgerPath },
+    state: {
+      path: ledgerPath,
+      ...(options.sendTimeout ? { send_timeout: options.sendTimeout } : {}),
+    },
     server: { host: "127.0.0.1", port: 0 },
     teams: [
       {
