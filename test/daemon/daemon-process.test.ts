@@ -96,6 +96,33 @@ describe("the daemon as a process", () => {
     expect(digestPosts(setup.slack)).toHaveLength(1);
   });
 
+  it("restarted at once after a kill mid-post that Slack stores only later, waits for it instead of posting again", async () => {
+    live = await startLiveSetup({ sendTimeout: "6s" });
+    const setup = live;
+    // Slack stores the post 4 s after it arrives, and the answer never comes back.
+    const held = setup.slack.holdNext("chat.postMessage", { storeAfterMs: 4_000 });
+    const first = start(setup);
+    await held.arrived;
+    const arrivedAt = Date.now();
+    first.child.kill("SIGKILL");
+    await first.exit;
+    expect(digestPosts(setup.slack)).toHaveLength(0); // not stored yet
+
+    const second = start(setup);
+    await second.logged("digest done");
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, arrivedAt + 4_500 - Date.now())),
+    );
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(slackDelivery(setup).slack).toMatchObject({
+      state: "sent",
+      slackTs: digestPosts(setup.slack)[0]?.ts,
+    });
+    // The history lookup came only once the interrupted post had been stored.
+    const lookups = setup.slack.calls.filter((c) => c.method === "conversations.history");
+    expect(lookups[0]?.at).toBeGreaterThanOrEqual(arrivedAt + 4_000);
+  });
+
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
     live = await startLiveSetup();
     const first = start(live);
