@@ -36,6 +36,8 @@ export type DaemonLedger = Pick<
   | "getSlot"
   | "isSlotDelivered"
   | "claimDelivery"
+  | "partsDone"
+  | "recordPart"
   | "markSent"
   | "markFailed"
   | "dueRetries"

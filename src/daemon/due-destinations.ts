@@ -11,7 +11,10 @@ import type { ClaimOptions, Ledger } from "../state/ledger.js";
  * never resends — or retries early — the others.
  */
 export function dueDestinationsOnly(
-  ledger: Pick<Ledger, "recordSlot" | "claimDelivery" | "markSent" | "markFailed">,
+  ledger: Pick<
+    Ledger,
+    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+  >,
   claim: Omit<ClaimOptions, "take">,
 ): DigestLedger {
   return claimingLedger(ledger, { ...claim, take: "due" });

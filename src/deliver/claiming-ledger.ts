@@ -7,7 +7,10 @@ import type { DeliveryLedger } from "./deliver-all.js";
  * `run --force` anything). A destination not won reads as `sent` or `later`, and is left alone.
  */
 export function claimingLedger(
-  ledger: Pick<Ledger, "recordSlot" | "claimDelivery" | "markSent" | "markFailed">,
+  ledger: Pick<
+    Ledger,
+    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+  >,
   options: ClaimOptions,
 ): DeliveryLedger & Pick<Ledger, "recordSlot"> {
   return {
@@ -31,5 +34,7 @@ export function claimingLedger(
       ledger.markSent(key, destination, receipt, token),
     markFailed: (key, destination, error, next, token) =>
       ledger.markFailed(key, destination, error, next, token),
+    partsDone: (key, destination) => ledger.partsDone(key, destination),
+    recordPart: (key, destination, part, ref) => ledger.recordPart(key, destination, part, ref),
   };
 }

@@ -1,5 +1,6 @@
 import { type ReporterError, SlackDeliveryError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { DeliveryProgress } from "./types.js";
 
 // Sends a slot's deliveries, each on its own: one failing destination never holds back the
 // others. With a ledger, each send is recorded before and after, so a restart neither repeats
@@ -16,9 +17,13 @@ export interface Receipt {
 export interface DeliveryJob {
   /** Stable within a slot: `slack:C0123`, `email:qa@example.com`. */
   id: string;
-  send(): Promise<Receipt>;
-  /** After an interrupted attempt (a crash mid-send): find the earlier delivery, if it went out. */
-  recover?(): Promise<Receipt | null>;
+  /** Sends what `progress` does not have done yet, recording each part as it goes. */
+  send(progress: DeliveryProgress): Promise<Receipt>;
+  /**
+   * After an interrupted attempt (a crash mid-send): find the earlier delivery, if it went out,
+   * and finish the parts of it that `progress` does not have done.
+   */
+  recover?(progress: DeliveryProgress): Promise<Receipt | null>;
 }
 
 /** `waiting`: the ledger says not now (a retry later, given up, or another process sends it). */
@@ -57,6 +62,9 @@ export interface DeliveryLedger {
     nextAttemptAt: Date | null,
     claim?: number,
   ): void;
+  /** The parts of the delivery done so far (see DeliveryProgress). */
+  partsDone?(key: string, id: string): ReadonlyMap<string, string | null>;
+  recordPart?(key: string, id: string, part: string, ref: string | null): void;
 }
 
 export interface DeliverOptions {
@@ -85,6 +93,8 @@ async function deliverOne(
   if (before.state === "sent") return { id: job.id, status: "already-sent" };
   if (before.state === "later") return { id: job.id, status: "waiting" };
   const claim = before.claim;
+  // A deliberate resend starts over; any other attempt goes on from the parts already done.
+  const progress = progressOf(key, job.id, before.resend ? null : ledger);
   try {
     // "sending": a claim taken over from a sender that died mid-send (only once its post could
     // no longer land). "failed": the library may have retried a post that Slack had in fact
@@ -92,7 +102,7 @@ async function deliverOne(
     const mayHaveGoneOut =
       before.state === "sending" || (before.state === "failed" && before.attempts > 0);
     if (mayHaveGoneOut && job.recover && !before.resend) {
-      const found = await job.recover();
+      const found = await job.recover(progress);
       if (found) {
         ledger?.markSent(key, job.id, found, claim);
         logger.info(
@@ -102,7 +112,7 @@ async function deliverOne(
         return { id: job.id, status: "recovered", receipt: found };
       }
     }
-    const receipt = await job.send();
+    const receipt = await job.send(progress);
     ledger?.markSent(key, job.id, receipt, claim);
     // The adapter has logged the detail; the result carries it to the command or daemon.
     if (receipt.warning) {
@@ -135,6 +145,19 @@ async function deliverOne(
     );
     return { id: job.id, status: "failed", error: asError(error) };
   }
+}
+
+/** The parts done, read from the ledger and written to it as each new one is done. */
+function progressOf(key: string, id: string, ledger: DeliveryLedger | null): DeliveryProgress {
+  const done = new Map<string, string | null>(ledger?.partsDone?.(key, id) ?? []);
+  return {
+    done,
+    record(part, ref) {
+      if (done.has(part)) return;
+      done.set(part, ref);
+      ledger?.recordPart?.(key, id, part, ref);
+    },
+  };
 }
 
 function partialReceipt(error: unknown): Receipt | null {

@@ -123,6 +123,29 @@ describe("the daemon as a process", () => {
     expect(lookups[0]?.at).toBeGreaterThanOrEqual(arrivedAt + 4_000);
   });
 
+  it("killed after the main post, a restart finishes the thread reply and the workbook upload", async () => {
+    live = await startLiveSetup({ sendTimeout: "2s", attachXlsx: true });
+    const setup = live;
+    const main = setup.slack.holdNext("chat.postMessage");
+    const reply = setup.slack.holdNext("chat.postMessage", { effect: "on-release" });
+    const first = start(setup);
+    await main.arrived;
+    main.release();
+    await reply.arrived; // the main post is out; its thread reply is not
+    first.child.kill("SIGKILL");
+    await first.exit;
+
+    const second = start(setup);
+    await second.logged("digest done");
+    const [post] = digestPosts(setup.slack);
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(setup.slack.posts.filter((p) => p.thread_ts === post?.ts)).toHaveLength(1);
+    expect(setup.slack.uploads).toEqual([
+      expect.objectContaining({ thread_ts: post?.ts, filename: expect.stringMatching(/\.xlsx$/) }),
+    ]);
+    expect(slackDelivery(setup).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+  });
+
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
     live = await startLiveSetup();
     const first = start(live);

@@ -74,6 +74,8 @@ export interface LiveSetup {
 export interface LiveConfigOptions {
   /** Deliver by email too (through the relay). */
   email?: boolean;
+  /** Upload the workbook into the Slack thread. */
+  attachXlsx?: boolean;
   /** `state.send_timeout` (default the config's own, 5m). */
   sendTimeout?: string;
 }
@@ -109,7 +111,7 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
             schedule: "* * * * *",
             period: "previous_week",
             catch_up: "1h",
-            slack: { channel: "C0123ABCD" },
+            slack: { channel: "C0123ABCD", ...(options.attachXlsx ? { attach_xlsx: true } : {}) },
             ...(options.email ? { email: { to: ["qa@example.com"], attach_xlsx: false } } : {}),
           },
         ],
