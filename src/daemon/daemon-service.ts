@@ -93,6 +93,11 @@ export async function startDaemonService(
       return false;
     }
   };
+  const ledgerCheck = () => {
+    const problem = ledger.fileProblem();
+    if (problem !== null) return { ok: false, detail: problem };
+    return { ok: ledgerReadable(), detail: ledger.location };
+  };
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {
     ops = await startOpsServer({
@@ -108,7 +113,7 @@ export async function startDaemonService(
           lastTickAt !== null && now().getTime() - lastTickAt.getTime() < TICK_STALE_MS;
         const checks = {
           config: { ok: true, detail: current.source },
-          ledger: { ok: ledgerReadable(), detail: ledger.location },
+          ledger: ledgerCheck(),
           scheduler: {
             ok: ticked && !stopping,
             detail: stopping ? "stopping" : `last tick ${lastTickAt?.toISOString() ?? "never"}`,

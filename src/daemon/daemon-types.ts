@@ -42,6 +42,7 @@ export type DaemonLedger = Pick<
   | "markFailed"
   | "dueRetries"
   | "renewLease"
+  | "fileProblem"
 >;
 
 export interface DaemonOptions {

@@ -64,6 +64,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
       options.onFatal?.(error);
       return;
     }
+    // The daemon goes on (a restart looks in each channel before posting), but says so.
+    const fileProblem = ledger.fileProblem();
+    if (fileProblem !== null) {
+      reportOnce("ledger", fileProblem, "the ledger file is gone or replaced");
+    }
     const cache = createRequestCache();
     let since = performance.now();
     for (const job of [...jobs]) {

@@ -96,12 +96,11 @@ async function deliverOne(
   // A deliberate resend starts over; any other attempt goes on from the parts already done.
   const progress = progressOf(key, job.id, before.resend ? null : ledger);
   try {
-    // "sending": a claim taken over from a sender that died mid-send (only once its post could
-    // no longer land). "failed": the library may have retried a post that Slack had in fact
-    // made. Either way, look before sending again — unless this is a deliberate resend.
-    const mayHaveGoneOut =
-      before.state === "sending" || (before.state === "failed" && before.attempts > 0);
-    if (mayHaveGoneOut && job.recover && !before.resend) {
+    // Look before every send that is not a deliberate resend: after a crash mid-send (a claim
+    // taken over only once its post could no longer land), after a failure (the post may have
+    // landed all the same), and on a first attempt too — the ledger may be new (deleted,
+    // replaced) while the channel already has the slot's post.
+    if (job.recover && !before.resend) {
       const found = await job.recover(progress);
       if (found) {
         ledger?.markSent(key, job.id, found, claim);

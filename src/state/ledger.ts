@@ -125,6 +125,8 @@ export interface AlertState {
 export interface Ledger {
   /** Where the ledger lives, for messages. */
   readonly location: string;
+  /** Whether the file at `location` is still the one opened: a problem in words, or null. */
+  fileProblem(): string | null;
 
   /** Records a slot and its destinations; idempotent. True when the slot is new. */
   recordSlot(slot: NewSlot): boolean;

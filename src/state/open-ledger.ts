@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
 import type { Ledger } from "./ledger.js";
+import { watchLedgerFile } from "./ledger-file.js";
 import { migrate } from "./migrations.js";
 import { createSlotStore } from "./slot-store.js";
 
@@ -41,6 +42,7 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   };
   return {
     location,
+    fileProblem: watchLedgerFile(location),
     ...createSlotStore(db, now),
     ...createAlertStateStore(db, now),
     ...createDaemonLease(db, location, now, identity),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
@@ -119,7 +119,9 @@ describe("the daemon as a process", () => {
       slackTs: digestPosts(setup.slack)[0]?.ts,
     });
     // The history lookup came only once the interrupted post had been stored.
-    const lookups = setup.slack.calls.filter((c) => c.method === "conversations.history");
+    const lookups = setup.slack.calls.filter(
+      (c) => c.method === "conversations.history" && c.at > arrivedAt,
+    );
     expect(lookups[0]?.at).toBeGreaterThanOrEqual(arrivedAt + 4_000);
   });
 
@@ -144,6 +146,38 @@ describe("the daemon as a process", () => {
       expect.objectContaining({ thread_ts: post?.ts, filename: expect.stringMatching(/\.xlsx$/) }),
     ]);
     expect(slackDelivery(setup).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+  });
+
+  it("notices its ledger deleted (not ready, and says so), and a restart on a fresh ledger looks before posting", async () => {
+    live = await startLiveSetup();
+    const setup = live;
+    const first = start(setup);
+    await first.logged("digest done");
+    await ready(first);
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(`${setup.ledgerPath}${suffix}`, { force: true });
+
+    const url = await first.opsUrl();
+    const body = await waitFor("/readyz 503", async () => {
+      const res = await fetch(`${url}/readyz`);
+      type Body = { checks: Record<string, { ok: boolean; detail: string }> };
+      return res.status === 503 ? ((await res.json()) as Body) : null;
+    });
+    expect(body.checks.ledger).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/was deleted .* — /),
+    });
+    await first.logged("the ledger file is gone or replaced");
+    first.child.kill("SIGTERM");
+    expect((await first.exit).code).toBe(0);
+
+    const second = start(setup);
+    await second.logged("digest done");
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(slackDelivery(setup).slack).toMatchObject({
+      state: "sent",
+      slackTs: digestPosts(setup.slack)[0]?.ts,
+    });
   });
 
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
