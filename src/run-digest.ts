@@ -178,7 +178,8 @@ function recordRunFailure(
     const before = deps.ledger?.beginAttempt(key, id);
     // Sent, or left alone (a later retry, given up, another process sending it): untouched.
     if (!before || before.state === "sent" || before.state === "later") continue;
-    deps.ledger?.markFailed(key, id, message, deps.retryAt?.(before.attempts + 1) ?? null);
+    const next = deps.retryAt?.(before.attempts + 1) ?? null;
+    deps.ledger?.markFailed(key, id, message, next, before.claim);
   }
 }
 
