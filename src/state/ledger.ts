@@ -136,9 +136,9 @@ export interface Ledger {
   isSlotDelivered(key: string): boolean;
 
   /**
-   * Moves a destination to sending and counts the attempt, in one transaction, and returns
-   * its state before: "sending" means an earlier attempt was cut off (a crash mid-send), so
-   * look for the earlier delivery before sending again. A "sent" destination is left as is.
+   * Moves a destination to sending and counts the attempt, whatever another process is doing
+   * with it, and returns its state before; a "sent" destination is left as is. For tests and
+   * tools that play "a process attempts it": senders use `claimDelivery`.
    */
   beginAttempt(key: string, destination: string): PreviousAttempt;
   /**
