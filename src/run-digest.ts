@@ -177,7 +177,8 @@ function recordRunFailure(
     const before = deps.ledger?.beginAttempt(key, id);
     // Sent, or left alone (a later retry, given up, another process sending it): untouched.
     if (!before || before.state === "sent" || before.state === "later") continue;
-    deps.ledger?.markFailed(key, id, message, deps.retryAt?.(before.attempts + 1) ?? null);
+    const next = deps.retryAt?.(before.attempts + 1) ?? null;
+    deps.ledger?.markFailed(key, id, message, next, before.claim);
   }
 }
 
@@ -198,14 +199,19 @@ async function deliveryJobs(
     const post = renderSlackDigest(report, { key });
     jobs.push({
       id: slackDestinationId(channel),
-      send: async () => ({
-        slackTs: (await slack.post(channel, post, attachXlsx ? workbook : undefined)).ts,
+      send: async (progress) => ({
+        slackTs: (await slack.post(channel, post, attachXlsx ? workbook : undefined, progress)).ts,
       }),
-      recover: async () => {
+      recover: async (progress) => {
         // No fire covers a period before it has ended, so neither can an earlier post of it.
         const since = startOfLocalDay(addDays(report.periods.current.end, 1), team.timezone);
-        const found = await slack.findPosted(channel, key, since);
-        return found ? { slackTs: found.ts } : null;
+        const ts =
+          progress.done.get("post") ?? (await slack.findPosted(channel, key, since))?.ts ?? null;
+        if (ts === null) return null;
+        progress.record("post", ts);
+        // The thread replies and the upload the interrupted attempt did not get to.
+        await slack.post(channel, post, attachXlsx ? workbook : undefined, progress);
+        return { slackTs: ts };
       },
     });
   }

@@ -1,9 +1,11 @@
+import { hostname } from "node:os";
 import { createClients } from "../create-deps.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { plural } from "../render/format.js";
-import { type DigestLedger, digestSlot, runDigest } from "../run-digest.js";
+import { digestSlot, runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
@@ -34,7 +36,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   try {
     if (ledger && !opts.force) {
       const key = digestSlot(job).key;
-      const busy = describeSendingElsewhere(ledger, key);
+      const busy = describeSendingElsewhere(ledger, key, config.state.sendTimeoutMs);
       if (busy) {
         out(busy);
         return 1;
@@ -55,7 +57,15 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         api: clients.api,
         slack: clients.slack,
         email: clients.email,
-        ledger: ledger && (opts.force ? resendingSent(ledger) : ledger),
+        // Each destination is claimed at the moment of sending, so a daemon that started the
+        // same send meanwhile keeps it: this run leaves it alone instead of posting twice.
+        ledger:
+          ledger &&
+          claimingLedger(ledger, {
+            owner: `run pid ${process.pid} on ${hostname()}`,
+            sendTimeoutMs: config.state.sendTimeoutMs,
+            take: opts.force ? "any" : "open",
+          }),
         cache: createRequestCache(),
         logger,
         // Left open rather than failed for good, so the daemon still delivers the slot.
@@ -73,7 +83,10 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       if (outcome.deliveries.length === 0)
         out("  no destination (add slack or email to the digest)");
       for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
-      return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
+      const undelivered = outcome.deliveries.some(
+        (d) => d.status === "failed" || d.status === "waiting",
+      );
+      return undelivered ? 1 : 0;
     } finally {
       await clients.close();
     }
@@ -83,8 +96,12 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
 }
 
 /** "key: being sent …" when another process (the daemon) is sending the slot now, else null. */
-function describeSendingElsewhere(ledger: Ledger, key: string): string | null {
-  const at = { now: new Date(), startedAt: new Date(0) }; // every recent send is another's
+function describeSendingElsewhere(
+  ledger: Ledger,
+  key: string,
+  sendTimeoutMs: number,
+): string | null {
+  const at = { now: new Date(), sendTimeoutMs };
   const busy = (ledger.getSlot(key)?.deliveries ?? []).filter((d) => sendingElsewhere(d, at));
   if (busy.length === 0) return null;
   const since = busy.map((d) => `${d.destination} since ${d.updatedAt.toISOString()}`).join(", ");
@@ -101,19 +118,6 @@ function describeDelivered(ledger: Ledger, key: string): string | null {
   return `${key}: already delivered${states.length ? ` (${states.join(", ")})` : ""}, says the ledger ${ledger.location} — --force sends it again`;
 }
 
-/** The ledger for `--force`: a destination recorded as sent is sent again (and its receipt updated). */
-function resendingSent(ledger: Ledger): DigestLedger {
-  return {
-    recordSlot: (slot) => ledger.recordSlot(slot),
-    beginAttempt: (key, destination) => {
-      const before = ledger.beginAttempt(key, destination);
-      return before.state === "sent" ? { ...before, state: "new" } : before;
-    },
-    markSent: (key, destination, receipt) => ledger.markSent(key, destination, receipt),
-    markFailed: (key, destination, error, next) => ledger.markFailed(key, destination, error, next),
-  };
-}
-
 function describeDelivery(
   delivery: DeliveryResult,
   { recorded, outbox }: { recorded: boolean; outbox: boolean },
@@ -123,7 +127,7 @@ function describeDelivery(
     case "failed":
       return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? " (recorded; a running daemon retries it)" : ""}`;
     case "waiting":
-      return `… ${delivery.id} was left alone: the ledger has it waiting for a retry or another process`;
+      return `… ${delivery.id} was left alone: another process is sending it right now — check \`history\` in a few minutes; --force sends anyway, at the risk of a second post`;
     case "already-sent":
       return `= ${delivery.id} was already delivered (the ledger says so); --force sends again`;
     case "recovered":

@@ -57,7 +57,7 @@ export function normalizeConfigWithoutApi(
       from: input.email.from,
       maxBytes: input.email.max_bytes,
     },
-    state: { path: input.state.path },
+    state: { path: input.state.path, sendTimeoutMs: parseDuration(input.state.send_timeout) },
     server: { port: input.server.port, host: input.server.host },
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };

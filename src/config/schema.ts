@@ -221,8 +221,13 @@ export const configSchema = z
     state: z
       .strictObject({
         path: z.string().default("./data/reporter.sqlite").describe("The ledger (SQLite)."),
+        send_timeout: duration
+          .default("5m")
+          .describe(
+            "How long one delivery may take. A delivery another process began less than this long ago is left to it; after a crash mid-send, the interrupted delivery is looked for (and finished) only once this long has passed since it began, when its post can no longer land.",
+          ),
       })
-      .default({ path: "./data/reporter.sqlite" })
+      .default({ path: "./data/reporter.sqlite", send_timeout: "5m" })
       .describe("Where deliveries and alert states are recorded."),
     server: z
       .strictObject({

@@ -20,7 +20,8 @@ export interface ResolvedConfig {
   };
   slack: { token: Secret | null; apiUrl: string | null };
   email: { smtpUrl: Secret | null; from: string; maxBytes: number };
-  state: { path: string };
+  /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
+  state: { path: string; sendTimeoutMs: number };
   server: { port: number; host: string };
   teams: Team[];
 }

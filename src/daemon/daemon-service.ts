@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
@@ -76,6 +77,8 @@ export async function startDaemonService(
     logger,
     metrics,
     now,
+    sendTimeoutMs: config.state.sendTimeoutMs,
+    owner: `daemon pid ${process.pid} on ${hostname()}`,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     onFatal: signalFatal,
@@ -89,6 +92,11 @@ export async function startDaemonService(
     } catch {
       return false;
     }
+  };
+  const ledgerCheck = () => {
+    const problem = ledger.fileProblem();
+    if (problem !== null) return { ok: false, detail: problem };
+    return { ok: ledgerReadable(), detail: ledger.location };
   };
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {
@@ -105,7 +113,7 @@ export async function startDaemonService(
           lastTickAt !== null && now().getTime() - lastTickAt.getTime() < TICK_STALE_MS;
         const checks = {
           config: { ok: true, detail: current.source },
-          ledger: { ok: ledgerReadable(), detail: ledger.location },
+          ledger: ledgerCheck(),
           scheduler: {
             ok: ticked && !stopping,
             detail: stopping ? "stopping" : `last tick ${lastTickAt?.toISOString() ?? "never"}`,

@@ -35,11 +35,14 @@ export type DaemonLedger = Pick<
   | "recordSlot"
   | "getSlot"
   | "isSlotDelivered"
-  | "beginAttempt"
+  | "claimDelivery"
+  | "partsDone"
+  | "recordPart"
   | "markSent"
   | "markFailed"
   | "dueRetries"
   | "renewLease"
+  | "fileProblem"
 >;
 
 export interface DaemonOptions {
@@ -51,6 +54,10 @@ export interface DaemonOptions {
   now?: () => Date;
   /** Between ticks (default 1 s): a fire runs at most this late. */
   tickMs?: number;
+  /** How long one send may take (default SEND_TIMEOUT_MS): see `Ledger.claimDelivery`. */
+  sendTimeoutMs?: number;
+  /** Who this daemon is, on its claims (default `daemon pid N`). */
+  owner?: string;
   /** Waits before each retry; the last repeats (default 1, 5, 15, 60 minutes). */
   retryDelaysMs?: readonly number[];
   timers?: Timers;
@@ -68,8 +75,11 @@ export interface DaemonStatus {
 export interface Daemon {
   /** Ticks now, then every `tickMs`. */
   start(): void;
-  /** One tick: plans every job and starts what is due (runs go on in the background). */
-  tick(): void;
+  /**
+   * One tick: plans every job and starts what is due (runs go on in the background). Resolves
+   * once planning is done; it yields to the event loop on the way.
+   */
+  tick(): Promise<void>;
   /** Resolves once no slot is running. */
   idle(): Promise<void>;
   /** Starts nothing more; waits up to `graceMs` for running slots; resolves to the unfinished keys. */

@@ -1,30 +1,23 @@
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DigestLedger } from "../run-digest.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
-import type { Ledger } from "../state/ledger.js";
+import type { ClaimOptions, Ledger } from "../state/ledger.js";
 
 /**
- * The ledger as one daemon run of a slot sees it: a destination whose failure is waiting for
- * a later retry, was given up for good, or is being sent by another process reads as `later`,
- * so the run leaves it alone. Each
- * destination then keeps its own backoff, and a run for one destination's retry never resends
- * — or retries early — the others.
+ * The ledger as one daemon run of a slot sees it: a destination is claimed only when it is due
+ * (pending, its retry due, or a claim older than the send timeout), so one whose failure waits
+ * for a later retry, was given up, or is being sent by another process reads as `later` and is
+ * left alone. Each destination then keeps its own backoff, and a run for one destination's retry
+ * never resends — or retries early — the others.
  */
 export function dueDestinationsOnly(
-  ledger: Pick<Ledger, "recordSlot" | "getSlot" | "beginAttempt" | "markSent" | "markFailed">,
-  at: DueAt,
+  ledger: Pick<
+    Ledger,
+    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+  >,
+  claim: Omit<ClaimOptions, "take">,
 ): DigestLedger {
-  return {
-    recordSlot: (slot) => ledger.recordSlot(slot),
-    beginAttempt: (key, destination) => {
-      const delivery = ledger.getSlot(key)?.deliveries.find((d) => d.destination === destination);
-      if (delivery && delivery.state !== "sent" && !isDue(delivery, at)) {
-        return { state: "later", attempts: delivery.attempts };
-      }
-      return ledger.beginAttempt(key, destination);
-    },
-    markSent: (key, destination, receipt) => ledger.markSent(key, destination, receipt),
-    markFailed: (key, destination, error, next) => ledger.markFailed(key, destination, error, next),
-  };
+  return claimingLedger(ledger, { ...claim, take: "due" });
 }
 
 /**

@@ -1,8 +1,10 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { LedgerLockedError } from "../errors.js";
 import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { planCatchUp } from "../schedule/plan-catch-up.js";
 import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
+import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
@@ -10,6 +12,11 @@ import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
 import { createSlotRuns } from "./slot-runs.js";
 
 export type * from "./daemon-types.js";
+
+// Planning one job with hours of catch-up takes tens of milliseconds, and a config may have
+// hundreds: a tick hands the event loop back at least this often, so /healthz, timers and the
+// deliveries in flight are never held up for the whole first tick.
+const YIELD_EVERY_MS = 20;
 
 /**
  * When things run. Every tick, for each job: the planner (`schedule/plan-catch-up.ts`) names
@@ -24,11 +31,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const clock = options.now ?? (() => new Date());
   const timers = options.timers ?? realTimers;
   const tickMs = options.tickMs ?? 1_000;
-  const startedAt = clock();
-  // Per job, a due slot left alone because another process is sending it (see DueAt).
+  const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
   const runs = createSlotRuns({
-    startedAt,
+    claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => elsewhere.set(job.id, due),
     ledger,
     runJob: options.runJob,
@@ -46,7 +53,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   let stopping = false;
   let timer: unknown = null;
 
-  function tick(): void {
+  async function tick(): Promise<void> {
     if (stopping) return;
     const now = clock();
     try {
@@ -57,8 +64,22 @@ export function createDaemon(options: DaemonOptions): Daemon {
       options.onFatal?.(error);
       return;
     }
+    // The daemon goes on (a restart looks in each channel before posting), but says so.
+    const fileProblem = ledger.fileProblem();
+    if (fileProblem !== null) {
+      reportOnce("ledger", fileProblem, "the ledger file is gone or replaced");
+    }
     const cache = createRequestCache();
-    for (const job of jobs) planJob(job, now, cache);
+    let since = performance.now();
+    for (const job of [...jobs]) {
+      if (stopping) return;
+      planJob(job, now, cache);
+      if (performance.now() - since >= YIELD_EVERY_MS) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+    }
+    if (stopping) return;
     runDueRetries(now, cache);
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
@@ -92,7 +113,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       // A slot another process was sending is looked at again every tick until it settles.
       const due = plan.due ?? elsewhere.get(job.id) ?? null;
       elsewhere.delete(job.id);
-      const at = { now, startedAt };
+      const at = { now, sendTimeoutMs };
       if (due && hasDueDestination(ledger, due.key, at)) {
         runs.launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
       } else if (due && slotSendingElsewhere(ledger, due.key, at)) {
@@ -154,9 +175,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger.error({ job: id, err }, message);
   }
 
-  function loop(): void {
+  async function loop(): Promise<void> {
     try {
-      tick();
+      await tick();
     } catch (error) {
       reportOnce(
         "scheduler",
@@ -164,11 +185,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
         "the scheduler tick failed (is the ledger writable?); trying again every tick",
       );
     }
-    if (!stopping) timer = timers.setTimeout(loop, tickMs);
+    if (!stopping) timer = timers.setTimeout(() => void loop(), tickMs);
   }
 
   return {
-    start: loop,
+    start: () => void loop(),
     tick,
     idle: runs.idle,
     async stop(graceMs) {

@@ -1,6 +1,7 @@
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import { nextAttemptAt } from "../schedule/retry-delays.js";
+import type { ClaimOptions } from "../state/ledger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
 import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
 import type { ScheduledJob } from "./jobs.js";
@@ -14,8 +15,8 @@ import { settleSlot } from "./settle-slot.js";
 
 export interface SlotRunsOptions {
   ledger: DaemonLedger;
-  /** When the daemon started (see DueAt). */
-  startedAt: Date;
+  /** Who claims this daemon's sends, and how long a claim stays its sender's. */
+  claim: Omit<ClaimOptions, "take">;
   /** A run ended leaving some of its slot to another process's send in flight: look again later. */
   onLeftToOthers(job: ScheduledJob, due: { fire: Date; key: string }): void;
   runJob: RunJob;
@@ -48,7 +49,8 @@ export interface SlotRuns {
 
 /** The registry of runs in flight, launching each through `runJob`. */
 export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
-  const { ledger, metrics, clock, timers, startedAt } = options;
+  const { ledger, metrics, clock, timers, claim } = options;
+  const { sendTimeoutMs } = claim;
   const running = new Map<string, string>(); // job id → slot key
   const inFlight = new Set<Promise<void>>();
 
@@ -66,9 +68,9 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     const retryAt = (attempts: number) =>
       nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
     const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
-      const at = { now: clock(), startedAt };
+      const at = { now: clock(), sendTimeoutMs };
       settleSlot(
-        { ledger, metrics, logger, retryAt, now: at.now, launched: { now, startedAt } },
+        { ledger, metrics, logger, retryAt, now: at.now, launched: { now, sendTimeoutMs } },
         job,
         key,
         deliveries,
@@ -80,7 +82,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     running.set(job.id, key);
     const run = options
       .runJob(job, fire, {
-        ledger: dueDestinationsOnly(ledger, { now, startedAt }),
+        ledger: dueDestinationsOnly(ledger, claim),
         cache,
         logger,
         retryAt,

@@ -1,5 +1,6 @@
 import { type ReporterError, SlackDeliveryError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { DeliveryProgress } from "./types.js";
 
 // Sends a slot's deliveries, each on its own: one failing destination never holds back the
 // others. With a ledger, each send is recorded before and after, so a restart neither repeats
@@ -16,9 +17,13 @@ export interface Receipt {
 export interface DeliveryJob {
   /** Stable within a slot: `slack:C0123`, `email:qa@example.com`. */
   id: string;
-  send(): Promise<Receipt>;
-  /** After an interrupted attempt (a crash mid-send): find the earlier delivery, if it went out. */
-  recover?(): Promise<Receipt | null>;
+  /** Sends what `progress` does not have done yet, recording each part as it goes. */
+  send(progress: DeliveryProgress): Promise<Receipt>;
+  /**
+   * After an interrupted attempt (a crash mid-send): find the earlier delivery, if it went out,
+   * and finish the parts of it that `progress` does not have done.
+   */
+  recover?(progress: DeliveryProgress): Promise<Receipt | null>;
 }
 
 /** `waiting`: the ledger says not now (a retry later, given up, or another process sends it). */
@@ -31,18 +36,35 @@ export interface DeliveryResult {
   error?: Error;
 }
 
+/** An attempt begun (the destination claimed), or why not: `sent`, or `later` (leave it alone). */
+export interface Attempt {
+  /** The state the destination was claimed from; or, not claimed, `sent` or `later`. */
+  state: "new" | "pending" | "sending" | "sent" | "failed" | "later";
+  attempts: number;
+  /** The claim's token, which this attempt's writes carry (see `Ledger.claimDelivery`). */
+  claim?: number;
+  /** A deliberate resend (`run --force`): no looking for an earlier delivery first. */
+  resend?: boolean;
+}
+
 /** The part of the ledger deliveries need; `state/` implements it. */
 export interface DeliveryLedger {
   /**
-   * Marks the attempt as started; returns the state it was in before, or `later` when this run
-   * must leave the destination alone (and the row untouched).
+   * Claims the destination for this attempt; returns the state it was claimed from, or `sent`
+   * or `later` when this run must leave it alone (and the row untouched).
    */
-  beginAttempt(
+  beginAttempt(key: string, id: string): Attempt;
+  markSent(key: string, id: string, receipt: Receipt, claim?: number): void;
+  markFailed(
     key: string,
     id: string,
-  ): { state: "new" | "pending" | "sending" | "sent" | "failed" | "later"; attempts: number };
-  markSent(key: string, id: string, receipt: Receipt): void;
-  markFailed(key: string, id: string, error: string, nextAttemptAt: Date | null): void;
+    error: string,
+    nextAttemptAt: Date | null,
+    claim?: number,
+  ): void;
+  /** The parts of the delivery done so far (see DeliveryProgress). */
+  partsDone?(key: string, id: string): ReadonlyMap<string, string | null>;
+  recordPart?(key: string, id: string, part: string, ref: string | null): void;
 }
 
 export interface DeliverOptions {
@@ -70,15 +92,18 @@ async function deliverOne(
   const before = ledger?.beginAttempt(key, job.id) ?? { state: "new", attempts: 0 };
   if (before.state === "sent") return { id: job.id, status: "already-sent" };
   if (before.state === "later") return { id: job.id, status: "waiting" };
+  const claim = before.claim;
+  // A deliberate resend starts over; any other attempt goes on from the parts already done.
+  const progress = progressOf(key, job.id, before.resend ? null : ledger);
   try {
-    // "sending": a crash mid-send. "failed": the library may have retried a post that Slack had
-    // in fact made. Either way, look before sending again.
-    const mayHaveGoneOut =
-      before.state === "sending" || (before.state === "failed" && before.attempts > 0);
-    if (mayHaveGoneOut && job.recover) {
-      const found = await job.recover();
+    // Look before every send that is not a deliberate resend: after a crash mid-send (a claim
+    // taken over only once its post could no longer land), after a failure (the post may have
+    // landed all the same), and on a first attempt too — the ledger may be new (deleted,
+    // replaced) while the channel already has the slot's post.
+    if (job.recover && !before.resend) {
+      const found = await job.recover(progress);
       if (found) {
-        ledger?.markSent(key, job.id, found);
+        ledger?.markSent(key, job.id, found, claim);
         logger.info(
           { slot: key, destination: job.id },
           "found the earlier delivery after a restart; not sending again",
@@ -86,8 +111,8 @@ async function deliverOne(
         return { id: job.id, status: "recovered", receipt: found };
       }
     }
-    const receipt = await job.send();
-    ledger?.markSent(key, job.id, receipt);
+    const receipt = await job.send(progress);
+    ledger?.markSent(key, job.id, receipt, claim);
     // The adapter has logged the detail; the result carries it to the command or daemon.
     if (receipt.warning) {
       return { id: job.id, status: "sent", receipt, error: new Error(receipt.warning) };
@@ -97,7 +122,7 @@ async function deliverOne(
     const partial = partialReceipt(error);
     if (partial) {
       // The main message went out; only a reply or an upload failed. Never post it twice.
-      ledger?.markSent(key, job.id, partial);
+      ledger?.markSent(key, job.id, partial, claim);
       logger.warn(
         { slot: key, destination: job.id, err: messageOf(error) },
         "posted, but a thread reply or upload failed",
@@ -106,7 +131,7 @@ async function deliverOne(
     }
     const attempts = before.attempts + 1;
     const nextAttemptAt = options.retryAt?.(attempts) ?? null;
-    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt);
+    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     logger.error(
       {
         slot: key,
@@ -119,6 +144,19 @@ async function deliverOne(
     );
     return { id: job.id, status: "failed", error: asError(error) };
   }
+}
+
+/** The parts done, read from the ledger and written to it as each new one is done. */
+function progressOf(key: string, id: string, ledger: DeliveryLedger | null): DeliveryProgress {
+  const done = new Map<string, string | null>(ledger?.partsDone?.(key, id) ?? []);
+  return {
+    done,
+    record(part, ref) {
+      if (done.has(part)) return;
+      done.set(part, ref);
+      ledger?.recordPart?.(key, id, part, ref);
+    },
+  };
 }
 
 function partialReceipt(error: unknown): Receipt | null {

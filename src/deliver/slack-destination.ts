@@ -4,7 +4,7 @@ import type { Attachment, SlackMessage, SlackPost } from "../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
-import type { SlackDestination, SlackPosted } from "./types.js";
+import type { DeliveryProgress, SlackDestination, SlackPosted } from "./types.js";
 
 export interface SlackDestinationOptions {
   clients: SlackClients;
@@ -43,28 +43,32 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   });
 
   return {
-    async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
+    async post(
+      channel: string,
+      post: SlackPost,
+      file?: Attachment,
+      progress?: DeliveryProgress,
+    ): Promise<SlackPosted> {
       const id = await resolve(channel);
-      const main = await call("chat.postMessage", channel, () =>
-        posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
-      );
-      if (!main.ts) {
-        throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
-          method: "chat.postMessage",
-          channel,
-        });
-      }
-      const posted: SlackPosted = { channel: id, ts: main.ts };
+      const posted: SlackPosted = {
+        channel: id,
+        ts: progress?.done.get("post") ?? (await postMain(channel, id, post)),
+      };
+      progress?.record("post", posted.ts);
+      // Parts an earlier attempt did (it crashed, or failed half-way) are not sent again.
+      const todo = (part: string) => !progress?.done.has(part);
       const total = post.thread.length;
       let step = "";
       try {
         for (const [i, reply] of post.thread.entries()) {
+          if (!todo(`thread ${i + 1}`)) continue;
           step = `thread reply ${i + 1} of ${total}`;
           await call("chat.postMessage", channel, () =>
             client.chat.postMessage({ channel: id, thread_ts: posted.ts, ...message(reply) }),
           );
+          progress?.record(`thread ${i + 1}`, null);
         }
-        if (file) {
+        if (file && todo("upload")) {
           step = `upload of ${file.filename}`;
           await call("files.uploadV2", channel, () =>
             client.files.uploadV2({
@@ -75,6 +79,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
               title: file.filename,
             }),
           );
+          progress?.record("upload", null);
         }
       } catch (error) {
         const cause = toSlackDeliveryError(
@@ -127,6 +132,20 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       return null;
     },
   };
+
+  /** The digest's own message; its ts is what the thread and the ledger hang on. */
+  async function postMain(channel: string, id: string, post: SlackPost): Promise<string> {
+    const main = await call("chat.postMessage", channel, () =>
+      posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+    );
+    if (!main.ts) {
+      throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
+        method: "chat.postMessage",
+        channel,
+      });
+    }
+    return main.ts;
+  }
 
   function warnHistoryScope(channel: string, needed: unknown): void {
     if (warnedHistoryScope) return;

@@ -8,9 +8,26 @@ export interface SlackPosted {
   ts: string;
 }
 
+/**
+ * The parts of one delivery already done (`post` with its ts, `thread 1`, `upload`), kept in the
+ * ledger as each is done, so an attempt after a crash sends only what is missing.
+ */
+export interface DeliveryProgress {
+  done: ReadonlyMap<string, string | null>;
+  record(part: string, ref: string | null): void;
+}
+
 export interface SlackDestination {
-  /** Posts the message and its thread replies, and uploads `file` into the thread. */
-  post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted>;
+  /**
+   * Posts the message and its thread replies, and uploads `file` into the thread; with
+   * `progress`, skips the parts already done and records each one it does.
+   */
+  post(
+    channel: string,
+    post: SlackPost,
+    file?: Attachment,
+    progress?: DeliveryProgress,
+  ): Promise<SlackPosted>;
   /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
   findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null>;
 }

@@ -1,19 +1,16 @@
 import type { Delivery } from "./ledger.js";
 
 /**
- * A `sending` row that another process (a `run` from the CLI, or the daemon) wrote this recently
- * is its send in flight; older, that process died mid-send, and the row is ours to finish.
+ * How long one send may take, by default: a destination claimed for sending this recently is a
+ * send in flight (the daemon's, or a `run` beside it), never taken for a crashed one; older, its
+ * sender is gone and what it posted has landed, so another process may take it over.
  */
-export const IN_FLIGHT_ELSEWHERE_MS = 5 * 60_000;
+export const SEND_TIMEOUT_MS = 5 * 60_000;
 
-/** The instants a due decision needs. */
+/** The instant a due decision is made at, and how long a claim stays its sender's. */
 export interface DueAt {
   now: Date;
-  /**
-   * When this daemon started. A `sending` row written before it was left by a process that
-   * crashed; one written since, while the daemon is not running its slot, is another process's.
-   */
-  startedAt: Date;
+  sendTimeoutMs: number;
 }
 
 /** Whether a run now should attempt this delivery: open, interrupted, or its retry is due. */
@@ -32,12 +29,9 @@ export function isDue(delivery: Delivery, at: DueAt): boolean {
   }
 }
 
-/** Whether another process is sending this delivery now (see IN_FLIGHT_ELSEWHERE_MS). */
+/** Whether a send of this delivery is in flight now: claimed less than the send timeout ago. */
 export function sendingElsewhere(delivery: Delivery, at: DueAt): boolean {
-  const written = delivery.updatedAt.getTime();
-  return (
-    delivery.state === "sending" &&
-    written >= at.startedAt.getTime() &&
-    at.now.getTime() - written < IN_FLIGHT_ELSEWHERE_MS
-  );
+  // Rows from before claims were recorded: their attempt began when they were last written.
+  const claimed = (delivery.claimedAt ?? delivery.updatedAt).getTime();
+  return delivery.state === "sending" && at.now.getTime() - claimed < at.sendTimeoutMs;
 }

@@ -48,6 +48,9 @@ export interface Delivery {
   slackTs: string | null;
   messageId: string | null;
   updatedAt: Date;
+  /** Who last claimed it for sending, and when (see claimDelivery). */
+  claimedBy: string | null;
+  claimedAt: Date | null;
 }
 
 export interface SlotWithDeliveries extends Slot {
@@ -60,6 +63,36 @@ export interface PreviousAttempt {
   attempts: number;
   slackTs: string | null;
   messageId: string | null;
+}
+
+/** How a process claims a destination for sending (see `claimDelivery`). */
+export interface ClaimOptions {
+  /** Who sends, for history and for a process that finds the claim: `daemon pid 12 on web-1`. */
+  owner: string;
+  /**
+   * How long one send may take. A claim younger than this is a send in flight, never taken for
+   * a crashed one; older, its sender is gone and its post can no longer land, so it is taken over.
+   */
+  sendTimeoutMs: number;
+  /**
+   * due: pending, a failure whose retry is due, or a stale claim (the daemon). open: any failure
+   * too (`run`, asked by a person). any: whatever the state, even sent or freshly claimed
+   * (`run --force`).
+   */
+  take: "due" | "open" | "any";
+}
+
+/** A claim won: the token later writes must carry, and the state it was taken from. */
+export interface Claimed {
+  claimed: true;
+  token: number;
+  before: PreviousAttempt;
+}
+
+/** A claim refused: the delivery as it stands (sent, another's send in flight, a later retry). */
+export interface NotClaimed {
+  claimed: false;
+  delivery: Delivery | null;
 }
 
 export interface DeliveryReceipt {
@@ -92,6 +125,8 @@ export interface AlertState {
 export interface Ledger {
   /** Where the ledger lives, for messages. */
   readonly location: string;
+  /** Whether the file at `location` is still the one opened: a problem in words, or null. */
+  fileProblem(): string | null;
 
   /** Records a slot and its destinations; idempotent. True when the slot is new. */
   recordSlot(slot: NewSlot): boolean;
@@ -101,15 +136,35 @@ export interface Ledger {
   isSlotDelivered(key: string): boolean;
 
   /**
-   * Moves a destination to sending and counts the attempt, in one transaction, and returns
-   * its state before: "sending" means an earlier attempt was cut off (a crash mid-send), so
-   * look for the earlier delivery before sending again. A "sent" destination is left as is.
+   * Moves a destination to sending and counts the attempt, whatever another process is doing
+   * with it, and returns its state before; a "sent" destination is left as is. For tests and
+   * tools that play "a process attempts it": senders use `claimDelivery`.
    */
   beginAttempt(key: string, destination: string): PreviousAttempt;
-  /** Records a delivery as sent, with what the destination handed back. */
-  markSent(key: string, destination: string, receipt: DeliveryReceipt): void;
-  /** Records a failed attempt; `nextAttemptAt` null means it is given up (final). */
-  markFailed(key: string, destination: string, error: string, nextAttemptAt: Date | null): void;
+  /**
+   * Claims a destination for sending, in one conditional write: it moves to sending (attempt
+   * counted, claimant and time recorded, claim token raised) only if `options` allow taking it
+   * from the state it is in. Senders use this, never `beginAttempt`, so two processes reaching
+   * the same send at once cannot both win.
+   */
+  claimDelivery(key: string, destination: string, options: ClaimOptions): Claimed | NotClaimed;
+  /**
+   * Records a delivery as sent, with what the destination handed back. With `claim`, only if
+   * that claim is still the destination's (a sender whose claim was taken over writes nothing).
+   */
+  markSent(key: string, destination: string, receipt: DeliveryReceipt, claim?: number): void;
+  /** Records a failed attempt; `nextAttemptAt` null means it is given up (final). Fenced as markSent. */
+  markFailed(
+    key: string,
+    destination: string,
+    error: string,
+    nextAttemptAt: Date | null,
+    claim?: number,
+  ): void;
+  /** The parts of a delivery done so far (`post`, `thread 1`, `upload`), each with its reference. */
+  partsDone(key: string, destination: string): Map<string, string | null>;
+  /** Records one part of a delivery as done (idempotent). */
+  recordPart(key: string, destination: string, part: string, ref: string | null): void;
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
   dueRetries(now: Date): DueRetry[];
 

@@ -58,6 +58,25 @@ const MIGRATIONS: readonly string[] = [
     renewed_at TEXT NOT NULL
   );
   `,
+  // 2: a destination is claimed for sending by one conditional write, with who claimed it, when,
+  // from which state, and a token that the claimer's later writes must match (a fencing token,
+  // as a PostgreSQL store would use); and the parts of a delivery already done (a Slack post,
+  // each thread reply, the upload), so recovery finishes what a crash cut off.
+  `
+  ALTER TABLE deliveries ADD COLUMN claim INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+  ALTER TABLE deliveries ADD COLUMN claimed_at TEXT;
+  ALTER TABLE deliveries ADD COLUMN claimed_from TEXT;
+
+  CREATE TABLE delivery_parts (
+    slot_key TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    part TEXT NOT NULL,
+    ref TEXT,
+    done_at TEXT NOT NULL,
+    PRIMARY KEY (slot_key, destination, part)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
 import type { Ledger } from "./ledger.js";
+import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
 import { migrate } from "./migrations.js";
 import { createSlotStore } from "./slot-store.js";
@@ -68,6 +69,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
   };
   return {
     location,
+    fileProblem: watchLedgerFile(location),
     ...createSlotStore(db, now),
     ...createAlertStateStore(db, now),
     ...createDaemonLease(db, location, now, identity),

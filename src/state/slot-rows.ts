@@ -25,6 +25,9 @@ export interface DeliveryRow {
   slack_ts: string | null;
   message_id: string | null;
   updated_at: string;
+  claim: number;
+  claimed_by: string | null;
+  claimed_at: string | null;
 }
 
 // Stored errors are for people reading history: the message, never a stack, and not a novel.
@@ -55,6 +58,8 @@ export function toDelivery(row: DeliveryRow): Delivery {
     slackTs: row.slack_ts,
     messageId: row.message_id,
     updatedAt: new Date(row.updated_at),
+    claimedBy: row.claimed_by,
+    claimedAt: optionalDate(row.claimed_at),
   };
 }
 

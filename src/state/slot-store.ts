@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { createClaimStore } from "./delivery-claims.js";
 import type { Ledger, PreviousAttempt, SlotWithDeliveries } from "./ledger.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
 
@@ -12,6 +13,9 @@ export type SlotStore = Pick<
   | "getSlot"
   | "isSlotDelivered"
   | "beginAttempt"
+  | "claimDelivery"
+  | "partsDone"
+  | "recordPart"
   | "markSent"
   | "markFailed"
   | "dueRetries"
@@ -43,8 +47,16 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
   });
 
   const write = <T>(change: () => T): T => db.transaction(change).immediate();
+  const claims = createClaimStore(db, now, {
+    afterClaim: refreshFinished,
+    notClaimed: (key, destination) => {
+      const row = q.delivery.get(key, destination);
+      return { claimed: false, delivery: row ? toDelivery(row) : null };
+    },
+  });
 
   return {
+    ...claims,
     recordSlot: (slot) =>
       write(() => {
         const at = stamp();
@@ -72,35 +84,37 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
 
     isSlotDelivered: (key) => q.slot.get(key) !== undefined && !isOpen(key),
 
-    beginAttempt: (key, destination) =>
-      write((): PreviousAttempt => {
-        const before = q.delivery.get(key, destination);
-        if (!before) {
-          q.insertSending.run(key, destination, stamp());
-          refreshFinished(key);
-          return { state: "new", attempts: 0, slackTs: null, messageId: null };
-        }
-        // A sent destination stays sent: the caller reads "sent" and does not send again.
-        if (before.state !== "sent") {
-          q.startAttempt.run(stamp(), key, destination);
-          refreshFinished(key);
-        }
-        const { state, attempts, slack_ts: slackTs, message_id: messageId } = before;
-        return { state, attempts, slackTs, messageId };
-      }),
+    // Takes the destination whatever another process is doing, unless it is sent: for tests and
+    // tools that play "a process attempts it"; senders claim instead.
+    beginAttempt: (key, destination): PreviousAttempt => {
+      const claim = claims.claimDelivery(key, destination, {
+        owner: "unnamed",
+        sendTimeoutMs: 0,
+        take: "open",
+      });
+      if (claim.claimed) return claim.before;
+      const {
+        state = "new",
+        attempts = 0,
+        slackTs = null,
+        messageId = null,
+      } = claim.delivery ?? {};
+      return { state, attempts, slackTs, messageId };
+    },
 
-    markSent: (key, destination, receipt) =>
+    markSent: (key, destination, receipt, claim) =>
       write(() => {
         const slackTs = receipt.slackTs ?? null;
         const messageId = receipt.messageId ?? null;
-        q.sent.run({ key, destination, slackTs, messageId, now: stamp() });
+        q.sent.run({ key, destination, slackTs, messageId, now: stamp(), claim: claim ?? null });
         refreshFinished(key);
       }),
 
-    markFailed: (key, destination, error, nextAttemptAt) =>
+    markFailed: (key, destination, error, nextAttemptAt, claim) =>
       write(() => {
         const next = nextAttemptAt?.toISOString() ?? null;
-        q.failed.run({ key, destination, error: cleanError(error), next, now: stamp() });
+        const fields = { key, destination, error: cleanError(error), next, now: stamp() };
+        q.failed.run({ ...fields, claim: claim ?? null });
         refreshFinished(key);
       }),
 
@@ -154,20 +168,14 @@ function prepare(db: Database.Database) {
       `INSERT OR IGNORE INTO deliveries (slot_key, destination, state, attempts, updated_at)
        VALUES (?, ?, 'pending', 0, ?)`,
     ),
-    insertSending: db.prepare<[string, string, string]>(
-      `INSERT INTO deliveries (slot_key, destination, state, attempts, updated_at)
-       VALUES (?, ?, 'sending', 1, ?)`,
-    ),
-    startAttempt: db.prepare<[string, string, string]>(
-      `UPDATE deliveries SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL,
-         updated_at = ? WHERE slot_key = ? AND destination = ?`,
-    ),
+    // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     sent: db.prepare(
       `INSERT INTO deliveries (slot_key, destination, state, attempts, slack_ts, message_id, updated_at)
        VALUES (@key, @destination, 'sent', 1, @slackTs, @messageId, @now)
        ON CONFLICT (slot_key, destination) DO UPDATE SET
          state = 'sent', next_attempt_at = NULL, updated_at = @now,
-         slack_ts = coalesce(@slackTs, slack_ts), message_id = coalesce(@messageId, message_id)`,
+         slack_ts = coalesce(@slackTs, slack_ts), message_id = coalesce(@messageId, message_id)
+       WHERE @claim IS NULL OR claim = @claim`,
     ),
     // A failure reported after the destination was sent never undoes the send.
     failed: db.prepare(
@@ -175,7 +183,7 @@ function prepare(db: Database.Database) {
        VALUES (@key, @destination, 'failed', 1, @error, @next, @now)
        ON CONFLICT (slot_key, destination) DO UPDATE SET
          state = 'failed', last_error = @error, next_attempt_at = @next, updated_at = @now
-       WHERE state <> 'sent'`,
+       WHERE state <> 'sent' AND (@claim IS NULL OR claim = @claim)`,
     ),
     dueRetries: db.prepare<[string], DeliveryRow>(
       `SELECT * FROM deliveries

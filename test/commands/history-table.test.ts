@@ -12,6 +12,8 @@ function aDelivery(overrides: Partial<Delivery> = {}): Delivery {
     slackTs: "1.000100",
     messageId: null,
     updatedAt: new Date("2026-11-16T08:00:02Z"),
+    claimedBy: null,
+    claimedAt: null,
     ...overrides,
   };
 }

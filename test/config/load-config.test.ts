@@ -55,7 +55,7 @@ describe("loadConfig", () => {
       maxResponseBytes: 8_000_000,
     });
     expect(config.api.key).toBeInstanceOf(Secret);
-    expect(config.state).toEqual({ path: "./data/reporter.sqlite" });
+    expect(config.state).toEqual({ path: "./data/reporter.sqlite", sendTimeoutMs: 300_000 });
     expect(config.server).toEqual({ port: 9464, host: "127.0.0.1" });
     expect(config.email).toMatchObject({
       from: "Test insights <insights@localhost>",

@@ -121,7 +121,7 @@ export interface Harness {
   /** Sets the clock, ticks once, and waits for the runs it started. */
   tickAt(instant: Date | string): Promise<void>;
   /** Sets the clock and ticks once, leaving what it started running. */
-  tickOnly(instant: Date | string): void;
+  tickOnly(instant: Date | string): Promise<void>;
   /** Ticks every `stepMs` from `from` to `to` inclusive. */
   tickEvery(from: string, to: string, stepMs: number): Promise<void>;
 }
@@ -163,10 +163,10 @@ export function useHarness(): (
     });
     const tickOnly = (instant: Date | string) => {
       now = typeof instant === "string" ? Date.parse(instant) : instant.getTime();
-      daemon.tick();
+      return daemon.tick();
     };
     const tickAt = async (instant: Date | string) => {
-      tickOnly(instant);
+      await tickOnly(instant);
       await daemon.idle();
     };
     return {

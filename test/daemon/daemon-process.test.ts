@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
@@ -47,7 +47,8 @@ async function ready(daemon: DaemonProcess): Promise<void> {
 
 describe("the daemon as a process", () => {
   it("posts once; killed mid-post and restarted, it finds the post instead of posting again", async () => {
-    live = await startLiveSetup();
+    // A restart looks for an interrupted post once it could no longer land: 2 s after it began.
+    live = await startLiveSetup({ sendTimeout: "2s" });
     const setup = live;
     const held = setup.slack.holdNext("chat.postMessage"); // Slack makes the post; the answer never comes
 
@@ -93,6 +94,90 @@ describe("the daemon as a process", () => {
       postsBefore,
     );
     expect(digestPosts(setup.slack)).toHaveLength(1);
+  });
+
+  it("restarted at once after a kill mid-post that Slack stores only later, waits for it instead of posting again", async () => {
+    live = await startLiveSetup({ sendTimeout: "6s" });
+    const setup = live;
+    // Slack stores the post 4 s after it arrives, and the answer never comes back.
+    const held = setup.slack.holdNext("chat.postMessage", { storeAfterMs: 4_000 });
+    const first = start(setup);
+    await held.arrived;
+    const arrivedAt = Date.now();
+    first.child.kill("SIGKILL");
+    await first.exit;
+    expect(digestPosts(setup.slack)).toHaveLength(0); // not stored yet
+
+    const second = start(setup);
+    await second.logged("digest done");
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, arrivedAt + 4_500 - Date.now())),
+    );
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(slackDelivery(setup).slack).toMatchObject({
+      state: "sent",
+      slackTs: digestPosts(setup.slack)[0]?.ts,
+    });
+    // The history lookup came only once the interrupted post had been stored.
+    const lookups = setup.slack.calls.filter(
+      (c) => c.method === "conversations.history" && c.at > arrivedAt,
+    );
+    expect(lookups[0]?.at).toBeGreaterThanOrEqual(arrivedAt + 4_000);
+  });
+
+  it("killed after the main post, a restart finishes the thread reply and the workbook upload", async () => {
+    live = await startLiveSetup({ sendTimeout: "2s", attachXlsx: true });
+    const setup = live;
+    const main = setup.slack.holdNext("chat.postMessage");
+    const reply = setup.slack.holdNext("chat.postMessage", { effect: "on-release" });
+    const first = start(setup);
+    await main.arrived;
+    main.release();
+    await reply.arrived; // the main post is out; its thread reply is not
+    first.child.kill("SIGKILL");
+    await first.exit;
+
+    const second = start(setup);
+    await second.logged("digest done");
+    const [post] = digestPosts(setup.slack);
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(setup.slack.posts.filter((p) => p.thread_ts === post?.ts)).toHaveLength(1);
+    expect(setup.slack.uploads).toEqual([
+      expect.objectContaining({ thread_ts: post?.ts, filename: expect.stringMatching(/\.xlsx$/) }),
+    ]);
+    expect(slackDelivery(setup).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+  });
+
+  it("notices its ledger deleted (not ready, and says so), and a restart on a fresh ledger looks before posting", async () => {
+    live = await startLiveSetup();
+    const setup = live;
+    const first = start(setup);
+    await first.logged("digest done");
+    await ready(first);
+    for (const suffix of ["", "-wal", "-shm"])
+      rmSync(`${setup.ledgerPath}${suffix}`, { force: true });
+
+    const url = await first.opsUrl();
+    const body = await waitFor("/readyz 503", async () => {
+      const res = await fetch(`${url}/readyz`);
+      type Body = { checks: Record<string, { ok: boolean; detail: string }> };
+      return res.status === 503 ? ((await res.json()) as Body) : null;
+    });
+    expect(body.checks.ledger).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/was deleted .* — /),
+    });
+    await first.logged("the ledger file is gone or replaced");
+    first.child.kill("SIGTERM");
+    expect((await first.exit).code).toBe(0);
+
+    const second = start(setup);
+    await second.logged("digest done");
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    expect(slackDelivery(setup).slack).toMatchObject({
+      state: "sent",
+      slackTs: digestPosts(setup.slack)[0]?.ts,
+    });
   });
 
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {

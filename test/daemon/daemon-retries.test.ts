@@ -156,7 +156,8 @@ describe("a run's view of the ledger", () => {
     h.ledger.markFailed(KEY, "b:due", "x", at);
     h.ledger.markFailed(KEY, "c:given-up", "x", null);
     h.ledger.markSent(KEY, "e:sent", { slackTs: "1.1" });
-    const view = dueDestinationsOnly(h.ledger, { now: at, startedAt: new Date(0) });
+    const atThatTime = openLedger(h.ledger.location, { now: () => at });
+    const view = dueDestinationsOnly(atThatTime, { owner: "test", sendTimeoutMs: 5 * MINUTE });
     expect(ids.map((id) => [id, view.beginAttempt(KEY, id).state])).toEqual([
       ["a:waiting", "later"],
       ["b:due", "failed"],
@@ -172,6 +173,7 @@ describe("a run's view of the ledger", () => {
       ["d:pending", "sending"],
       ["e:sent", "sent"],
     ]);
+    atThatTime.close();
   });
 });
 
@@ -191,9 +193,10 @@ describe("a slot another process is sending", () => {
     expect(delivery(h, SLACK)).toMatchObject({ state: "sent", attempts: 2 });
   });
 
-  it("is taken over at once when it was left sending before this daemon started (a crash)", async () => {
+  it("left sending by a crashed daemon, is taken over once its post could no longer land", async () => {
     const before = harness([team], { destinations: [SLACK], gate: () => new Promise(() => {}) });
-    before.tickOnly(FIRE); // the post hangs; the process is then gone
+    await before.tickOnly(FIRE);
+    before.ledger.beginAttempt(KEY, SLACK); // it is posting when the process is killed
     const dir = before.ledger.location.replace(/\/ledger\.sqlite$/, "");
     before.ledger.releaseLease();
     const after = harness([team], {
@@ -201,7 +204,11 @@ describe("a slot another process is sending", () => {
       destinations: [SLACK],
       start: "2026-06-10T07:00:30Z",
     });
+    // Killed mid-post, its post may still land: not looked for, and not sent again, yet.
     await after.tickAt("2026-06-10T07:00:31Z");
+    await after.tickAt("2026-06-10T07:04:59Z");
+    expect(after.runs).toEqual([]);
+    await after.tickAt("2026-06-10T07:05:01Z");
     expect(after.runs.map((r) => r.key)).toEqual([KEY]);
     expect(delivery(after, SLACK)).toMatchObject({ state: "sent" });
   });
@@ -220,7 +227,7 @@ describe("a slot another process starts sending while a daemon run has it", () =
     });
     await h.tickAt("2026-06-10T06:59:30Z");
     recordSlot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
-    h.tickOnly(FIRE); // the daemon launches too: the row is only pending
+    await h.tickOnly(FIRE); // the daemon launches too: the row is only pending
     h.ledger.beginAttempt(KEY, SLACK); // the CLI reaches its post first
     release();
     await h.daemon.idle();

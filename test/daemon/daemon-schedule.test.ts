@@ -149,9 +149,9 @@ describe("slots", () => {
     });
     const team = aTeam({ digests: [aDigest({ schedule: "0 * * * *", period: "previous_day" })] });
     const h = harness([team], { gate: () => blocked });
-    h.tickOnly("2026-06-10T06:00:00Z"); // the 08:00 Berlin fire is due; its run hangs
+    await h.tickOnly("2026-06-10T06:00:00Z"); // the 08:00 Berlin fire is due; its run hangs
     expect(h.daemon.status().running).toEqual(["checkout.daily.2026-06-09"]);
-    h.tickOnly("2026-06-11T06:00:10Z"); // a day later, the next slot is due, but the job is busy
+    await h.tickOnly("2026-06-11T06:00:10Z"); // a day later, the next slot is due, but the job is busy
     expect(h.runs).toHaveLength(1);
     release();
     await h.daemon.idle();

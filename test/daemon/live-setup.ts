@@ -74,6 +74,10 @@ export interface LiveSetup {
 export interface LiveConfigOptions {
   /** Deliver by email too (through the relay). */
   email?: boolean;
+  /** Upload the workbook into the Slack thread. */
+  attachXlsx?: boolean;
+  /** `state.send_timeout` (default the config's own, 5m). */
+  sendTimeout?: string;
 }
 
 /** Starts the fakes and writes the config; `close` stops them and removes the dir. */
@@ -89,7 +93,10 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
   const config = {
     api: { url: "${INSIGHTS_API_URL}", key: "${INSIGHTS_API_KEY}", max_attempts: 2 },
     email: { from: "Test insights <insights@example.com>" },
-    state: { path: ledgerPath },
+    state: {
+      path: ledgerPath,
+      ...(options.sendTimeout ? { send_timeout: options.sendTimeout } : {}),
+    },
     server: { host: "127.0.0.1", port: 0 },
     teams: [
       {
@@ -104,7 +111,7 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
             schedule: "* * * * *",
             period: "previous_week",
             catch_up: "1h",
-            slack: { channel: "C0123ABCD" },
+            slack: { channel: "C0123ABCD", ...(options.attachXlsx ? { attach_xlsx: true } : {}) },
             ...(options.email ? { email: { to: ["qa@example.com"], attach_xlsx: false } } : {}),
           },
         ],

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { runCli, startDaemonProcess } from "./daemon-process.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
@@ -12,10 +13,17 @@ afterEach(async () => {
 });
 
 async function run(setup: LiveSetup, ...extra: string[]) {
-  const cli = runCli(
+  return finished(startRun(setup, setup.env, ...extra));
+}
+
+function startRun(setup: LiveSetup, env: NodeJS.ProcessEnv, ...extra: string[]) {
+  return runCli(
     ["run", "--team", "checkout", "--digest", "weekly", "--config", setup.configPath, ...extra],
-    setup.env,
+    env,
   );
+}
+
+async function finished(cli: ReturnType<typeof runCli>) {
   const out: string[] = [];
   cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
   const { code } = await cli.exit;
@@ -95,6 +103,38 @@ describe("run and the ledger", () => {
     } finally {
       daemon.child.kill("SIGTERM");
       await daemon.exit;
+    }
+  });
+
+  it("a run that got past its check before the daemon claimed the slot leaves the daemon's send alone", async () => {
+    live = await startLiveSetup();
+    const setup = live;
+    // run's insights come slowly, so the daemon claims the slot while run is still fetching.
+    const slowApi = await startEmulator({ projects: 3, latencyMs: 2_500 });
+    // Slack has not stored the daemon's post yet when run would look for it.
+    const held = setup.slack.holdNext("chat.postMessage", { effect: "on-release" });
+    const cli = startRun(setup, { ...setup.env, INSIGHTS_API_URL: slowApi.url });
+    const daemon = startDaemonProcess(setup.configPath, setup.env);
+    try {
+      await waitFor("run to record the slot", () => {
+        const ledger = openLedger(setup.ledgerPath);
+        try {
+          return ledger.history({ limit: 1 }).length > 0;
+        } finally {
+          ledger.close();
+        }
+      });
+      await held.arrived;
+      const clash = await finished(cli);
+      held.release();
+      await daemon.logged("digest done");
+      expect(digestPosts(setup.slack)).toHaveLength(1);
+      expect(clash.code).toBe(1);
+      expect(clash.out).toMatch(/slack:C0123ABCD .*another process is sending it/);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exit;
+      await slowApi.close();
     }
   });
 });

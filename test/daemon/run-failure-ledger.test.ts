@@ -50,7 +50,7 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
         measure: () => Promise.reject(new Error("not reached")),
         send: () => Promise.reject(new Error("not reached")),
       },
-      ledger: dueDestinationsOnly(ledger, { now: clock.now(), startedAt: new Date(0) }),
+      ledger: dueDestinationsOnly(ledger, { owner: "test", sendTimeoutMs: 300_000 }),
       cache: createRequestCache(),
       logger: silentLogger(),
       retryAt: () => new Date("2026-06-10T08:00:00Z"),

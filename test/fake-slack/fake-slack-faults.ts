@@ -39,11 +39,17 @@ export interface HoldOptions {
    * `release()`.
    */
   effect?: "now" | "on-release";
+  /**
+   * The call takes effect this long after it arrives, whatever became of the client meanwhile
+   * (Slack storing a post late); the answer is still held until `release()`.
+   */
+  storeAfterMs?: number;
 }
 
 /** A hold as the server sees it: call `arrived`, then await `answer` (false: stay silent). */
 export interface Hold {
-  effect: "now" | "on-release";
+  effect: "now" | "on-release" | "later";
+  storeAfterMs: number;
   arrived: () => void;
   answer: Promise<boolean>;
 }
@@ -90,7 +96,12 @@ export function createFaults(): Faults {
       });
       holds.set(method, [
         ...(holds.get(method) ?? []),
-        { effect: options.effect ?? "now", arrived, answer },
+        {
+          effect: options.storeAfterMs !== undefined ? "later" : (options.effect ?? "now"),
+          storeAfterMs: options.storeAfterMs ?? 0,
+          arrived,
+          answer,
+        },
       ]);
       unsettled.add(settle);
       const finish = (answerIt: boolean) => {

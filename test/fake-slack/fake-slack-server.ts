@@ -126,6 +126,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     calls.push({ method: logged, at: Date.now(), params: request.params });
     const hold = faults.holdFor(logged);
     if (!hold) return send(res, dispatch(method, request));
+    if (hold.effect === "later") {
+      hold.arrived();
+      const stored = new Promise<Reply>((resolve) =>
+        setTimeout(() => resolve(dispatch(method, request)), hold.storeAfterMs),
+      );
+      if (await hold.answer) send(res, await stored);
+      return;
+    }
     if (hold.effect === "on-release") {
       hold.arrived();
       if (await hold.answer) send(res, dispatch(method, request));

@@ -40,6 +40,8 @@ describe("recording a slot", () => {
         slackTs: null,
         messageId: null,
         updatedAt: new Date("2026-11-16T08:00:00.000Z"),
+        claimedBy: null,
+        claimedAt: null,
       })),
     });
   });
@@ -234,5 +236,70 @@ describe("two processes on one ledger", () => {
       await exited(holder);
     }
     expect(holder.exitCode).toBe(0);
+  });
+});
+
+describe("claiming a destination for sending", () => {
+  const ledgers = useTempLedgers();
+  const daemon = { owner: "daemon pid 1", sendTimeoutMs: 5 * MINUTE, take: "due" } as const;
+  const run = { owner: "run pid 2", sendTimeoutMs: 5 * MINUTE, take: "open" } as const;
+
+  it("lets one process win: a claim younger than the send timeout is never taken for a crashed one", () => {
+    const clock = manualClock();
+    const path = join(ledgers.dir(), "ledger.db");
+    const first = ledgers.open(path, clock);
+    const second = ledgers.open(path, clock);
+    first.recordSlot(aSlot());
+    const won = first.claimDelivery(KEY, SLACK, daemon);
+    expect(won).toMatchObject({ claimed: true, token: 1, before: { state: "pending" } });
+    clock.advance(5 * MINUTE - 1);
+    expect(second.claimDelivery(KEY, SLACK, run)).toMatchObject({
+      claimed: false,
+      delivery: { state: "sending", claimedBy: "daemon pid 1", attempts: 1 },
+    });
+    clock.advance(1);
+    // Its sender is gone and what it posted has landed: taken over, looking first.
+    expect(second.claimDelivery(KEY, SLACK, run)).toMatchObject({
+      claimed: true,
+      token: 2,
+      before: { state: "sending", attempts: 1 },
+    });
+  });
+
+  it("fences writes by the token: a sender whose claim was taken over records nothing", () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    ledger.recordSlot(aSlot());
+    const stale = ledger.claimDelivery(KEY, SLACK, daemon);
+    clock.advance(6 * MINUTE);
+    const fresh = ledger.claimDelivery(KEY, SLACK, run);
+    if (!stale.claimed || !fresh.claimed) throw new Error("both claims should have been won");
+    ledger.markFailed(KEY, SLACK, "timed out", null, stale.token);
+    expect(ledger.getSlot(KEY)?.deliveries.find((d) => d.destination === SLACK)).toMatchObject({
+      state: "sending",
+      claimedBy: "run pid 2",
+    });
+    ledger.markSent(KEY, SLACK, { slackTs: "1.1" }, fresh.token);
+    expect(ledger.isSlotDelivered(KEY)).toBe(false); // the email is still pending
+    expect(ledger.claimDelivery(KEY, SLACK, run)).toMatchObject({ claimed: false });
+  });
+
+  it("takes a failure only once its retry is due for the daemon, at once for run, and anything with take any", () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    ledger.recordSlot(aSlot());
+    ledger.beginAttempt(KEY, SLACK);
+    ledger.markFailed(KEY, SLACK, "down", new Date(clock.now().getTime() + MINUTE));
+    expect(ledger.claimDelivery(KEY, SLACK, daemon).claimed).toBe(false);
+    expect(ledger.claimDelivery(KEY, SLACK, run)).toMatchObject({
+      claimed: true,
+      before: { state: "failed" },
+    });
+    ledger.markSent(KEY, SLACK, { slackTs: "1.1" });
+    expect(ledger.claimDelivery(KEY, SLACK, run).claimed).toBe(false);
+    expect(ledger.claimDelivery(KEY, SLACK, { ...run, take: "any" })).toMatchObject({
+      claimed: true,
+      before: { state: "sent" },
+    });
   });
 });

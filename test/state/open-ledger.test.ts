@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("openLedger", () => {
     expect(inspect(path)).toEqual({
       version: SCHEMA_VERSION,
       journal: "wal",
-      tables: ["alert_states", "daemon_lease", "deliveries", "slots"],
+      tables: ["alert_states", "daemon_lease", "deliveries", "delivery_parts", "slots"],
     });
   });
 
@@ -89,5 +89,20 @@ describe("openLedger", () => {
       .getSlot("checkout.daily.2026-11-15")
       ?.deliveries.find((d) => d.destination === "slack:C0123");
     expect(seen).toMatchObject({ state: "sent", slackTs: "1700000000.000100", attempts: 1 });
+  });
+});
+
+describe("the ledger file under an open ledger", () => {
+  const ledgers = useTempLedgers();
+
+  it("is noticed when deleted or replaced, naming the fix", () => {
+    const path = join(ledgers.dir(), "ledger.db");
+    const ledger = ledgers.open(path);
+    expect(ledger.fileProblem()).toBeNull();
+    rmSync(path);
+    expect(ledger.fileProblem()).toMatch(/was deleted while the daemon had it open.* — restore/);
+    writeFileSync(`${path}.new`, "");
+    renameSync(`${path}.new`, path);
+    expect(ledger.fileProblem()).toMatch(/was replaced by another file.* — restart the daemon/);
   });
 });

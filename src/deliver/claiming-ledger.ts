@@ -1,0 +1,40 @@
+import type { ClaimOptions, Ledger } from "../state/ledger.js";
+import type { DeliveryLedger } from "./deliver-all.js";
+
+/**
+ * The ledger as one run's deliveries see it: each destination is claimed at the moment of
+ * sending, by the rules of `options` (the daemon takes what is due, `run` any open destination,
+ * `run --force` anything). A destination not won reads as `sent` or `later`, and is left alone.
+ */
+export function claimingLedger(
+  ledger: Pick<
+    Ledger,
+    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+  >,
+  options: ClaimOptions,
+): DeliveryLedger & Pick<Ledger, "recordSlot"> {
+  return {
+    recordSlot: (slot) => ledger.recordSlot(slot),
+    beginAttempt: (key, destination) => {
+      const claim = ledger.claimDelivery(key, destination, options);
+      if (!claim.claimed) {
+        const sent = claim.delivery?.state === "sent";
+        return { state: sent ? "sent" : "later", attempts: claim.delivery?.attempts ?? 0 };
+      }
+      const { state, attempts } = claim.before;
+      // A sent destination claimed again is a deliberate resend: sent anew.
+      return {
+        state: state === "sent" ? "new" : state,
+        attempts,
+        claim: claim.token,
+        resend: options.take === "any",
+      };
+    },
+    markSent: (key, destination, receipt, token) =>
+      ledger.markSent(key, destination, receipt, token),
+    markFailed: (key, destination, error, next, token) =>
+      ledger.markFailed(key, destination, error, next, token),
+    partsDone: (key, destination) => ledger.partsDone(key, destination),
+    recordPart: (key, destination, part, ref) => ledger.recordPart(key, destination, part, ref),
+  };
+}

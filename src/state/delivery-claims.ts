@@ -1,0 +1,96 @@
+import type Database from "better-sqlite3";
+import type { Claimed, ClaimOptions, DeliveryState, Ledger, NotClaimed } from "./ledger.js";
+
+// Claiming a destination for sending, and the parts of a delivery done so far. The claim is one
+// conditional upsert (INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING), so two processes that
+// reach the same send at once cannot both win, and the same statement carries over to
+// PostgreSQL; its token fences the claimer's later writes.
+
+export type ClaimStore = Pick<Ledger, "claimDelivery" | "partsDone" | "recordPart">;
+
+interface ClaimRow {
+  claim: number;
+  claimed_from: DeliveryState | "new";
+  attempts: number;
+  slack_ts: string | null;
+  message_id: string | null;
+}
+
+/** Claims and delivery parts over an open database; `afterClaim` runs in the claim's transaction. */
+export function createClaimStore(
+  db: Database.Database,
+  now: () => Date,
+  hooks: {
+    afterClaim(key: string): void;
+    notClaimed(key: string, destination: string): NotClaimed;
+  },
+): ClaimStore {
+  const q = prepare(db);
+  return {
+    claimDelivery: (key, destination, options) =>
+      db
+        .transaction((): Claimed | NotClaimed => {
+          const row = q.claim.get(claimParams(key, destination, options, now()));
+          if (!row) return hooks.notClaimed(key, destination);
+          hooks.afterClaim(key);
+          return {
+            claimed: true,
+            token: row.claim,
+            before: {
+              state: row.claimed_from,
+              attempts: row.attempts - 1,
+              slackTs: row.slack_ts,
+              messageId: row.message_id,
+            },
+          };
+        })
+        .immediate(),
+
+    partsDone: (key, destination) =>
+      new Map(q.parts.all(key, destination).map((p) => [p.part, p.ref] as const)),
+
+    recordPart: (key, destination, part, ref) => {
+      q.recordPart.run({ key, destination, part, ref, now: now().toISOString() });
+    },
+  };
+}
+
+function claimParams(key: string, destination: string, options: ClaimOptions, at: Date) {
+  return {
+    key,
+    destination,
+    owner: options.owner,
+    take: options.take,
+    now: at.toISOString(),
+    staleBefore: new Date(at.getTime() - options.sendTimeoutMs).toISOString(),
+  };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    // A sending row from before claims were recorded has no claimed_at: its updated_at is when
+    // its attempt began.
+    claim: db.prepare<[ReturnType<typeof claimParams>], ClaimRow>(
+      `INSERT INTO deliveries
+         (slot_key, destination, state, attempts, updated_at, claim, claimed_by, claimed_at, claimed_from)
+       VALUES (@key, @destination, 'sending', 1, @now, 1, @owner, @now, 'new')
+       ON CONFLICT (slot_key, destination) DO UPDATE SET
+         state = 'sending', attempts = attempts + 1, next_attempt_at = NULL, updated_at = @now,
+         claim = claim + 1, claimed_by = @owner, claimed_at = @now, claimed_from = state
+       WHERE @take = 'any'
+         OR state = 'pending'
+         OR (state = 'failed'
+             AND (@take = 'open' OR (next_attempt_at IS NOT NULL AND next_attempt_at <= @now)))
+         OR (state = 'sending' AND coalesce(claimed_at, updated_at) <= @staleBefore)
+       RETURNING claim, claimed_from, attempts, slack_ts, message_id`,
+    ),
+    parts: db.prepare<[string, string], { part: string; ref: string | null }>(
+      "SELECT part, ref FROM delivery_parts WHERE slot_key = ? AND destination = ? ORDER BY part",
+    ),
+    recordPart: db.prepare(
+      `INSERT INTO delivery_parts (slot_key, destination, part, ref, done_at)
+       VALUES (@key, @destination, @part, @ref, @now)
+       ON CONFLICT (slot_key, destination, part) DO NOTHING`,
+    ),
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { aDigest, aTeam, useHarness } from "./daemon-harness.js";
+
+/**
+ * A first tick with many jobs plans hours of catch-up for each; it must let the event loop run
+ * (the ops server's /healthz, timers, deliveries in flight) while it does, instead of holding it
+ * until every job is planned.
+ */
+
+const harness = useHarness();
+
+describe("a big first tick", () => {
+  it("yields to the event loop between jobs", async () => {
+    const digests = Array.from({ length: 12 }, (_, i) =>
+      aDigest({ name: `every-minute-${i}`, schedule: "* * * * *", catchUpMs: 6 * 3_600_000 }),
+    );
+    const h = harness([aTeam({ digests })]);
+    let ticking = true;
+    let interleaved = 0;
+    const beat = setInterval(() => {
+      if (ticking) interleaved++;
+    }, 1);
+    try {
+      const tick = h.tickOnly("2026-06-10T06:00:30Z");
+      await tick;
+      ticking = false;
+    } finally {
+      clearInterval(beat);
+    }
+    await h.daemon.idle();
+    expect(h.runs).toHaveLength(12);
+    // Timers ran while the tick was planning: the loop was handed back, more than once.
+    expect(interleaved).toBeGreaterThan(2);
+  });
+});
