@@ -52,7 +52,11 @@ export interface DaemonOptions {
   logger: Logger;
   metrics?: DaemonMetrics | null;
   now?: () => Date;
-  /** Between ticks (default 1 s): a fire runs at most this late. */
+  /**
+   * The longest sleep between ticks (default 15 s). The scheduler wakes for the next fire or
+   * retry it knows of, and at least this often, to notice a clock jump, a suspend, or a retry
+   * another process (`run`) left in the ledger.
+   */
   tickMs?: number;
   /** How long one send may take (default SEND_TIMEOUT_MS): see `Ledger.claimDelivery`. */
   sendTimeoutMs?: number;
@@ -73,7 +77,7 @@ export interface DaemonStatus {
 }
 
 export interface Daemon {
-  /** Ticks now, then every `tickMs`. */
+  /** Ticks now, then at each next fire or retry, at least every `tickMs`. */
   start(): void;
   /**
    * One tick: plans every job and starts what is due (runs go on in the background). Resolves

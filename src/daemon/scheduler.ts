@@ -17,6 +17,8 @@ export type * from "./daemon-types.js";
 // hundreds: a tick hands the event loop back at least this often, so /healthz, timers and the
 // deliveries in flight are never held up for the whole first tick.
 const YIELD_EVERY_MS = 20;
+// While a due slot is left to another process's send in flight, it is looked at this often.
+const ELSEWHERE_POLL_MS = 1_000;
 
 /**
  * When things run. Every tick, for each job: the planner (`schedule/plan-catch-up.ts`) names
@@ -30,13 +32,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const metrics = options.metrics ?? null;
   const clock = options.now ?? (() => new Date());
   const timers = options.timers ?? realTimers;
-  const tickMs = options.tickMs ?? 1_000;
+  const maxSleepMs = options.tickMs ?? 15_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
   const runs = createSlotRuns({
     claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
-    onLeftToOthers: (job, due) => elsewhere.set(job.id, due),
+    onLeftToOthers: (job, due) => {
+      elsewhere.set(job.id, due);
+      wakeWithin(ELSEWHERE_POLL_MS);
+    },
     ledger,
     runJob: options.runJob,
     logger,
@@ -44,14 +49,27 @@ export function createDaemon(options: DaemonOptions): Daemon {
     clock,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timers,
+    onRetryScheduled: (at) => {
+      retryWakeAt = Math.min(retryWakeAt, at.getTime());
+      wakeWithin(Math.max(0, at.getTime() - clock().getTime()));
+    },
   });
   let jobs = [...options.jobs];
   // Per job, the `now` of its last plan: fires up to it were decided on (see planCatchUp).
   const lastChecked = new Map<string, Date>();
+  // Per job, its next fire after the last plan: until then there is nothing to plan, so a
+  // tick of a daemon at rest costs a map lookup per job, not a cron walk and a period each.
+  const nextFireAt = new Map<string, number>();
+  // The earliest next fire seen by the last tick, and the earliest retry this daemon set.
+  let fireWakeAt = Number.POSITIVE_INFINITY;
+  let retryWakeAt = Number.POSITIVE_INFINITY;
   const reported = new Set<string>();
   let lastTickAt: Date | null = null;
   let stopping = false;
   let timer: unknown = null;
+  // When the pending timer fires (clock ms), so a sooner need can bring it forward.
+  let timerAt = Number.POSITIVE_INFINITY;
+  let looping = false;
 
   async function tick(): Promise<void> {
     if (stopping) return;
@@ -88,6 +106,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
   function planJob(job: ScheduledJob, now: Date, cache: RequestCache): void {
     // A busy job is planned once its run ends, from its last plan: no fire is lost meanwhile.
     if (runs.isRunning(job.id)) return;
+    const next = nextFireAt.get(job.id) ?? Number.NEGATIVE_INFINITY;
+    if (next > now.getTime() && !elsewhere.has(job.id)) return wakeBy(next);
     const lastCheckedAt = lastChecked.get(job.id) ?? null;
     try {
       const plan = planCatchUp({
@@ -100,6 +120,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
         isDelivered: (key) => ledger.isSlotDelivered(key),
       });
       lastChecked.set(job.id, now);
+      const following = nextFires(job.schedule, job.zone, now, 1)[0]?.getTime();
+      nextFireAt.set(job.id, following ?? Number.POSITIVE_INFINITY);
+      if (following !== undefined) wakeBy(following);
       for (const { fire, key, reason } of plan.skipped) {
         logger.warn(
           { job: job.id, slot: key, fireAt: fire.toISOString(), reason },
@@ -175,7 +198,15 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger.error({ job: id, err }, message);
   }
 
+  function wakeBy(at: number): void {
+    if (at < fireWakeAt) fireWakeAt = at;
+  }
+
   async function loop(): Promise<void> {
+    looping = true;
+    fireWakeAt = Number.POSITIVE_INFINITY;
+    // This tick runs every retry due by now; a later one re-arms the wake when it is set.
+    if (retryWakeAt <= clock().getTime()) retryWakeAt = Number.POSITIVE_INFINITY;
     try {
       await tick();
     } catch (error) {
@@ -185,7 +216,29 @@ export function createDaemon(options: DaemonOptions): Daemon {
         "the scheduler tick failed (is the ledger writable?); trying again every tick",
       );
     }
-    if (!stopping) timer = timers.setTimeout(() => void loop(), tickMs);
+    looping = false;
+    if (stopping) return;
+    // Sleep until the next fire or retry, but never longer than maxSleepMs: the wall clock may
+    // jump (NTP, a suspended laptop or VM) while timers count real time.
+    const wakeAt = Math.min(fireWakeAt, retryWakeAt);
+    // A slot another process is sending is looked at again every second until it settles.
+    const longest = elsewhere.size > 0 ? ELSEWHERE_POLL_MS : maxSleepMs;
+    arm(Math.min(longest, Math.max(0, wakeAt - clock().getTime())));
+  }
+
+  function arm(sleepMs: number): void {
+    if (timer !== null) timers.clearTimeout(timer);
+    timerAt = clock().getTime() + sleepMs;
+    timer = timers.setTimeout(() => {
+      timer = null;
+      void loop();
+    }, sleepMs);
+  }
+
+  /** Brings the next tick forward to within `ms`, unless a tick is running (it re-arms). */
+  function wakeWithin(ms: number): void {
+    if (stopping || looping || timer === null) return;
+    if (timerAt > clock().getTime() + ms) arm(ms);
   }
 
   return {
@@ -203,6 +256,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
       jobs = [...next];
       const ids = new Set(jobs.map((j) => j.id));
       for (const id of lastChecked.keys()) if (!ids.has(id)) lastChecked.delete(id);
+      // A changed schedule has other fires: every job is planned again on the next tick.
+      nextFireAt.clear();
       for (const id of elsewhere.keys()) if (!ids.has(id)) elsewhere.delete(id);
     },
     status: () => ({ lastTickAt, running: runs.keys(), stopping }),

@@ -25,6 +25,8 @@ export interface SlotRunsOptions {
   clock: () => Date;
   retryDelaysMs: readonly number[];
   timers: Timers;
+  /** A failed delivery will be due again at `at`: the scheduler wakes for it. */
+  onRetryScheduled?: (at: Date) => void;
 }
 
 export interface SlotLaunch {
@@ -65,8 +67,11 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       trigger,
     });
     const deadline = once(() => slotDeadline(job, fire)); // only a failure needs it
-    const retryAt = (attempts: number) =>
-      nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
+    const retryAt = (attempts: number) => {
+      const at = nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
+      if (at) options.onRetryScheduled?.(at);
+      return at;
+    };
     const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
       const at = { now: clock(), sendTimeoutMs };
       settleSlot(
