@@ -53,7 +53,7 @@ export interface DaemonOptions {
   metrics?: DaemonMetrics | null;
   now?: () => Date;
   /**
-   * The longest sleep between ticks (default 15 s). The scheduler wakes for the next fire or
+   * The longest sleep between ticks (default 5 s). The scheduler wakes for the next fire or
    * retry it knows of, and at least this often, to notice a clock jump, a suspend, or a retry
    * another process (`run`) left in the ledger.
    */

@@ -32,7 +32,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const metrics = options.metrics ?? null;
   const clock = options.now ?? (() => new Date());
   const timers = options.timers ?? realTimers;
-  const maxSleepMs = options.tickMs ?? 15_000;
+  const maxSleepMs = options.tickMs ?? 5_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
