@@ -107,7 +107,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
     // A busy job is planned once its run ends, from its last plan: no fire is lost meanwhile.
     if (runs.isRunning(job.id)) return;
     const next = nextFireAt.get(job.id) ?? Number.NEGATIVE_INFINITY;
-    if (next > now.getTime() && !elsewhere.has(job.id)) return wakeBy(next);
+    if (next > now.getTime() && !elsewhere.has(job.id)) {
+      wakeBy(next);
+      return;
+    }
     const lastCheckedAt = lastChecked.get(job.id) ?? null;
     try {
       const plan = planCatchUp({
