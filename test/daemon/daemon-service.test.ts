@@ -105,7 +105,7 @@ describe("the daemon service", () => {
         schedule: "0 9 * * *",
         warn_at: 3,
         critical_at: 5,
-        clear_below: 2.5,
+        clear_at: 2.5,
         slack: { channel: "C0123ABCD" },
       },
     ];
