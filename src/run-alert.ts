@@ -1,0 +1,318 @@
+import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
+import type { AlertRule, Evaluation, ScopeState } from "./alerts/types.js";
+import type { AlertConfig, Team } from "./config/types.js";
+import {
+  type DeliveryJob,
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+} from "./deliver/deliver-all.js";
+import { messageIdForKey } from "./deliver/email-message-id.js";
+import type { EmailDestination, SlackAlertDestination } from "./deliver/types.js";
+import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import type { InsightsApi } from "./insights/types.js";
+import type { Logger } from "./logger.js";
+import { addDays, periodDays } from "./periods/calendar-date.js";
+import { periodsForFire } from "./periods/periods-for-fire.js";
+import type { Period } from "./periods/types.js";
+import {
+  type AlertNotification,
+  buildAlertNotification,
+} from "./render/alert/alert-notification.js";
+import { buildReport } from "./report/build-report.js";
+import type { AlertState, Ledger } from "./state/ledger.js";
+import { slotKey } from "./state/slot-key.js";
+
+// One alert evaluation, start to finish: the window its fire covers → insights of the team's
+// projects → each scope's sample against its last state (`alerts/`) → the notification,
+// rendered → the slot, the new states and the notification recorded in one transaction →
+// delivery. A retry of the slot finds the evaluation recorded and sends what it decided:
+// it never judges again against states that have already moved.
+
+export interface AlertJob {
+  team: Team;
+  alert: AlertConfig;
+  /** The scheduled instant (a late run evaluates its slot's window). */
+  fireAt: Date;
+}
+
+/** The ledger as an alert uses it (`state/` implements it). */
+export interface AlertLedger
+  extends DeliveryLedger,
+    Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot"> {}
+
+export interface AlertDeps {
+  api: InsightsApi;
+  slack: SlackAlertDestination | null;
+  email: EmailDestination | null;
+  /** null: nothing recorded, nothing read (a dry run without a ledger). */
+  ledger: AlertLedger | null;
+  /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
+  dryRun?: boolean;
+  cache: RequestCache;
+  logger: Logger;
+  retryAt?: (attempts: number) => Date | null;
+}
+
+export interface AlertOutcome {
+  key: string;
+  window: Period;
+  /** The evaluation made now; null when a recorded one was re-sent. */
+  evaluation: Evaluation | null;
+  notification: AlertNotification | null;
+  deliveries: DeliveryResult[];
+}
+
+/** The window an alert fired at `fireAt` evaluates, and the slot key that names it. */
+export function alertSlot(job: AlertJob): { key: string; window: Period } {
+  const { team, alert, fireAt } = job;
+  const periods = periodsForFire({
+    fireAt,
+    timezone: team.timezone,
+    kind: alert.window,
+    compareTo: "previous_period",
+    weekStartsOn: team.weekStartsOn,
+  });
+  return { key: slotKey(team.name, "alert", alert.name, periods.current), window: periods.current };
+}
+
+/** Runs one evaluation: evaluate and record (or find it recorded) → deliver. */
+export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOutcome> {
+  const { key, window } = alertSlot(job);
+  const recorded = deps.dryRun ? null : deps.ledger?.getAlertEvaluation(key);
+  let evaluation: Evaluation | null = null;
+  let notification: AlertNotification | null;
+  if (recorded) {
+    notification = parseNotification(recorded.notification);
+  } else {
+    evaluation = await evaluate(job, key, window, deps);
+    notification = buildAlertNotification({
+      key,
+      team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
+      alert: job.alert,
+      period: window,
+      mention: job.alert.slack?.mention ?? null,
+      evaluation,
+      slack: deps.slack && job.alert.slack ? { channel: job.alert.slack.channel } : null,
+      email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
+      now: job.fireAt.toISOString(),
+    });
+    const fresh = deps.dryRun ? true : record(job, key, window, evaluation, notification, deps);
+    // Another process recorded this evaluation first: send what it decided, not ours.
+    if (!fresh)
+      notification = parseNotification(deps.ledger?.getAlertEvaluation(key)?.notification ?? null);
+  }
+  const ledger = deps.dryRun ? null : deps.ledger;
+  const deliveries = notification
+    ? await deliverAll(key, deliveryJobs(key, notification, deps), { ...deps, ledger })
+    : [];
+  deps.logger.info(
+    {
+      slot: key,
+      transitions:
+        evaluation?.transitions.map((t) => `${t.scope}:${t.from}->${t.to}`) ?? "recorded",
+      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+    },
+    "alert evaluated",
+  );
+  return { key, window, evaluation, notification, deliveries };
+}
+
+async function evaluate(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  deps: AlertDeps,
+): Promise<Evaluation> {
+  const days = periodDays(window);
+  // A week of days at least, so a daily alert's sparkline shows the week that led up to it.
+  const trend = { start: addDays(window.end, 1 - trendDays(days)), end: window.end };
+  const prior = { start: addDays(window.start, -days), end: addDays(window.start, -1) };
+  const periods = {
+    kind: job.alert.window,
+    compareTo: "previous_period" as const,
+    current: trend,
+    prior,
+  };
+  const projects = await collectInsights(deps.api, job.team, periods, deps.cache);
+  const report = buildReport({
+    team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
+    digest: job.alert.name,
+    periods,
+    generatedAt: job.fireAt.toISOString(),
+    dashboardUrl: job.team.dashboardUrl,
+    projects,
+  });
+  const states = new Map(
+    (deps.ledger?.alertStates(job.team.name, job.alert.name) ?? []).map((s) => [
+      s.scope,
+      toScopeState(s),
+    ]),
+  );
+  return evaluateAlert({
+    rule: ruleOf(job.alert),
+    windows: scopeWindows(report, days, job.alert.scope),
+    states,
+    now: job.fireAt.toISOString(),
+    key,
+  });
+}
+
+function record(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  evaluation: Evaluation,
+  notification: AlertNotification | null,
+  deps: AlertDeps,
+): boolean {
+  if (!deps.ledger) return true;
+  const destinations = [
+    ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
+    ...(notification?.email ? [emailDestinationId(notification.email.to)] : []),
+  ];
+  return deps.ledger.recordAlertEvaluation({
+    slot: {
+      key,
+      team: job.team.name,
+      kind: "alert",
+      job: job.alert.name,
+      fireAt: job.fireAt,
+      period: window,
+      destinations,
+    },
+    alert: job.alert.name,
+    states: evaluation.results.map((r) => fromScopeState(job, r.state)),
+    results: JSON.stringify(
+      evaluation.results.map(({ scope, name, sample, verdict, state }) => ({
+        scope,
+        name,
+        value: sample.value,
+        size: sample.size,
+        verdict,
+        state: state.state,
+      })),
+    ),
+    notification: notification ? JSON.stringify(notification) : null,
+  });
+}
+
+function deliveryJobs(
+  key: string,
+  notification: AlertNotification,
+  deps: AlertDeps,
+): DeliveryJob[] {
+  const jobs: DeliveryJob[] = [];
+  const { slack, email } = notification;
+  const slackOut = deps.slack;
+  if (slack && slackOut) {
+    // The ts of a fire's first message, from its delivery in the ledger.
+    const tsOf = (rootKey: string) =>
+      deps.ledger
+        ?.getSlot(rootKey)
+        ?.deliveries.find((d) => d.destination === slackDestinationId(slack.channel))?.slackTs ??
+      null;
+    jobs.push({
+      id: slackDestinationId(slack.channel),
+      send: async () => {
+        const thread = slack.threadKey ? tsOf(slack.threadKey) : null;
+        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
+        for (const update of slack.updates) {
+          const ts = tsOf(update.rootKey);
+          if (!ts) continue;
+          // The news went out above; a failed edit must not fail the delivery and re-post it.
+          try {
+            const names = { key, rootKey: update.rootKey };
+            await slackOut.updateAlert(slack.channel, ts, update.message, names);
+          } catch (error) {
+            deps.logger.warn(
+              { slot: key, root: update.rootKey, err: String(error) },
+              "could not edit the alert's first message",
+            );
+          }
+        }
+        return { slackTs: posted.ts };
+      },
+    });
+  }
+  const emailOut = deps.email;
+  if (email && emailOut) {
+    jobs.push({
+      id: emailDestinationId(email.to),
+      send: async () => {
+        const sent = await emailOut.send({
+          ...email,
+          attachments: [],
+          messageId: messageIdForKey(key),
+        });
+        return { messageId: sent.messageId };
+      },
+    });
+  }
+  return jobs;
+}
+
+const slackDestinationId = (channel: string) => `slack:${channel}`;
+const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
+
+function parseNotification(json: string | null): AlertNotification | null {
+  return json === null ? null : (JSON.parse(json) as AlertNotification);
+}
+
+/** The engine's rule from the config's alert. */
+export function ruleOf(alert: AlertConfig): AlertRule {
+  const {
+    name,
+    metric,
+    warnAt,
+    criticalAt,
+    clearAt,
+    minTests,
+    confidence,
+    forEvaluations,
+    repeatEveryMs,
+    onNoData,
+  } = alert;
+  return {
+    name,
+    metric,
+    warnAt,
+    criticalAt,
+    clearAt,
+    minTests,
+    confidence,
+    forEvaluations,
+    repeatEveryMs,
+    onNoData,
+  };
+}
+
+function toScopeState(s: AlertState): ScopeState {
+  return {
+    scope: s.scope,
+    state: s.state,
+    since: s.since.toISOString(),
+    breaches: s.breaches,
+    lastValue: s.lastValue,
+    lastNotifiedAt: s.lastNotifiedAt?.toISOString() ?? null,
+    firedAt: s.firedAt?.toISOString() ?? null,
+    threadKey: s.threadKey,
+  };
+}
+
+function fromScopeState(job: AlertJob, s: ScopeState): Omit<AlertState, "updatedAt"> {
+  const date = (iso: string | null) => (iso === null ? null : new Date(iso));
+  return {
+    team: job.team.name,
+    alert: job.alert.name,
+    scope: s.scope,
+    state: s.state,
+    since: new Date(s.since),
+    breaches: s.breaches,
+    lastValue: s.lastValue,
+    lastNotifiedAt: date(s.lastNotifiedAt),
+    firedAt: date(s.firedAt),
+    threadKey: s.threadKey,
+  };
+}
