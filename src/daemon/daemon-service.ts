@@ -3,7 +3,7 @@ import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import { openLedger } from "../state/open-ledger.js";
-import { ALERTS_NOT_EVALUATED, configuredAlerts, listJobs } from "./jobs.js";
+import { listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
@@ -72,7 +72,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients),
+    runJob: createJobRunner(clients, ledger),
     logger,
     metrics,
     now,
@@ -123,8 +123,6 @@ export async function startDaemonService(
 
   const jobs = listJobs(config.teams).map((j) => j.id);
   logger.info({ ledger: ledger.location, ops: ops.url, jobs }, "daemon started");
-  const alerts = configuredAlerts(config.teams);
-  if (alerts.length > 0) logger.warn({ alerts }, ALERTS_NOT_EVALUATED);
   daemon.start();
 
   let stopping: Promise<void> | null = null;
