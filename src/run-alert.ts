@@ -9,11 +9,11 @@ import {
   deliverAll,
 } from "./deliver/deliver-all.js";
 import { messageIdForKey } from "./deliver/email-message-id.js";
-import type { EmailDestination, SlackAlertDestination } from "./deliver/types.js";
+import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
-import { addDays, periodDays } from "./periods/calendar-date.js";
+import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { Period } from "./periods/types.js";
 import {
@@ -53,6 +53,8 @@ export interface AlertDeps {
   cache: RequestCache;
   logger: Logger;
   retryAt?: (attempts: number) => Date | null;
+  /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
+  findSlackPost?: SlackDestination["findPosted"];
 }
 
 export interface AlertOutcome {
@@ -105,7 +107,10 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   }
   const ledger = deps.dryRun ? null : deps.ledger;
   const deliveries = notification
-    ? await deliverAll(key, deliveryJobs(key, notification, deps), { ...deps, ledger })
+    ? await deliverAll(key, deliveryJobs(key, notification, deps, postedSince(job, window)), {
+        ...deps,
+        ledger,
+      })
     : [];
   deps.logger.info(
     {
@@ -202,6 +207,7 @@ function deliveryJobs(
   key: string,
   notification: AlertNotification,
   deps: AlertDeps,
+  since: Date,
 ): DeliveryJob[] {
   const jobs: DeliveryJob[] = [];
   const { slack, email } = notification;
@@ -216,24 +222,35 @@ function deliveryJobs(
     jobs.push({
       id: slackDestinationId(slack.channel),
       send: async () => {
-        const thread = slack.threadKey ? tsOf(slack.threadKey) : null;
-        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
+        let thread = slack.threadKey ? tsOf(slack.threadKey) : null;
+        // Edits first: a fire whose first message is gone gets this message as a new post.
         for (const update of slack.updates) {
           const ts = tsOf(update.rootKey);
           if (!ts) continue;
-          // The news went out above; a failed edit must not fail the delivery and re-post it.
           try {
             const names = { key, rootKey: update.rootKey };
-            await slackOut.updateAlert(slack.channel, ts, update.message, names);
+            const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
+            if (!found && update.rootKey === slack.threadKey) thread = null;
           } catch (error) {
+            // The news is the message below; a failed edit must not hold it back.
             deps.logger.warn(
               { slot: key, root: update.rootKey, err: String(error) },
               "could not edit the alert's first message",
             );
           }
         }
+        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
         return { slackTs: posted.ts };
       },
+      // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
+      ...(deps.findSlackPost && slack.threadKey === null
+        ? {
+            recover: async () => {
+              const found = await deps.findSlackPost?.(slack.channel, key, since);
+              return found ? { slackTs: found.ts } : null;
+            },
+          }
+        : {}),
     });
   }
   const emailOut = deps.email;
@@ -251,6 +268,11 @@ function deliveryJobs(
     });
   }
   return jobs;
+}
+
+/** No evaluation's message precedes the end of its window: where to start looking for one. */
+function postedSince(job: AlertJob, window: Period): Date {
+  return startOfLocalDay(addDays(window.end, 1), job.team.timezone);
 }
 
 const slackDestinationId = (channel: string) => `slack:${channel}`;

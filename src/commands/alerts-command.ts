@@ -45,6 +45,7 @@ export async function alertsCommand(
         email: clients.email,
         ledger,
         dryRun,
+        ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
         cache: createRequestCache(),
         logger,
         ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),

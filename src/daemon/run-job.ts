@@ -32,7 +32,12 @@ export function createJobRunner(
       };
       const outcome = await runAlert(
         { team: job.team, alert: job.alert, fireAt },
-        { ...common, slack: clients.slackAlerts, ledger },
+        {
+          ...common,
+          slack: clients.slackAlerts,
+          ledger,
+          ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+        },
       );
       return { key: outcome.key, deliveries: outcome.deliveries };
     }
