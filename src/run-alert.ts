@@ -1,14 +1,14 @@
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
-import type { AlertRule, Evaluation, ScopeState } from "./alerts/types.js";
+import type { AlertRule, Evaluation } from "./alerts/types.js";
 import type { AlertConfig, Team } from "./config/types.js";
 import {
-  type DeliveryJob,
-  type DeliveryLedger,
-  type DeliveryResult,
-  deliverAll,
-} from "./deliver/deliver-all.js";
-import { messageIdForKey } from "./deliver/email-message-id.js";
+  alertDeliveryJobs,
+  emailDestinationId,
+  slackDestinationId,
+} from "./deliver/alert-deliveries.js";
+import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -21,7 +21,7 @@ import {
   buildAlertNotification,
 } from "./render/alert/alert-notification.js";
 import { buildReport } from "./report/build-report.js";
-import type { AlertState, Ledger } from "./state/ledger.js";
+import type { Ledger } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
 // One alert evaluation, start to finish: the window its fire covers → insights of the team's
@@ -107,10 +107,18 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   }
   const ledger = deps.dryRun ? null : deps.ledger;
   const deliveries = notification
-    ? await deliverAll(key, deliveryJobs(key, notification, deps, postedSince(job, window)), {
-        ...deps,
-        ledger,
-      })
+    ? await deliverAll(
+        key,
+        alertDeliveryJobs(key, notification, {
+          ...deps,
+          since: postedSince(job, window),
+          threadTs: threadTsOf(deps),
+        }),
+        {
+          ...deps,
+          ledger,
+        },
+      )
     : [];
   deps.logger.info(
     {
@@ -188,7 +196,7 @@ function record(
       destinations,
     },
     alert: job.alert.name,
-    states: evaluation.results.map((r) => fromScopeState(job, r.state)),
+    states: evaluation.results.map((r) => fromScopeState(job.team.name, job.alert.name, r.state)),
     results: JSON.stringify(
       evaluation.results.map(({ scope, name, sample, verdict, state }) => ({
         scope,
@@ -197,86 +205,25 @@ function record(
         size: sample.size,
         verdict,
         state: state.state,
+        transition: evaluation.transitions.find((t) => t.scope === scope)?.kind ?? null,
       })),
     ),
     notification: notification ? JSON.stringify(notification) : null,
   });
 }
 
-function deliveryJobs(
-  key: string,
-  notification: AlertNotification,
-  deps: AlertDeps,
-  since: Date,
-): DeliveryJob[] {
-  const jobs: DeliveryJob[] = [];
-  const { slack, email } = notification;
-  const slackOut = deps.slack;
-  if (slack && slackOut) {
-    // The ts of a fire's first message, from its delivery in the ledger.
-    const tsOf = (rootKey: string) =>
-      deps.ledger
-        ?.getSlot(rootKey)
-        ?.deliveries.find((d) => d.destination === slackDestinationId(slack.channel))?.slackTs ??
-      null;
-    jobs.push({
-      id: slackDestinationId(slack.channel),
-      send: async () => {
-        let thread = slack.threadKey ? tsOf(slack.threadKey) : null;
-        // Edits first: a fire whose first message is gone gets this message as a new post.
-        for (const update of slack.updates) {
-          const ts = tsOf(update.rootKey);
-          if (!ts) continue;
-          try {
-            const names = { key, rootKey: update.rootKey };
-            const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
-            if (!found && update.rootKey === slack.threadKey) thread = null;
-          } catch (error) {
-            // The news is the message below; a failed edit must not hold it back.
-            deps.logger.warn(
-              { slot: key, root: update.rootKey, err: String(error) },
-              "could not edit the alert's first message",
-            );
-          }
-        }
-        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
-        return { slackTs: posted.ts };
-      },
-      // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
-      ...(deps.findSlackPost && slack.threadKey === null
-        ? {
-            recover: async () => {
-              const found = await deps.findSlackPost?.(slack.channel, key, since);
-              return found ? { slackTs: found.ts } : null;
-            },
-          }
-        : {}),
-    });
-  }
-  const emailOut = deps.email;
-  if (email && emailOut) {
-    jobs.push({
-      id: emailDestinationId(email.to),
-      send: async () => {
-        const sent = await emailOut.send({
-          ...email,
-          attachments: [],
-          messageId: messageIdForKey(key),
-        });
-        return { messageId: sent.messageId };
-      },
-    });
-  }
-  return jobs;
+/** The ts of a fire's first message in a channel, from its delivery in the ledger. */
+function threadTsOf(deps: AlertDeps) {
+  return (rootKey: string, channel: string) =>
+    deps.ledger
+      ?.getSlot(rootKey)
+      ?.deliveries.find((d) => d.destination === slackDestinationId(channel))?.slackTs ?? null;
 }
 
 /** No evaluation's message precedes the end of its window: where to start looking for one. */
 function postedSince(job: AlertJob, window: Period): Date {
   return startOfLocalDay(addDays(window.end, 1), job.team.timezone);
 }
-
-const slackDestinationId = (channel: string) => `slack:${channel}`;
-const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
 
 function parseNotification(json: string | null): AlertNotification | null {
   return json === null ? null : (JSON.parse(json) as AlertNotification);
@@ -307,34 +254,5 @@ export function ruleOf(alert: AlertConfig): AlertRule {
     forEvaluations,
     repeatEveryMs,
     onNoData,
-  };
-}
-
-function toScopeState(s: AlertState): ScopeState {
-  return {
-    scope: s.scope,
-    state: s.state,
-    since: s.since.toISOString(),
-    breaches: s.breaches,
-    lastValue: s.lastValue,
-    lastNotifiedAt: s.lastNotifiedAt?.toISOString() ?? null,
-    firedAt: s.firedAt?.toISOString() ?? null,
-    threadKey: s.threadKey,
-  };
-}
-
-function fromScopeState(job: AlertJob, s: ScopeState): Omit<AlertState, "updatedAt"> {
-  const date = (iso: string | null) => (iso === null ? null : new Date(iso));
-  return {
-    team: job.team.name,
-    alert: job.alert.name,
-    scope: s.scope,
-    state: s.state,
-    since: new Date(s.since),
-    breaches: s.breaches,
-    lastValue: s.lastValue,
-    lastNotifiedAt: date(s.lastNotifiedAt),
-    firedAt: date(s.firedAt),
-    threadKey: s.threadKey,
   };
 }

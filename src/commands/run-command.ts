@@ -56,6 +56,13 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         slack: clients.slack,
         email: clients.email,
         ledger: ledger && (opts.force ? resendingSent(ledger) : ledger),
+        ...(ledger
+          ? {
+              firingAlerts: (name: string) => ledger.firingAlerts(name),
+              alertEvaluations: (query: { team: string; from: string; to: string }) =>
+                ledger.alertEvaluations(query),
+            }
+          : {}),
         cache: createRequestCache(),
         logger,
         // Left open rather than failed for good, so the daemon still delivers the slot.

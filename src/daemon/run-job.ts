@@ -1,6 +1,7 @@
 import type { Clients } from "../create-deps.js";
 import { type AlertLedger, runAlert } from "../run-alert.js";
 import { runDigest } from "../run-digest.js";
+import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
 
 /**
@@ -10,7 +11,8 @@ import type { RunJob } from "./daemon-types.js";
  */
 export function createJobRunner(
   clients: Pick<Clients, "api" | "slack" | "slackAlerts" | "email">,
-  alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed">,
+  alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
+    Pick<Ledger, "firingAlerts" | "alertEvaluations">,
 ): RunJob {
   return async (job, fireAt, context) => {
     const common = {
@@ -43,7 +45,13 @@ export function createJobRunner(
     }
     const outcome = await runDigest(
       { team: job.team, digest: job.digest, fireAt },
-      { ...common, slack: clients.slack, ledger: context.ledger },
+      {
+        ...common,
+        slack: clients.slack,
+        ledger: context.ledger,
+        firingAlerts: (team) => alertLedger.firingAlerts(team),
+        alertEvaluations: (query) => alertLedger.alertEvaluations(query),
+      },
     );
     return { key: outcome.key, deliveries: outcome.deliveries };
   };

@@ -32,7 +32,11 @@ interface EvaluationRow {
 
 export type AlertStateStore = Pick<
   Ledger,
-  "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "alertEvaluations"
+  | "alertStates"
+  | "firingAlerts"
+  | "recordAlertEvaluation"
+  | "getAlertEvaluation"
+  | "alertEvaluations"
 >;
 
 /** Alert states and evaluations over an open database; slots are recorded through `recordSlot`. */
@@ -43,6 +47,9 @@ export function createAlertStateStore(
 ): AlertStateStore {
   const states = db.prepare<[string, string], AlertStateRow>(
     "SELECT * FROM alert_states WHERE team = ? AND alert = ? ORDER BY scope",
+  );
+  const firing = db.prepare<[string], AlertStateRow>(
+    "SELECT * FROM alert_states WHERE team = ? AND state IN ('warn', 'critical') ORDER BY alert, scope",
   );
   const upsert = db.prepare(
     `INSERT INTO alert_states (team, alert, scope, state, since, breaches, last_value, last_notified_at, fired_at, thread_key, updated_at)
@@ -66,6 +73,7 @@ export function createAlertStateStore(
 
   return {
     alertStates: (team, alert) => states.all(team, alert).map(toAlertState),
+    firingAlerts: (team) => firing.all(team).map(toAlertState),
 
     recordAlertEvaluation: (record) =>
       db

@@ -143,6 +143,8 @@ export interface Ledger {
 
   /** The last state of every scope of one alert. */
   alertStates(team: string, alert: string): AlertState[];
+  /** Every scope of the team's alerts that is firing now (warn or critical). */
+  firingAlerts(team: string): AlertState[];
   /**
    * Records the evaluation's slot, the new states and the notification in one transaction,
    * so a crash leaves either all or none. False, changing nothing, when the slot exists: that

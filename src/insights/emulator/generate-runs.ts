@@ -32,7 +32,7 @@ export function generateRuns(seed: string, profile: ProjectProfile, today: strin
         isOutage(seed, date) ||
         createRandom(`${seed}|bad|${profile.id}|${date}`).chance(BAD_DAY_CHANCE),
       flakyRate:
-        (profile.spike && profile.spike[profile.spike.length - back]) ??
+        profile.spike?.[profile.spike.length - back] ??
         profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
     };
     runs.push(...generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day));

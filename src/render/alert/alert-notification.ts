@@ -1,23 +1,13 @@
 import type { Evaluation, ScopeState } from "../../alerts/types.js";
-import type { SlackMessage, SlackPost } from "../../messages.js";
+import type { AlertNotification } from "../../messages.js";
 import type { AlertMessageInput, RootView } from "./alert-view.js";
 import { renderAlertEmail } from "./email-alert.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./slack-alert.js";
 
+export type { AlertNotification } from "../../messages.js";
+
 // What an evaluation decided to send, rendered in full: recorded in the ledger with the new
 // states, so a retry sends exactly this and never judges again.
-
-export interface AlertNotification {
-  slack: {
-    channel: string;
-    post: SlackPost;
-    /** The fire whose thread this message belongs in (its key); null: a new post. */
-    threadKey: string | null;
-    /** Fires' first messages to edit to their state now. */
-    updates: { rootKey: string; message: SlackMessage }[];
-  } | null;
-  email: { to: string[]; subject: string; html: string; text: string } | null;
-}
 
 export interface NotificationInput extends Omit<AlertMessageInput, "transitions" | "mentionDue"> {
   evaluation: Evaluation;
