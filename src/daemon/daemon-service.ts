@@ -59,7 +59,11 @@ export async function startDaemonService(
     ledger.close();
     throw error;
   }
-  const metrics = createDaemonMetrics();
+  const metrics = createDaemonMetrics(() =>
+    current.teams.flatMap((team) =>
+      team.alerts.flatMap((alert) => ledger.alertStates(team.name, alert.name)),
+    ),
+  );
   const clients = createClients(config, {
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),

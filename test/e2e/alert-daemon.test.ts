@@ -77,5 +77,11 @@ describe("alerts in the daemon", () => {
     expect(s.slack.posts).toHaveLength(1);
     expect(s.smtp.messages).toHaveLength(1);
     expect(alertSlot(s).states.map((st) => st.state)).toEqual(["critical"]);
+
+    const metrics = await (await fetch(`${await third.opsUrl()}/metrics`)).text();
+    const scope = s.emulator.projects[6]?.id;
+    expect(metrics).toContain(
+      `insights_reporter_alert_state{team="design",alert="flaky-rate",scope="${scope}"} 3`,
+    );
   });
 });
