@@ -46,7 +46,10 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
           const state = t.kind === "resolved" ? "resolved" : t.to;
           return `<tr><td style="${FONT}padding:6px 0;border-top:1px solid ${COLOURS.border};">
 <div style="font-weight:bold;color:${COLOURS.text};">${escapeHtml(t.name)} <span style="color:${colour};">${escapeHtml(state)}</span></div>
-<div style="color:${COLOURS.neutral};font-size:13px;">${transitionParts(input, t, now).map(escapeHtml).join(" &middot; ")}</div></td></tr>`;
+<div style="color:${COLOURS.neutral};font-size:13px;">${transitionParts(input, t, now)
+            // Each figure on one line; a narrow screen wraps between figures, not inside one.
+            .map((p) => escapeHtml(p).replaceAll(" ", "&nbsp;"))
+            .join(" &middot; ")}</div></td></tr>`;
         })
         .join("\n");
       return `<tr><td style="${FONT}padding:12px 0 4px;font-size:14px;font-weight:bold;">${KIND_TITLE[g.kind]}</td></tr>\n${items}`;
