@@ -53,6 +53,16 @@ export async function startAlertSetup(options: {
         title: "Design system team",
         timezone: "Europe/Berlin",
         projects: [{ id: spiking }],
+        digests: options.digest
+          ? [
+              {
+                name: "daily",
+                schedule: "0 9 * * *",
+                period: "previous_day",
+                slack: { channel: CHANNEL, attach_xlsx: true },
+              },
+            ]
+          : [],
         alerts: [
           {
             name: "flaky-rate",

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { runCli } from "../daemon/daemon-process.js";
@@ -147,5 +148,53 @@ describe("when the fire's first message was deleted", () => {
     expect(gone.slack.posts).toHaveLength(1);
     expect(gone.slack.posts[0]?.thread_ts).toBeNull();
     expect(gone.slack.posts[0]?.text).toContain("escalated critical");
+  });
+});
+
+describe("alerts --outbox", () => {
+  let dry: AlertSetup;
+  beforeAll(async () => {
+    dry = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+  });
+  afterAll(() => dry?.close());
+
+  it("is a dry run: writes what would be sent and leaves the states as they were", async () => {
+    const run = async (day: string, outbox?: string) => {
+      const args = [
+        "alerts",
+        "--team",
+        "design",
+        "--alert",
+        "flaky-rate",
+        "--at",
+        `${day}T08:00:00Z`,
+      ];
+      const cli = runCli(
+        [...args, ...(outbox ? ["--outbox", outbox] : []), "--config", dry.configPath],
+        dry.env,
+      );
+      return (await cli.exit).code;
+    };
+    expect(await run("2026-11-19")).toBe(0); // fires for real: warn
+    const outbox = `${dry.dir}/outbox`;
+    expect(await run("2026-11-20", outbox)).toBe(0); // would escalate
+    const files = readdirSync(outbox);
+    expect(files.sort()).toEqual([
+      "design.alert.flaky-rate.2026-11-19.eml",
+      "design.alert.flaky-rate.2026-11-19.slack.json",
+      "design.alert.flaky-rate.2026-11-19.update.design.alert.flaky-rate.2026-11-18.slack.json",
+    ]);
+    const post = JSON.parse(
+      readFileSync(`${outbox}/design.alert.flaky-rate.2026-11-19.slack.json`, "utf8"),
+    );
+    expect(post.thread_ts).toBe(dry.slack.posts[0]?.ts);
+    expect(dry.slack.posts).toHaveLength(1);
+    const ledger = openLedger(dry.ledgerPath);
+    try {
+      expect(ledger.alertStates("design", "flaky-rate").map((s) => s.state)).toEqual(["warn"]);
+      expect(ledger.getSlot("design.alert.flaky-rate.2026-11-19")).toBeNull();
+    } finally {
+      ledger.close();
+    }
   });
 });
