@@ -33,6 +33,8 @@ export const MENTION = "<!subteam^S0ONCALL>";
 export async function startAlertSetup(options: {
   today: string;
   schedule: string;
+  /** Give the team a daily digest too (else a daemon could post it mid-test). */
+  digest?: boolean;
 }): Promise<AlertSetup> {
   const emulator = await startEmulator({ projects: 7, today: options.today });
   const slack = await startFakeSlack();
