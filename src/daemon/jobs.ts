@@ -62,6 +62,14 @@ export function listJobs(teams: readonly Team[]): ScheduledJob[] {
   ]);
 }
 
+/**
+ * The `job` label of a job's metrics: a digest's name as it always was, an alert's as
+ * `alert/<name>`, so an alert and a digest of one team may share a name and never a series.
+ */
+export function metricJob(kind: SlotKind, name: string): string {
+  return kind === "digest" ? name : `${kind}/${name}`;
+}
+
 /** The id of the job that delivers a recorded slot (for retries of a slot read from the ledger). */
 export function jobId(team: string, kind: SlotKind, name: string): string {
   return `${team}/${kind}/${name}`;
