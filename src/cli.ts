@@ -57,7 +57,7 @@ export function buildProgram(): Command {
 
   program
     .command("start")
-    .description("the daemon: schedules every digest; serves /healthz, /readyz, /metrics")
+    .description("the daemon: schedules every digest and alert; serves /healthz, /readyz, /metrics")
     .option(
       "--outbox <dir>",
       "write what would be sent to DIR instead of sending (with a ledger of its own)",
@@ -85,10 +85,35 @@ export function buildProgram(): Command {
     );
 
   program
-    .command("preview")
-    .description("the digest as terminal text; nothing is sent")
+    .command("alerts")
+    .description("one alert evaluation now, recorded in the ledger and delivered")
     .requiredOption("--team <team>", "team name")
-    .requiredOption("--digest <digest>", "digest name")
+    .requiredOption("--alert <alert>", "alert name")
+    .option(
+      "--at <iso>",
+      "the scheduled fire instant whose window to evaluate (default: now)",
+      isoInstant,
+    )
+    .option(
+      "--outbox <dir>",
+      "a dry run: write what would be sent to DIR, leave the states as they were",
+    )
+    .addOption(configOption())
+    .action(
+      exitWith(async (opts) =>
+        (await import("./commands/alerts-command.js")).alertsCommand(opts, out),
+      ),
+    );
+
+  program
+    .command("preview")
+    .description("a digest, or an alert's evaluation, as terminal text; nothing is sent")
+    .requiredOption("--team <team>", "team name")
+    .option("--digest <digest>", "digest name")
+    .option(
+      "--alert <alert>",
+      "alert name (evaluated against the ledger's states; nothing recorded)",
+    )
     .option(
       "--at <iso>",
       "the scheduled fire instant whose period to report (default: now)",

@@ -2,9 +2,10 @@ import type { ResolvedConfig } from "./config/types.js";
 import { composeEml } from "./deliver/email-eml.js";
 import { createSmtpDestination } from "./deliver/email-smtp.js";
 import { createOutbox } from "./deliver/outbox.js";
+import { createSlackAlertDestination } from "./deliver/slack-alert-destination.js";
 import { createSlackClients } from "./deliver/slack-client.js";
 import { createSlackDestination } from "./deliver/slack-destination.js";
-import type { EmailDestination, SlackDestination } from "./deliver/types.js";
+import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import {
   createInsightsClient,
   type InsightsClient,
@@ -20,6 +21,8 @@ import type { Logger } from "./logger.js";
 export interface Clients {
   api: InsightsClient;
   slack: SlackDestination | null;
+  /** Alert messages: posts, thread replies and edits of a fire's first message. */
+  slackAlerts: SlackAlertDestination | null;
   email: EmailDestination | null;
   /** Paths the outbox wrote, when there is one. */
   outboxFiles: string[] | null;
@@ -63,6 +66,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     return {
       api,
       slack: outbox.slack,
+      slackAlerts: outbox.slackAlerts,
       email: outbox.email,
       outboxFiles: outbox.written,
       close: () => api.close(),
@@ -70,12 +74,11 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   }
 
   const slackToken = config.slack.token;
-  const slack = slackToken
-    ? createSlackDestination({
-        clients: createSlackClients({ token: slackToken, apiUrl: config.slack.apiUrl, logger }),
-        logger,
-      })
+  const slackClients = slackToken
+    ? createSlackClients({ token: slackToken, apiUrl: config.slack.apiUrl, logger })
     : null;
+  const slack = slackClients ? createSlackDestination({ clients: slackClients, logger }) : null;
+  const slackAlerts = slackClients ? createSlackAlertDestination(slackClients, logger) : null;
   const smtp = config.email.smtpUrl
     ? createSmtpDestination({
         smtpUrl: config.email.smtpUrl,
@@ -87,6 +90,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   return {
     api,
     slack,
+    slackAlerts,
     email: smtp,
     outboxFiles: null,
     async close() {

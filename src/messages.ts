@@ -43,3 +43,19 @@ export interface EmailMessage {
   /** Deterministic, from the delivery key: `<key@insights-reporter>`. */
   messageId: string;
 }
+
+/**
+ * What an alert evaluation decided to send, rendered in full; recorded in the ledger with the
+ * new states, so a retry sends exactly this.
+ */
+export interface AlertNotification {
+  slack: {
+    channel: string;
+    post: SlackPost;
+    /** The fire whose thread this message belongs in (its key); null: a new post. */
+    threadKey: string | null;
+    /** Fires' first messages to edit to their state now. */
+    updates: { rootKey: string; message: SlackMessage }[];
+  } | null;
+  email: { to: string[]; subject: string; html: string; text: string } | null;
+}

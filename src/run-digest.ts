@@ -15,13 +15,15 @@ import type { Attachment } from "./messages.js";
 import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
+import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
 import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
 import { renderSlackDigest } from "./render/slack/slack-digest.js";
+import type { AlertRow } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
-import type { NewSlot } from "./state/ledger.js";
+import type { AlertEvaluation, AlertState, NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
 // One digest, start to finish: the period its fire covers → insights of the team's projects
@@ -50,6 +52,14 @@ export interface DigestDeps {
   logger: Logger;
   /** For the daemon's retries; the CLI gives up at once. */
   retryAt?: (attempts: number) => Date | null;
+  /** The team's alerts firing now (from the ledger), shown first in the digest. */
+  firingAlerts?: (team: string) => readonly AlertState[];
+  /** The team's alert evaluations within a period (from the ledger), for the workbook. */
+  alertEvaluations?: (query: {
+    team: string;
+    from: string;
+    to: string;
+  }) => readonly AlertEvaluation[];
 }
 
 export interface DigestOutcome {
@@ -74,7 +84,7 @@ export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair }
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */
 export async function buildDigestReport(
   job: DigestJob,
-  deps: Pick<DigestDeps, "api" | "cache" | "logger">,
+  deps: Pick<DigestDeps, "api" | "cache" | "logger" | "firingAlerts">,
 ): Promise<{ key: string; report: Report }> {
   const { team, digest, fireAt } = job;
   const { key, periods } = digestSlot(job);
@@ -92,6 +102,7 @@ export async function buildDigestReport(
     generatedAt: fireAt.toISOString(),
     dashboardUrl: team.dashboardUrl,
     projects,
+    alerts: firingAlertsOf(team, deps.firingAlerts?.(team.name) ?? []),
   });
   refuseEmptyReport(key, report);
   return { key, report };
@@ -190,7 +201,9 @@ async function deliveryJobs(
 ): Promise<DeliveryJob[]> {
   const { digest, team } = job;
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
-  const workbook = needsWorkbook ? await workbookAttachment(team.name, report) : undefined;
+  const workbook = needsWorkbook
+    ? await workbookAttachment(team.name, report, workbookAlerts(job, report, deps))
+    : undefined;
   const jobs: DeliveryJob[] = [];
 
   const slack = deps.slack;
@@ -263,11 +276,23 @@ async function deliveryJobs(
  * The digest's workbook as an attachment. exceljs is loaded here, on the first digest that
  * attaches one, so a daemon whose digests attach none never holds it in memory.
  */
-async function workbookAttachment(team: string, report: Report): Promise<Attachment> {
+async function workbookAttachment(
+  team: string,
+  report: Report,
+  options: { alerts?: AlertRow[] },
+): Promise<Attachment> {
   const { renderWorkbook, XLSX_CONTENT_TYPE } = await import("./render/workbook/workbook.js");
   return {
     filename: workbookFileName(team, report.periods.current),
-    content: await renderWorkbook(report),
+    content: await renderWorkbook(report, options),
     contentType: XLSX_CONTENT_TYPE,
   };
+}
+
+/** The Alerts sheet's rows: every scope of every alert evaluation of the period, when any ran. */
+function workbookAlerts(job: DigestJob, report: Report, deps: DigestDeps): { alerts?: AlertRow[] } {
+  const { start, end } = report.periods.current;
+  const evaluations = deps.alertEvaluations?.({ team: job.team.name, from: start, to: end }) ?? [];
+  if (evaluations.length === 0) return {};
+  return { alerts: evaluations.flatMap((e) => alertRows(job.team, e)) };
 }

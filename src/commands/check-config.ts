@@ -1,6 +1,5 @@
 import { DateTime } from "luxon";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
-import { ALERTS_NOT_EVALUATED, configuredAlerts } from "../daemon/jobs.js";
 import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
@@ -33,7 +32,6 @@ export async function checkConfigCommand(
 ): Promise<number> {
   const { config, now } = opts;
   out(`${config.source}: valid — ${describeCounts(config)}`);
-  if (configuredAlerts(config.teams).length > 0) out(`  note: ${ALERTS_NOT_EVALUATED}`);
   out(`  api ${config.api.url} (key set)`);
   out(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,

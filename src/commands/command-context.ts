@@ -1,5 +1,11 @@
 import { loadConfig, resolveConfigPath } from "../config/load-config.js";
-import type { ConfigWithoutApi, DigestConfig, ResolvedConfig, Team } from "../config/types.js";
+import type {
+  AlertConfig,
+  ConfigWithoutApi,
+  DigestConfig,
+  ResolvedConfig,
+  Team,
+} from "../config/types.js";
 import { UsageError } from "../errors.js";
 
 /** Loads the config a command names (`--config`, else REPORTER_CONFIG, else the default path). */
@@ -38,4 +44,14 @@ export function findDigest(team: Team, name: string): DigestConfig {
 /** Whether to colour terminal output: a TTY, and NO_COLOR not set (https://no-color.org). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout, env = process.env): boolean {
   return stream.isTTY === true && !env.NO_COLOR;
+}
+
+/** The team's alert named on the command line, or a usage error listing the ones there are. */
+export function findAlert(team: Team, name: string): AlertConfig {
+  const alert = team.alerts.find((a) => a.name === name);
+  if (!alert) {
+    const known = team.alerts.map((a) => a.name).join(", ") || "none";
+    throw new UsageError(`team "${team.name}" has no alert "${name}" — alerts: ${known}`);
+  }
+  return alert;
 }

@@ -8,6 +8,7 @@ import { createLogger } from "../logger.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { runDigest } from "../run-digest.js";
 import { useColor } from "./command-context.js";
+import { runDemoAlerts } from "./demo-alerts.js";
 
 /** The demo config ships with the package, beside `dist/`. */
 const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
@@ -24,7 +25,8 @@ export interface DemoOptions {
  * and says where the files are.
  */
 export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
-  const emulator = await startEmulator({});
+  // Seven projects: the seventh has the flaky spike the demo's alert fires on.
+  const emulator = await startEmulator({ projects: 7 });
   const env = { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" };
   const logger = createLogger({ level: "warn" });
   const config = loadConfig(DEMO_CONFIG, { env, requireCredentials: false });
@@ -61,6 +63,12 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
         out(`\u2192 ${opts.out}/ ${files.join("  ")}`);
       }
     }
+    failed += await runDemoAlerts(
+      config,
+      clients,
+      { cache, logger, now: fireAt, out: opts.out },
+      out,
+    );
     out("");
     out(`Wrote ${clients.outboxFiles?.length ?? 0} files to ${opts.out}/:`);
     out(
@@ -68,6 +76,10 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     );
     out("  *.eml         the emails, with the workbook attached — open one in your mail client");
     out("  *.xlsx        the workbooks (Summary, Daily and About sheets)");
+    out(
+      "  <team>.alert.*.slack.json  alert messages: a fire is a new post, later changes carry thread_ts;",
+    );
+    out("  *.update.*.slack.json      the edits (chat.update) of a fire's first message");
     out("");
     out(
       "Next: copy config/reporter.example.yaml to config/reporter.yaml, set INSIGHTS_API_URL and",

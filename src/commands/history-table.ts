@@ -16,7 +16,9 @@ export function formatHistory(
     const zone = zoneOf(slot.team) ?? "UTC";
     const fired = localTime(slot.fireAt, zone);
     if (slot.deliveries.length === 0) {
-      rows.push([fired, slot.key, "-", "no destination", "", ""]);
+      // An alert evaluation in which nothing changed sends nothing, by design.
+      const state = slot.kind === "alert" ? "no change, nothing to send" : "no destination";
+      rows.push([fired, slot.key, "-", state, "", ""]);
       continue;
     }
     slot.deliveries.forEach((delivery, i) => {

@@ -1,13 +1,19 @@
+import { existsSync } from "node:fs";
 import { createApiClient } from "../create-deps.js";
+import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
+import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
+import { runAlert } from "../run-alert.js";
 import { buildDigestReport } from "../run-digest.js";
-import { findDigest, findTeam, loadCommandConfig, useColor } from "./command-context.js";
+import { openLedger } from "../state/open-ledger.js";
+import { findAlert, findDigest, findTeam, loadCommandConfig, useColor } from "./command-context.js";
 
 export interface PreviewOptions {
   team: string;
-  digest: string;
+  digest?: string;
+  alert?: string;
   at?: Date;
   config?: string;
 }
@@ -19,6 +25,9 @@ export async function previewCommand(
 ): Promise<number> {
   const config = loadCommandConfig(opts, { requireCredentials: false });
   const team = findTeam(config, opts.team);
+  if (opts.alert !== undefined)
+    return previewAlert(config, team, opts.alert, opts.at ?? new Date(), out);
+  if (opts.digest === undefined) throw new UsageError("preview needs --digest D or --alert A");
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn" });
   const api = createApiClient(config);
@@ -33,5 +42,43 @@ export async function previewCommand(
     return 0;
   } finally {
     await api.close();
+  }
+}
+
+/** `preview --alert`: one evaluation against the ledger's states (read, never written); nothing sent. */
+async function previewAlert(
+  config: ReturnType<typeof loadCommandConfig>,
+  team: ReturnType<typeof findTeam>,
+  name: string,
+  fireAt: Date,
+  out: (line: string) => void,
+): Promise<number> {
+  const alert = findAlert(team, name);
+  const ledger = existsSync(config.state.path) ? openLedger(config.state.path) : null;
+  const api = createApiClient(config);
+  try {
+    const logger = createLogger({ level: "warn" });
+    const deps = {
+      api,
+      slack: null,
+      email: null,
+      ledger,
+      dryRun: true,
+      cache: createRequestCache(),
+      logger,
+    };
+    const outcome = await runAlert({ team, alert, fireAt }, deps);
+    if (!outcome.evaluation) return 0;
+    const input = {
+      key: outcome.key,
+      alert: alert.name,
+      metric: alert.metric,
+      window: outcome.window,
+    };
+    for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+    return 0;
+  } finally {
+    await api.close();
+    ledger?.close();
   }
 }

@@ -66,6 +66,13 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
             sendTimeoutMs: config.state.sendTimeoutMs,
             take: opts.force ? "any" : "open",
           }),
+        ...(ledger
+          ? {
+              firingAlerts: (name: string) => ledger.firingAlerts(name),
+              alertEvaluations: (query: { team: string; from: string; to: string }) =>
+                ledger.alertEvaluations(query),
+            }
+          : {}),
         cache: createRequestCache(),
         logger,
         // Left open rather than failed for good, so the daemon still delivers the slot.

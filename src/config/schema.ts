@@ -70,6 +70,14 @@ const digest = z
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
+export const ALERT_METRICS = [
+  "flaky_rate",
+  "test_fail_rate",
+  "run_pass_rate",
+  "test_pass_rate",
+  "runs",
+] as const;
+
 const alert = z
   .strictObject({
     name: z
@@ -77,19 +85,59 @@ const alert = z
       .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
       .describe("Id used in commands and keys."),
     metric: z
-      .enum(["flaky_rate"])
+      .enum(ALERT_METRICS)
       .default("flaky_rate")
-      .describe("flaky_rate: percent of test results that were flaky."),
+      .describe(
+        "flaky_rate, test_fail_rate: percent, bad when high; run_pass_rate, test_pass_rate: percent, bad when low; runs: a count, bad when low.",
+      ),
     window: periodKind.default("previous_day"),
     schedule: cron,
-    warn_at: z.number().min(0).max(100).describe("Percent at which the alert warns."),
-    critical_at: z.number().min(0).max(100).describe("Percent at which the alert is critical."),
-    clear_below: z
+    warn_at: z
       .number()
       .min(0)
-      .max(100)
-      .describe("Hysteresis: a firing alert resolves only below this percent."),
-    min_tests: z.number().int().min(0).default(200).describe("No verdict on fewer test results."),
+      .describe("Threshold at which the alert warns: percent for rates, a count for runs."),
+    critical_at: z
+      .number()
+      .min(0)
+      .describe("Threshold at which the alert is critical, in the metric's unit."),
+    clear_at: z
+      .number()
+      .min(0)
+      .describe(
+        "Hysteresis: a firing alert resolves only past this value, on the good side of warn_at.",
+      ),
+    min_tests: z
+      .number()
+      .int()
+      .min(0)
+      .default(200)
+      .describe("No verdict (no_data) on fewer test results in the window."),
+    confidence: z
+      .union([z.number().gt(0).lt(1), z.literal("off")])
+      .default(0.95)
+      .describe(
+        "Compare the Wilson score interval at this confidence with the thresholds, so a tiny sample cannot fire; off compares the raw value.",
+      ),
+    for: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe("Consecutive breaching evaluations before the alert fires."),
+    repeat_every: duration
+      .nullable()
+      .default(null)
+      .describe('A reminder this often while still firing, e.g. "1d"; null: none.'),
+    scope: z
+      .enum(["projects", "team", "both"])
+      .default("both")
+      .describe("Evaluate each project, the team total, or both."),
+    on_no_data: z
+      .enum(["keep", "resolve", "fire"])
+      .default("keep")
+      .describe(
+        "Without a verdict: keep the last state, resolve a firing alert, or fire (warn) as if breaching.",
+      ),
     catch_up: duration
       .default("6h")
       .describe("After downtime, still evaluate a run missed within this window."),
@@ -100,7 +148,7 @@ const alert = z
           .string()
           .nullable()
           .default(null)
-          .describe('Who to mention when firing, e.g. "<!subteam^S0123>".'),
+          .describe('Who to mention when it fires or escalates, e.g. "<!subteam^S0123>".'),
       })
       .optional()
       .describe("Post alert changes to this Slack channel."),
@@ -109,7 +157,7 @@ const alert = z
       .optional()
       .describe("Email alert changes to these recipients."),
   })
-  .describe("A flaky-rate check on a schedule; needs at least one destination (slack or email).");
+  .describe("A threshold check on a schedule; needs at least one destination (slack or email).");
 
 const project = z
   .strictObject({
@@ -148,7 +196,7 @@ const team = z
       .describe("Link for a project's dashboard, with {project_id}; overrides the top-level one."),
     projects: z.array(project).min(1).describe("The team's projects; at least one."),
     digests: z.array(digest).default([]).describe("Scheduled reports."),
-    alerts: z.array(alert).default([]).describe("Scheduled flaky-rate checks."),
+    alerts: z.array(alert).default([]).describe("Scheduled threshold checks."),
   })
   .describe("A team: its timezone, projects, digests and alerts.");
 

@@ -93,22 +93,48 @@ function checkHasDestination(item: Loose, path: string, kind: string): ConfigIss
   ];
 }
 
+/** Metrics that are bad when low; the others (flaky_rate, test_fail_rate) are bad when high. */
+const LOW_IS_BAD = new Set(["run_pass_rate", "test_pass_rate", "runs"]);
+
+/**
+ * Thresholds ordered in the metric's direction — high-bad: clear_at < warn_at ≤ critical_at;
+ * low-bad: clear_at > warn_at ≥ critical_at — and rates within 0–100.
+ */
 function checkThresholds(alert: Loose, path: string): ConfigIssue[] {
+  const metric = asText(alert.metric) ?? "flaky_rate";
+  const values = {
+    clear_at: alert.clear_at,
+    warn_at: alert.warn_at,
+    critical_at: alert.critical_at,
+  };
+  const issues: ConfigIssue[] = [];
+  if (metric !== "runs") {
+    for (const [name, raw] of Object.entries(values)) {
+      const value = asNumber(raw);
+      if (value !== undefined && value > 100)
+        issues.push({
+          path: `${path}.${name}`,
+          message: `${value} is not a percent — ${metric} thresholds lie between 0 and 100`,
+        });
+    }
+  }
   const warn = asNumber(alert.warn_at);
   const critical = asNumber(alert.critical_at);
-  const clear = asNumber(alert.clear_below);
-  const order = "thresholds must satisfy clear_below < warn_at ≤ critical_at";
-  const issues: ConfigIssue[] = [];
-  if (clear !== undefined && warn !== undefined && clear >= warn) {
+  const clear = asNumber(alert.clear_at);
+  const low = LOW_IS_BAD.has(metric);
+  const order = low
+    ? `${metric} is bad when low, so thresholds must satisfy clear_at > warn_at ≥ critical_at`
+    : `${metric} is bad when high, so thresholds must satisfy clear_at < warn_at ≤ critical_at`;
+  if (clear !== undefined && warn !== undefined && (low ? clear <= warn : clear >= warn)) {
     issues.push({
-      path: `${path}.clear_below`,
-      message: `${clear} must be below warn_at (${warn}): a firing alert resolves only below clear_below — ${order}`,
+      path: `${path}.clear_at`,
+      message: `${clear} must be ${low ? "above" : "below"} warn_at (${warn}): a firing alert resolves only past clear_at, on the good side — ${order}`,
     });
   }
-  if (warn !== undefined && critical !== undefined && warn > critical) {
+  if (warn !== undefined && critical !== undefined && (low ? warn < critical : warn > critical)) {
     issues.push({
       path: `${path}.warn_at`,
-      message: `${warn} must not exceed critical_at (${critical}) — ${order}`,
+      message: `${warn} must not be ${low ? "below" : "above"} critical_at (${critical}) — ${order}`,
     });
   }
   return issues;

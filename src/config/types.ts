@@ -53,16 +53,30 @@ export interface DigestConfig {
   email: { to: string[]; attachXlsx: boolean } | null;
 }
 
+export type AlertMetric =
+  | "flaky_rate"
+  | "test_fail_rate"
+  | "run_pass_rate"
+  | "test_pass_rate"
+  | "runs";
+
 export interface AlertConfig {
   name: string;
-  metric: "flaky_rate";
+  metric: AlertMetric;
   window: PeriodKind;
   schedule: string;
-  /** Thresholds in percent, as written. */
+  /** Thresholds as written: percent for rates, a count for runs. */
   warnAt: number;
   criticalAt: number;
-  clearBelow: number;
+  clearAt: number;
   minTests: number;
+  /** The Wilson interval's confidence, or null (`off`) to compare the raw value. */
+  confidence: number | null;
+  /** Consecutive breaching evaluations before it fires. */
+  forEvaluations: number;
+  repeatEveryMs: number | null;
+  scope: "projects" | "team" | "both";
+  onNoData: "keep" | "resolve" | "fire";
   catchUpMs: number;
   slack: { channel: string; mention: string | null } | null;
   email: { to: string[] } | null;

@@ -4,7 +4,7 @@ import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import { openLedger } from "../state/open-ledger.js";
-import { ALERTS_NOT_EVALUATED, configuredAlerts, listJobs } from "./jobs.js";
+import { listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
@@ -60,7 +60,11 @@ export async function startDaemonService(
     ledger.close();
     throw error;
   }
-  const metrics = createDaemonMetrics();
+  const metrics = createDaemonMetrics(() =>
+    current.teams.flatMap((team) =>
+      team.alerts.flatMap((alert) => ledger.alertStates(team.name, alert.name)),
+    ),
+  );
   const clients = createClients(config, {
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),
@@ -73,7 +77,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients),
+    runJob: createJobRunner(clients, ledger),
     logger,
     metrics,
     now,
@@ -131,8 +135,6 @@ export async function startDaemonService(
 
   const jobs = listJobs(config.teams).map((j) => j.id);
   logger.info({ ledger: ledger.location, ops: ops.url, jobs }, "daemon started");
-  const alerts = configuredAlerts(config.teams);
-  if (alerts.length > 0) logger.warn({ alerts }, ALERTS_NOT_EVALUATED);
   daemon.start();
 
   let stopping: Promise<void> | null = null;

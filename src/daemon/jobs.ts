@@ -1,8 +1,9 @@
-import type { DigestConfig, Team } from "../config/types.js";
+import type { AlertConfig, DigestConfig, Team } from "../config/types.js";
+import { alertSlot } from "../run-alert.js";
 import { digestSlot } from "../run-digest.js";
 import type { SlotKind } from "../state/ledger.js";
 
-// What the daemon schedules: one job per digest of each team, each with its cron in the team's
+// What the daemon schedules: one job per digest and per alert of each team, each with its cron in the team's
 // zone and a way to name the slot a fire delivers. A union on `kind`, so alerts join the list
 // as another member without the scheduler changing.
 
@@ -24,12 +25,17 @@ export interface ScheduledDigest extends JobBase {
   digest: DigestConfig;
 }
 
-export type ScheduledJob = ScheduledDigest;
+export interface ScheduledAlert extends JobBase {
+  kind: "alert";
+  alert: AlertConfig;
+}
 
-/** Every scheduled job of the config's teams, in config order. */
+export type ScheduledJob = ScheduledDigest | ScheduledAlert;
+
+/** Every scheduled job of the config's teams, in config order: a team's digests, then its alerts. */
 export function listJobs(teams: readonly Team[]): ScheduledJob[] {
-  return teams.flatMap((team) =>
-    team.digests.map(
+  return teams.flatMap((team) => [
+    ...team.digests.map(
       (digest): ScheduledDigest => ({
         id: jobId(team.name, "digest", digest.name),
         kind: "digest",
@@ -41,16 +47,27 @@ export function listJobs(teams: readonly Team[]): ScheduledJob[] {
         digest,
       }),
     ),
-  );
+    ...team.alerts.map(
+      (alert): ScheduledAlert => ({
+        id: jobId(team.name, "alert", alert.name),
+        kind: "alert",
+        team,
+        name: alert.name,
+        schedule: alert.schedule,
+        zone: team.timezone,
+        catchUpMs: alert.catchUpMs,
+        alert,
+      }),
+    ),
+  ]);
 }
 
-/** Said wherever alerts are configured: they are validated, but nothing evaluates them yet. */
-export const ALERTS_NOT_EVALUATED =
-  "alerts are validated but not evaluated yet: this version schedules digests only";
-
-/** The configured alerts, as job ids (`checkout/alert/flaky-rate`). */
-export function configuredAlerts(teams: readonly Team[]): string[] {
-  return teams.flatMap((team) => team.alerts.map((alert) => jobId(team.name, "alert", alert.name)));
+/**
+ * The `job` label of a job's metrics: a digest's name as it always was, an alert's as
+ * `alert/<name>`, so an alert and a digest of one team may share a name and never a series.
+ */
+export function metricJob(kind: SlotKind, name: string): string {
+  return kind === "digest" ? name : `${kind}/${name}`;
 }
 
 /** The id of the job that delivers a recorded slot (for retries of a slot read from the ledger). */
@@ -60,5 +77,7 @@ export function jobId(team: string, kind: SlotKind, name: string): string {
 
 /** The slot key a fire of the job delivers: team, job and the period the fire covers. */
 export function keyForFire(job: ScheduledJob, fire: Date): string {
-  return digestSlot({ team: job.team, digest: job.digest, fireAt: fire }).key;
+  return job.kind === "digest"
+    ? digestSlot({ team: job.team, digest: job.digest, fireAt: fire }).key
+    : alertSlot({ team: job.team, alert: job.alert, fireAt: fire }).key;
 }

@@ -28,8 +28,30 @@ export interface DaemonMetrics {
 
 const PREFIX = "insights_reporter_";
 
-/** A fresh registry with the daemon's metrics and Node's default process metrics. */
-export function createDaemonMetrics(): DaemonMetrics {
+/** An alert scope's state, as the gauge reads it at each scrape. */
+export interface AlertStateSample {
+  team: string;
+  alert: string;
+  scope: string;
+  state: "ok" | "pending" | "warn" | "critical" | "no_data";
+}
+
+/** The gauge's value of each state: 0 ok … 3 critical; no_data reads as -1 (no verdict). */
+const ALERT_LEVEL: Record<AlertStateSample["state"], number> = {
+  ok: 0,
+  pending: 1,
+  warn: 2,
+  critical: 3,
+  no_data: -1,
+};
+
+/**
+ * A fresh registry with the daemon's metrics and Node's default process metrics. `alertStates`
+ * is read at each scrape, so the gauge is the ledger's word, never a copy that drifts.
+ */
+export function createDaemonMetrics(
+  alertStates: () => readonly AlertStateSample[] = () => [],
+): DaemonMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const registers = [registry];
@@ -75,6 +97,18 @@ export function createDaemonMetrics(): DaemonMetrics {
     name: `${PREFIX}last_tick_timestamp_seconds`,
     help: "When the scheduler last ticked (Unix time).",
     registers,
+  });
+  new Gauge({
+    name: `${PREFIX}alert_state`,
+    help: "Each alert scope's state: 0 ok, 1 pending, 2 warn, 3 critical; -1 no data.",
+    labelNames: ["team", "alert", "scope"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const s of alertStates()) {
+        this.set({ team: s.team, alert: s.alert, scope: s.scope }, ALERT_LEVEL[s.state]);
+      }
+    },
   });
   const inFlight = new Gauge({
     name: `${PREFIX}slots_in_flight`,

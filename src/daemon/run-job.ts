@@ -1,20 +1,56 @@
 import type { Clients } from "../create-deps.js";
+import { type AlertLedger, runAlert } from "../run-alert.js";
 import { runDigest } from "../run-digest.js";
+import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
 
-/** Runs a job's slot with the clients built at start: a digest through `runDigest`. */
-export function createJobRunner(clients: Pick<Clients, "api" | "slack" | "email">): RunJob {
+/**
+ * Runs a job's slot with the clients built at start: a digest through `runDigest`, an alert
+ * through `runAlert`. An alert reads and records its states in `alertLedger`, and delivers
+ * through the run's own ledger view, which leaves alone what is not due now.
+ */
+export function createJobRunner(
+  clients: Pick<Clients, "api" | "slack" | "slackAlerts" | "email">,
+  alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
+    Pick<Ledger, "firingAlerts" | "alertEvaluations">,
+): RunJob {
   return async (job, fireAt, context) => {
+    const common = {
+      api: clients.api,
+      email: clients.email,
+      cache: context.cache,
+      logger: context.logger,
+      retryAt: context.retryAt,
+    };
+    if (job.kind === "alert") {
+      const ledger: AlertLedger = {
+        alertStates: (team, alert) => alertLedger.alertStates(team, alert),
+        recordAlertEvaluation: (evaluation) => alertLedger.recordAlertEvaluation(evaluation),
+        getAlertEvaluation: (key) => alertLedger.getAlertEvaluation(key),
+        getSlot: (key) => alertLedger.getSlot(key),
+        beginAttempt: (key, id) => context.ledger.beginAttempt(key, id),
+        markSent: (key, id, receipt) => context.ledger.markSent(key, id, receipt),
+        markFailed: (key, id, error, next) => context.ledger.markFailed(key, id, error, next),
+      };
+      const outcome = await runAlert(
+        { team: job.team, alert: job.alert, fireAt },
+        {
+          ...common,
+          slack: clients.slackAlerts,
+          ledger,
+          ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+        },
+      );
+      return { key: outcome.key, deliveries: outcome.deliveries };
+    }
     const outcome = await runDigest(
       { team: job.team, digest: job.digest, fireAt },
       {
-        api: clients.api,
+        ...common,
         slack: clients.slack,
-        email: clients.email,
         ledger: context.ledger,
-        cache: context.cache,
-        logger: context.logger,
-        retryAt: context.retryAt,
+        firingAlerts: (team) => alertLedger.firingAlerts(team),
+        alertEvaluations: (query) => alertLedger.alertEvaluations(query),
       },
     );
     return { key: outcome.key, deliveries: outcome.deliveries };

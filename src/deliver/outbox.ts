@@ -1,7 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Attachment, EmailMessage, SlackPost } from "../messages.js";
-import type { EmailDestination, EmailSent, SlackDestination, SlackPosted } from "./types.js";
+import type {
+  EmailDestination,
+  EmailSent,
+  SlackAlertDestination,
+  SlackDestination,
+  SlackPosted,
+} from "./types.js";
 
 /** The ledger `start --outbox DIR` keeps in DIR, apart from the real one; `history --outbox` reads it. */
 export function outboxLedgerPath(dir: string): string {
@@ -14,6 +20,8 @@ export function outboxLedgerPath(dir: string): string {
  */
 export interface Outbox {
   slack: SlackDestination;
+  /** An alert message as `<key>.slack.json` (`thread_ts` when a reply); an edit of a fire's first message as `<key>.update.<fire key>.slack.json`. */
+  slackAlerts: SlackAlertDestination;
   email: EmailDestination;
   /** Paths written so far, in order, for the command to list. */
   written: string[];
@@ -54,6 +62,31 @@ export function createOutbox(
     },
   };
 
+  const slackAlerts: SlackAlertDestination = {
+    async postAlert(channel, post, threadTs) {
+      const key = post.metadata.event_payload.key;
+      const body = {
+        channel,
+        text: post.main.text,
+        blocks: post.main.blocks,
+        metadata: post.metadata,
+      };
+      await save(
+        `${key}.slack.json`,
+        `${JSON.stringify(threadTs ? { ...body, thread_ts: threadTs } : body, null, 2)}\n`,
+      );
+      return { channel, ts: `outbox:${key}`, threaded: threadTs !== null };
+    },
+    async updateAlert(channel, ts, message, names) {
+      const body = { channel, ts, text: message.text, blocks: message.blocks };
+      await save(
+        `${names.key}.update.${names.rootKey}.slack.json`,
+        `${JSON.stringify(body, null, 2)}\n`,
+      );
+      return true;
+    },
+  };
+
   const email: EmailDestination = {
     maxBytes,
     async measure(message: EmailMessage): Promise<number> {
@@ -68,7 +101,7 @@ export function createOutbox(
     },
   };
 
-  return { slack, email, written };
+  return { slack, slackAlerts, email, written };
 }
 
 /** Keys and file names are ours, but a team or period could still make an odd name: keep it a plain file name. */

@@ -1,4 +1,4 @@
-import type { Attachment, EmailMessage, SlackPost } from "../messages.js";
+import type { Attachment, EmailMessage, SlackMessage, SlackPost } from "../messages.js";
 
 // What the orchestrator needs from a destination. The real adapters (Slack Web API, SMTP) and
 // the outbox (files instead of sending) implement these, so `run-digest.ts` never knows which.
@@ -44,4 +44,26 @@ export interface EmailDestination {
   /** The size of the message as it would be sent (composed MIME bytes). */
   measure(message: EmailMessage): Promise<number>;
   send(message: EmailMessage): Promise<EmailSent>;
+}
+
+/** Where an alert's message went: a new post, or a reply in the fire's thread. */
+export interface SlackAlertPosted extends SlackPosted {
+  /** False when it went out as a new post (no thread, or the thread's first message is gone). */
+  threaded: boolean;
+}
+
+/** Alert messages in Slack: a fire is a new post, later changes reply in its thread and edit it. */
+export interface SlackAlertDestination {
+  /** A reply in the thread of `threadTs`, or a new post when null or the thread is gone. */
+  postAlert(channel: string, post: SlackPost, threadTs: string | null): Promise<SlackAlertPosted>;
+  /**
+   * Edits a fire's first message to show its state now; false when that message is gone.
+   * `names` say which evaluation edits which fire (the outbox names its file after them).
+   */
+  updateAlert(
+    channel: string,
+    ts: string,
+    message: SlackMessage,
+    names: { key: string; rootKey: string },
+  ): Promise<boolean>;
 }

@@ -8,7 +8,8 @@ export type SlotKind = "digest" | "alert";
 /** pending → sending → sent, or → failed (retried later, or final when no next attempt). */
 export type DeliveryState = "pending" | "sending" | "sent" | "failed";
 
-export type AlertLevel = "ok" | "warn" | "critical";
+/** pending: breaching, not yet for long enough; no_data: no verdict (see `alerts/`). */
+export type AlertLevel = "ok" | "pending" | "warn" | "critical" | "no_data";
 
 export interface NewSlot {
   /** `checkout.daily.2026-11-15` (see `state/slot-key.ts`). */
@@ -117,9 +118,36 @@ export interface AlertState {
   state: AlertLevel;
   /** When the alert entered this state. */
   since: Date;
+  /** Consecutive breaching evaluations, for the alert's `for`. */
+  breaches: number;
   lastValue: number | null;
   lastNotifiedAt: Date | null;
+  /** When it started firing; null when it is not firing. */
+  firedAt: Date | null;
+  /** The key of the evaluation whose message announced the fire: its thread gets the rest. */
+  threadKey: string | null;
   updatedAt: Date;
+}
+
+/** An alert evaluation as recorded: its slot, the states it moved to, and what to send. */
+export interface NewAlertEvaluation {
+  slot: NewSlot;
+  alert: string;
+  states: Omit<AlertState, "updatedAt">[];
+  /** Each scope's outcome, as JSON (the workbook's Alerts sheet reads it back). */
+  results: string;
+  /** What to send, as JSON; null when nothing changed and nothing is sent. */
+  notification: string | null;
+}
+
+export interface AlertEvaluation {
+  key: string;
+  team: string;
+  alert: string;
+  period: { start: string; end: string };
+  results: string;
+  notification: string | null;
+  createdAt: Date;
 }
 
 export interface Ledger {
@@ -168,8 +196,19 @@ export interface Ledger {
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
   dueRetries(now: Date): DueRetry[];
 
-  getAlertState(team: string, alert: string, scope: string): AlertState | null;
-  setAlertState(state: Omit<AlertState, "updatedAt">): void;
+  /** The last state of every scope of one alert. */
+  alertStates(team: string, alert: string): AlertState[];
+  /** Every scope of the team's alerts that is firing now (warn or critical). */
+  firingAlerts(team: string): AlertState[];
+  /**
+   * Records the evaluation's slot, the new states and the notification in one transaction,
+   * so a crash leaves either all or none. False, changing nothing, when the slot exists: that
+   * evaluation was done before, and only its stored notification may still need sending.
+   */
+  recordAlertEvaluation(evaluation: NewAlertEvaluation): boolean;
+  getAlertEvaluation(key: string): AlertEvaluation | null;
+  /** A team's evaluations whose period lies within `from`..`to` (ISO dates), oldest first. */
+  alertEvaluations(query: { team: string; from: string; to: string }): AlertEvaluation[];
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
   history(query: { team?: string; limit: number }): SlotWithDeliveries[];

@@ -77,6 +77,43 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (slot_key, destination, part)
   );
   `,
+  // 3: alerts — the states the engine moves through (pending, no_data too), the consecutive
+  // breaches `for` counts, and the thread of the fire; and each evaluation's results and the
+  // notification it decided on, written with its slot in one transaction.
+  `
+  CREATE TABLE alert_states_v2 (
+    team TEXT NOT NULL,
+    alert TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'pending', 'warn', 'critical', 'no_data')),
+    since TEXT NOT NULL,
+    breaches INTEGER NOT NULL DEFAULT 0,
+    last_value REAL,
+    last_notified_at TEXT,
+    fired_at TEXT,
+    thread_key TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (team, alert, scope)
+  );
+  INSERT INTO alert_states_v2 (team, alert, scope, state, since, last_value, last_notified_at, fired_at, updated_at)
+    SELECT team, alert, scope, state, since, last_value, last_notified_at,
+           CASE WHEN state = 'ok' THEN NULL ELSE since END, updated_at
+    FROM alert_states;
+  DROP TABLE alert_states;
+  ALTER TABLE alert_states_v2 RENAME TO alert_states;
+
+  CREATE TABLE alert_evaluations (
+    slot_key TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    alert TEXT NOT NULL,
+    period_start TEXT NOT NULL,
+    period_end TEXT NOT NULL,
+    results TEXT NOT NULL,
+    notification TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX alert_evaluations_by_team ON alert_evaluations (team, period_start);
+  `,
 ];
 
 /** The schema version this code writes. */

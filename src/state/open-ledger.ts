@@ -67,11 +67,12 @@ function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
     startedAt: options.identity?.startedAt ?? new Date(now().getTime() - process.uptime() * 1000),
     isProcessAlive: options.identity?.isProcessAlive ?? isProcessAlive,
   };
+  const slots = createSlotStore(db, now);
   return {
     location,
     fileProblem: watchLedgerFile(location),
-    ...createSlotStore(db, now),
-    ...createAlertStateStore(db, now),
+    ...slots,
+    ...createAlertStateStore(db, now, slots.recordSlot),
     ...createDaemonLease(db, location, now, identity),
     close: () => {
       if (db.open) db.close();

@@ -71,4 +71,9 @@ describe("formatHistory", () => {
       /\s-\s+no destination$/,
     );
   });
+
+  it("says an alert evaluation that changed nothing sent nothing", () => {
+    const slot = aSlot({ kind: "alert", key: "checkout.alert.flaky.2026-11-15", deliveries: [] });
+    expect(formatHistory([slot], () => "UTC")[1]).toMatch(/\s-\s+no change, nothing to send$/);
+  });
 });

@@ -44,7 +44,6 @@ describe("check-config", () => {
     expect(code).toBe(0);
     expect(lines).toEqual([
       "reporter.yaml: valid — 2 teams, 2 digests, 1 alert",
-      "  note: alerts are validated but not evaluated yet: this version schedules digests only",
       "  api https://acme.insights.test/api/external/v1 (key set)",
       "  slack token set, smtp_url set",
       "",

@@ -36,7 +36,7 @@ export function validConfig(): Record<string, unknown> {
             schedule: "0 9 * * *",
             warn_at: 3,
             critical_at: 5,
-            clear_below: 2.5,
+            clear_at: 2.5,
             slack: { channel: "C0ALERTS" },
           },
         ],

@@ -65,7 +65,7 @@ const cases: Case[] = [
         schedule: "0 8 * * *",
         warn_at: 3,
         critical_at: 5,
-        clear_below: 2,
+        clear_at: 2,
         email: { to: ["a@example.com"] },
       },
     },
@@ -87,19 +87,45 @@ const cases: Case[] = [
     [[A, "this alert has no destination"]],
   ],
   [
-    "clear_below not below warn_at",
-    { [`${A}.clear_below`]: 3 },
-    [[`${A}.clear_below`, "3 must be below warn_at (3)"]],
+    "clear_at not below warn_at",
+    { [`${A}.clear_at`]: 3 },
+    [[`${A}.clear_at`, "3 must be below warn_at (3)"]],
   ],
   [
     "warn_at above critical_at",
-    { [`${A}.warn_at`]: 6, [`${A}.clear_below`]: 1 },
+    { [`${A}.warn_at`]: 6, [`${A}.clear_at`]: 1 },
     [
       [
         `${A}.warn_at`,
-        "6 must not exceed critical_at (5) — thresholds must satisfy clear_below < warn_at ≤ critical_at",
+        "6 must not be above critical_at (5) — flaky_rate is bad when high, so thresholds must satisfy clear_at < warn_at ≤ critical_at",
       ],
     ],
+  ],
+  [
+    "a bad-when-low metric with high-bad thresholds",
+    {
+      [`${A}.metric`]: "run_pass_rate",
+      [`${A}.warn_at`]: 90,
+      [`${A}.critical_at`]: 95,
+      [`${A}.clear_at`]: 85,
+    },
+    [
+      [`${A}.clear_at`, "85 must be above warn_at (90)"],
+      [
+        `${A}.warn_at`,
+        "90 must not be below critical_at (95) — run_pass_rate is bad when low, so thresholds must satisfy clear_at > warn_at ≥ critical_at",
+      ],
+    ],
+  ],
+  [
+    "a rate threshold above 100",
+    { [`${A}.critical_at`]: 150 },
+    [[`${A}.critical_at`, "150 is not a percent"]],
+  ],
+  [
+    "a confidence that is not a probability",
+    { [`${A}.confidence`]: 95 },
+    [[`${A}.confidence`, ""]],
   ],
   [
     "a placeholder API subdomain",
@@ -181,11 +207,6 @@ const cases: Case[] = [
     [["api.max_response_bytes", "must be at least 100000"]],
   ],
   [
-    "a threshold above 100",
-    { [`${A}.critical_at`]: 150 },
-    [[`${A}.critical_at`, "must be at most 100"]],
-  ],
-  [
     "a misspelt key",
     { [`${D}.shedule`]: "0 9 * * *" },
     [[`${D}.shedule`, 'unknown key — did you mean "schedule"?']],
@@ -216,6 +237,18 @@ describe("config problems", () => {
     }
   });
 
+  it("accepts a runs alert counting past 100, bad when low", () => {
+    const result = parse(
+      configText({
+        [`${A}.metric`]: "runs",
+        [`${A}.warn_at`]: 150,
+        [`${A}.critical_at`]: 100,
+        [`${A}.clear_at`]: 200,
+      }),
+    );
+    expect("issues" in result ? result.issues : []).toEqual([]);
+  });
+
   it("lists every problem at once, schema and cross-field alike", () => {
     const issues = issuesOf(
       parse(
@@ -224,7 +257,7 @@ describe("config problems", () => {
           [`${D}.shedule`]: "x",
           "teams[1].digests[0].schedule": "0 9 * *",
           "teams[1].timezone": "Europe/Berln",
-          [`${A}.clear_below`]: 4,
+          [`${A}.clear_at`]: 4,
           "teams[1].name": "checkout",
         }),
       ),
@@ -235,7 +268,7 @@ describe("config problems", () => {
         `${D}.shedule`,
         "teams[1].digests[0].schedule",
         "teams[1].timezone",
-        `${A}.clear_below`,
+        `${A}.clear_at`,
         "teams[1].name",
       ].sort(),
     );

@@ -25,7 +25,7 @@ describe("config/reporter.example.yaml", () => {
     const schema = JSON.parse(readFileSync("config/reporter.schema.json", "utf8"));
     const names = optionNames(schema);
     expect(names).toEqual(
-      expect.arrayContaining(["api_url", "max_bytes", "clear_below", "attach_xlsx"]),
+      expect.arrayContaining(["api_url", "max_bytes", "clear_at", "attach_xlsx"]),
     );
     const missing = names.filter((key) => !new RegExp(`\\b${key}:`).test(text));
     expect(missing).toEqual([]);

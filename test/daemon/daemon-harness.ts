@@ -73,6 +73,7 @@ export function recordingRunner(now: () => Date, options: RunnerOptions = {}) {
   const attempts = new Map<string, number>();
   const destinations = options.destinations ?? ["slack:C0123ABCD"];
   const runJob: RunJob = async (job, fire, context) => {
+    if (job.kind !== "digest") throw new Error("recordingRunner runs digests only");
     const { key, periods } = digestSlot({ team: job.team, digest: job.digest, fireAt: fire });
     runs.push({ job: job.id, fire, key, startedAt: now() });
     context.ledger.recordSlot({

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
-import { ALERTS_NOT_EVALUATED } from "../../src/daemon/jobs.js";
 import { messageIdForKey } from "../../src/deliver/email-message-id.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { captureLogs } from "./daemon-harness.js";
@@ -94,7 +93,7 @@ describe("the daemon service", () => {
     );
   });
 
-  it("says at start that configured alerts are not evaluated, rather than ignoring them silently", async () => {
+  it("schedules configured alerts beside the digests, and no longer says they are not evaluated", async () => {
     live = await startLiveSetup();
     const raw = parse(readFileSync(live.configPath, "utf8"));
     raw.teams[0].alerts = [
@@ -105,14 +104,15 @@ describe("the daemon service", () => {
         schedule: "0 9 * * *",
         warn_at: 3,
         critical_at: 5,
-        clear_below: 2.5,
+        clear_at: 2.5,
         slack: { channel: "C0123ABCD" },
       },
     ];
     writeFileSync(live.configPath, stringify(raw));
     const { logs } = await start(live);
-    const warning = logs.find((l) => l.msg === ALERTS_NOT_EVALUATED);
-    expect(warning?.alerts).toEqual(["checkout/alert/flaky-rate"]);
+    const started = logs.find((l) => l.msg === "daemon started");
+    expect(started?.jobs).toContain("checkout/alert/flaky-rate");
+    expect(logs.some((l) => String(l.msg).includes("not evaluated"))).toBe(false);
   });
 
   it("answers /healthz and /readyz", async () => {

@@ -36,7 +36,11 @@ beforeAll(async () => {
   requireBuiltCli();
   dirs = await tempDir();
   out = join(dirs.dir, "demo-out");
-  teams = (parse(await readFile(DEMO_YAML, "utf8")) as { teams: DemoTeam[] }).teams;
+  // A team may have alerts and no digests (the schema's default is none).
+  teams = (parse(await readFile(DEMO_YAML, "utf8")) as { teams: DemoTeam[] }).teams.map((t) => ({
+    ...t,
+    digests: t.digests ?? [],
+  }));
   // No INSIGHTS_*, SLACK_* or SMTP_* variables at all.
   result = await runCli(["demo", "--out", out], { cwd: dirs.dir, timeoutMs: 30_000 });
 });
@@ -53,6 +57,18 @@ function keyOf(team: string, digest: string): string {
 }
 
 describe("demo", () => {
+  it("shows an alert firing, escalating, easing and resolving, each change in its own files", async () => {
+    const section = result.stdout.split("━━ design / alert flaky-rate ━━")[1] ?? "";
+    const changes = [...section.matchAll(/→ Design system: (\S+)/g)].map((m) => m[1]);
+    expect(changes).toEqual(["fired", "escalated", "de-escalated", "resolved"]);
+    const files = await readdir(out);
+    const alertPosts = files.filter((f) =>
+      /^design\.alert\.flaky-rate\.[\d-]+\.slack\.json$/.test(f),
+    );
+    expect(alertPosts).toHaveLength(4);
+    expect(files.filter((f) => f.includes(".update."))).toHaveLength(3);
+  });
+
   it("exits 0 with nothing on stderr", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");

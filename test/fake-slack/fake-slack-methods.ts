@@ -32,6 +32,22 @@ const postMessage: Handler = ({ params }, state) => {
   return ok({ channel: post.channel, ts: post.ts, message: toMessage(post, true) });
 };
 
+/** chat.update: edits a message the bot posted; message_not_found once it is gone. */
+const chatUpdate: Handler = ({ params }, state) => {
+  const channel = writableChannel(state, params.channel);
+  if ("body" in channel) return channel;
+  const post = state.posts.find((p) => p.channel === channel.id && p.ts === params.ts);
+  if (!post) return fail("message_not_found");
+  const blocks = jsonField(params.blocks);
+  if (!blocks.ok) return fail("invalid_blocks_format");
+  const refusal = checkMessage(params.text, blocks.value);
+  if (refusal) return fail(refusal.error, { response_metadata: { messages: refusal.messages } });
+  post.text = typeof params.text === "string" ? params.text : "";
+  post.blocks = Array.isArray(blocks.value) ? blocks.value : null;
+  post.edits = (post.edits ?? 0) + 1;
+  return ok({ channel: post.channel, ts: post.ts, text: post.text });
+};
+
 function validMetadata(value: unknown): value is FakePost["metadata"] | undefined {
   if (value === undefined || value === null) return true;
   if (typeof value !== "object") return false;
@@ -119,6 +135,7 @@ const authTest: Handler = () =>
 export const METHODS: Readonly<Record<string, Handler>> = {
   "auth.test": authTest,
   "chat.postMessage": postMessage,
+  "chat.update": chatUpdate,
   "conversations.list": conversationsList,
   "conversations.history": conversationsHistory,
   "files.getUploadURLExternal": getUploadUrl,

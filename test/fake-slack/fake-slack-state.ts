@@ -20,6 +20,8 @@ export interface FakePost {
   metadata: { event_type: string; event_payload: Record<string, unknown> } | null;
   thread_ts: string | null;
   ts: string;
+  /** How many times chat.update edited it. */
+  edits?: number;
 }
 
 /** A file shared by files.completeUploadExternal. */

@@ -34,7 +34,14 @@ describe("openLedger", () => {
     expect(inspect(path)).toEqual({
       version: SCHEMA_VERSION,
       journal: "wal",
-      tables: ["alert_states", "daemon_lease", "deliveries", "delivery_parts", "slots"],
+      tables: [
+        "alert_evaluations",
+        "alert_states",
+        "daemon_lease",
+        "deliveries",
+        "delivery_parts",
+        "slots",
+      ],
     });
   });
 

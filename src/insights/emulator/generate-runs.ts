@@ -31,7 +31,9 @@ export function generateRuns(seed: string, profile: ProjectProfile, today: strin
       bad:
         isOutage(seed, date) ||
         createRandom(`${seed}|bad|${profile.id}|${date}`).chance(BAD_DAY_CHANCE),
-      flakyRate: profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
+      flakyRate:
+        profile.spike?.[profile.spike.length - back] ??
+        profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
     };
     runs.push(...generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day));
   }

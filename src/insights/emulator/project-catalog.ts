@@ -6,6 +6,8 @@ import { createRandom } from "./seeded-random.js";
 // Roles by position: index 1 is the project whose flaky rate rises over the 100 days
 // (about 0.5% → 6.5%); index 5 ("Legacy admin (archived)") has no runs at all (with fewer than
 // 6 projects, the last one of at least 3 is the empty one). Index 4's name carries an `&`.
+// Index 6 ("Design system", with 7 projects or more) has a flaky spike over the last days
+// that falls back, so an alert fires, escalates and resolves in the demo.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -23,6 +25,8 @@ export interface ProjectProfile {
   /** Flaky share of test results at the start and at the end of the 100 days. */
   flakyFrom: number;
   flakyTo: number;
+  /** Flaky shares of the last days before today, oldest first, overriding the trend; null for none. */
+  spike: readonly number[] | null;
   meanDurationMs: number;
   primaryTag: string;
   branches: readonly string[];
@@ -63,6 +67,13 @@ const AUTHORS = [
   "grace.kim",
   "hugo.berg",
 ];
+/**
+ * The spike of index 6, by day before today (7 days back … yesterday): calm, over warn (3%),
+ * over critical (5%), easing between them, then back under clear (2.5%).
+ */
+const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
+const SPIKE_INDEX = 6;
+
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
@@ -103,19 +114,25 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     const random = createRandom(`${seed}|profile|${id}`);
     const flakyBase = 0.004 + random.next() * 0.01;
     const rising = index === 1;
+    const spiking = index === SPIKE_INDEX;
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
+    // Drawn for every project in the order they always were, so no other data changes.
+    const weekdayRuns = random.int(5, 40);
+    const weekendFactor = 0.1 + random.next() * 0.2;
     return {
       id,
       name: emulatorProjectName(index),
       empty: index === emptyIndex(count),
-      weekdayRuns: random.int(5, 40),
-      weekendFactor: 0.1 + random.next() * 0.2,
+      // Busy every day, so even a weekend sample is large enough for the alert to judge.
+      weekdayRuns: spiking ? 40 : weekdayRuns,
+      weekendFactor: spiking ? 0.6 : weekendFactor,
       testsPerRun: random.int(80, 380),
       breakChance: 0.04 + random.next() * 0.1,
       skipRate: 0.005 + random.next() * 0.03,
       flakyFrom: rising ? 0.005 : flakyBase,
       flakyTo: rising ? 0.065 : flakyBase,
+      spike: spiking ? SPIKE : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",
       branches: FEATURE_BRANCHES.slice(featureStart, featureStart + 3),

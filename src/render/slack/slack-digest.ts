@@ -105,6 +105,8 @@ function mainMessage(
     contextBlock([
       `${formatPeriod(report.periods.current)} \u00b7 ${escapeMrkdwn(report.team.timezone)} \u00b7 ${comparisonLabel(report.periods)}`,
     ]),
+    // Firing alerts are the most urgent news of the team: first, before the figures.
+    alertsSection(report.alerts, report.projects),
     headlineBlock(report),
     contextBlock(teamNotes(report)),
     { type: "divider" },
@@ -113,7 +115,6 @@ function mainMessage(
       hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
     ),
     moversSection(report.topMovers),
-    alertsSection(report.alerts, report.projects),
     unavailableSection(unavailable, UNAVAILABLE_IN_MESSAGE),
     dashboardButtons(report.dashboardUrl, listed),
   ];

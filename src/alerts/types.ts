@@ -1,0 +1,116 @@
+// The alert engine's vocabulary. Its own plain types (no config, no report imports), so the
+// evaluation stays a pure function of numbers and last states, testable from a table.
+
+export type AlertMetric =
+  | "flaky_rate"
+  | "test_fail_rate"
+  | "run_pass_rate"
+  | "test_pass_rate"
+  | "runs";
+
+/** pending: breaching, `for` not met yet; no_data: too few results, or not fetched. */
+export type AlertStateName = "ok" | "pending" | "warn" | "critical" | "no_data";
+
+export type TransitionKind = "fired" | "escalated" | "de-escalated" | "resolved" | "reminder";
+
+/** An alert's rule, in the metric's unit (percent for rates, a count for runs). */
+export interface AlertRule {
+  name: string;
+  metric: AlertMetric;
+  warnAt: number;
+  criticalAt: number;
+  clearAt: number;
+  minTests: number;
+  /** null compares the raw value. */
+  confidence: number | null;
+  forEvaluations: number;
+  repeatEveryMs: number | null;
+  onNoData: "keep" | "resolve" | "fire";
+}
+
+/** The counts an alert reads from a window (a report's Figures fit). */
+export interface WindowCounts {
+  runs: number;
+  runsPassed: number;
+  runsFailed: number;
+  tests: number;
+  testsPassed: number;
+  testsFailed: number;
+  testsFlaky: number;
+}
+
+/** One scope's figures for the evaluated window: a project, or the team total ("team"). */
+export interface ScopeWindow {
+  scope: string;
+  /** Shown to people. */
+  name: string;
+  /** null when the scope could not be fetched. */
+  current: WindowCounts | null;
+  prior: WindowCounts | null;
+  /** The window's days, oldest first, for the sparkline. */
+  daily: WindowCounts[];
+}
+
+/** A measured value with what stands behind it. */
+export interface Sample {
+  /** In the metric's unit; null without data. */
+  value: number | null;
+  /** The Wilson interval in the metric's unit, when confidence is on and the metric a rate. */
+  interval: { low: number; high: number } | null;
+  /** Test results behind a rate (runs behind the runs count). */
+  size: number;
+  /** The prior window's value, for the change. */
+  prior: number | null;
+  /** Per day of the window; null for a day without data. */
+  daily: (number | null)[];
+}
+
+/** What the ledger keeps per team, alert and scope between evaluations. */
+export interface ScopeState {
+  scope: string;
+  state: AlertStateName;
+  /** ISO instant the scope entered `state`. */
+  since: string;
+  /** Consecutive breaching evaluations (for `for`). */
+  breaches: number;
+  lastValue: number | null;
+  /** ISO instant of the last message about this scope (for repeat_every). */
+  lastNotifiedAt: string | null;
+  /** ISO instant it started firing; null when not firing. */
+  firedAt: string | null;
+  /** The evaluation key whose message announced the fire: later messages go in its thread. */
+  threadKey: string | null;
+}
+
+export interface Transition {
+  kind: TransitionKind;
+  scope: string;
+  name: string;
+  from: AlertStateName;
+  to: AlertStateName;
+  sample: Sample;
+  /** The threshold the value was compared with for this transition. */
+  threshold: number;
+  /** For resolved: when it had fired. */
+  firedAt: string | null;
+  /** The fire's message, when the transition belongs in its thread. */
+  threadKey: string | null;
+}
+
+/** One scope's outcome of an evaluation. */
+export interface ScopeResult {
+  scope: string;
+  name: string;
+  sample: Sample;
+  /** What the numbers said this time, before on_no_data and `for`. */
+  verdict: "ok" | "warn" | "critical" | "between" | "no_data";
+  state: ScopeState;
+}
+
+export interface Evaluation {
+  results: ScopeResult[];
+  /** Ordered: fired, escalated, de-escalated, resolved, reminder. */
+  transitions: Transition[];
+  /** Someone should be pinged: something fired or escalated. */
+  mention: boolean;
+}

@@ -1,0 +1,81 @@
+import { existsSync } from "node:fs";
+import { createClients } from "../create-deps.js";
+import { createRequestCache } from "../insights/collect-insights.js";
+import { createLogger } from "../logger.js";
+import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { runAlert } from "../run-alert.js";
+import { firstRetryAt } from "../schedule/retry-delays.js";
+import { openLedger } from "../state/open-ledger.js";
+import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
+
+export interface AlertsOptions {
+  team: string;
+  alert: string;
+  at?: Date;
+  outbox?: string;
+  config?: string;
+}
+
+/**
+ * `alerts`: one evaluation now, recorded in the ledger like the daemon's (states and the
+ * notification in one transaction), then delivered. With `--outbox` it is a dry run: the
+ * states are read, never written, and the message goes to files. Exit 1 when a delivery failed.
+ */
+export async function alertsCommand(
+  opts: AlertsOptions,
+  out: (line: string) => void,
+): Promise<number> {
+  const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox });
+  const team = findTeam(config, opts.team);
+  const alert = findAlert(team, opts.alert);
+  const dryRun = Boolean(opts.outbox);
+  // A dry run reads the states of an existing ledger, and creates none.
+  const ledger = !dryRun || existsSync(config.state.path) ? openLedger(config.state.path) : null;
+  const logger = createLogger();
+  const clients = createClients(config, {
+    logger,
+    ...(opts.outbox ? { outbox: opts.outbox } : {}),
+  });
+  try {
+    const outcome = await runAlert(
+      { team, alert, fireAt: opts.at ?? new Date() },
+      {
+        api: clients.api,
+        slack: clients.slackAlerts,
+        email: clients.email,
+        ledger,
+        dryRun,
+        ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+        cache: createRequestCache(),
+        logger,
+        ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),
+      },
+    );
+    if (outcome.evaluation) {
+      const input = {
+        key: outcome.key,
+        alert: alert.name,
+        metric: alert.metric,
+        window: outcome.window,
+      };
+      for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+    } else {
+      out(
+        `${outcome.key}: evaluated before, says the ledger ${ledger?.location}; its notification was sent as recorded`,
+      );
+    }
+    if (dryRun) out("  dry run: states left as they were");
+    for (const d of outcome.deliveries) {
+      out(
+        d.status === "failed"
+          ? `  ✗ ${d.id} failed: ${d.error?.message ?? "unknown error"}`
+          : `  ✓ ${d.id} ${d.status}`,
+      );
+    }
+    for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
+    return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
+  } finally {
+    await clients.close();
+    ledger?.close();
+  }
+}

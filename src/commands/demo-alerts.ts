@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { ResolvedConfig } from "../config/types.js";
+import type { Clients } from "../create-deps.js";
+import type { RequestCache } from "../insights/collect-insights.js";
+import type { Logger } from "../logger.js";
+import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { runAlert } from "../run-alert.js";
+import { nextFires } from "../schedule/cron-fires.js";
+import { openLedger } from "../state/open-ledger.js";
+
+const DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/**
+ * The demo's alerts: each alert evaluated at each of its fires over the last week, oldest
+ * first, against a ledger of the demo's own (a temporary file), so the states carry
+ * from one day to the next exactly as the daemon's would. Returns the failed deliveries.
+ */
+export async function runDemoAlerts(
+  config: ResolvedConfig,
+  clients: Clients,
+  deps: { cache: RequestCache; logger: Logger; now: Date; out: string },
+  out: (line: string) => void,
+): Promise<number> {
+  // Outside the outbox, which holds only what would be sent; gone when the demo ends.
+  const dir = mkdtempSync(join(tmpdir(), "insights-demo-ledger-"));
+  const ledger = openLedger(join(dir, "ledger.sqlite"));
+  let failed = 0;
+  try {
+    for (const team of config.teams) {
+      for (const alert of team.alerts) {
+        out("");
+        out(`━━ ${team.name} / alert ${alert.name} ━━ each day of the last ${DAYS}, in order`);
+        const from = new Date(deps.now.getTime() - DAYS * DAY_MS);
+        const fires = nextFires(alert.schedule, team.timezone, from, DAYS * 24).filter(
+          (f) => f <= deps.now,
+        );
+        for (const fireAt of fires) {
+          const before = clients.outboxFiles?.length ?? 0;
+          const outcome = await runAlert(
+            { team, alert, fireAt },
+            {
+              api: clients.api,
+              slack: clients.slackAlerts,
+              email: clients.email,
+              ledger,
+              cache: deps.cache,
+              logger: deps.logger,
+            },
+          );
+          failed += outcome.deliveries.filter((d) => d.status === "failed").length;
+          if (!outcome.evaluation) continue;
+          const input = {
+            key: outcome.key,
+            alert: alert.name,
+            metric: alert.metric,
+            window: outcome.window,
+          };
+          for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+          const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
+          if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
+        }
+      }
+    }
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return failed;
+}

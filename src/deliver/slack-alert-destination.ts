@@ -1,0 +1,85 @@
+import type { Block, KnownBlock } from "@slack/web-api";
+import { SlackDeliveryError } from "../errors.js";
+import type { SlackMessage, SlackPost } from "../messages.js";
+import { createChannelResolver } from "./slack-channel-resolver.js";
+import type { SlackClients, SlackLogger } from "./slack-client.js";
+import { toSlackDeliveryError } from "./slack-errors.js";
+import type { SlackAlertDestination, SlackAlertPosted } from "./types.js";
+
+// Alert messages over the Slack Web API: a reply goes in the fire's thread, and the fire's
+// first message is edited with chat.update. When that first message was deleted, Slack answers
+// message_not_found (thread_not_found for a reply): the reply becomes a new post instead, so
+// the news still reaches the channel.
+
+const GONE = new Set(["message_not_found", "thread_not_found"]);
+
+/** The alert half of the Slack adapter, over the same clients as digests. */
+export function createSlackAlertDestination(
+  clients: SlackClients,
+  logger?: SlackLogger,
+): SlackAlertDestination {
+  const { calls, posts, paced } = clients;
+  const resolve = createChannelResolver(clients, logger);
+
+  async function call<T>(method: string, channel: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await paced(method, run);
+    } catch (error) {
+      throw toSlackDeliveryError(error, { method, channel }, calls.token);
+    }
+  }
+  const body = (m: SlackMessage) => ({
+    text: m.text,
+    blocks: m.blocks as unknown as (KnownBlock | Block)[],
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+
+  async function post(channel: string, id: string, message: SlackPost, threadTs: string | null) {
+    // Never retried by the library, like a digest's post: after a timeout it may have landed.
+    const sent = await call("chat.postMessage", channel, () =>
+      posts.chat.postMessage({
+        channel: id,
+        ...body(message.main),
+        metadata: message.metadata,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      }),
+    );
+    if (!sent.ts) {
+      throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
+        method: "chat.postMessage",
+        channel,
+      });
+    }
+    return sent.ts;
+  }
+
+  return {
+    async postAlert(channel, message, threadTs): Promise<SlackAlertPosted> {
+      const id = await resolve(channel);
+      if (threadTs) {
+        try {
+          return { channel: id, ts: await post(channel, id, message, threadTs), threaded: true };
+        } catch (error) {
+          if (!(error instanceof SlackDeliveryError && GONE.has(error.slackError ?? "")))
+            throw error;
+          logger?.warn({ channel, threadTs }, "the alert's first message is gone; posting anew");
+        }
+      }
+      return { channel: id, ts: await post(channel, id, message, null), threaded: false };
+    },
+
+    async updateAlert(channel, ts, message) {
+      const id = await resolve(channel);
+      try {
+        await call("chat.update", channel, () =>
+          calls.chat.update({ channel: id, ts, ...body(message) }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof SlackDeliveryError && GONE.has(error.slackError ?? "")) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { Evaluation, ScopeState } from "../../alerts/types.js";
+import type { AlertNotification } from "../../messages.js";
+import type { AlertMessageInput, RootView } from "./alert-view.js";
+import { renderAlertEmail } from "./email-alert.js";
+import { renderSlackAlert, renderSlackAlertRoot } from "./slack-alert.js";
+
+export type { AlertNotification } from "../../messages.js";
+
+// What an evaluation decided to send, rendered in full: recorded in the ledger with the new
+// states, so a retry sends exactly this and never judges again.
+
+export interface NotificationInput extends Omit<AlertMessageInput, "transitions" | "mentionDue"> {
+  evaluation: Evaluation;
+  slack: { channel: string } | null;
+  email: { to: string[] } | null;
+  now: string;
+}
+
+/** The notification of an evaluation, or null when nothing changed. */
+export function buildAlertNotification(input: NotificationInput): AlertNotification | null {
+  const { evaluation, now } = input;
+  if (evaluation.transitions.length === 0) return null;
+  const message: AlertMessageInput = {
+    ...input,
+    transitions: evaluation.transitions,
+    mentionDue: evaluation.mention,
+  };
+  const fired = evaluation.transitions.some((t) => t.kind === "fired");
+  const roots = rootViews(evaluation, now);
+  const email = input.email ? { to: input.email.to, ...renderAlertEmail(message, now) } : null;
+  const slack = input.slack
+    ? {
+        channel: input.slack.channel,
+        post: renderSlackAlert(message, now),
+        // A fire is news for the channel; anything else belongs under the fire it follows.
+        threadKey: fired
+          ? null
+          : (evaluation.transitions.find((t) => t.threadKey)?.threadKey ?? null),
+        updates: roots.map((root) => ({
+          rootKey: root.rootKey,
+          message: renderSlackAlertRoot(message, root),
+        })),
+      }
+    : null;
+  return { slack, email };
+}
+
+/** For each fire that a transition follows, every scope it announced, as it stands now. */
+export function rootViews(evaluation: Evaluation, now: string): RootView[] {
+  const keys = [
+    ...new Set(
+      evaluation.transitions
+        .filter((t) => t.kind !== "fired")
+        .flatMap((t) => (t.threadKey ? [t.threadKey] : [])),
+    ),
+  ];
+  return keys.map((rootKey) => {
+    const firing = evaluation.results.filter((r) => r.state.threadKey === rootKey);
+    const resolved = evaluation.transitions.filter(
+      (t) => t.kind === "resolved" && t.threadKey === rootKey,
+    );
+    const scopes = [
+      ...firing.map((r) => view(r.name, r.state)),
+      ...resolved.map((t) => ({
+        name: t.name,
+        state: t.to,
+        value: t.sample.value,
+        firedAt: t.firedAt,
+      })),
+    ];
+    return { rootKey, scopes, resolvedAt: firing.length === 0 ? now : null };
+  });
+}
+
+const view = (name: string, s: ScopeState) => ({
+  name,
+  state: s.state,
+  value: s.lastValue,
+  firedAt: s.firedAt,
+});

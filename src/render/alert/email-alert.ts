@@ -1,0 +1,83 @@
+import type { TransitionKind } from "../../alerts/types.js";
+import { COLOURS, escapeHtml, FONT } from "../email/email-html.js";
+import { formatPeriod } from "../format.js";
+import {
+  type AlertMessageInput,
+  KIND_TITLE,
+  ruleText,
+  transitionParts,
+  worstOf,
+} from "./alert-view.js";
+import { headlineText } from "./slack-alert.js";
+
+// An alert evaluation as mail: a subject that says the worst news and the window, and a short
+// card of its transitions with inline styles (mail clients drop <style>), plus plain text.
+
+export interface AlertEmailContent {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const TONE: Record<string, string> = {
+  critical: COLOURS.bad,
+  warn: "#bc4c00",
+  ok: COLOURS.good,
+  no_data: COLOURS.neutral,
+  pending: COLOURS.neutral,
+};
+
+/** Subject, HTML and text of the evaluation's mail. */
+export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEmailContent {
+  const worst = worstOf(input.transitions.map((t) => t.to));
+  const tag = worst === "ok" || worst === "no_data" ? "resolved" : worst;
+  const subject = `[${tag}] ${input.team.title} \u00b7 ${input.alert.name} \u00b7 ${formatPeriod(input.period)}`;
+  const groups = (
+    ["fired", "escalated", "de-escalated", "resolved", "reminder"] as TransitionKind[]
+  )
+    .map((kind) => ({ kind, items: input.transitions.filter((t) => t.kind === kind) }))
+    .filter((g) => g.items.length > 0);
+
+  const rows = groups
+    .map((g) => {
+      const items = g.items
+        .map((t) => {
+          const colour = TONE[t.to] ?? COLOURS.text;
+          const state = t.kind === "resolved" ? "resolved" : t.to;
+          return `<tr><td style="${FONT}padding:6px 0;border-top:1px solid ${COLOURS.border};">
+<div style="font-weight:bold;color:${COLOURS.text};">${escapeHtml(t.name)} <span style="color:${colour};">${escapeHtml(state)}</span></div>
+<div style="color:${COLOURS.neutral};font-size:13px;">${transitionParts(input, t, now)
+            // Each figure on one line; a narrow screen wraps between figures, not inside one.
+            .map((p) => escapeHtml(p).replaceAll(" ", "&nbsp;"))
+            .join(" &middot; ")}</div></td></tr>`;
+        })
+        .join("\n");
+      return `<tr><td style="${FONT}padding:12px 0 4px;font-size:14px;font-weight:bold;">${KIND_TITLE[g.kind]}</td></tr>\n${items}`;
+    })
+    .join("\n");
+
+  const html = `<!doctype html><html><body style="margin:0;padding:16px;background:${COLOURS.muted};">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;margin:0 auto;background:#ffffff;border:1px solid ${COLOURS.border};border-top:4px solid ${TONE[worst] ?? COLOURS.text};">
+<tr><td style="${FONT}padding:16px;">
+<div style="font-size:18px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(`${input.team.title} \u00b7 ${input.alert.name}`)}</div>
+<div style="font-size:13px;color:${COLOURS.neutral};margin-top:4px;">window ${escapeHtml(formatPeriod(input.period))} \u00b7 ${escapeHtml(input.team.timezone)}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}</table>
+<div style="${FONT}font-size:12px;color:${COLOURS.neutral};margin-top:12px;">${escapeHtml(ruleText(input))}</div>
+</td></tr></table></body></html>`;
+
+  const text = [
+    headlineText(input),
+    `window ${formatPeriod(input.period)} (${input.team.timezone})`,
+    "",
+    ...groups.flatMap((g) => [
+      `${KIND_TITLE[g.kind]}:`,
+      ...g.items.map(
+        (t) =>
+          `  ${t.name} ${t.kind === "resolved" ? "resolved" : t.to}: ${transitionParts(input, t, now).join(" · ")}`,
+      ),
+      "",
+    ]),
+    ruleText(input),
+  ].join("\n");
+  return { subject, html, text };
+}

@@ -1,0 +1,34 @@
+import type { AlertMetric, Evaluation } from "../../alerts/types.js";
+import { formatCount, formatPeriod } from "../format.js";
+import { formatMetric, METRIC_NAME, STATE_MARK } from "./alert-view.js";
+
+// An evaluation as terminal text (for `alerts` and `preview --alert`): every scope with its
+// state and value, then what would be sent.
+
+/** Lines: a header, a row per scope, and the transitions (or "no change"). */
+export function renderTerminalAlert(
+  input: {
+    key: string;
+    alert: string;
+    metric: AlertMetric;
+    window: { start: string; end: string };
+  },
+  evaluation: Evaluation,
+): string[] {
+  const lines = [
+    `${input.key} · ${METRIC_NAME[input.metric]} · window ${formatPeriod(input.window)}`,
+  ];
+  const width = Math.max(8, ...evaluation.results.map((r) => r.name.length));
+  for (const r of evaluation.results) {
+    const i = r.sample.interval;
+    const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
+    const size = input.metric === "runs" ? "" : `  ${formatCount(r.sample.size)} results`;
+    lines.push(
+      `  ${STATE_MARK[r.state.state]} ${r.name.padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}`,
+    );
+  }
+  if (evaluation.transitions.length === 0) lines.push("  no change: nothing to send");
+  for (const t of evaluation.transitions)
+    lines.push(`  → ${t.name}: ${t.kind} (${t.from} → ${t.to})`);
+  return lines;
+}

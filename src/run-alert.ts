@@ -1,0 +1,258 @@
+import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
+import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
+import type { AlertRule, Evaluation } from "./alerts/types.js";
+import type { AlertConfig, Team } from "./config/types.js";
+import {
+  alertDeliveryJobs,
+  emailDestinationId,
+  slackDestinationId,
+} from "./deliver/alert-deliveries.js";
+import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
+import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
+import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import type { InsightsApi } from "./insights/types.js";
+import type { Logger } from "./logger.js";
+import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
+import { periodsForFire } from "./periods/periods-for-fire.js";
+import type { Period } from "./periods/types.js";
+import {
+  type AlertNotification,
+  buildAlertNotification,
+} from "./render/alert/alert-notification.js";
+import { buildReport } from "./report/build-report.js";
+import type { Ledger } from "./state/ledger.js";
+import { slotKey } from "./state/slot-key.js";
+
+// One alert evaluation, start to finish: the window its fire covers → insights of the team's
+// projects → each scope's sample against its last state (`alerts/`) → the notification,
+// rendered → the slot, the new states and the notification recorded in one transaction →
+// delivery. A retry of the slot finds the evaluation recorded and sends what it decided:
+// it never judges again against states that have already moved.
+
+export interface AlertJob {
+  team: Team;
+  alert: AlertConfig;
+  /** The scheduled instant (a late run evaluates its slot's window). */
+  fireAt: Date;
+}
+
+/** The ledger as an alert uses it (`state/` implements it). */
+export interface AlertLedger
+  extends DeliveryLedger,
+    Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot"> {}
+
+export interface AlertDeps {
+  api: InsightsApi;
+  slack: SlackAlertDestination | null;
+  email: EmailDestination | null;
+  /** null: nothing recorded, nothing read (a dry run without a ledger). */
+  ledger: AlertLedger | null;
+  /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
+  dryRun?: boolean;
+  cache: RequestCache;
+  logger: Logger;
+  retryAt?: (attempts: number) => Date | null;
+  /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
+  findSlackPost?: SlackDestination["findPosted"];
+}
+
+export interface AlertOutcome {
+  key: string;
+  window: Period;
+  /** The evaluation made now; null when a recorded one was re-sent. */
+  evaluation: Evaluation | null;
+  notification: AlertNotification | null;
+  deliveries: DeliveryResult[];
+}
+
+/** The window an alert fired at `fireAt` evaluates, and the slot key that names it. */
+export function alertSlot(job: AlertJob): { key: string; window: Period } {
+  const { team, alert, fireAt } = job;
+  const periods = periodsForFire({
+    fireAt,
+    timezone: team.timezone,
+    kind: alert.window,
+    compareTo: "previous_period",
+    weekStartsOn: team.weekStartsOn,
+  });
+  return { key: slotKey(team.name, "alert", alert.name, periods.current), window: periods.current };
+}
+
+/** Runs one evaluation: evaluate and record (or find it recorded) → deliver. */
+export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOutcome> {
+  const { key, window } = alertSlot(job);
+  const recorded = deps.dryRun ? null : deps.ledger?.getAlertEvaluation(key);
+  let evaluation: Evaluation | null = null;
+  let notification: AlertNotification | null;
+  if (recorded) {
+    notification = parseNotification(recorded.notification);
+  } else {
+    evaluation = await evaluate(job, key, window, deps);
+    notification = buildAlertNotification({
+      key,
+      team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
+      alert: job.alert,
+      period: window,
+      mention: job.alert.slack?.mention ?? null,
+      evaluation,
+      slack: deps.slack && job.alert.slack ? { channel: job.alert.slack.channel } : null,
+      email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
+      now: job.fireAt.toISOString(),
+    });
+    const fresh = deps.dryRun ? true : record(job, key, window, evaluation, notification, deps);
+    // Another process recorded this evaluation first: send what it decided, not ours.
+    if (!fresh)
+      notification = parseNotification(deps.ledger?.getAlertEvaluation(key)?.notification ?? null);
+  }
+  const ledger = deps.dryRun ? null : deps.ledger;
+  const deliveries = notification
+    ? await deliverAll(
+        key,
+        alertDeliveryJobs(key, notification, {
+          ...deps,
+          since: postedSince(job, window),
+          threadTs: threadTsOf(deps),
+        }),
+        {
+          ...deps,
+          ledger,
+        },
+      )
+    : [];
+  deps.logger.info(
+    {
+      slot: key,
+      transitions:
+        evaluation?.transitions.map((t) => `${t.scope}:${t.from}->${t.to}`) ?? "recorded",
+      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+    },
+    "alert evaluated",
+  );
+  return { key, window, evaluation, notification, deliveries };
+}
+
+async function evaluate(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  deps: AlertDeps,
+): Promise<Evaluation> {
+  const days = periodDays(window);
+  // A week of days at least, so a daily alert's sparkline shows the week that led up to it.
+  const trend = { start: addDays(window.end, 1 - trendDays(days)), end: window.end };
+  const prior = { start: addDays(window.start, -days), end: addDays(window.start, -1) };
+  const periods = {
+    kind: job.alert.window,
+    compareTo: "previous_period" as const,
+    current: trend,
+    prior,
+  };
+  const projects = await collectInsights(deps.api, job.team, periods, deps.cache);
+  const report = buildReport({
+    team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
+    digest: job.alert.name,
+    periods,
+    generatedAt: job.fireAt.toISOString(),
+    dashboardUrl: job.team.dashboardUrl,
+    projects,
+  });
+  const states = new Map(
+    (deps.ledger?.alertStates(job.team.name, job.alert.name) ?? []).map((s) => [
+      s.scope,
+      toScopeState(s),
+    ]),
+  );
+  return evaluateAlert({
+    rule: ruleOf(job.alert),
+    windows: scopeWindows(report, days, job.alert.scope),
+    states,
+    now: job.fireAt.toISOString(),
+    key,
+  });
+}
+
+function record(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  evaluation: Evaluation,
+  notification: AlertNotification | null,
+  deps: AlertDeps,
+): boolean {
+  if (!deps.ledger) return true;
+  const destinations = [
+    ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
+    ...(notification?.email ? [emailDestinationId(notification.email.to)] : []),
+  ];
+  return deps.ledger.recordAlertEvaluation({
+    slot: {
+      key,
+      team: job.team.name,
+      kind: "alert",
+      job: job.alert.name,
+      fireAt: job.fireAt,
+      period: window,
+      destinations,
+    },
+    alert: job.alert.name,
+    states: evaluation.results.map((r) => fromScopeState(job.team.name, job.alert.name, r.state)),
+    results: JSON.stringify(
+      evaluation.results.map(({ scope, name, sample, verdict, state }) => ({
+        scope,
+        name,
+        value: sample.value,
+        size: sample.size,
+        verdict,
+        state: state.state,
+        transition: evaluation.transitions.find((t) => t.scope === scope)?.kind ?? null,
+      })),
+    ),
+    notification: notification ? JSON.stringify(notification) : null,
+  });
+}
+
+/** The ts of a fire's first message in a channel, from its delivery in the ledger. */
+function threadTsOf(deps: AlertDeps) {
+  return (rootKey: string, channel: string) =>
+    deps.ledger
+      ?.getSlot(rootKey)
+      ?.deliveries.find((d) => d.destination === slackDestinationId(channel))?.slackTs ?? null;
+}
+
+/** No evaluation's message precedes the end of its window: where to start looking for one. */
+function postedSince(job: AlertJob, window: Period): Date {
+  return startOfLocalDay(addDays(window.end, 1), job.team.timezone);
+}
+
+function parseNotification(json: string | null): AlertNotification | null {
+  return json === null ? null : (JSON.parse(json) as AlertNotification);
+}
+
+/** The engine's rule from the config's alert. */
+export function ruleOf(alert: AlertConfig): AlertRule {
+  const {
+    name,
+    metric,
+    warnAt,
+    criticalAt,
+    clearAt,
+    minTests,
+    confidence,
+    forEvaluations,
+    repeatEveryMs,
+    onNoData,
+  } = alert;
+  return {
+    name,
+    metric,
+    warnAt,
+    criticalAt,
+    clearAt,
+    minTests,
+    confidence,
+    forEvaluations,
+    repeatEveryMs,
+    onNoData,
+  };
+}

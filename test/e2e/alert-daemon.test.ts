@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
+import { waitFor } from "../daemon/live-setup.js";
+import { type AlertSetup, MENTION, startAlertSetup } from "./alert-fixture.js";
+
+// The daemon as a process evaluating an alert due every minute: killed between recording the
+// evaluation and sending it, then restarted, it sends the recorded notification exactly once;
+// restarted again while the alert fires, it announces nothing.
+
+let setup: AlertSetup | null = null;
+const children: DaemonProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    child.child.kill("SIGKILL");
+    await child.exit;
+  }
+  await setup?.close();
+  setup = null;
+});
+
+/** The emulator's today, three days ahead: yesterday (Berlin) is its 7.5% day, critical. */
+function spikeToday(): string {
+  return new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+}
+
+function start(s: AlertSetup): DaemonProcess {
+  const daemon = startDaemonProcess(s.configPath, s.env);
+  children.push(daemon);
+  return daemon;
+}
+
+function alertSlot(s: AlertSetup) {
+  const ledger = openLedger(s.ledgerPath);
+  try {
+    const [slot] = ledger.history({ team: "design", limit: 1 });
+    const states = ledger.alertStates("design", "flaky-rate");
+    return { slot, states };
+  } finally {
+    ledger.close();
+  }
+}
+
+describe("alerts in the daemon", () => {
+  it("sends one notification per evaluation across a SIGKILL, and never re-announces a firing alert", async () => {
+    setup = await startAlertSetup({ today: spikeToday(), schedule: "* * * * *" });
+    const s = setup;
+    // Slack takes the post but does nothing until released: the process dies before it is sent.
+    const held = s.slack.holdNext("chat.postMessage", { effect: "on-release" });
+
+    const first = start(s);
+    await held.arrived;
+    const recorded = alertSlot(s);
+    expect(recorded.states.map((st) => st.state)).toEqual(["critical"]);
+    expect(recorded.slot?.kind).toBe("alert");
+    first.child.kill("SIGKILL");
+    await first.exit;
+    expect(s.slack.posts).toHaveLength(0);
+
+    const second = start(s);
+    await second.logged("alert evaluated");
+    await waitFor("one post", () => s.slack.posts.length === 1);
+    await waitFor("the slot delivered", () => alertSlot(s).slot?.finishedAt);
+    const [post] = s.slack.posts;
+    expect(post?.text).toContain(MENTION);
+    expect(post?.metadata?.event_payload.key).toBe(recorded.slot?.key);
+    // The notification was the recorded one: the states were not judged again.
+    expect(second.logs.find((l) => l.msg === "alert evaluated")?.transitions).toBe("recorded");
+    await waitFor("one mail", () => s.smtp.messages.length === 1);
+
+    second.child.kill("SIGTERM");
+    await second.exit;
+    const third = start(s);
+    await third.logged("scheduled", (l) => l.job === "design/alert/flaky-rate");
+    // A few ticks: the minute's fire is the same slot, delivered; nothing is announced again.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(s.slack.posts).toHaveLength(1);
+    expect(s.smtp.messages).toHaveLength(1);
+    expect(alertSlot(s).states.map((st) => st.state)).toEqual(["critical"]);
+
+    const metrics = await (await fetch(`${await third.opsUrl()}/metrics`)).text();
+    const scope = s.emulator.projects[6]?.id;
+    expect(metrics).toContain(
+      `insights_reporter_alert_state{team="design",alert="flaky-rate",scope="${scope}"} 3`,
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import {
+  FAKE_SLACK_TOKEN,
+  type FakeSlack,
+  startFakeSlack,
+} from "../fake-slack/fake-slack-server.js";
+import { startSmtpServer, type TestSmtpServer } from "../smtp/start-smtp-server.js";
+
+/**
+ * An alert over the emulator's spiking project (the seventh: flaky 0.8%, 1.0%, 4.2%, 7.5%,
+ * 4.0%, 0.9%, 0.8% over the last 7 days before its today), delivered to the fake Slack and an
+ * SMTP server on loopback.
+ */
+export interface AlertSetup {
+  dir: string;
+  configPath: string;
+  ledgerPath: string;
+  emulator: RunningEmulator;
+  slack: FakeSlack;
+  smtp: TestSmtpServer;
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+export const CHANNEL = "C0123ABCD";
+export const MENTION = "<!subteam^S0ONCALL>";
+
+/** Starts the servers and writes a config whose alert fires on `schedule`. */
+export async function startAlertSetup(options: {
+  today: string;
+  schedule: string;
+  /** Give the team a daily digest too (else a daemon could post it mid-test). */
+  digest?: boolean;
+}): Promise<AlertSetup> {
+  const emulator = await startEmulator({ projects: 7, today: options.today });
+  const slack = await startFakeSlack();
+  const smtp = await startSmtpServer();
+  const dir = mkdtempSync(join(tmpdir(), "alert-e2e-"));
+  const ledgerPath = join(dir, "ledger.sqlite");
+  const configPath = join(dir, "reporter.yaml");
+  const spiking = emulator.projects[6]?.id;
+  if (!spiking) throw new Error("the emulator has no seventh project");
+  const config = {
+    api: { url: "${INSIGHTS_API_URL}", key: "${INSIGHTS_API_KEY}", max_attempts: 2 },
+    email: { from: "Test insights <insights@example.com>" },
+    state: { path: ledgerPath },
+    server: { host: "127.0.0.1", port: 0 },
+    teams: [
+      {
+        name: "design",
+        title: "Design system team",
+        timezone: "Europe/Berlin",
+        projects: [{ id: spiking }],
+        digests: options.digest
+          ? [
+              {
+                name: "daily",
+                schedule: "0 9 * * *",
+                period: "previous_day",
+                slack: { channel: CHANNEL, attach_xlsx: true },
+              },
+            ]
+          : [],
+        alerts: [
+          {
+            name: "flaky-rate",
+            schedule: options.schedule,
+            window: "previous_day",
+            warn_at: 3,
+            critical_at: 5,
+            clear_at: 2.5,
+            scope: "projects",
+            catch_up: "1h",
+            slack: { channel: CHANNEL, mention: MENTION },
+            email: { to: ["oncall@example.com"] },
+          },
+        ],
+      },
+    ],
+  };
+  writeFileSync(configPath, stringify(config));
+  return {
+    dir,
+    configPath,
+    ledgerPath,
+    emulator,
+    slack,
+    smtp,
+    env: {
+      INSIGHTS_API_URL: emulator.url,
+      INSIGHTS_API_KEY: "demo-key",
+      SLACK_BOT_TOKEN: FAKE_SLACK_TOKEN,
+      SLACK_API_URL: slack.url,
+      SMTP_URL: smtp.url(),
+    },
+    async close() {
+      await smtp.close();
+      await slack.close();
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../daemon/daemon-process.js";
+import { cell, loadWorkbook, records, sheet } from "../render/workbook-read.js";
+import { type AlertSetup, startAlertSetup } from "./alert-fixture.js";
+
+// A team's digest shows the alerts firing for it first, and its workbook lists the alert
+// evaluations of its period — read from the ledger the alerts recorded.
+
+let setup: AlertSetup;
+beforeAll(async () => {
+  setup = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *", digest: true });
+});
+afterAll(() => setup?.close());
+
+async function cli(args: string[]): Promise<number | null> {
+  const child = runCli([...args, "--config", setup.configPath], setup.env);
+  return (await child.exit).code;
+}
+
+describe("alerts in the team's digest", () => {
+  it("come first in the message, and the workbook's Alerts sheet lists the period's evaluations", async () => {
+    const alerts = ["alerts", "--team", "design", "--alert", "flaky-rate"];
+    expect(await cli([...alerts, "--at", "2026-11-19T08:00:00Z"])).toBe(0); // fires: warn
+    expect(await cli([...alerts, "--at", "2026-11-20T08:00:00Z"])).toBe(0); // escalates: critical
+    expect(
+      await cli(["run", "--team", "design", "--digest", "daily", "--at", "2026-11-20T08:00:00Z"]),
+    ).toBe(0);
+
+    const digest = setup.slack.posts.find((p) => p.metadata?.event_type === "insights_digest");
+    const blocks = (digest?.blocks ?? []) as { type: string; text?: { text: string } }[];
+    const alertsAt = blocks.findIndex((b) => b.text?.text.startsWith("*Alerts firing*"));
+    const headlineAt = blocks.findIndex((b) => JSON.stringify(b).includes("Run pass rate"));
+    expect(alertsAt).toBeGreaterThan(-1);
+    expect(alertsAt).toBeLessThan(headlineAt);
+    expect(blocks[alertsAt]?.text?.text).toContain("*critical* flaky-rate");
+
+    const [upload] = setup.slack.uploads;
+    const book = await loadWorkbook(upload?.bytes ?? Buffer.alloc(0));
+    const rows = records(sheet(book, "Alerts"));
+    expect(rows.map((r) => [cell(r, "State").value, cell(r, "Note").value])).toEqual([
+      ["critical", "2026-11-19 · escalated"],
+    ]);
+  });
+});

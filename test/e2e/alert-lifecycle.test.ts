@@ -1,0 +1,200 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { runCli } from "../daemon/daemon-process.js";
+import { type AlertSetup, CHANNEL, MENTION, startAlertSetup } from "./alert-fixture.js";
+
+// One alert's life over the real local servers, one `alerts` process per day (each a fresh
+// start): calm, fire, escalate, de-escalate, resolve — asserted on the Slack wire and in the
+// SMTP server's inbox.
+
+let setup: AlertSetup;
+beforeAll(async () => {
+  setup = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+});
+afterAll(() => setup?.close());
+
+async function evaluate(day: string): Promise<{ code: number | null; out: string }> {
+  const cli = runCli(
+    [
+      "alerts",
+      "--team",
+      "design",
+      "--alert",
+      "flaky-rate",
+      "--at",
+      `${day}T08:00:00Z`,
+      "--config",
+      setup.configPath,
+    ],
+    setup.env,
+  );
+  const out: string[] = [];
+  cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  const { code } = await cli.exit;
+  return { code, out: out.join("") };
+}
+
+const calls = (method: string) => setup.slack.calls.filter((c) => c.method === method);
+
+describe("an alert's life on the wire", () => {
+  it("sends nothing while calm", async () => {
+    expect((await evaluate("2026-11-18")).code).toBe(0); // window Nov 17: 1.0%
+    expect(setup.slack.posts).toHaveLength(0);
+    expect(setup.smtp.messages).toHaveLength(0);
+  });
+
+  it("fires as one new post, with the mention, and a mail", async () => {
+    const { code, out } = await evaluate("2026-11-19"); // window Nov 18: 4.2%
+    expect(code, out).toBe(0);
+    expect(setup.slack.posts).toHaveLength(1);
+    const [post] = setup.slack.posts;
+    expect(post?.thread_ts).toBeNull();
+    expect(post?.text).toContain(MENTION);
+    expect(post?.text).toContain("fired warn");
+    expect(post?.metadata).toMatchObject({
+      event_type: "insights_alert",
+      event_payload: {
+        key: "design.alert.flaky-rate.2026-11-18",
+        transitions: [expect.objectContaining({ from: "ok", to: "warn" })],
+      },
+    });
+    expect(setup.smtp.messages).toHaveLength(1);
+    expect(setup.smtp.messages[0]?.parsed.subject).toContain("[warn] Design system team");
+  });
+
+  it("never announces again an evaluation that was made (a restart, a second run)", async () => {
+    const { out } = await evaluate("2026-11-19");
+    expect(out).toContain("evaluated before");
+    expect(setup.slack.posts).toHaveLength(1);
+    expect(setup.smtp.messages).toHaveLength(1);
+  });
+
+  it("escalates in the fire's thread, with the mention, and edits the first message", async () => {
+    await evaluate("2026-11-20"); // window Nov 19: 7.5%
+    const [first, reply] = setup.slack.posts;
+    expect(setup.slack.posts).toHaveLength(2);
+    expect(reply?.thread_ts).toBe(first?.ts);
+    expect(reply?.text).toContain(MENTION);
+    expect(reply?.text).toContain("escalated critical");
+    expect(calls("chat.update").map((c) => c.params.ts)).toEqual([first?.ts]);
+    expect(first?.text).toContain("Still firing (critical)");
+  });
+
+  it("de-escalates and resolves in the thread without pinging anyone; the first message turns green", async () => {
+    await evaluate("2026-11-21"); // window Nov 20: 4.0%
+    await evaluate("2026-11-22"); // window Nov 21: 0.9%
+    const [first, ...replies] = setup.slack.posts;
+    expect(replies.map((r) => r.thread_ts)).toEqual([first?.ts, first?.ts, first?.ts]);
+    expect(replies[1]?.text).toContain("de-escalated");
+    expect(replies[2]?.text).toContain("resolved");
+    for (const reply of replies.slice(1)) expect(reply.text).not.toContain(MENTION);
+    expect(first?.text).toBe("Resolved: Design system team · flaky-rate");
+    expect(JSON.stringify(first?.blocks)).toContain("fired for 3d");
+    expect(first?.edits).toBe(3);
+    expect(setup.smtp.messages.map((m) => m.parsed.subject?.split(" ")[0])).toEqual([
+      "[warn]",
+      "[critical]",
+      "[warn]",
+      "[resolved]",
+    ]);
+    expect(calls("chat.postMessage").every((c) => c.params.channel === CHANNEL)).toBe(true);
+  });
+
+  it("keeps every evaluation as an alert slot in the ledger, each destination's delivery with it", () => {
+    const ledger = openLedger(setup.ledgerPath);
+    const rows = ledger.history({ team: "design", limit: 10 });
+    ledger.close();
+    expect(rows.map((r) => [r.key, r.kind, r.deliveries.map((d) => d.state).join(",")])).toEqual([
+      ["design.alert.flaky-rate.2026-11-21", "alert", "sent,sent"],
+      ["design.alert.flaky-rate.2026-11-20", "alert", "sent,sent"],
+      ["design.alert.flaky-rate.2026-11-19", "alert", "sent,sent"],
+      ["design.alert.flaky-rate.2026-11-18", "alert", "sent,sent"],
+      ["design.alert.flaky-rate.2026-11-17", "alert", ""],
+    ]);
+  });
+});
+
+describe("when the fire's first message was deleted", () => {
+  let gone: AlertSetup;
+  beforeAll(async () => {
+    gone = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+  });
+  afterAll(() => gone?.close());
+
+  it("the escalation goes out as a new post instead of a reply to nothing", async () => {
+    const run = async (day: string) => {
+      const cli = runCli(
+        [
+          "alerts",
+          "--team",
+          "design",
+          "--alert",
+          "flaky-rate",
+          "--at",
+          `${day}T08:00:00Z`,
+          "--config",
+          gone.configPath,
+        ],
+        gone.env,
+      );
+      return (await cli.exit).code;
+    };
+    expect(await run("2026-11-19")).toBe(0);
+    gone.slack.posts.splice(0); // someone deleted it
+    expect(await run("2026-11-20")).toBe(0);
+    const update = gone.slack.calls.find((c) => c.method === "chat.update");
+    expect(update).toBeDefined();
+    expect(gone.slack.posts).toHaveLength(1);
+    expect(gone.slack.posts[0]?.thread_ts).toBeNull();
+    expect(gone.slack.posts[0]?.text).toContain("escalated critical");
+  });
+});
+
+describe("alerts --outbox", () => {
+  let dry: AlertSetup;
+  beforeAll(async () => {
+    dry = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+  });
+  afterAll(() => dry?.close());
+
+  it("is a dry run: writes what would be sent and leaves the states as they were", async () => {
+    const run = async (day: string, outbox?: string) => {
+      const args = [
+        "alerts",
+        "--team",
+        "design",
+        "--alert",
+        "flaky-rate",
+        "--at",
+        `${day}T08:00:00Z`,
+      ];
+      const cli = runCli(
+        [...args, ...(outbox ? ["--outbox", outbox] : []), "--config", dry.configPath],
+        dry.env,
+      );
+      return (await cli.exit).code;
+    };
+    expect(await run("2026-11-19")).toBe(0); // fires for real: warn
+    const outbox = `${dry.dir}/outbox`;
+    expect(await run("2026-11-20", outbox)).toBe(0); // would escalate
+    const files = readdirSync(outbox);
+    expect(files.sort()).toEqual([
+      "design.alert.flaky-rate.2026-11-19.eml",
+      "design.alert.flaky-rate.2026-11-19.slack.json",
+      "design.alert.flaky-rate.2026-11-19.update.design.alert.flaky-rate.2026-11-18.slack.json",
+    ]);
+    const post = JSON.parse(
+      readFileSync(`${outbox}/design.alert.flaky-rate.2026-11-19.slack.json`, "utf8"),
+    );
+    expect(post.thread_ts).toBe(dry.slack.posts[0]?.ts);
+    expect(dry.slack.posts).toHaveLength(1);
+    const ledger = openLedger(dry.ledgerPath);
+    try {
+      expect(ledger.alertStates("design", "flaky-rate").map((s) => s.state)).toEqual(["warn"]);
+      expect(ledger.getSlot("design.alert.flaky-rate.2026-11-19")).toBeNull();
+    } finally {
+      ledger.close();
+    }
+  });
+});
