@@ -47,7 +47,8 @@ export async function startAlertSetup(options: {
   const config = {
     api: { url: "${INSIGHTS_API_URL}", key: "${INSIGHTS_API_KEY}", max_attempts: 2 },
     email: { from: "Test insights <insights@example.com>" },
-    state: { path: ledgerPath },
+    // A send cut off by a kill is taken over once this has passed since it began.
+    state: { path: ledgerPath, send_timeout: "2s" },
     server: { host: "127.0.0.1", port: 0 },
     teams: [
       {

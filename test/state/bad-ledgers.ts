@@ -85,10 +85,12 @@ export function foreignDatabase(dir: string): string {
   });
 }
 
-/** A database that claims our schema version but whose tables lack our columns. */
+/** A ledger of our schema version whose slots table was changed by hand: it lacks our columns. */
 export function wrongColumns(dir: string): string {
-  return withDatabase(join(dir, "ledger.sqlite"), (db) => {
-    db.exec("CREATE TABLE slots (key TEXT PRIMARY KEY, payload TEXT)");
+  const path = join(dir, "ledger.sqlite");
+  openLedger(path).close();
+  return withDatabase(path, (db) => {
+    db.exec("DROP TABLE slots; CREATE TABLE slots (key TEXT PRIMARY KEY, payload TEXT)");
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
 }
