@@ -114,16 +114,18 @@ describe("run and the ledger", () => {
     // Slack has not stored the daemon's post yet when run would look for it.
     const held = setup.slack.holdNext("chat.postMessage", { effect: "on-release" });
     const cli = startRun(setup, { ...setup.env, INSIGHTS_API_URL: slowApi.url });
+    // The daemon starts once run has checked and recorded the slot, so run is past its check
+    // for certain when the daemon claims the slot (it fetches from the fast emulator).
+    await waitFor("run to record the slot", () => {
+      const ledger = openLedger(setup.ledgerPath);
+      try {
+        return ledger.history({ limit: 1 }).length > 0;
+      } finally {
+        ledger.close();
+      }
+    });
     const daemon = startDaemonProcess(setup.configPath, setup.env);
     try {
-      await waitFor("run to record the slot", () => {
-        const ledger = openLedger(setup.ledgerPath);
-        try {
-          return ledger.history({ limit: 1 }).length > 0;
-        } finally {
-          ledger.close();
-        }
-      });
       await held.arrived;
       const clash = await finished(cli);
       held.release();
