@@ -164,7 +164,7 @@ async function evaluate(
     ]),
   );
   return evaluateAlert({
-    rule: ruleOf(job.alert),
+    rule: job.alert,
     windows: scopeWindows(report, days, job.alert.scope),
     states,
     now: job.fireAt.toISOString(),
@@ -227,32 +227,4 @@ function postedSince(job: AlertJob, window: Period): Date {
 
 function parseNotification(json: string | null): AlertNotification | null {
   return json === null ? null : (JSON.parse(json) as AlertNotification);
-}
-
-/** The engine's rule from the config's alert. */
-export function ruleOf(alert: AlertConfig): AlertRule {
-  const {
-    name,
-    metric,
-    warnAt,
-    criticalAt,
-    clearAt,
-    minTests,
-    confidence,
-    forEvaluations,
-    repeatEveryMs,
-    onNoData,
-  } = alert;
-  return {
-    name,
-    metric,
-    warnAt,
-    criticalAt,
-    clearAt,
-    minTests,
-    confidence,
-    forEvaluations,
-    repeatEveryMs,
-    onNoData,
-  };
 }

@@ -52,13 +52,8 @@ export async function alertsCommand(
       },
     );
     if (outcome.evaluation) {
-      const input = {
-        key: outcome.key,
-        alert: alert.name,
-        metric: alert.metric,
-        window: outcome.window,
-      };
-      for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+      for (const line of renderTerminalAlert(alert, { ...outcome, evaluation: outcome.evaluation }))
+        out(line);
     } else {
       out(
         `${outcome.key}: evaluated before, says the ledger ${ledger?.location}; its notification was sent as recorded`,

@@ -52,13 +52,11 @@ export async function runDemoAlerts(
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;
           if (!outcome.evaluation) continue;
-          const input = {
-            key: outcome.key,
-            alert: alert.name,
-            metric: alert.metric,
-            window: outcome.window,
-          };
-          for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+          for (const line of renderTerminalAlert(alert, {
+            ...outcome,
+            evaluation: outcome.evaluation,
+          }))
+            out(line);
           const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
           if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
         }

@@ -69,13 +69,8 @@ async function previewAlert(
     };
     const outcome = await runAlert({ team, alert, fireAt }, deps);
     if (!outcome.evaluation) return 0;
-    const input = {
-      key: outcome.key,
-      alert: alert.name,
-      metric: alert.metric,
-      window: outcome.window,
-    };
-    for (const line of renderTerminalAlert(input, outcome.evaluation)) out(line);
+    for (const line of renderTerminalAlert(alert, { ...outcome, evaluation: outcome.evaluation }))
+      out(line);
     return 0;
   } finally {
     await api.close();

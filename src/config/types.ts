@@ -1,3 +1,4 @@
+import type { AlertRule } from "../alerts/types.js";
 import type { ProjectSelection } from "../insights/types.js";
 import type { CompareTo, PeriodKind, Weekday } from "../periods/types.js";
 import type { Secret } from "../secret.js";
@@ -53,30 +54,13 @@ export interface DigestConfig {
   email: { to: string[]; attachXlsx: boolean } | null;
 }
 
-export type AlertMetric =
-  | "flaky_rate"
-  | "test_fail_rate"
-  | "run_pass_rate"
-  | "test_pass_rate"
-  | "runs";
+export type { AlertMetric } from "../alerts/types.js";
 
-export interface AlertConfig {
-  name: string;
-  metric: AlertMetric;
+/** An alert as configured: the engine's rule, and when, over what and to whom it runs. */
+export interface AlertConfig extends AlertRule {
   window: PeriodKind;
   schedule: string;
-  /** Thresholds as written: percent for rates, a count for runs. */
-  warnAt: number;
-  criticalAt: number;
-  clearAt: number;
-  minTests: number;
-  /** The Wilson interval's confidence, or null (`off`) to compare the raw value. */
-  confidence: number | null;
-  /** Consecutive breaching evaluations before it fires. */
-  forEvaluations: number;
-  repeatEveryMs: number | null;
   scope: "projects" | "team" | "both";
-  onNoData: "keep" | "resolve" | "fire";
   catchUpMs: number;
   slack: { channel: string; mention: string | null } | null;
   email: { to: string[] } | null;

@@ -7,14 +7,16 @@ import { formatMetric, METRIC_NAME, STATE_MARK } from "./alert-view.js";
 
 /** Lines: a header, a row per scope, and the transitions (or "no change"). */
 export function renderTerminalAlert(
-  input: {
-    key: string;
-    alert: string;
-    metric: AlertMetric;
-    window: { start: string; end: string };
-  },
-  evaluation: Evaluation,
+  alert: { name: string; metric: AlertMetric },
+  outcome: { key: string; window: { start: string; end: string }; evaluation: Evaluation },
 ): string[] {
+  const input = {
+    key: outcome.key,
+    alert: alert.name,
+    metric: alert.metric,
+    window: outcome.window,
+  };
+  const { evaluation } = outcome;
   const lines = [
     `${input.key} · ${METRIC_NAME[input.metric]} · window ${formatPeriod(input.window)}`,
   ];
