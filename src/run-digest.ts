@@ -93,6 +93,7 @@ export async function buildDigestReport(
     generatedAt: fireAt.toISOString(),
     dashboardUrl: team.dashboardUrl,
     projects,
+    minChangePp: digest.minChangePp,
   });
   refuseEmptyReport(key, report);
   return { key, report };

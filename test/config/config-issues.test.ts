@@ -196,7 +196,7 @@ const cases: Case[] = [
     [
       [
         `${D}.colour`,
-        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, slack, email",
+        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, slack, email",
       ],
     ],
   ],

@@ -26,6 +26,7 @@ function moved(
     name: id.toUpperCase(),
     filters: { branch: null, author: null, tags: [] },
     status: "ok",
+    silent: false,
     current,
     prior,
     priorNote: null,
