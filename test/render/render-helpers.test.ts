@@ -114,6 +114,28 @@ describe("worstFirst", () => {
       "empty",
     ]);
   });
+
+  it("puts silent projects first, then the largest worsening that is news, then flaky rate", () => {
+    const projects = [
+      project({ id: "flaky", current: counts(50, 0), prior: counts(50, 0) }),
+      // run pass rate 100% → 78%: −22 pp, with the lowest flaky rate of all
+      project({ id: "dropped", current: counts(1, 22), prior: counts(1, 0) }),
+      // flaky 1.0% → 1.2%: significant on a large sample, under min_change_pp: not news
+      project({ id: "crept", current: counts(12, 0), prior: counts(10, 0), noise: [] }),
+      project({
+        id: "stopped",
+        current: { runsPassed: 0, runsFailed: 0, testsPassed: 0, testsFailed: 0, testsFlaky: 0 },
+        prior: counts(5, 3),
+        silent: true,
+      }),
+    ];
+    expect(worstFirst(projects).map((p) => p.projectId)).toEqual([
+      "stopped",
+      "dropped",
+      "flaky",
+      "crept",
+    ]);
+  });
 });
 
 describe("sparkline", () => {

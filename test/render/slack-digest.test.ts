@@ -19,13 +19,12 @@ import {
 
 const KEY = "checkout.weekly.2026-11-09";
 const RED = "\u{1F534}";
-const GREEN = "\u{1F7E2}";
 
 describe("renderSlackDigest: what scripts and notifications read", () => {
   it("names team, digest, period, run pass rate and flaky rate with their deltas in the fallback text", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (+0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
     );
   });
 
@@ -98,13 +97,15 @@ describe("renderSlackDigest: the message", () => {
   it("shows the headline figures as fields with direction-aware cues", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(headlineField(main, "Run pass rate")).toBe(
-      `*Run pass rate*\n95.1%  ${GREEN} \u2191 +0.2 pp`,
+      // Significant, but under min_change_pp (0.5): no news, no colour.
+      "*Run pass rate*\n95.1%  \u2248 +0.2 pp",
     );
     expect(headlineField(main, "Flaky rate")).toBe(`*Flaky rate*\n2.0%  ${RED} \u2191 +1.1 pp`);
     expect(headlineField(main, "Mean run duration")).toBe(
-      `*Mean run duration*\n6m 52s  ${GREEN} \u2193 \u22124%`,
+      // Under 10%: ≈.
+      "*Mean run duration*\n6m 52s  \u2248 \u22124%",
     );
-    expect(headlineField(main, "Runs")).toBe("*Runs*\n732  \u2191 +4%");
+    expect(headlineField(main, "Runs")).toBe("*Runs*\n732  \u2248 +4%");
     // The fixture's test pass rate change is noise: ≈, no arrow, no colour.
     expect(headlineField(main, "Test pass rate")).toBe(
       "*Test pass rate*\n97.7%  \u2248 \u00b10.0 pp",
@@ -127,13 +128,24 @@ describe("renderSlackDigest: the message", () => {
       "Flaky by day",
     ]);
     expect(rows.slice(1).map((r) => r[0])).toEqual([
+      "Team",
       "Web E2E",
       "Payments",
       "Mobile iOS",
       "*bold*<@U123>",
       "API contract",
     ]);
+    // The team's own row first, for comparison; every sparkline on its own scale.
     expect(rows[1]).toEqual([
+      "Team",
+      "732",
+      "95.1%",
+      "\u2248 +0.2 pp",
+      "2.0%",
+      `${RED} \u2191 +1.1 pp`,
+      "\u2585\u2586\u2587\u2588\u2587\u2587\u2588",
+    ]);
+    expect(rows[2]).toEqual([
       "Web E2E",
       "200",
       "91.0%",
@@ -142,8 +154,8 @@ describe("renderSlackDigest: the message", () => {
       `${RED} \u2191 +3.3 pp`,
       "\u2583\u2585\u2587\u2588\u2586\u2587\u2588",
     ]);
-    expect(rows[2]?.[3]).toBe("\u2014");
-    expect(rows[3]?.slice(3, 6)).toEqual(["new", "1.5%", "new"]);
+    expect(rows[3]?.[3]).toBe("\u2014");
+    expect(rows[4]?.slice(3, 6)).toEqual(["new", "1.5%", "new"]);
     for (const row of rows) for (const cell of row) expect(cell.trim()).not.toBe("");
   });
 
@@ -252,7 +264,7 @@ describe("renderSlackDigest: the message", () => {
     expect(fields).toHaveLength(6);
     expect(fields[0]).toBe(
       `*<https://insights.example.com/projects/pdqmxlz?range=7d&amp;team=checkout|Web E2E>* \u00b7 \`pdqmxlz\` \u00b7 branch main, tags smoke, e2e\n` +
-        `Runs 200 \u2193 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
+        `Runs 200 \u2248 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
         "Failed 500 \u00b7 timed out 100\nFlaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`",
     );
     expect(fields[5]).toContain("\u26A0\uFE0F unavailable: the insights API answered 503");

@@ -53,6 +53,7 @@ function digestHtml(report: Report, content: DigestContent, key: string): string
   const rows = [
     `<tr><td style="padding:20px 24px 4px;${FONT}font-size:20px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(content.title)}</td></tr>`,
     paragraphHtml(escapeHtml(content.periodLine), `color:${COLOURS.neutral};`),
+    ...silentHtml(content.silent),
     headingHtml("Team"),
     headlineTable(report),
     ...content.notes.map((note) =>
@@ -162,6 +163,12 @@ function moversHtml(movers: readonly Mover[]): string[] {
   if (movers.length === 0) return [];
   const items = movers.map((m) => escapeHtml(moverLine(m)));
   return [headingHtml("Biggest worsenings"), paragraphHtml(items.join("<br>"))];
+}
+
+function silentHtml(sentences: readonly string[]): string[] {
+  if (sentences.length === 0) return [];
+  const items = sentences.map((s) => `&#9888;&#65039; <b>${escapeHtml(s)}</b>`);
+  return [paragraphHtml(items.join("<br>"), `background:${COLOURS.alert};color:${COLOURS.bad};`)];
 }
 
 function unavailableHtml(projects: readonly UnavailableProject[]): string[] {

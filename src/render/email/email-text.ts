@@ -12,7 +12,11 @@ import { emailDeltaText } from "./email-html.js";
 export function digestText(report: Report, content: DigestContent, key: string): string {
   const { current, prior, deltas } = report.total;
   const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
-  const lines: string[] = [content.title, content.periodLine, "", "Team"];
+  const lines: string[] = [content.title, content.periodLine, ""];
+  if (content.silent.length > 0) {
+    lines.push(...content.silent.map((s) => `! ${s}`), "");
+  }
+  lines.push("Team");
   for (const h of HEADLINE_FIGURES) {
     const change = emailDeltaText(h.figure, deltas[h.figure]);
     const before = prior ? `  (prior ${h.value(prior)})` : "";

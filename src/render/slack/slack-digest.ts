@@ -8,6 +8,7 @@ import type {
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { flakyScale, formatPeriod, formatRate, sparkline } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../worst-first.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
 import { deltaCue, plainDelta } from "./slack-delta-cue.js";
@@ -31,7 +32,7 @@ import { threadReplies } from "./slack-thread.js";
 export interface SlackDigestOptions {
   /** The delivery key: names the outbox file and the ledger row; goes into the metadata. */
   key: string;
-  /** Projects listed in the main message, worst first (default 10, at most 99); all are in the thread. */
+  /** Projects listed in the main message, worst first (default 10, at most 98); all are in the thread. */
   maxProjectsInMessage?: number;
   /** "table" (default): one table block; "fields": section fields, for clients without tables. */
   projectLayout?: "table" | "fields";
@@ -88,7 +89,10 @@ export function digestFallbackText(report: Report): string {
     `run pass rate ${rate(current.runPassRate, plainDelta("runPassRate", deltas.runPassRate))}`,
     `flaky rate ${rate(current.flakyRate, plainDelta("flakyRate", deltas.flakyRate))}`,
   ];
-  return `${titleOf(report)}: ${figures.join(", ")}`;
+  // A stopped suite is the news a notification must carry, ahead of the figures.
+  const silent = silentNews(report).map(silentSentence).join("; ");
+  const lead = silent !== "" ? `${escapeMrkdwn(truncateText(silent, 300))}; ` : "";
+  return `${titleOf(report)}: ${lead}${figures.join(", ")}`;
 }
 
 function mainMessage(
@@ -102,13 +106,14 @@ function mainMessage(
   const hidden = available.length - listed.length;
   const blocks: (SlackBlock | null)[] = [
     headerBlock(report),
+    silentSection(report),
     contextBlock([
       `${formatPeriod(report.periods.current)} \u00b7 ${escapeMrkdwn(report.team.timezone)} \u00b7 ${comparisonLabel(report.periods)}`,
     ]),
     headlineBlock(report),
     contextBlock(teamNotes(report)),
     { type: "divider" },
-    ...projectBlocks(listed, report.dashboardUrl, layout),
+    ...projectBlocks(listed, report, layout),
     contextBlock(
       hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
     ),
@@ -132,6 +137,18 @@ function headerBlock(report: Report): SlackBlock {
   };
 }
 
+/** Silent projects, first of all news: a suite that stopped is not a quiet 0. */
+function silentSection(report: Report): SlackBlock | null {
+  const lines = silentNews(report).map(
+    (n) => `\u26A0\uFE0F *${escapeMrkdwn(truncateText(n.name, 60))}* ${escapeMrkdwn(n.what)}`,
+  );
+  if (lines.length === 0) return null;
+  return {
+    type: "section",
+    text: { type: "mrkdwn", text: truncateText(lines.join("\n"), SLACK_LIMITS.sectionChars) },
+  };
+}
+
 function headlineBlock(report: Report): SlackBlock {
   const { current, deltas } = report.total;
   const fields = HEADLINE_FIGURES.map(({ label, figure, value }) => {
@@ -147,6 +164,8 @@ function teamNotes(report: Report): string[] {
   if (daily.length > 1) {
     notes.push(`Team flaky rate by day \`${sparkline(daily.map((d) => d.figures.flakyRate))}\``);
   }
+  const silent = silentTotalsNote(report);
+  if (silent !== null) notes.push(escapeMrkdwn(truncateText(silent, 500)));
   if (priorNote !== null) notes.push(`\u2139\uFE0F ${escapeMrkdwn(priorNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
     const who = truncateText(names.join(", "), 300);
@@ -161,15 +180,16 @@ function teamNotes(report: Report): string[] {
 
 function projectBlocks(
   listed: readonly AvailableProject[],
-  dashboardUrl: string | null,
+  report: Report,
   layout: "table" | "fields",
 ): SlackBlock[] {
+  const { dashboardUrl } = report;
   if (listed.length === 0) return [];
   const title: SlackBlock = {
     type: "section",
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
-  if (layout === "table") return [title, projectTable(listed)];
+  if (layout === "table") return [title, projectTable(listed, report.total)];
   const flakyTop = flakyScale(listed);
   return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl, flakyTop)))];
 }

@@ -4,9 +4,10 @@ import type {
   AvailableProject,
   RateDelta,
   RateFigure,
+  TeamTotal,
 } from "../../report/types.js";
 import { deltaView, deltaWords, toneOf } from "../delta-view.js";
-import { flakyScale, formatCount, formatRate, sparkline } from "../format.js";
+import { formatCount, formatRate, sparkline } from "../format.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { clean, clip, pad, paint } from "./terminal-style.js";
 
@@ -55,10 +56,12 @@ export function terminalDelta(
 /**
  * One aligned line per project, with the flaky rate by day as a sparkline. Names get at least
  * 20 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ * Each sparkline has its own scale; the team's line on top is the one to compare with.
  */
 export function projectLines(
   projects: readonly AvailableProject[],
   layout: TerminalLayout,
+  team: TeamTotal | null = null,
 ): string[] {
   if (projects.length === 0) return [];
   const days = Math.max(...projects.map((p) => p.daily.length));
@@ -81,12 +84,9 @@ export function projectLines(
     paint(`Projects (${WORST_FIRST_LABEL})`, "title", layout.color),
     `${INDENT}${head.join(GAP)}`.trimEnd(),
   ];
-  const flakyTop = flakyScale(projects);
-  for (const p of projects) {
-    const trend = sparkline(
-      p.daily.map((d) => d.figures.flakyRate),
-      flakyTop,
-    );
+  const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
+  for (const p of [...teamRow, ...projects]) {
+    const trend = sparkline(p.daily.map((d) => d.figures.flakyRate));
     const cells = [
       pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
       pad(formatCount(p.current.runs), 7, "right"),

@@ -4,6 +4,7 @@ import type { ProjectReport, Report, UnavailableProject } from "../../report/typ
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { formatPeriod, formatPp, formatRate } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
 import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
@@ -29,8 +30,9 @@ export function renderTerminalReport(report: Report, options: TerminalOptions): 
   const unavailable = report.projects.filter((p) => p.status === "unavailable");
   const sections = [
     heading(report, layout),
+    silentLines(report, layout),
     headline(report, layout),
-    projectLines(available, layout),
+    projectLines(available, layout, report.total),
     moverLines(report, layout),
     alertLines(report, layout),
     unavailableLines(unavailable, layout),
@@ -50,6 +52,15 @@ function heading(report: Report, layout: TerminalLayout): string[] {
   ];
 }
 
+/** A suite that stopped, before any figure. */
+function silentLines(report: Report, layout: TerminalLayout): string[] {
+  return silentNews(report).flatMap((n) =>
+    wrap(`! ${clean(silentSentence(n))}`, layout.width, "", INDENT).map((line) =>
+      paint(line, "bad", layout.color),
+    ),
+  );
+}
+
 function daysLabel(period: Period): string {
   const days = periodDays(period);
   return days === 1 ? "" : `${days} days`;
@@ -64,6 +75,8 @@ function headline(report: Report, layout: TerminalLayout): string[] {
     lines.push(line.trimEnd());
   }
   const notes: string[] = [];
+  const silent = silentTotalsNote(report);
+  if (silent !== null) notes.push(`Note: ${clean(silent)}`);
   if (priorNote !== null) notes.push(`Note: ${clean(priorNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
     notes.push(`Note: ${names.map(clean).join(", ")}: ${clean(note)}`);
