@@ -12,7 +12,7 @@ import { collectInsights, type RequestCache } from "./insights/collect-insights.
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
-import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
+import { addDays, localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
@@ -22,6 +22,7 @@ import { renderWorkbook, XLSX_CONTENT_TYPE } from "./render/workbook/workbook.js
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
+import { previousFire } from "./schedule/cron-fires.js";
 import type { NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
@@ -68,8 +69,19 @@ export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair }
     kind: digest.period,
     compareTo: digest.compareTo,
     weekStartsOn: team.weekStartsOn,
+    previousFireAt: digest.period === "since_previous_run" ? lastFireOnEarlierDay(job) : null,
   });
   return { key: slotKey(team.name, "digest", digest.name, periods.current), periods };
+}
+
+/**
+ * The schedule's last fire on a day before the fire's own day: what `since_previous_run`
+ * counts from. Taken by day, not by instant, so a manual run at 10:00 covers what the 09:00
+ * fire did, and a second fire on the same day covers the same days (the same slot).
+ */
+function lastFireOnEarlierDay({ team, digest, fireAt }: DigestJob): Date | null {
+  const dayStart = startOfLocalDay(localDateOf(fireAt, team.timezone), team.timezone);
+  return previousFire(digest.schedule, team.timezone, dayStart);
 }
 
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */

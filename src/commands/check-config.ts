@@ -5,6 +5,7 @@ import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
+import { coverageGap, coveredDays } from "./digest-coverage.js";
 
 export interface CheckConfigOptions {
   /** A config that has already passed validation (the CLI loads it and exits 2 on ConfigError). */
@@ -56,20 +57,29 @@ function describeCounts(config: ResolvedConfig): string {
 function describeTeam(team: Team, now: Date): string[] {
   const header = `team ${team.name} "${team.title}" — ${team.timezone}, weeks start ${weekdayName(team.weekStartsOn)}, ${plural(team.projects.length, "project")}`;
   const jobs = [
-    ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule })),
-    ...team.alerts.map((a) => ({ kind: "alert ", name: a.name, schedule: a.schedule })),
+    ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule, digest: d })),
+    ...team.alerts.map((a) => ({
+      kind: "alert ",
+      name: a.name,
+      schedule: a.schedule,
+      digest: null,
+    })),
   ];
   if (jobs.length === 0) return [header, "  no digests or alerts — nothing will be sent"];
   const idWidth = Math.max(...jobs.map((j) => `${team.name}/${j.name}`.length));
   const cronWidth = Math.max(...jobs.map((j) => j.schedule.length));
   return [
     header,
-    ...jobs.map((job) => {
+    ...jobs.flatMap((job) => {
       const fires = nextFires(job.schedule, team.timezone, now, FIRES_SHOWN);
       const shown =
         fires.length > 0 ? fires.map((f) => describeFire(f, team.timezone)).join(", ") : "never";
       const id = `${team.name}/${job.name}`.padEnd(idWidth);
-      return `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
+      const line = `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
+      if (job.digest === null || fires.length === 0) return [line];
+      const covers = coveredDays(team, job.digest, fires).join("; ");
+      const gap = coverageGap(team, job.digest, now);
+      return [line, `${" ".repeat(9 + idWidth)}covers: ${covers}`, ...(gap ? [`  ${gap}`] : [])];
     }),
   ];
 }
