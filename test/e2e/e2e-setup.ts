@@ -21,6 +21,10 @@ export const IDS = {
   search: "moqvofb",
   billing: "ielbwnf",
   legacy: "wvecaab",
+  /** With 8 projects: stops running at noon UTC on Nov 16 (silent on Nov 17). */
+  designSystem: "xezdgyq",
+  /** With 8 projects: a steady Poisson count of runs, which wobbles by chance. */
+  androidApp: "ewnmcna",
 } as const;
 
 /** A fresh temp dir, removed by the returned function. */

@@ -6,12 +6,19 @@ import { createRandom } from "./seeded-random.js";
 // Roles by position: index 1 is the project whose flaky rate rises over the 100 days
 // (about 0.5% → 6.5%); index 5 ("Legacy admin (archived)") has no runs at all (with fewer than
 // 6 projects, the last one of at least 3 is the empty one). Index 4's name carries an `&`.
+// Index 6 ("Design system") stops: no runs from noon UTC two days before "today", so every
+// zone's yesterday is empty and the day before is not — a silent project. Index 7 ("Android
+// app") runs a Poisson count around a steady mean, every day alike: its count wobbles by chance.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
   id: string;
   name: string;
   empty: boolean;
+  /** Runs stop at this many ms before "today" (UTC midnight); null: they never stop. */
+  stopsMsBeforeToday: number | null;
+  /** Runs per day are Poisson around `weekdayRuns`, weekends alike: chance alone moves them. */
+  steady: boolean;
   /** Mean runs on a weekday (weekends get `weekendFactor` of it). */
   weekdayRuns: number;
   weekendFactor: number;
@@ -109,6 +116,8 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       id,
       name: emulatorProjectName(index),
       empty: index === emptyIndex(count),
+      stopsMsBeforeToday: index === 6 ? 36 * 3_600_000 : null,
+      steady: index === 7,
       weekdayRuns: random.int(5, 40),
       weekendFactor: 0.1 + random.next() * 0.2,
       testsPerRun: random.int(80, 380),
