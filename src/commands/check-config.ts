@@ -38,6 +38,7 @@ export async function checkConfigCommand(
   out(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
+  for (const note of missingForSending(config)) out(`  note: ${note}`);
   for (const team of config.teams) {
     out("");
     for (const line of describeTeam(team, now)) out(line);
@@ -46,6 +47,24 @@ export async function checkConfigCommand(
   out("");
   const ok = await checkOnline(config, opts.online, out);
   return ok ? 0 : 1;
+}
+
+/** What sending still needs: a token or SMTP URL that destinations use and that is not set. */
+function missingForSending(config: ResolvedConfig): string[] {
+  const digests = config.teams.flatMap((t) => [...t.digests, ...t.alerts]);
+  const slack = digests.filter((d) => d.slack !== null).length;
+  const email = digests.filter((d) => d.email !== null).length;
+  const notes: string[] = [];
+  const without = "preview, run --outbox and demo work without it";
+  if (slack > 0 && config.slack.token === null) {
+    notes.push(
+      `${plural(slack, "destination")} in Slack: set SLACK_BOT_TOKEN to send (${without})`,
+    );
+  }
+  if (email > 0 && config.email.smtpUrl === null) {
+    notes.push(`${plural(email, "destination")} by email: set SMTP_URL to send (${without})`);
+  }
+  return notes;
 }
 
 function describeCounts(config: ResolvedConfig): string {
