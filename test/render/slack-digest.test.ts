@@ -121,6 +121,7 @@ describe("renderSlackDigest: the message", () => {
     expect(rows[0]).toEqual([
       "Project",
       "Runs",
+      "\u0394",
       "Run pass",
       "\u0394",
       "Flaky",
@@ -139,6 +140,7 @@ describe("renderSlackDigest: the message", () => {
     expect(rows[1]).toEqual([
       "Team",
       "732",
+      "\u2248 +4%",
       "95.1%",
       "\u2248 +0.2 pp",
       "2.0%",
@@ -148,14 +150,15 @@ describe("renderSlackDigest: the message", () => {
     expect(rows[2]).toEqual([
       "Web E2E",
       "200",
+      "\u2248 \u22121%",
       "91.0%",
       `${RED} \u2193 \u22123.1 pp`,
       "4.5%",
       `${RED} \u2191 +3.3 pp`,
       "\u2583\u2585\u2587\u2588\u2586\u2587\u2588",
     ]);
-    expect(rows[3]?.[3]).toBe("\u2014");
-    expect(rows[4]?.slice(3, 6)).toEqual(["new", "1.5%", "new"]);
+    expect(rows[3]?.[4]).toBe("\u2014");
+    expect(rows[4]?.slice(4, 7)).toEqual(["new", "1.5%", "new"]);
     for (const row of rows) for (const cell of row) expect(cell.trim()).not.toBe("");
   });
 
@@ -217,48 +220,50 @@ describe("renderSlackDigest: the message", () => {
     expect(mrkdwnTexts(perProject)).toContain(`\u2139\uFE0F Payments: ${LOOKBACK_NOTE}`);
   });
 
-  it("links each listed project's dashboard with its id URL-encoded", () => {
+  it("links each listed project's dashboard with plain mrkdwn links, no buttons, its id URL-encoded", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
-    const [actions] = blocksOfType(main, "actions");
-    const buttons = actions?.elements as {
-      text: { text: string };
-      url: string;
-      action_id: string;
-    }[];
-    expect(buttons.map((b) => b.text.text)).toEqual([
+    // Link buttons warn in Slack unless the app has an interactivity URL.
+    expect(blocksOfType(main, "actions")).toHaveLength(0);
+    const links = mrkdwnTexts(main).find((t) => t.startsWith("Dashboards: ")) ?? "";
+    const labels = [...links.matchAll(/<([^|>]+)\|([^>]+)>/g)].map((m) => [m[1], m[2]]);
+    expect(labels.map(([, label]) => label)).toEqual([
       "Web E2E",
       "Payments",
       "Mobile iOS",
-      "*bold*<@U123>",
+      "*bold*&lt;@U123&gt;",
       "API contract",
     ]);
-    expect(buttons[3]?.url).toBe(
+    expect(labels[3]?.[0]).toBe(
       "https://insights.example.com/projects/evil%26id?range=7d&team=checkout",
     );
-    expect(new Set(buttons.map((b) => b.action_id)).size).toBe(buttons.length);
   });
 
-  it("shows one team button when the dashboard template names no project, and none without a dashboard", () => {
+  it("links the team's dashboard once when the template names no project, and nothing without a dashboard", () => {
     const team = renderSlackDigest(
       checkoutReport({ dashboardUrl: "https://insights.example.com/teams/checkout" }),
       { key: KEY },
     );
-    const [actions] = blocksOfType(team.main, "actions");
-    expect(actions?.elements).toEqual([
-      expect.objectContaining({
-        text: { type: "plain_text", text: "Open dashboard" },
-        url: "https://insights.example.com/teams/checkout",
-      }),
-    ]);
-    const none = renderSlackDigest(checkoutReport({ dashboardUrl: null }), { key: KEY });
-    expect(blocksOfType(none.main, "actions")).toHaveLength(0);
-    expect(mrkdwnTexts(none.thread[0] ?? { text: "", blocks: [] }).join("\n")).not.toContain(
-      "https://",
+    expect(mrkdwnTexts(team.main)).toContain(
+      "Dashboards: <https://insights.example.com/teams/checkout|Open dashboard>",
     );
+    const none = renderSlackDigest(checkoutReport({ dashboardUrl: null }), { key: KEY });
+    expect(mrkdwnTexts(none.main).join("\n")).not.toContain("Dashboards:");
   });
 
-  it("puts every project's details in the thread, unavailable ones last", () => {
+  it("sends no thread when every project fits in the message", () => {
     const { thread } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(thread).toEqual([]);
+  });
+
+  it("has one table, right under the heading that names it", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    const index = main.blocks.findIndex((b) => b.type === "table");
+    expect(main.blocks.filter((b) => b.type === "table")).toHaveLength(1);
+    expect(JSON.stringify(main.blocks[index - 1])).toContain("*Projects*");
+  });
+
+  it("puts every project's details in the thread, unavailable ones last, when not all fit", () => {
+    const { thread } = renderSlackDigest(checkoutReport(), { key: KEY, maxProjectsInMessage: 2 });
     expect(thread).toHaveLength(1);
     const fields = mrkdwnTexts(thread[0] ?? { text: "", blocks: [] }).slice(1);
     expect(fields).toHaveLength(6);

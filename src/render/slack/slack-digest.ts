@@ -24,7 +24,7 @@ import {
   slackTextLength,
   truncateText,
 } from "./slack-limits.js";
-import { dashboardButtons } from "./slack-links.js";
+import { dashboardLinks } from "./slack-links.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
 import { threadReplies } from "./slack-thread.js";
@@ -59,10 +59,14 @@ export function renderSlackDigest(report: Report, options: SlackDigestOptions): 
     shown = Math.floor(shown / 2);
     main = mainMessage(report, available, shown, unavailable, layout);
   }
+  // A team whose projects all fit in the message gets no thread repeating them.
+  const allShown = shown >= available.length && unavailable.length <= UNAVAILABLE_IN_MESSAGE;
   return {
     main,
     metadata: digestMetadata(report, options.key),
-    thread: threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
+    thread: allShown
+      ? []
+      : threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
   };
 }
 
@@ -120,7 +124,7 @@ function mainMessage(
     moversSection(report.topMovers),
     alertsSection(report.alerts, report.projects),
     unavailableSection(unavailable, UNAVAILABLE_IN_MESSAGE),
-    dashboardButtons(report.dashboardUrl, listed),
+    dashboardLinks(report.dashboardUrl, listed),
   ];
   return {
     text: digestFallbackText(report),

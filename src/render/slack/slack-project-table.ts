@@ -11,8 +11,8 @@ const NAME_CHARS = 40;
 export const TABLE_PROJECT_ROWS = 98;
 
 /**
- * One row per project as a Slack `table` block: name, runs, run pass rate and flaky rate with
- * their deltas, and the flaky rate by day when the period has more than one day. Cells are
+ * One row per project as a Slack `table` block: name, runs, run pass rate and flaky rate, each
+ * with its delta, and the flaky rate by day when the period has more than one day. Cells are
  * `raw_text`, which Slack shows as typed: names are not escaped here (escaping would show
  * `&lt;`), and nothing in a raw_text cell can ping. Empty cells are refused, so "—" stands in.
  * Each sparkline is on its own scale (a project at 0.5% shows its own shape, not a flat floor
@@ -23,13 +23,14 @@ export function projectTable(
   team: TeamTotal | null = null,
 ): SlackBlock {
   const withTrend = projects.some((p) => p.daily.length > 1);
-  const head = ["Project", "Runs", "Run pass", "\u0394", "Flaky", "\u0394"];
+  const head = ["Project", "Runs", "\u0394", "Run pass", "\u0394", "Flaky", "\u0394"];
   if (withTrend) head.push("Flaky by day");
   const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
   const rows = [...teamRow, ...projects].map((p) => {
     const cells = [
       truncateText(p.name || p.projectId, NAME_CHARS),
       formatCount(p.current.runs),
+      deltaCue("runs", p.deltas.runs),
       formatRate(p.current.runPassRate),
       deltaCue("runPassRate", p.deltas.runPassRate),
       formatRate(p.current.flakyRate),
