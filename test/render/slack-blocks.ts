@@ -50,4 +50,3 @@ export function headerText(message: SlackMessage): string {
   if (!header) throw new Error("no header block");
   return (header.text as { text: string }).text;
 }
-
