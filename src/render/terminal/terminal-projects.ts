@@ -9,7 +9,7 @@ import type {
 import { deltaView, deltaWords, toneOf } from "../delta-view.js";
 import { formatCount, formatRate, sparkline } from "../format.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
-import { clean, clip, pad, paint } from "./terminal-style.js";
+import { clean, clip, pad, paint, visibleLength } from "./terminal-style.js";
 
 /** Layout of the preview: colour on or off, and the columns to fit. */
 export interface TerminalLayout {
@@ -70,7 +70,6 @@ export function projectLines(
     Math.min(MAX_NAME, layout.width - FIXED - (days > 1 ? days : 0)),
   );
   const trendWidth = days > 1 ? Math.max(0, Math.min(days, layout.width - FIXED - nameWidth)) : 0;
-  const trendHead = trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`;
   const head = [
     pad("Project", nameWidth),
     pad("Runs", 7, "right"),
@@ -78,10 +77,19 @@ export function projectLines(
     pad("\u0394", DELTA_WIDTH),
     pad("Flaky", 6, "right"),
     pad("\u0394", DELTA_WIDTH),
-    trendWidth > 0 ? trendHead : "",
   ];
+  // The last heading may run past its column, never past the terminal: no wrapped heading.
+  const room = layout.width - visibleLength(`${INDENT}${head.join(GAP)}${GAP}`);
+  const trendHead = [
+    trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`,
+    `Flaky, ${trendWidth}d`,
+    "Flaky",
+  ].find((label) => trendWidth > 0 && visibleLength(label) <= room);
+  if (trendHead) head.push(trendHead);
+  // Too narrow for a heading over the sparkline: the section title says what it is.
+  const trendNote = trendWidth > 0 && !trendHead ? " \u00b7 at right: flaky rate by day" : "";
   const lines = [
-    paint(`Projects (${WORST_FIRST_LABEL})`, "title", layout.color),
+    paint(`Projects (${WORST_FIRST_LABEL})${trendNote}`, "title", layout.color),
     `${INDENT}${head.join(GAP)}`.trimEnd(),
   ];
   const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
@@ -105,5 +113,5 @@ export function projectLines(
 function padDelta(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI codes take no columns.
   const shown = text.replace(/\x1b\[[0-9;]*m/g, "");
-  return `${text}${" ".repeat(Math.max(0, DELTA_WIDTH - [...shown].length))}`;
+  return `${text}${" ".repeat(Math.max(0, DELTA_WIDTH - visibleLength(shown)))}`;
 }

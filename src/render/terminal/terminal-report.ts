@@ -7,7 +7,7 @@ import { HEADLINE_FIGURES } from "../headline-figures.js";
 import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
-import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
+import { clean, clip, pad, paint, visibleLength, wrap } from "./terminal-style.js";
 
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
@@ -91,7 +91,7 @@ function headline(report: Report, layout: TerminalLayout): string[] {
 function moverLines(report: Report, layout: TerminalLayout): string[] {
   if (report.topMovers.length === 0) return [];
   const names = report.topMovers.map((m) => clip(clean(m.name), 40));
-  const width = Math.max(...names.map((n) => [...n].length));
+  const width = Math.max(...names.map((n) => visibleLength(n)));
   return [
     paint("Top movers (significantly worse)", "title", layout.color),
     ...report.topMovers.map((m, i) => {
