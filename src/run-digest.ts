@@ -233,7 +233,10 @@ async function deliveryJobs(
   const email = deps.email;
   if (digest.email && email) {
     const { to, attachXlsx } = digest.email;
-    const rendered = renderDigestEmail(report, { key });
+    const rendered = renderDigestEmail(report, {
+      key,
+      workbook: attachXlsx && workbook ? workbook.filename : null,
+    });
     jobs.push({
       id: emailDestinationId(to),
       send: async () => {
