@@ -134,9 +134,9 @@ describe("renderTerminalReport", () => {
     );
     report.projects = report.projects.map((p) => (p.status === "ok" ? { ...p, daily: month } : p));
     const text = renderTerminalReport(report, { color: false });
-    // The name keeps 20 columns; the sparkline keeps the most recent days that fit.
+    // The name keeps 16 columns; the sparkline keeps the most recent days that fit.
     expect(text).toMatch(/Flaky, last 2\d days/);
-    expect(text).toContain("Project 001 with a \u2026");
+    expect(text).toContain("Project 001 wit\u2026");
     for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(100);
     const wide = renderTerminalReport(report, { color: false, width: 140 });
     expect(wide).toContain("Flaky by day");

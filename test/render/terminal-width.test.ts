@@ -62,7 +62,7 @@ describe("preview at 80 columns, measured by a terminal", () => {
     expect(wrapped).toEqual([]);
     // The CJK row's runs column ends where the heading's "Runs" ends, as a terminal shows it.
     const head = rows.find((r) => r.join("").trimStart().startsWith("Project ")) ?? [];
-    const cjk = rows.find((r) => r.join("").includes("結合テス")) ?? [];
+    const cjk = rows.find((r) => r.join("").includes("決済フロー")) ?? [];
     expect(cjk.join("")).toContain("\u2026");
     const runsEnd = head.join("").indexOf("Runs") + "Runs".length; // the heading is all narrow
     expect(cjk.slice(runsEnd - 3, runsEnd).join("")).toBe("100");

@@ -20,7 +20,8 @@ export interface TerminalLayout {
 export const INDENT = "  ";
 const GAP = "  ";
 const DELTA_WIDTH = 10;
-const MIN_NAME = 20;
+// At 80 columns a 17-column name leaves room for a week of sparkline, worth more than 3 letters.
+const MIN_NAME = 16;
 const MAX_NAME = 40;
 // Columns besides the name and the sparkline: runs, run pass, Δ, flaky, Δ and the gaps.
 const FIXED = INDENT.length + 7 + 9 + DELTA_WIDTH + 6 + DELTA_WIDTH + GAP.length * 6;
@@ -55,7 +56,7 @@ export function terminalDelta(
 
 /**
  * One aligned line per project, with the flaky rate by day as a sparkline. Names get at least
- * 20 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ * 16 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
  * Each sparkline has its own scale; the team's line on top is the one to compare with.
  */
 export function projectLines(
