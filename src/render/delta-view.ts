@@ -49,13 +49,14 @@ export function deltaView(
   }
   const isRate = "pp" in delta;
   const text = isRate ? formatPp(delta.pp) : formatAmountChange(delta.diff, delta.pct);
-  if (!delta.significant) return { verdict: "noise", text, arrow: "\u2248" };
+  // A rate the z-test calls chance reads as noise even at ±0.0 pp: its prior was not the same.
+  if (isRate && !delta.significant) return { verdict: "noise", text, arrow: "\u2248" };
   // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
   const shown = isRate ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
   if (Number(Math.abs(shown).toFixed(isRate ? 1 : 0)) === 0) {
     return { verdict: "flat", text, arrow: "" };
   }
-  if (!delta.large) return { verdict: "noise", text, arrow: "\u2248" };
+  if (!delta.significant || !delta.large) return { verdict: "noise", text, arrow: "\u2248" };
   const change = isRate ? delta.pp : delta.diff;
   const arrow = change > 0 ? "\u2191" : "\u2193";
   const direction = risingIs(figure);

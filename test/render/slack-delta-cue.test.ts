@@ -61,6 +61,13 @@ describe("deltaCue", () => {
       amount(5, null),
       `${RED} \u2191 +5`,
     ],
+    // Seen in the preview: "Timed-out tests 0 ≈ ±0 (noise)"; no change at all is flat.
+    [
+      "a count from zero to zero is flat, not noise",
+      "testsTimedOut",
+      amount(0, null, false),
+      "\u00b10",
+    ],
     ["a figure with no prior data is new", "flakyRate", { kind: "new" }, "new"],
     ["an unavailable prior shows no delta", "flakyRate", { kind: "unavailable", reason: "x" }, ""],
     ["no current data shows no delta", "runs", { kind: "none" }, ""],

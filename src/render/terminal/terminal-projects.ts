@@ -83,8 +83,7 @@ export function projectLines(
   const room = layout.width - visibleLength(`${INDENT}${head.join(GAP)}${GAP}`);
   const trendHead = [
     trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`,
-    `Flaky, ${trendWidth}d`,
-    "Flaky",
+    "by day",
   ].find((label) => trendWidth > 0 && visibleLength(label) <= room);
   if (trendHead) head.push(trendHead);
   // Too narrow for a heading over the sparkline: the section title says what it is.
