@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { ReporterError } from "./errors.js";
 
@@ -9,6 +10,18 @@ import { ReporterError } from "./errors.js";
 // upstream failure, 2 bad usage or config (README "Commands").
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** One style for every usage error, commander's own included: "insights-reporter: …". */
+export function usageLine(commanderMessage: string): string {
+  const message = commanderMessage.trim().replace(/^error: /, "");
+  return `insights-reporter: ${message} — see insights-reporter --help\n`;
+}
+
+// dist/cli.js and src/cli.ts both sit one level below package.json.
+function packageVersion(): string {
+  const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}
 
 function isoInstant(value: string): Date {
   const date = new Date(value);
@@ -52,7 +65,9 @@ const configOption = () =>
 export function buildProgram(): Command {
   const program = new Command("insights-reporter")
     .description("Slack digests, XLSX exports and flaky-rate alerts from your test-run insights")
-    .showHelpAfterError()
+    .version(packageVersion(), "-V, --version", "print the version")
+    // No help after an error: the one-line message stays the last thing a person reads.
+    .configureOutput({ outputError: (text, write) => write(usageLine(text)) })
     .exitOverride();
 
   program
@@ -152,6 +167,16 @@ export function buildProgram(): Command {
     .action(
       exitWith(async (opts) =>
         (await import("./commands/check-config-cli.js")).checkConfigCli(opts, out),
+      ),
+    );
+
+  program
+    .command("projects")
+    .description("list the workspace's projects (id and name), the ids a config lists")
+    .addOption(configOption())
+    .action(
+      exitWith(async (opts) =>
+        (await import("./commands/projects-command.js")).projectsCommand(opts, out),
       ),
     );
 

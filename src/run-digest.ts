@@ -12,7 +12,7 @@ import { collectInsights, type RequestCache } from "./insights/collect-insights.
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
-import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
+import { addDays, localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
@@ -23,6 +23,7 @@ import type { AlertRow } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
+import { previousFire } from "./schedule/cron-fires.js";
 import type { AlertEvaluation, AlertState, NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
@@ -77,8 +78,19 @@ export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair }
     kind: digest.period,
     compareTo: digest.compareTo,
     weekStartsOn: team.weekStartsOn,
+    previousFireAt: digest.period === "since_previous_run" ? lastFireOnEarlierDay(job) : null,
   });
   return { key: slotKey(team.name, "digest", digest.name, periods.current), periods };
+}
+
+/**
+ * The schedule's last fire on a day before the fire's own day: what `since_previous_run`
+ * counts from. Taken by day, not by instant, so a manual run at 10:00 covers what the 09:00
+ * fire did, and a second fire on the same day covers the same days (the same slot).
+ */
+function lastFireOnEarlierDay({ team, digest, fireAt }: DigestJob): Date | null {
+  const dayStart = startOfLocalDay(localDateOf(fireAt, team.timezone), team.timezone);
+  return previousFire(digest.schedule, team.timezone, dayStart);
 }
 
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */
@@ -103,6 +115,7 @@ export async function buildDigestReport(
     dashboardUrl: team.dashboardUrl,
     projects,
     alerts: firingAlertsOf(team, deps.firingAlerts?.(team.name) ?? []),
+    minChangePp: digest.minChangePp,
   });
   refuseEmptyReport(key, report);
   return { key, report };
@@ -232,7 +245,10 @@ async function deliveryJobs(
   const email = deps.email;
   if (digest.email && email) {
     const { to, attachXlsx } = digest.email;
-    const rendered = renderDigestEmail(report, { key });
+    const rendered = renderDigestEmail(report, {
+      key,
+      workbook: attachXlsx && workbook ? workbook.filename : null,
+    });
     jobs.push({
       id: emailDestinationId(to),
       send: async () => {

@@ -12,7 +12,9 @@ export async function checkConfigCli(
   out: (line: string) => void,
   now: () => Date = () => new Date(),
 ): Promise<number> {
-  const config = loadCommandConfig(opts);
+  // Offline, missing Slack or SMTP credentials are a note, not an error: the config is still
+  // valid, and preview, run --outbox and demo need neither. --online checks what sending needs.
+  const config = loadCommandConfig(opts, { requireCredentials: opts.online === true });
   if (!opts.online) return checkConfigCommand({ config, now: now() }, out);
 
   // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.

@@ -5,6 +5,7 @@ import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { redactSecrets } from "../secret.js";
+import { coverageGap, coveredDays } from "./digest-coverage.js";
 
 export interface CheckConfigOptions {
   /** A config that has already passed validation (the CLI loads it and exits 2 on ConfigError). */
@@ -36,6 +37,7 @@ export async function checkConfigCommand(
   out(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
+  for (const note of missingForSending(config)) out(`  note: ${note}`);
   for (const team of config.teams) {
     out("");
     for (const line of describeTeam(team, now)) out(line);
@@ -44,6 +46,24 @@ export async function checkConfigCommand(
   out("");
   const ok = await checkOnline(config, opts.online, out);
   return ok ? 0 : 1;
+}
+
+/** What sending still needs: a token or SMTP URL that destinations use and that is not set. */
+function missingForSending(config: ResolvedConfig): string[] {
+  const digests = config.teams.flatMap((t) => [...t.digests, ...t.alerts]);
+  const slack = digests.filter((d) => d.slack !== null).length;
+  const email = digests.filter((d) => d.email !== null).length;
+  const notes: string[] = [];
+  const without = "preview, run --outbox and demo work without it";
+  if (slack > 0 && config.slack.token === null) {
+    notes.push(
+      `${plural(slack, "destination")} in Slack: set SLACK_BOT_TOKEN to send (${without})`,
+    );
+  }
+  if (email > 0 && config.email.smtpUrl === null) {
+    notes.push(`${plural(email, "destination")} by email: set SMTP_URL to send (${without})`);
+  }
+  return notes;
 }
 
 function describeCounts(config: ResolvedConfig): string {
@@ -55,20 +75,29 @@ function describeCounts(config: ResolvedConfig): string {
 function describeTeam(team: Team, now: Date): string[] {
   const header = `team ${team.name} "${team.title}" — ${team.timezone}, weeks start ${weekdayName(team.weekStartsOn)}, ${plural(team.projects.length, "project")}`;
   const jobs = [
-    ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule })),
-    ...team.alerts.map((a) => ({ kind: "alert ", name: a.name, schedule: a.schedule })),
+    ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule, digest: d })),
+    ...team.alerts.map((a) => ({
+      kind: "alert ",
+      name: a.name,
+      schedule: a.schedule,
+      digest: null,
+    })),
   ];
   if (jobs.length === 0) return [header, "  no digests or alerts — nothing will be sent"];
   const idWidth = Math.max(...jobs.map((j) => `${team.name}/${j.name}`.length));
   const cronWidth = Math.max(...jobs.map((j) => j.schedule.length));
   return [
     header,
-    ...jobs.map((job) => {
+    ...jobs.flatMap((job) => {
       const fires = nextFires(job.schedule, team.timezone, now, FIRES_SHOWN);
       const shown =
         fires.length > 0 ? fires.map((f) => describeFire(f, team.timezone)).join(", ") : "never";
       const id = `${team.name}/${job.name}`.padEnd(idWidth);
-      return `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
+      const line = `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
+      if (job.digest === null || fires.length === 0) return [line];
+      const covers = coveredDays(team, job.digest, fires).join("; ");
+      const gap = coverageGap(team, job.digest, now);
+      return [line, `${" ".repeat(9 + idWidth)}covers: ${covers}`, ...(gap ? [`  ${gap}`] : [])];
     }),
   ];
 }

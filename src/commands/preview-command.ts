@@ -8,7 +8,14 @@ import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { runAlert } from "../run-alert.js";
 import { buildDigestReport } from "../run-digest.js";
 import { openLedger } from "../state/open-ledger.js";
-import { findAlert, findDigest, findTeam, loadCommandConfig, useColor } from "./command-context.js";
+import {
+  findAlert,
+  findDigest,
+  findTeam,
+  loadCommandConfig,
+  terminalWidth,
+  useColor,
+} from "./command-context.js";
 
 export interface PreviewOptions {
   team: string;
@@ -36,9 +43,7 @@ export async function previewCommand(
       { team, digest, fireAt: opts.at ?? new Date() },
       { api, cache: createRequestCache(), logger },
     );
-    // A terminal's own width (not narrower than 60); the default when piped.
-    const width = process.stdout.isTTY ? Math.max(60, process.stdout.columns) : undefined;
-    out(renderTerminalReport(report, { color: useColor(), ...(width ? { width } : {}) }).trimEnd());
+    out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
     return 0;
   } finally {
     await api.close();

@@ -89,6 +89,7 @@ function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
     period: digest.period,
     compareTo: digest.compare_to,
     catchUpMs: parseDuration(digest.catch_up),
+    minChangePp: digest.min_change_pp,
     slack: digest.slack
       ? { channel: digest.slack.channel, attachXlsx: digest.slack.attach_xlsx }
       : null,

@@ -65,6 +65,14 @@ const digest = z
     catch_up: duration
       .default("6h")
       .describe("After downtime, still deliver a run missed within this window."),
+    min_change_pp: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(0.5)
+      .describe(
+        "Smallest rate change, in percentage points, coloured as news (it must also be significant at 95%); smaller ones show uncoloured as ≈.",
+      ),
     slack: slackDigestDestination.optional(),
     email: emailDigestDestination.optional(),
   })

@@ -50,6 +50,8 @@ export interface DigestConfig {
   period: PeriodKind;
   compareTo: CompareTo;
   catchUpMs: number;
+  /** Smallest rate change that is news, in percentage points. */
+  minChangePp: number;
   slack: { channel: string; attachXlsx: boolean } | null;
   email: { to: string[]; attachXlsx: boolean } | null;
 }

@@ -11,12 +11,20 @@ export interface FireInput {
   kind: PeriodKind;
   compareTo: CompareTo;
   weekStartsOn: Weekday;
+  /**
+   * The schedule's fire before `fireAt` (null when it has none), for `since_previous_run`. The
+   * caller finds it with the cron helpers: periods code never reads a schedule or the clock.
+   */
+  previousFireAt?: Date | null;
 }
 
 /** The period a fire covers and the period it is compared with, as whole local days. */
 export function periodsForFire(input: FireInput): PeriodPair {
   const today = localDateOf(input.fireAt, input.timezone);
-  const current = currentPeriod(input.kind, today, input.weekStartsOn);
+  const previousDay = input.previousFireAt
+    ? localDateOf(input.previousFireAt, input.timezone)
+    : null;
+  const current = currentPeriod(input.kind, today, input.weekStartsOn, previousDay);
   return {
     kind: input.kind,
     compareTo: input.compareTo,
@@ -25,12 +33,27 @@ export function periodsForFire(input: FireInput): PeriodPair {
   };
 }
 
-/** The period of `kind` that a fire on local date `today` covers; it always ends before `today`. */
-export function currentPeriod(kind: PeriodKind, today: string, weekStartsOn: Weekday): Period {
+/**
+ * The period of `kind` that a fire on local date `today` covers; it always ends before `today`.
+ * `previousDay` is the local date of the schedule's previous fire (for `since_previous_run`).
+ */
+export function currentPeriod(
+  kind: PeriodKind,
+  today: string,
+  weekStartsOn: Weekday,
+  previousDay: string | null = null,
+): Period {
   const yesterday = addDays(today, -1);
   switch (kind) {
     case "previous_day":
       return { start: yesterday, end: yesterday };
+    case "since_previous_run":
+      // Every whole day from the previous fire's day on: Monday's "0 9 * * 1-5" covers Fri–Sun.
+      // Without a previous fire, or with one earlier today, there is only yesterday to report.
+      return {
+        start: previousDay !== null && previousDay <= yesterday ? previousDay : yesterday,
+        end: yesterday,
+      };
     case "previous_week": {
       const thisWeekStart = addDays(today, -((weekdayOf(today) - weekStartsOn + 7) % 7));
       return { start: addDays(thisWeekStart, -7), end: addDays(thisWeekStart, -1) };
@@ -46,6 +69,12 @@ export function currentPeriod(kind: PeriodKind, today: string, weekStartsOn: Wee
 
 /** The period `current` is compared with. */
 export function priorPeriod(kind: PeriodKind, compareTo: CompareTo, current: Period): Period {
+  // Days since the previous run vary (Mon covers Fri–Sun, Tue only Mon): the same weekdays a
+  // week earlier compare like with like. Longer spans (a monthly cron) take the span before.
+  if (kind === "since_previous_run") {
+    if (periodDays(current) > 7) return priorOfRange(current);
+    return { start: addDays(current.start, -7), end: addDays(current.end, -7) };
+  }
   if (compareTo === "same_period_last_week") {
     const days = periodDays(current);
     if (days > 7) {

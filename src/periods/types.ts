@@ -6,6 +6,7 @@ export interface Period {
 
 export const PERIOD_KINDS = [
   "previous_day",
+  "since_previous_run",
   "previous_week",
   "previous_month",
   "last_7_days",

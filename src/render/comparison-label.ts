@@ -10,10 +10,18 @@ import { formatPeriod } from "./format.js";
 export function comparisonLabel(periods: PeriodPair): string {
   const prior = formatPeriod(periods.prior);
   const days = periodDays(periods.current);
-  if (periods.compareTo === "same_period_last_week") {
+  const weekBefore = periods.prior.start < periods.current.start && daysApart(periods) === 7;
+  if (
+    periods.compareTo === "same_period_last_week" ||
+    (periods.kind === "since_previous_run" && weekBefore)
+  ) {
     return `vs ${prior} (same ${days === 1 ? "day" : "period"} last week)`;
   }
   return `vs ${previousSpan(periods.kind, days)} (${prior})`;
+}
+
+function daysApart(periods: PeriodPair): number {
+  return periodDays({ start: periods.prior.start, end: periods.current.start }) - 1;
 }
 
 function previousSpan(kind: PeriodPair["kind"], days: number): string {

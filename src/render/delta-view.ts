@@ -6,9 +6,11 @@ import { formatAmountChange, formatPp, risingIs } from "./format.js";
 // draw from this, so none of them re-derives "noise" from formatted text.
 
 /**
- * - `better` / `worse`: a real change, good or bad news for this figure (the only ones coloured);
- * - `changed`: a real change of a figure that is neither good nor bad when it rises (runs, tests);
- * - `noise`: a change the data cannot tell from chance; `flat`: one that rounds to nothing;
+ * - `better` / `worse`: news, good or bad for this figure (the only ones coloured): a change that
+ *   is significant (z-test for rates, Poisson for counts) and large (≥ min_change_pp for rates,
+ *   ≥ 10% for counts and durations), as the report judged it;
+ * - `changed`: such news of a figure that is neither good nor bad when it rises (runs, tests);
+ * - `noise`: a change that is not both (shown uncoloured as ≈); `flat`: one that rounds to nothing;
  * - `new`: the prior period had no data; `unavailable`: the prior could not be fetched;
  * - `none`: the current period has no data.
  */
@@ -47,12 +49,14 @@ export function deltaView(
   }
   const isRate = "pp" in delta;
   const text = isRate ? formatPp(delta.pp) : formatAmountChange(delta.diff, delta.pct);
+  // A rate the z-test calls chance reads as noise even at ±0.0 pp: its prior was not the same.
   if (isRate && !delta.significant) return { verdict: "noise", text, arrow: "\u2248" };
   // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
   const shown = isRate ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
   if (Number(Math.abs(shown).toFixed(isRate ? 1 : 0)) === 0) {
     return { verdict: "flat", text, arrow: "" };
   }
+  if (!delta.significant || !delta.large) return { verdict: "noise", text, arrow: "\u2248" };
   const change = isRate ? delta.pp : delta.diff;
   const arrow = change > 0 ? "\u2191" : "\u2193";
   const direction = risingIs(figure);

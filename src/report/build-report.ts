@@ -1,11 +1,19 @@
 import type { FetchOutcome, ProjectFilters } from "../insights/types.js";
+import { periodDays } from "../periods/calendar-date.js";
 import { lookbackNote } from "../periods/lookback-note.js";
 import type { PeriodPair } from "../periods/types.js";
 import { dailySeries, sumDailySeries } from "./daily-series.js";
-import { deltasBetween } from "./deltas.js";
+import { DEFAULT_RULES, deltasBetween } from "./deltas.js";
 import { figuresFromCounts, sumFigures } from "./figures.js";
 import { topMovers } from "./top-movers.js";
-import type { AvailableProject, FiringAlert, ProjectReport, Report, TeamTotal } from "./types.js";
+import type {
+  AvailableProject,
+  ChangeRules,
+  FiringAlert,
+  ProjectReport,
+  Report,
+  TeamTotal,
+} from "./types.js";
 
 export interface ReportProjectInput {
   projectId: string;
@@ -24,6 +32,8 @@ export interface ReportInput {
   dashboardUrl: string | null;
   projects: readonly ReportProjectInput[];
   alerts?: readonly FiringAlert[];
+  /** Smallest rate change that is news, in pp (config `min_change_pp`); default 0.5. */
+  minChangePp?: number;
 }
 
 /**
@@ -32,7 +42,12 @@ export interface ReportInput {
  * be fetched gives "not available" deltas instead of failing the digest.
  */
 export function buildReport(input: ReportInput): Report {
-  const projects = input.projects.map((p) => projectReport(p, input.periods));
+  const rules: ChangeRules = {
+    minChangePp: input.minChangePp ?? DEFAULT_RULES.minChangePp,
+    currentDays: periodDays(input.periods.current),
+    priorDays: periodDays(input.periods.prior),
+  };
+  const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
   const available = projects.filter((p): p is AvailableProject => p.status === "ok");
   return {
     team: { ...input.team },
@@ -40,14 +55,18 @@ export function buildReport(input: ReportInput): Report {
     periods: input.periods,
     generatedAt: input.generatedAt,
     projects,
-    total: teamTotal(projects, input.periods),
+    total: teamTotal(projects, input.periods, rules),
     topMovers: topMovers(available),
     alerts: [...(input.alerts ?? [])],
     dashboardUrl: input.dashboardUrl,
   };
 }
 
-function projectReport(input: ReportProjectInput, periods: PeriodPair): ProjectReport {
+function projectReport(
+  input: ReportProjectInput,
+  periods: PeriodPair,
+  rules: ChangeRules,
+): ProjectReport {
   const ref = { projectId: input.projectId, name: input.name, filters: input.filters };
   if (!input.current.ok) {
     const { code, message } = input.current.error;
@@ -62,10 +81,11 @@ function projectReport(input: ReportProjectInput, periods: PeriodPair): ProjectR
     return {
       ...ref,
       status: "ok",
+      silent: false,
       current,
       prior: null,
       priorNote: note,
-      deltas: deltasBetween(current, { unavailable: note }),
+      deltas: deltasBetween(current, { unavailable: note }, rules),
       daily,
     };
   }
@@ -74,10 +94,11 @@ function projectReport(input: ReportProjectInput, periods: PeriodPair): ProjectR
   return {
     ...ref,
     status: "ok",
+    silent: prior.runs > 0 && current.runs === 0,
     current,
     prior,
     priorNote: null,
-    deltas: deltasBetween(current, prior),
+    deltas: deltasBetween(current, prior, rules),
     daily,
   };
 }
@@ -93,9 +114,15 @@ export function priorUnavailableNote(error: { message: string; earliestDate?: st
  * The team's figures from the summed counts of its available projects. When only some of them
  * have a prior, the deltas compare those projects alone with their prior (like with like), so a
  * missing prior never reads as a jump in runs; the note says which projects were left out.
+ * Silent projects are left out of both periods: a suite that stopped would otherwise drop its
+ * failures from this period and make the team look better for it.
  */
-function teamTotal(projects: readonly ProjectReport[], periods: PeriodPair): TeamTotal {
-  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
+function teamTotal(
+  projects: readonly ProjectReport[],
+  periods: PeriodPair,
+  rules: ChangeRules,
+): TeamTotal {
+  const available = projects.filter((p): p is AvailableProject => p.status === "ok" && !p.silent);
   const withPrior = available.filter(
     (p): p is AvailableProject & { prior: NonNullable<AvailableProject["prior"]> } =>
       p.prior !== null,
@@ -108,20 +135,23 @@ function teamTotal(projects: readonly ProjectReport[], periods: PeriodPair): Tea
       periods.current,
     ),
     excluded: projects.filter((p) => p.status === "unavailable").map((p) => p.name),
+    silent: projects.filter((p) => p.status === "ok" && p.silent).map((p) => p.name),
   };
 
   if (withPrior.length === 0) {
     const notes = [...new Set(available.map((p) => p.priorNote ?? ""))].filter(Boolean);
     const priorNote = notes.length > 0 ? notes.join("; ") : null;
-    const deltas = deltasBetween(current, {
-      unavailable: priorNote ?? "prior period not available",
-    });
+    const deltas = deltasBetween(
+      current,
+      { unavailable: priorNote ?? "prior period not available" },
+      rules,
+    );
     return { ...total, prior: null, priorNote, deltas };
   }
 
   const prior = sumFigures(withPrior.map((p) => p.prior));
   if (withPrior.length === available.length) {
-    return { ...total, prior, priorNote: null, deltas: deltasBetween(current, prior) };
+    return { ...total, prior, priorNote: null, deltas: deltasBetween(current, prior, rules) };
   }
   const missing = available.filter((p) => p.prior === null).map((p) => p.name);
   const compared = sumFigures(withPrior.map((p) => p.current));
@@ -129,6 +159,6 @@ function teamTotal(projects: readonly ProjectReport[], periods: PeriodPair): Tea
     ...total,
     prior,
     priorNote: `prior period not available for ${missing.join(", ")}; changes compare the other ${withPrior.length} project${withPrior.length === 1 ? "" : "s"} only`,
-    deltas: deltasBetween(compared, prior),
+    deltas: deltasBetween(compared, prior, rules),
   };
 }

@@ -1,7 +1,9 @@
+import { poissonTest } from "./poisson-test.js";
 import { type Proportion, twoProportionTest } from "./two-proportion-test.js";
 import type {
   AmountDelta,
   AmountFigure,
+  ChangeRules,
   Deltas,
   Figures,
   NoDelta,
@@ -16,6 +18,21 @@ export interface Unavailable {
 
 /** The prior side of a comparison: its figures, or why there are none. */
 export type PriorSide = Figures | Unavailable;
+
+/** PRODUCT.md's defaults: 0.5 pp for rates, equal spans. */
+export const DEFAULT_RULES: ChangeRules = { minChangePp: 0.5, currentDays: 1, priorDays: 1 };
+
+/** A count's or a duration's change smaller than this (10%) is no news, however certain. */
+export const MIN_CHANGE_PCT = 0.1;
+
+/** Counts of events, whose noise is Poisson; durations are means and get no test. */
+const COUNTS: ReadonlySet<AmountFigure> = new Set([
+  "runs",
+  "tests",
+  "testsFailed",
+  "testsTimedOut",
+  "testsFlaky",
+]);
 
 /** Each rate as successes out of trials; the trials decide whether the rate has data at all. */
 const RATES: Record<RateFigure, (f: Figures) => Proportion> = {
@@ -52,13 +69,19 @@ function isUnavailable(value: unknown): value is Unavailable {
 }
 
 /** A rate's change in percentage points, marked significant only by a z-test at 95%. */
-export function rateDelta(current: Proportion, prior: Proportion | Unavailable): RateDelta {
+export function rateDelta(
+  current: Proportion,
+  prior: Proportion | Unavailable,
+  rules: ChangeRules = DEFAULT_RULES,
+): RateDelta {
   if (isUnavailable(prior) || current.trials === 0 || prior.trials === 0) {
     return noDelta(current.trials > 0, prior);
   }
   const test = twoProportionTest(current, prior);
   const pp = (current.hits / current.trials - prior.hits / prior.trials) * 100;
-  return { kind: "change", pp, significant: test.significant, pValue: test.pValue };
+  // A hair of float error must not push an exact 0.5 pp under the line.
+  const large = Math.abs(pp) + 1e-9 >= rules.minChangePp;
+  return { kind: "change", pp, significant: test.significant, pValue: test.pValue, large };
 }
 
 /**
@@ -68,20 +91,36 @@ export function rateDelta(current: Proportion, prior: Proportion | Unavailable):
 export function amountDelta(
   current: number | null,
   prior: number | null | Unavailable,
+  { count = false, rules = DEFAULT_RULES }: { count?: boolean; rules?: ChangeRules } = {},
 ): AmountDelta {
   if (current === null || prior === null || isUnavailable(prior)) {
     return noDelta(current !== null, prior);
   }
   const diff = current - prior;
-  return { kind: "change", diff, pct: prior !== 0 ? diff / prior : null };
+  const pct = prior !== 0 ? diff / prior : null;
+  const significant = count
+    ? poissonTest(
+        { count: current, exposure: rules.currentDays },
+        { count: prior, exposure: rules.priorDays },
+      ).significant
+    : true;
+  const large = pct === null ? diff !== 0 : Math.abs(pct) + 1e-9 >= MIN_CHANGE_PCT;
+  return { kind: "change", diff, pct, significant, large };
 }
 
-/** Every delta between a span and its prior. */
-export function deltasBetween(current: Figures, prior: PriorSide): Deltas {
+/** Every delta between a span and its prior, each judged by `rules`. */
+export function deltasBetween(
+  current: Figures,
+  prior: PriorSide,
+  rules: ChangeRules = DEFAULT_RULES,
+): Deltas {
   const rate = (figure: RateFigure) =>
-    rateDelta(RATES[figure](current), isUnavailable(prior) ? prior : RATES[figure](prior));
+    rateDelta(RATES[figure](current), isUnavailable(prior) ? prior : RATES[figure](prior), rules);
   const amount = (figure: AmountFigure) =>
-    amountDelta(AMOUNTS[figure](current), isUnavailable(prior) ? prior : AMOUNTS[figure](prior));
+    amountDelta(AMOUNTS[figure](current), isUnavailable(prior) ? prior : AMOUNTS[figure](prior), {
+      count: COUNTS.has(figure),
+      rules,
+    });
   return {
     runPassRate: rate("runPassRate"),
     testPassRate: rate("testPassRate"),

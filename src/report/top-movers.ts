@@ -8,7 +8,8 @@ const WORSE_SIGN = { flakyRate: 1, runPassRate: -1 } as const;
 
 /**
  * Projects whose flaky rate rose or run pass rate fell significantly, worst first (by pp), at
- * most five; a project appears at most once per figure. Noise never makes the list.
+ * most five; a project appears at most once per figure. Noise (not significant, or under
+ * min_change_pp) never makes the list.
  */
 export function topMovers(projects: readonly AvailableProject[]): Mover[] {
   const movers: Mover[] = [];
@@ -17,7 +18,8 @@ export function topMovers(projects: readonly AvailableProject[]): Mover[] {
       const delta: RateDelta = project.deltas[figure];
       const current = project.current[figure];
       const prior = project.prior?.[figure];
-      if (delta.kind !== "change" || !delta.significant) continue;
+      // News only, as the digest colours it: significant and at least min_change_pp.
+      if (delta.kind !== "change" || !delta.significant || !delta.large) continue;
       if (current === null || prior === null || prior === undefined) continue;
       const worsePp = delta.pp * WORSE_SIGN[figure];
       if (worsePp <= 0) continue;

@@ -47,13 +47,31 @@ export type NoDelta =
   /** The prior period could not be fetched (e.g. beyond the API's lookback). */
   | { kind: "unavailable"; reason: string };
 
-/** A rate's change in percentage points; `significant` from a two-proportion z-test at 95%. */
+/**
+ * A rate's change in percentage points; `significant` from a two-proportion z-test at 95%,
+ * `large` when it is at least the config's `min_change_pp`. Only both together are news.
+ */
 export type RateDelta =
-  | { kind: "change"; pp: number; significant: boolean; pValue: number }
+  | { kind: "change"; pp: number; significant: boolean; pValue: number; large: boolean }
   | NoDelta;
 
-/** A count's or duration's change; `pct` is null when the prior value is 0 (no division by zero). */
-export type AmountDelta = { kind: "change"; diff: number; pct: number | null } | NoDelta;
+/**
+ * A count's or duration's change; `pct` is null when the prior value is 0 (no division by zero).
+ * `significant`: counts by a two-sample Poisson test at 95%; durations (a mean with no spread
+ * known) always. `large`: at least 10% (any change from a prior of 0).
+ */
+export type AmountDelta =
+  | { kind: "change"; diff: number; pct: number | null; significant: boolean; large: boolean }
+  | NoDelta;
+
+/** What makes a change large enough to be news, and the spans' lengths the counts are over. */
+export interface ChangeRules {
+  /** Smallest rate change that matters, in percentage points (config `min_change_pp`). */
+  minChangePp: number;
+  /** Days in the current and the prior span: a count over 31 days is compared per day with 30. */
+  currentDays: number;
+  priorDays: number;
+}
 
 export type Deltas = { [K in RateFigure]: RateDelta } & { [K in AmountFigure]: AmountDelta };
 
@@ -72,6 +90,11 @@ interface ProjectRef {
 
 export interface AvailableProject extends ProjectRef {
   status: "ok";
+  /**
+   * Runs in the prior period and none in this one: a suite that stopped. Digests name it first,
+   * and the team total leaves it out on both sides, so a stopped suite never flatters the team.
+   */
+  silent: boolean;
   current: Figures;
   /** null when the prior period could not be fetched; see `priorNote`. */
   prior: Figures | null;
@@ -98,6 +121,8 @@ export interface TeamTotal {
   daily: DailyPoint[];
   /** Names of projects left out of the total because they were unavailable. */
   excluded: string[];
+  /** Names of projects left out of the total (both periods) because they were silent. */
+  silent: string[];
 }
 
 /** A project whose rate got significantly worse; `worsePp` > 0 is how much worse. */

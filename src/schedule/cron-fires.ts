@@ -72,6 +72,19 @@ function backwardMargin(at: Date, tz: IANAZone): number {
   return steady ? 60_000 : BACKWARD_MARGIN_MS;
 }
 
+/** How far back a previous fire is looked for: past any yearly schedule. */
+const PREVIOUS_FIRE_LOOKBACK_MS = 400 * 86_400_000;
+
+/** The schedule's last fire strictly before `before`, or null when none within a year or so. */
+export function previousFire(expr: string, zone: string, before: Date): Date | null {
+  return latestFireAtOrBefore(
+    expr,
+    zone,
+    new Date(before.getTime() - 1),
+    new Date(before.getTime() - PREVIOUS_FIRE_LOOKBACK_MS),
+  );
+}
+
 /** Fires strictly after `after`, in order, lazily. */
 function* firesFrom(expr: string, zone: string, after: Date): Generator<Date> {
   const tz = zoneNamed(zone);

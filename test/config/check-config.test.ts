@@ -49,11 +49,25 @@ describe("check-config", () => {
       "",
       'team checkout "checkout" — Europe/Berlin, weeks start Monday, 2 projects',
       "  digest checkout/daily       0 9 * * 1-5  Europe/Berlin  next: Mon 2026-10-26 09:00 CET (08:00 UTC), Tue 2026-10-27 09:00 CET (08:00 UTC), Wed 2026-10-28 09:00 CET (08:00 UTC)",
+      "                            covers: Sun Oct 25; Mon Oct 26; Tue Oct 27",
+      '  warning: checkout/daily (previous_day, "0 9 * * 1-5") never reports Fri, Sat: no fire covers those days — use period: since_previous_run to report every day since the previous fire',
       "  alert  checkout/flaky-rate  0 9 * * *    Europe/Berlin  next: Sat 2026-10-24 09:00 CEST (07:00 UTC), Sun 2026-10-25 09:00 CET (08:00 UTC), Mon 2026-10-26 09:00 CET (08:00 UTC)",
       "",
       'team payments "payments" — America/New_York, weeks start Monday, 1 project',
       "  digest payments/daily  30 8 * * 1-5  America/New_York  next: Fri 2026-10-23 08:30 EDT (12:30 UTC), Mon 2026-10-26 08:30 EDT (12:30 UTC), Tue 2026-10-27 08:30 EDT (12:30 UTC)",
+      "                       covers: Thu Oct 22; Sun Oct 25; Mon Oct 26",
+      '  warning: payments/daily (previous_day, "30 8 * * 1-5") never reports Fri, Sat: no fire covers those days — use period: since_previous_run to report every day since the previous fire',
     ]);
+  });
+
+  it("with since_previous_run, Monday's fire covers Friday to Sunday and no day is left unreported", async () => {
+    const { lines } = await run({
+      config: config({ "teams[0].digests[0].period": "since_previous_run" }),
+    });
+    expect(lines).toContain(
+      "                            covers: Fri Oct 23 \u2013 Sun Oct 25; Mon Oct 26; Tue Oct 27",
+    );
+    expect(lines.filter((l) => l.includes("checkout/daily") && l.includes("warning"))).toEqual([]);
   });
 
   it.each([

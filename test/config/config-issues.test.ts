@@ -166,7 +166,7 @@ const cases: Case[] = [
     [
       [
         `${D}.period`,
-        '"previous_dya" is not allowed — use one of: previous_day, previous_week, previous_month, last_7_days, last_28_days (did you mean "previous_day"?)',
+        '"previous_dya" is not allowed — use one of: previous_day, since_previous_run, previous_week, previous_month, last_7_days, last_28_days (did you mean "previous_day"?)',
       ],
     ],
   ],
@@ -222,7 +222,7 @@ const cases: Case[] = [
     [
       [
         `${D}.colour`,
-        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, slack, email",
+        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, slack, email",
       ],
     ],
   ],

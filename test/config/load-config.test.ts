@@ -84,6 +84,7 @@ describe("loadConfig", () => {
       period: "previous_day",
       compareTo: "previous_period",
       catchUpMs: 90 * 60_000,
+      minChangePp: 0.5,
       slack: { channel: "C0123ABCD", attachXlsx: false },
       email: { to: ["qa@example.com"], attachXlsx: true },
     });

@@ -30,6 +30,7 @@ export function aDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     period: "previous_day",
     compareTo: "previous_period",
     catchUpMs: 6 * 3_600_000,
+    minChangePp: 0.5,
     slack: { channel: "C0123ABCD", attachXlsx: false },
     email: null,
     ...overrides,

@@ -50,10 +50,11 @@ export interface RunFixture {
   close(): Promise<void>;
 }
 
-export async function startRunFixture(): Promise<RunFixture> {
+/** `projects`: how many the emulator serves (default 6; 8 adds a silent and a steady one). */
+export async function startRunFixture({ projects = 6 } = {}): Promise<RunFixture> {
   requireBuiltCli();
   const [emulator, slack, smtp, dirs] = await Promise.all([
-    startEmulator({ today: TODAY, key: API_KEY }),
+    startEmulator({ today: TODAY, key: API_KEY, projects }),
     startFakeSlack(),
     startSmtpServer(),
     tempDir(),

@@ -21,6 +21,12 @@ export const IDS = {
   search: "moqvofb",
   billing: "ielbwnf",
   legacy: "wvecaab",
+  /** With 7 projects or more: a flaky spike over the last days, then calm (the demo's alert). */
+  designSystem: "xezdgyq",
+  /** With 8 projects or more: stops running at noon UTC on Nov 16 (silent on Nov 17). */
+  androidApp: "ewnmcna",
+  /** With 9 projects or more: a steady Poisson count of runs, which wobbles by chance. */
+  iosApp: "rsyvfnh",
 } as const;
 
 /** A fresh temp dir, removed by the returned function. */

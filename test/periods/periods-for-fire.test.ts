@@ -215,6 +215,57 @@ describe("periodsForFire", () => {
     });
   });
 
+  it.each([
+    // "0 9 * * 1-5" in Berlin: Monday's fire follows Friday's and covers Fri, Sat and Sun.
+    [
+      "Monday after Friday",
+      "2026-11-23T08:00:00Z",
+      "2026-11-20T08:00:00Z",
+      ["2026-11-20", "2026-11-22"],
+      ["2026-11-13", "2026-11-15"],
+    ],
+    [
+      "Tuesday after Monday",
+      "2026-11-24T08:00:00Z",
+      "2026-11-23T08:00:00Z",
+      ["2026-11-23", "2026-11-23"],
+      ["2026-11-16", "2026-11-16"],
+    ],
+    [
+      "the first fire ever: yesterday",
+      "2026-11-24T08:00:00Z",
+      null,
+      ["2026-11-23", "2026-11-23"],
+      ["2026-11-16", "2026-11-16"],
+    ],
+    [
+      "a second fire the same day: yesterday",
+      "2026-11-24T16:00:00Z",
+      "2026-11-24T08:00:00Z",
+      ["2026-11-23", "2026-11-23"],
+      ["2026-11-16", "2026-11-16"],
+    ],
+    // A monthly cron: the days since last month's fire, against the equal span before.
+    [
+      "a month since the previous fire",
+      "2026-12-01T08:00:00Z",
+      "2026-11-01T08:00:00Z",
+      ["2026-11-01", "2026-11-30"],
+      ["2026-10-02", "2026-10-31"],
+    ],
+  ] as const)("since_previous_run: %s", (_name, fireAt, previous, current, prior) => {
+    const pair = periodsForFire({
+      fireAt: new Date(fireAt),
+      timezone: "Europe/Berlin",
+      kind: "since_previous_run",
+      compareTo: "previous_period",
+      weekStartsOn: 1,
+      previousFireAt: previous === null ? null : new Date(previous),
+    });
+    expect(pair.current).toEqual({ start: current[0], end: current[1] });
+    expect(pair.prior).toEqual({ start: prior[0], end: prior[1] });
+  });
+
   it.each(["previous_month", "last_28_days"] as const)(
     "refuses same_period_last_week for %s, naming the fix",
     (kind) => {

@@ -77,7 +77,8 @@ const anyInstant = fc.date({
 const fire = fc.record({
   fireAt: fc.oneof(nearAnchor, anyInstant),
   timezone: fc.constantFrom(...ZONES),
-  kind: fc.constantFrom<PeriodKind>(...PERIOD_KINDS),
+  // since_previous_run depends on the previous fire too: it has its own properties below.
+  kind: fc.constantFrom<PeriodKind>(...PERIOD_KINDS.filter((k) => k !== "since_previous_run")),
   weekStartsOn: fc.integer({ min: 1, max: 7 }).map((n) => n as Weekday),
 });
 
@@ -116,6 +117,7 @@ describe("periodsForFire properties", () => {
   it("the current period is whole local days ending before the fire's local date", () => {
     const expectedLength: Record<PeriodKind, number | null> = {
       previous_day: 1,
+      since_previous_run: null,
       previous_week: 7,
       previous_month: null,
       last_7_days: 7,
@@ -181,6 +183,29 @@ describe("periodsForFire properties", () => {
         expect(dayNumber(prior.start)).toBe(dayNumber(current.start) - 7);
         expect(dayNumber(prior.end)).toBe(dayNumber(current.end) - 7);
         expect(prior.end < current.start).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it("since_previous_run covers every day from the previous fire's day to yesterday, against the same days a week earlier", () => {
+    fc.assert(
+      fc.property(fire, fc.integer({ min: 0, max: 6 * 86_400_000 }), (input, gapMs) => {
+        const previousFireAt = new Date(input.fireAt.getTime() - gapMs);
+        const today = localDate(input.fireAt, input.timezone);
+        const previousDay = localDate(previousFireAt, input.timezone);
+        const { current, prior } = periodsForFire({
+          ...input,
+          kind: "since_previous_run",
+          compareTo: "previous_period",
+          previousFireAt,
+        });
+        expect(dayNumber(current.end)).toBe(dayNumber(today) - 1);
+        // No day between two fires goes unreported, and none is reported twice.
+        const expectedStart = previousDay < today ? previousDay : current.end;
+        expect(current.start).toBe(expectedStart);
+        expect(dayNumber(prior.start)).toBe(dayNumber(current.start) - 7);
+        expect(dayNumber(prior.end)).toBe(dayNumber(current.end) - 7);
       }),
       RUNS,
     );

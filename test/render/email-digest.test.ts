@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { digestSubject, renderDigestEmail } from "../../src/render/email/email-digest.js";
 import { COLOURS, escapeHtml } from "../../src/render/email/email-html.js";
+import { fitEmailToSize } from "../../src/render/email/fit-email-to-size.js";
 import type { Report } from "../../src/report/types.js";
 import { HOSTILE_NAME, HTML_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 
@@ -129,7 +130,8 @@ describe("renderDigestEmail HTML", () => {
       { ...big, dashboardUrl: "https://insights.example.com/p/{project_id}" },
       { key: KEY },
     );
-    expect(html.match(/<tr valign="top"/g)?.length).toBe(50 + 8); // 50 projects + 8 headline figures
+    expect(html.match(/<tr valign="top"/g)?.length).toBe(8); // the 8 headline figures
+    expect(html.match(/>Run pass rate<\/span>/g)?.length).toBe(50); // a block per listed project
     expect(html).toContain("30 more projects are not listed here");
     expect(text).toContain("30 more projects are not listed here");
     expect(Buffer.byteLength(html)).toBeLessThan(102_000);
@@ -151,5 +153,44 @@ describe("renderDigestEmail text", () => {
     expect(text).toContain(KEY);
     for (const markup of ["<td", "<span", "<br", "&lt;", "&amp;", "&nbsp;"])
       expect(text).not.toContain(markup);
+  });
+});
+
+describe("renderDigestEmail on a phone", () => {
+  it("has no fixed width wider than a 390 px screen: the card is fluid and projects wrap", () => {
+    const { html } = renderDigestEmail(sampleReport(), { key: KEY });
+    const widths = [...html.matchAll(/(?<!max-)width[:=]"?(\d+)(px)?/g)].map((m) => Number(m[1]));
+    expect(widths.filter((w) => w > 340)).toEqual([]);
+    expect(html).toContain("max-width:680px");
+  });
+
+  it("says the workbook is attached and what it holds, in HTML and text", () => {
+    const file = "insights-checkout-2026-11-09_2026-11-15.xlsx";
+    const { html, text } = renderDigestEmail(sampleReport(), { key: KEY, workbook: file });
+    for (const body of [html, text]) {
+      expect(body).toContain(`Attached: ${file}`);
+      expect(body).toContain("Summary (each project");
+      expect(body).toContain("Daily (a row per project per day)");
+    }
+    expect(renderDigestEmail(sampleReport(), { key: KEY }).text).not.toContain("Attached:");
+  });
+});
+
+describe("a mail over the size cap", () => {
+  it("no longer says the workbook is attached once the cap drops it", async () => {
+    const file = "insights-checkout-2026-11-09_2026-11-15.xlsx";
+    const mail = renderDigestEmail(sampleReport(), { key: KEY, workbook: file });
+    const sized = await fitEmailToSize(
+      {
+        ...mail,
+        to: ["qa@example.com"],
+        messageId: "<k@x>",
+        attachments: [{ filename: file, content: Buffer.alloc(10), contentType: "x" }],
+      },
+      { maxBytes: 100, measure: async () => 10_000, hint: null },
+    );
+    expect(sized.message.html).not.toContain("Attached:");
+    expect(sized.message.text).not.toContain("Attached:");
+    expect(sized.message.text).toContain(`The workbook ${file}`);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
 import { sparkline } from "../../src/render/format.js";
+import { shownDelta } from "../../src/render/workbook/workbook-cells.js";
 import { worstFirst } from "../../src/render/worst-first.js";
 import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
 
@@ -114,6 +115,28 @@ describe("worstFirst", () => {
       "empty",
     ]);
   });
+
+  it("puts silent projects first, then the largest worsening that is news, then flaky rate", () => {
+    const projects = [
+      project({ id: "flaky", current: counts(50, 0), prior: counts(50, 0) }),
+      // run pass rate 100% → 78%: −22 pp, with the lowest flaky rate of all
+      project({ id: "dropped", current: counts(1, 22), prior: counts(1, 0) }),
+      // flaky 1.0% → 1.2%: significant on a large sample, under min_change_pp: not news
+      project({ id: "crept", current: counts(12, 0), prior: counts(10, 0), noise: [] }),
+      project({
+        id: "stopped",
+        current: { runsPassed: 0, runsFailed: 0, testsPassed: 0, testsFailed: 0, testsFlaky: 0 },
+        prior: counts(5, 3),
+        silent: true,
+      }),
+    ];
+    expect(worstFirst(projects).map((p) => p.projectId)).toEqual([
+      "stopped",
+      "dropped",
+      "flaky",
+      "crept",
+    ]);
+  });
 });
 
 describe("sparkline", () => {
@@ -123,5 +146,17 @@ describe("sparkline", () => {
     // Against a project at 6%, the same 0.5–0.7% is near the floor.
     expect(sparkline(low, 0.06)).toBe("\u2582\u2582\u2582");
     expect(sparkline([null, 0.06], 0.06)).toBe(" \u2588");
+  });
+});
+
+describe("shownDelta", () => {
+  it.each([
+    ["pp", -0.04, 0],
+    ["pp", -0.06, -0.1],
+    ["pct", -0.004, 0],
+    ["pct", 0.126, 0.13],
+  ] as const)("stores %s %s as %s, never -0", (kind, value, expected) => {
+    const shown = shownDelta(kind, value);
+    expect(Object.is(shown, expected)).toBe(true);
   });
 });

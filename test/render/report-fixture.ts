@@ -86,6 +86,7 @@ export function deltasBetween(current: Figures, prior: Figures, noise: RateFigur
               pp: (now - before) * 100,
               significant: !noise.includes(figure),
               pValue: noise.includes(figure) ? 0.4 : 0.001,
+              large: Math.abs(now - before) * 100 >= 0.5,
             };
   }
   for (const figure of AMOUNTS) {
@@ -100,6 +101,8 @@ export function deltasBetween(current: Figures, prior: Figures, noise: RateFigur
               kind: "change",
               diff: now - before,
               pct: before !== 0 ? (now - before) / before : null,
+              significant: true,
+              large: before !== 0 ? Math.abs(now - before) / before >= 0.1 : now !== before,
             };
   }
   return deltas as Deltas;
@@ -154,6 +157,8 @@ export interface ProjectSpec {
   branch?: string | null;
   tags?: string[];
   flakyByDay?: (number | null)[];
+  /** Runs before and none now: the report marks it. */
+  silent?: boolean;
 }
 
 export const LOOKBACK_NOTE = "prior period not available: insights go back to 2026-08-25";
@@ -165,6 +170,7 @@ export function project(spec: ProjectSpec, periods: PeriodPair = WEEK): Availabl
     spec.prior === null ? EMPTY_FIGURES : spec.prior === "lookback" ? null : figures(spec.prior);
   return {
     status: "ok",
+    silent: spec.silent ?? false,
     projectId: spec.id,
     name: spec.name ?? spec.id,
     filters: { branch: spec.branch ?? null, author: null, tags: spec.tags ?? [] },
@@ -327,6 +333,7 @@ export function checkoutReport(overrides: Partial<Report> = {}): Report {
         series([0.012, 0.015, 0.02, 0.022, 0.018, 0.019, 0.021]),
       ),
       excluded: ["Legacy <suite>"],
+      silent: [],
     },
     topMovers: [
       {

@@ -50,10 +50,3 @@ export function headerText(message: SlackMessage): string {
   if (!header) throw new Error("no header block");
   return (header.text as { text: string }).text;
 }
-
-/** The label of every button in the message. */
-export function buttonLabels(message: SlackMessage): string[] {
-  return blocksOfType(message, "actions").flatMap((b) =>
-    (b.elements as { text: { text: string } }[]).map((e) => e.text.text),
-  );
-}

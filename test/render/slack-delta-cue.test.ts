@@ -11,8 +11,15 @@ const rate = (pp: number, significant = true): RateDelta => ({
   pp,
   significant,
   pValue: significant ? 0.001 : 0.4,
+  large: Math.abs(pp) >= 0.5,
 });
-const amount = (diff: number, pct: number | null): AmountDelta => ({ kind: "change", diff, pct });
+const amount = (diff: number, pct: number | null, significant = true): AmountDelta => ({
+  kind: "change",
+  diff,
+  pct,
+  significant,
+  large: pct === null ? diff !== 0 : Math.abs(pct) >= 0.1,
+});
 
 describe("deltaCue", () => {
   const cases: [string, RateFigure | AmountFigure, RateDelta | AmountDelta, string][] = [
@@ -30,10 +37,22 @@ describe("deltaCue", () => {
     [
       "a longer mean duration is bad",
       "meanRunDurationMs",
-      amount(30_000, 0.05),
-      `${RED} \u2191 +5%`,
+      amount(90_000, 0.15),
+      `${RED} \u2191 +15%`,
     ],
-    ["fewer failed tests is good", "testsFailed", amount(-12, -0.08), `${GREEN} \u2193 \u22128%`],
+    [
+      "a duration 5% longer is under 10%: ≈",
+      "meanRunDurationMs",
+      amount(30_000, 0.05),
+      "\u2248 +5%",
+    ],
+    ["fewer failed tests is good", "testsFailed", amount(-30, -0.18), `${GREEN} \u2193 \u221218%`],
+    [
+      "a count Poisson noise explains is ≈, however large in percent",
+      "testsFailed",
+      amount(-3, -0.15, false),
+      "\u2248 \u221215%",
+    ],
     ["more runs is neither good nor bad", "runs", amount(40, 0.12), "\u2191 +12%"],
     ["a change that rounds to nothing carries no cue", "testsFailed", amount(1, 0.001), "\u00b10%"],
     [
@@ -41,6 +60,13 @@ describe("deltaCue", () => {
       "testsTimedOut",
       amount(5, null),
       `${RED} \u2191 +5`,
+    ],
+    // Seen in the preview: "Timed-out tests 0 ≈ ±0 (noise)"; no change at all is flat.
+    [
+      "a count from zero to zero is flat, not noise",
+      "testsTimedOut",
+      amount(0, null, false),
+      "\u00b10",
     ],
     ["a figure with no prior data is new", "flakyRate", { kind: "new" }, "new"],
     ["an unavailable prior shows no delta", "flakyRate", { kind: "unavailable", reason: "x" }, ""],
@@ -68,14 +94,27 @@ describe("deltaView, shared by Slack, the email, the terminal and the workbook",
       amount(-600, -0.0014),
       "neutral",
     ],
-    ["a duration 1% shorter: good", "meanRunDurationMs", amount(-4_200, -0.01), "good"],
+    [
+      "a duration 1% shorter: under 10%, no news",
+      "meanRunDurationMs",
+      amount(-4_200, -0.01),
+      "neutral",
+    ],
+    ["a duration 12% shorter: good", "meanRunDurationMs", amount(-50_000, -0.12), "good"],
     [
       "a significant flaky rate change of 0.04 pp: shown as ±0.0 pp",
       "flakyRate",
       rate(0.04),
       "neutral",
     ],
-    ["a significant flaky rate rise of 0.2 pp: bad", "flakyRate", rate(0.2), "bad"],
+    [
+      "a significant flaky rate rise of 0.2 pp: under min_change_pp",
+      "flakyRate",
+      rate(0.2),
+      "neutral",
+    ],
+    ["a significant flaky rate rise of 0.6 pp: bad", "flakyRate", rate(0.6), "bad"],
+    ["a flaky rate rise of 3 pp the z-test calls chance", "flakyRate", rate(3, false), "neutral"],
   ] as const)("%s", (_, figure, delta, tone) => {
     expect(toneOf(deltaView(figure, delta))).toBe(tone);
   });

@@ -19,13 +19,12 @@ import {
 
 const KEY = "checkout.weekly.2026-11-09";
 const RED = "\u{1F534}";
-const GREEN = "\u{1F7E2}";
 
 describe("renderSlackDigest: what scripts and notifications read", () => {
   it("names team, digest, period, run pass rate and flaky rate with their deltas in the fallback text", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (+0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
     );
   });
 
@@ -98,13 +97,15 @@ describe("renderSlackDigest: the message", () => {
   it("shows the headline figures as fields with direction-aware cues", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(headlineField(main, "Run pass rate")).toBe(
-      `*Run pass rate*\n95.1%  ${GREEN} \u2191 +0.2 pp`,
+      // Significant, but under min_change_pp (0.5): no news, no colour.
+      "*Run pass rate*\n95.1%  \u2248 +0.2 pp",
     );
     expect(headlineField(main, "Flaky rate")).toBe(`*Flaky rate*\n2.0%  ${RED} \u2191 +1.1 pp`);
     expect(headlineField(main, "Mean run duration")).toBe(
-      `*Mean run duration*\n6m 52s  ${GREEN} \u2193 \u22124%`,
+      // Under 10%: ≈.
+      "*Mean run duration*\n6m 52s  \u2248 \u22124%",
     );
-    expect(headlineField(main, "Runs")).toBe("*Runs*\n732  \u2191 +4%");
+    expect(headlineField(main, "Runs")).toBe("*Runs*\n732  \u2248 +4%");
     // The fixture's test pass rate change is noise: ≈, no arrow, no colour.
     expect(headlineField(main, "Test pass rate")).toBe(
       "*Test pass rate*\n97.7%  \u2248 \u00b10.0 pp",
@@ -120,6 +121,7 @@ describe("renderSlackDigest: the message", () => {
     expect(rows[0]).toEqual([
       "Project",
       "Runs",
+      "\u0394",
       "Run pass",
       "\u0394",
       "Flaky",
@@ -127,23 +129,36 @@ describe("renderSlackDigest: the message", () => {
       "Flaky by day",
     ]);
     expect(rows.slice(1).map((r) => r[0])).toEqual([
+      "Team",
       "Web E2E",
       "Payments",
       "Mobile iOS",
       "*bold*<@U123>",
       "API contract",
     ]);
+    // The team's own row first, for comparison; every sparkline on its own scale.
     expect(rows[1]).toEqual([
+      "Team",
+      "732",
+      "\u2248 +4%",
+      "95.1%",
+      "\u2248 +0.2 pp",
+      "2.0%",
+      `${RED} \u2191 +1.1 pp`,
+      "\u2585\u2586\u2587\u2588\u2587\u2587\u2588",
+    ]);
+    expect(rows[2]).toEqual([
       "Web E2E",
       "200",
+      "\u2248 \u22121%",
       "91.0%",
       `${RED} \u2193 \u22123.1 pp`,
       "4.5%",
       `${RED} \u2191 +3.3 pp`,
       "\u2583\u2585\u2587\u2588\u2586\u2587\u2588",
     ]);
-    expect(rows[2]?.[3]).toBe("\u2014");
-    expect(rows[3]?.slice(3, 6)).toEqual(["new", "1.5%", "new"]);
+    expect(rows[3]?.[4]).toBe("\u2014");
+    expect(rows[4]?.slice(4, 7)).toEqual(["new", "1.5%", "new"]);
     for (const row of rows) for (const cell of row) expect(cell.trim()).not.toBe("");
   });
 
@@ -205,54 +220,56 @@ describe("renderSlackDigest: the message", () => {
     expect(mrkdwnTexts(perProject)).toContain(`\u2139\uFE0F Payments: ${LOOKBACK_NOTE}`);
   });
 
-  it("links each listed project's dashboard with its id URL-encoded", () => {
+  it("links each listed project's dashboard with plain mrkdwn links, no buttons, its id URL-encoded", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
-    const [actions] = blocksOfType(main, "actions");
-    const buttons = actions?.elements as {
-      text: { text: string };
-      url: string;
-      action_id: string;
-    }[];
-    expect(buttons.map((b) => b.text.text)).toEqual([
+    // Link buttons warn in Slack unless the app has an interactivity URL.
+    expect(blocksOfType(main, "actions")).toHaveLength(0);
+    const links = mrkdwnTexts(main).find((t) => t.startsWith("Dashboards: ")) ?? "";
+    const labels = [...links.matchAll(/<([^|>]+)\|([^>]+)>/g)].map((m) => [m[1], m[2]]);
+    expect(labels.map(([, label]) => label)).toEqual([
       "Web E2E",
       "Payments",
       "Mobile iOS",
-      "*bold*<@U123>",
+      "*bold*&lt;@U123&gt;",
       "API contract",
     ]);
-    expect(buttons[3]?.url).toBe(
+    expect(labels[3]?.[0]).toBe(
       "https://insights.example.com/projects/evil%26id?range=7d&team=checkout",
     );
-    expect(new Set(buttons.map((b) => b.action_id)).size).toBe(buttons.length);
   });
 
-  it("shows one team button when the dashboard template names no project, and none without a dashboard", () => {
+  it("links the team's dashboard once when the template names no project, and nothing without a dashboard", () => {
     const team = renderSlackDigest(
       checkoutReport({ dashboardUrl: "https://insights.example.com/teams/checkout" }),
       { key: KEY },
     );
-    const [actions] = blocksOfType(team.main, "actions");
-    expect(actions?.elements).toEqual([
-      expect.objectContaining({
-        text: { type: "plain_text", text: "Open dashboard" },
-        url: "https://insights.example.com/teams/checkout",
-      }),
-    ]);
-    const none = renderSlackDigest(checkoutReport({ dashboardUrl: null }), { key: KEY });
-    expect(blocksOfType(none.main, "actions")).toHaveLength(0);
-    expect(mrkdwnTexts(none.thread[0] ?? { text: "", blocks: [] }).join("\n")).not.toContain(
-      "https://",
+    expect(mrkdwnTexts(team.main)).toContain(
+      "Dashboards: <https://insights.example.com/teams/checkout|Open dashboard>",
     );
+    const none = renderSlackDigest(checkoutReport({ dashboardUrl: null }), { key: KEY });
+    expect(mrkdwnTexts(none.main).join("\n")).not.toContain("Dashboards:");
   });
 
-  it("puts every project's details in the thread, unavailable ones last", () => {
+  it("sends no thread when every project fits in the message", () => {
     const { thread } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(thread).toEqual([]);
+  });
+
+  it("has one table, right under the heading that names it", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    const index = main.blocks.findIndex((b) => b.type === "table");
+    expect(main.blocks.filter((b) => b.type === "table")).toHaveLength(1);
+    expect(JSON.stringify(main.blocks[index - 1])).toContain("*Projects*");
+  });
+
+  it("puts every project's details in the thread, unavailable ones last, when not all fit", () => {
+    const { thread } = renderSlackDigest(checkoutReport(), { key: KEY, maxProjectsInMessage: 2 });
     expect(thread).toHaveLength(1);
     const fields = mrkdwnTexts(thread[0] ?? { text: "", blocks: [] }).slice(1);
     expect(fields).toHaveLength(6);
     expect(fields[0]).toBe(
       `*<https://insights.example.com/projects/pdqmxlz?range=7d&amp;team=checkout|Web E2E>* \u00b7 \`pdqmxlz\` \u00b7 branch main, tags smoke, e2e\n` +
-        `Runs 200 \u2193 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
+        `Runs 200 \u2248 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
         "Failed 500 \u00b7 timed out 100\nFlaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`",
     );
     expect(fields[5]).toContain("\u26A0\uFE0F unavailable: the insights API answered 503");

@@ -3,7 +3,7 @@ import type { SlackMessage } from "../../src/messages.js";
 import { escapeMrkdwn, mrkdwnLink } from "../../src/render/slack/escape-mrkdwn.js";
 import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
-import { buttonLabels, headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
+import { headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
 
 const OUR_LINK = /<https:\/\/[^|<>]+\|[^<>]*>/g;
 
@@ -79,13 +79,13 @@ describe("escaping for mrkdwn", () => {
     }
   });
 
-  it("shows names as typed where Slack does not parse markup: header, table cells, buttons", () => {
+  it("shows names as typed where Slack does not parse markup (header, table cells) and escaped in links", () => {
     const { main } = renderSlackDigest(hostileReport(), { key: "k" });
     expect(headerText(main)).toBe(
       "<!here> Checkout & co \u00b7 daily <!channel> \u00b7 Nov 9 \u2013 15, 2026",
     );
     expect(tableRows(main).map((r) => r[0])).toContain("*bold*<@U123>");
-    expect(buttonLabels(main)).toContain("*bold*<@U123>");
+    expect(mrkdwnTexts(main).join("\n")).toContain("|*bold*&lt;@U123&gt;>");
     expect(JSON.stringify(main.blocks)).not.toContain("&amp;lt;");
   });
 });

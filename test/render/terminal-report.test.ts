@@ -37,13 +37,13 @@ describe("renderTerminalReport", () => {
 
   it("shows the team headline with arrows, pp and %, and marks noise", () => {
     expect(lineStarting(plain, "Run pass rate")).toBe(
-      "  Run pass rate            95.1%  \u2191 +0.2 pp",
+      "  Run pass rate            95.1%  \u2248 +0.2 pp (noise)",
     );
     expect(lineStarting(plain, "Flaky rate")).toBe(
       "  Flaky rate                2.0%  \u2191 +1.1 pp",
     );
     expect(lineStarting(plain, "Mean run duration")).toBe(
-      "  Mean run duration       6m 52s  \u2193 \u22124%",
+      "  Mean run duration       6m 52s  \u2248 \u22124% (noise)",
     );
     expect(lineStarting(plain, "Test pass rate")).toBe(
       "  Test pass rate           97.7%  \u2248 \u00b10.0 pp (noise)",
@@ -110,11 +110,20 @@ describe("renderTerminalReport", () => {
   });
 
   it("colours by direction when colour is on: worse red, better green, noise dim", () => {
-    const text = renderTerminalReport(checkoutReport(), { color: true });
+    const report = checkoutReport();
+    report.total.deltas.runPassRate = {
+      kind: "change",
+      pp: 1.2,
+      significant: true,
+      pValue: 0.001,
+      large: true,
+    };
+    const text = renderTerminalReport(report, { color: true });
     expect(lineStarting(text, "Flaky rate")).toContain(`${RED}\u2191 +1.1 pp`);
-    expect(lineStarting(text, "Run pass rate")).toContain(`${GREEN}\u2191 +0.2 pp`);
+    expect(lineStarting(text, "Run pass rate")).toContain(`${GREEN}\u2191 +1.2 pp`);
     expect(lineStarting(text, "Test pass rate")).toContain(`${DIM}\u2248 \u00b10.0 pp (noise)`);
-    expect(lineStarting(text, "Runs")).not.toMatch(ANSI);
+    // +4% runs: under 10%, dimmed as noise.
+    expect(lineStarting(text, "Runs")).toContain(`${DIM}\u2248 +4%`);
   });
 
   it("fits 100 columns, even with long names and a month of days", () => {
@@ -125,9 +134,9 @@ describe("renderTerminalReport", () => {
     );
     report.projects = report.projects.map((p) => (p.status === "ok" ? { ...p, daily: month } : p));
     const text = renderTerminalReport(report, { color: false });
-    // The name keeps 20 columns; the sparkline keeps the most recent days that fit.
+    // The name keeps 16 columns; the sparkline keeps the most recent days that fit.
     expect(text).toMatch(/Flaky, last 2\d days/);
-    expect(text).toContain("Project 001 with a \u2026");
+    expect(text).toContain("Project 001 wit\u2026");
     for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(100);
     const wide = renderTerminalReport(report, { color: false, width: 140 });
     expect(wide).toContain("Flaky by day");

@@ -90,7 +90,8 @@ function rateDelta(
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
   const z = se === 0 ? 0 : Math.abs(p1 - p2) / se;
   const pValue = Math.min(1, 2 * (1 - normalCdf(z)));
-  return { kind: "change", pp: (p1 - p2) * 100, significant: pValue < 0.05, pValue };
+  const pp = (p1 - p2) * 100;
+  return { kind: "change", pp, significant: pValue < 0.05, pValue, large: Math.abs(pp) >= 0.5 };
 }
 
 function amountDelta(
@@ -104,7 +105,9 @@ function amountDelta(
   const before = prior[figure];
   if (now === null) return { kind: "none" };
   if (before === null) return { kind: "new" };
-  return { kind: "change", diff: now - before, pct: before === 0 ? null : (now - before) / before };
+  const pct = before === 0 ? null : (now - before) / before;
+  const large = pct === null ? now !== before : Math.abs(pct) >= 0.1;
+  return { kind: "change", diff: now - before, pct, significant: true, large };
 }
 
 /** Every delta of current against prior, as the report model defines them. */
@@ -155,6 +158,7 @@ export function project(
   const priorNote = options.priorNote ?? null;
   return {
     status: "ok",
+    silent: false,
     projectId: id,
     name,
     filters: { branch: options.branch ?? null, author: null, tags: options.tags ?? [] },
@@ -194,6 +198,7 @@ export function report(
         figures: sum(ok.map((p) => p.daily[i]?.figures ?? figures())),
       })),
       excluded: projects.filter((p) => p.status === "unavailable").map((p) => p.name),
+      silent: [],
     },
     topMovers: [],
     alerts: [],

@@ -14,26 +14,28 @@ import type { AvailableProject, Figures, Report } from "../../src/report/types.j
 import { HOSTILE_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 import { cell, headers, loadWorkbook, records, sheet, value } from "./workbook-read.js";
 
+// Grouped by figure: value, prior, change and significance side by side.
 const SUMMARY_CONTRACT = [
   "Project",
   "Project ID",
   "Runs",
-  "Runs passed",
-  "Runs failed",
+  "Runs (prior)",
+  "Runs Δ (%)",
   "Run pass rate",
   "Run pass rate (prior)",
   "Run pass rate Δ (pp)",
-  "Mean run duration (s)",
-  "Tests",
-  "Tests passed",
-  "Tests failed",
-  "Tests skipped",
-  "Tests flaky",
-  "Tests timed out",
-  "Test pass rate",
+  "Run pass rate Δ significance",
   "Flaky rate",
   "Flaky rate (prior)",
   "Flaky rate Δ (pp)",
+  "Flaky rate Δ significance",
+  "Test pass rate",
+  "Test pass rate (prior)",
+  "Test pass rate Δ (pp)",
+  "Test pass rate Δ significance",
+  "Mean run duration (s)",
+  "Mean run duration (s) (prior)",
+  "Mean run duration Δ (%)",
 ];
 
 const DAILY_CONTRACT = [
@@ -79,11 +81,11 @@ const FORMATS: Record<string, string> = {
   Runs: "#,##0",
   "Run pass rate": "0.0%",
   "Run pass rate (prior)": "0.0%",
-  "Run pass rate Δ (pp)": "+0.0;-0.0",
+  "Run pass rate Δ (pp)": "+0.0;-0.0;0.0",
   "Mean run duration (s)": "0.0",
   "Flaky rate": "0.0%",
-  "Flaky rate Δ (pp)": "+0.0;-0.0",
-  "Runs Δ (%)": "+0%;-0%",
+  "Flaky rate Δ (pp)": "+0.0;-0.0;0.0",
+  "Runs Δ (%)": "+0%;-0%;0%",
 };
 
 describe("renderWorkbook", () => {
@@ -120,12 +122,19 @@ describe("renderWorkbook", () => {
       expect(value(row, "Runs passed (prior)")).toBe(project.prior?.runsPassed ?? null);
       expect(value(row, "Tests skipped (prior)")).toBe(project.prior?.testsSkipped ?? null);
       const runs = project.deltas.runs;
-      expect(value(row, "Runs Δ (%)")).toBe(runs.kind === "change" ? runs.pct : null);
+      // Deltas are stored as shown (0.1 pp, 1%), so none reads "-0.0" or "-0%".
+      expect(value(row, "Runs Δ (%)")).toBe(
+        runs.kind === "change" && runs.pct !== null ? Math.round(runs.pct * 100) / 100 || 0 : null,
+      );
       expect(value(row, "Flaky rate (prior)")).toBe(project.prior?.flakyRate ?? null);
       const flaky = project.deltas.flakyRate;
-      expect(value(row, "Flaky rate Δ (pp)")).toBe(flaky.kind === "change" ? flaky.pp : null);
+      expect(value(row, "Flaky rate Δ (pp)")).toBe(
+        flaky.kind === "change" ? Math.round(flaky.pp * 10) / 10 || 0 : null,
+      );
       const run = project.deltas.runPassRate;
-      expect(value(row, "Run pass rate Δ (pp)")).toBe(run.kind === "change" ? run.pp : null);
+      expect(value(row, "Run pass rate Δ (pp)")).toBe(
+        run.kind === "change" ? Math.round(run.pp * 10) / 10 || 0 : null,
+      );
       expect(value(row, "Status")).toBe("ok");
     }
   });
@@ -232,7 +241,23 @@ describe("renderWorkbook", () => {
       expect(ws.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
       expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
       const lastColumn = ws.getColumn(headers(ws).length).letter;
-      expect(ws.autoFilter).toBe(`A1:${lastColumn}${ws.rowCount}`);
+      // Summary's Total row, the last, stays outside the filter: sorting never mixes it in.
+      const lastFiltered = name === "Summary" ? ws.rowCount - 1 : ws.rowCount;
+      expect(ws.autoFilter).toBe(`A1:${lastColumn}${lastFiltered}`);
+    },
+  );
+
+  it.each(["Summary", "Daily"])(
+    "prints %s landscape, fitted to the page width, header on every page",
+    (name) => {
+      const ws = sheet(book, name);
+      expect(ws.pageSetup).toMatchObject({
+        orientation: "landscape",
+        fitToPage: true,
+        fitToWidth: 1,
+        fitToHeight: 0,
+        printTitlesRow: "1:1",
+      });
     },
   );
 

@@ -56,6 +56,44 @@ describe("buildReport", () => {
     expect(r.total.priorNote).toBeNull();
   });
 
+  it("marks a project with runs before and none now silent, and leaves it out of both team totals", () => {
+    const r = report([
+      project("a", {
+        current: ok(totals(WEEK.current, runs(90, 10), tests({ passed: 1000 }))),
+        prior: ok(totals(WEEK.prior, runs(90, 10), tests({ passed: 1000 }))),
+      }),
+      project("stopped", {
+        current: ok(totals(WEEK.current, runs(0, 0), tests({}))),
+        prior: ok(totals(WEEK.prior, runs(1, 2), tests({ passed: 30, failed: 5 }))),
+      }),
+      project("never", {
+        current: ok(totals(WEEK.current, runs(0, 0), tests({}))),
+        prior: ok(totals(WEEK.prior, runs(0, 0), tests({}))),
+      }),
+    ]);
+    expect(available(r, "stopped").silent).toBe(true);
+    expect(available(r, "never").silent).toBe(false);
+    expect(available(r, "a").silent).toBe(false);
+    expect(r.total.silent).toEqual(["STOPPED"]);
+    // Without the stopped suite's failing runs in the prior, the team did not "improve".
+    expect(r.total.prior?.runs).toBe(100);
+    expect(r.total.deltas.runPassRate).toMatchObject({ kind: "change", pp: 0 });
+  });
+
+  it("takes min_change_pp from its input and compares counts per day of each span", () => {
+    const r = report(
+      [
+        project("a", {
+          current: ok(totals(WEEK.current, runs(800, 200), tests({ passed: 1000 }))),
+          prior: ok(totals(WEEK.prior, runs(820, 180), tests({ passed: 1000 }))),
+        }),
+      ],
+      { minChangePp: 3 },
+    );
+    // −2.0 pp on 1000 runs: not significant anyway; and under 3 pp: not large.
+    expect(available(r, "a").deltas.runPassRate).toMatchObject({ large: false });
+  });
+
   it("uses the API's own overall counts for a project's period figures", () => {
     const days = insights(WEEK.current, { "2026-11-09": { runs: runs(1, 0) } });
     const overall = { runs: runs(40, 10, 90_000), tests: tests({ passed: 100 }) };
@@ -140,7 +178,7 @@ describe("buildReport", () => {
     expect(r.total.current.runs).toBe(150);
     expect(r.total.prior?.runs).toBe(100);
     // Project a alone: 100 runs then and now, not a 50% jump.
-    expect(r.total.deltas.runs).toEqual({ kind: "change", diff: 0, pct: 0 });
+    expect(r.total.deltas.runs).toMatchObject({ kind: "change", diff: 0, pct: 0 });
     expect(r.total.priorNote).toBe(
       "prior period not available for Flaky API; changes compare the other 1 project only",
     );
@@ -307,6 +345,7 @@ describe("a report never holds NaN or Infinity", () => {
       pp: 0,
       significant: false,
       pValue: 1,
+      large: false,
     });
   });
 });

@@ -18,6 +18,23 @@ describe("rateDelta", () => {
     }
   });
 
+  it("is large only from min_change_pp on: +0.4 pp on a million results is certain and no news", () => {
+    const rules = { minChangePp: 0.5, currentDays: 1, priorDays: 1 };
+    const small = rateDelta({ hits: 54_000, trials: 1e6 }, { hits: 50_000, trials: 1e6 }, rules);
+    expect(small).toMatchObject({ significant: true, large: false });
+    const enough = rateDelta({ hits: 55_000, trials: 1e6 }, { hits: 50_000, trials: 1e6 }, rules);
+    expect(enough).toMatchObject({ significant: true, large: true });
+    const stricter = rateDelta(
+      { hits: 55_000, trials: 1e6 },
+      { hits: 50_000, trials: 1e6 },
+      {
+        ...rules,
+        minChangePp: 1,
+      },
+    );
+    expect(stricter).toMatchObject({ large: false });
+  });
+
   it.each([
     ["no current data", { hits: 0, trials: 0 }, { hits: 5, trials: 10 }, { kind: "none" }],
     ["no prior data", { hits: 5, trials: 10 }, { hits: 0, trials: 0 }, { kind: "new" }],
@@ -40,21 +57,49 @@ describe("rateDelta", () => {
 });
 
 describe("amountDelta", () => {
+  const change = (diff: number, pct: number | null, significant: boolean, large: boolean) => ({
+    kind: "change",
+    diff,
+    pct,
+    significant,
+    large,
+  });
   it.each([
-    ["a fall of 8%", 92, 100, { kind: "change", diff: -8, pct: -0.08 }],
-    ["a rise of 50%", 150, 100, { kind: "change", diff: 50, pct: 0.5 }],
-    ["from zero: a difference, no percent", 5, 0, { kind: "change", diff: 5, pct: null }],
-    ["zero to zero", 0, 0, { kind: "change", diff: 0, pct: null }],
-    ["no prior data", 5, null, { kind: "new" }],
-    ["no current data", null, 5, { kind: "none" }],
+    ["a duration 8% shorter: too small to matter", 92, 100, {}, change(-8, -0.08, true, false)],
+    ["a duration 50% longer", 150, 100, {}, change(50, 0.5, true, true)],
+    ["from zero: a difference, no percent", 5, 0, {}, change(5, null, true, true)],
+    ["zero to zero", 0, 0, {}, change(0, null, true, false)],
+    // 20 → 17 runs is −15%, large, but a wobble Poisson noise explains (p = 0.74)
+    ["a count that wobbles by chance", 17, 20, { count: true }, change(-3, -0.15, false, true)],
+    ["a count that fell for real", 1700, 2000, { count: true }, change(-300, -0.15, true, true)],
+    // 20,000 → 19,000 is certain at this size and still only −5%: no news
+    [
+      "a certain but small count change",
+      19_000,
+      20_000,
+      { count: true },
+      change(-1000, -0.05, true, false),
+    ],
+    ["no prior data", 5, null, {}, { kind: "new" }],
+    ["no current data", null, 5, {}, { kind: "none" }],
     [
       "prior unavailable",
       5,
       { unavailable: "n/a because" },
+      {},
       { kind: "unavailable", reason: "n/a because" },
     ],
-  ] as const)("%s", (_name, current, prior, expected) => {
-    expect(amountDelta(current, prior)).toEqual(expected);
+  ] as const)("%s", (_name, current, prior, options, expected) => {
+    expect(amountDelta(current, prior, options)).toEqual(expected);
+  });
+
+  it("compares counts per day when the spans differ in length", () => {
+    // 31 runs in 31 days against 30 in 30: the same daily rate, not +3%.
+    const rules = { minChangePp: 0.5, currentDays: 31, priorDays: 30 };
+    const d = amountDelta(62, 30, { count: true, rules });
+    expect(d).toMatchObject({ significant: true, large: true });
+    const same = amountDelta(31, 30, { count: true, rules });
+    expect(same).toMatchObject({ significant: false, large: false });
   });
 });
 
@@ -63,8 +108,8 @@ describe("deltasBetween", () => {
     const current = figuresFromCounts(runs(10, 0), tests({ passed: 500, failed: 5 }));
     const priorNoFailures = figuresFromCounts(runs(10, 0), tests({ passed: 500 }));
     const d = deltasBetween(current, priorNoFailures);
-    expect(d.testsFailed).toEqual({ kind: "change", diff: 5, pct: null });
-    expect(d.testsFlaky).toEqual({ kind: "change", diff: 0, pct: null });
+    expect(d.testsFailed).toMatchObject({ kind: "change", diff: 5, pct: null });
+    expect(d.testsFlaky).toMatchObject({ kind: "change", diff: 0, pct: null, large: false });
 
     const priorEmpty = emptyFigures();
     const fresh = deltasBetween(current, priorEmpty);
@@ -78,7 +123,13 @@ describe("deltasBetween", () => {
       figuresFromCounts(runs(10, 0, 660_000), tests({ passed: 1 })),
       figuresFromCounts(runs(10, 0, 600_000), tests({ passed: 1 })),
     );
-    expect(d.meanRunDurationMs).toEqual({ kind: "change", diff: 60_000, pct: 0.1 });
+    expect(d.meanRunDurationMs).toEqual({
+      kind: "change",
+      diff: 60_000,
+      pct: 0.1,
+      significant: true,
+      large: true,
+    });
   });
 
   it("marks every figure unavailable when the prior is, and none when the current is empty", () => {

@@ -26,6 +26,7 @@ function moved(
     name: id.toUpperCase(),
     filters: { branch: null, author: null, tags: [] },
     status: "ok",
+    silent: false,
     current,
     prior,
     priorNote: null,
@@ -79,5 +80,26 @@ describe("topMovers", () => {
       deltas: deltasBetween(p.current, { unavailable: "x" }),
     };
     expect(topMovers([withoutPrior])).toEqual([]);
+  });
+});
+
+describe("topMovers and min_change_pp", () => {
+  it("leaves out a significant rise smaller than min_change_pp: the digest shows it as ≈", () => {
+    const current = figuresFromCounts(runs(100, 0), tests({ passed: 100_000, flaky: 6_200 }));
+    const prior = figuresFromCounts(runs(100, 0), tests({ passed: 100_000, flaky: 5_800 }));
+    const project = {
+      projectId: "p",
+      name: "P",
+      filters: { branch: null, author: null, tags: [] },
+      status: "ok" as const,
+      silent: false,
+      current,
+      prior,
+      priorNote: null,
+      deltas: deltasBetween(current, prior),
+      daily: [],
+    };
+    expect(project.deltas.flakyRate).toMatchObject({ significant: true, large: false });
+    expect(topMovers([project])).toEqual([]);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { UnknownTimezoneError, UsageError } from "../../src/errors.js";
-import { firesBetween, latestFireAtOrBefore, nextFires } from "../../src/schedule/cron-fires.js";
+import {
+  firesBetween,
+  latestFireAtOrBefore,
+  nextFires,
+  previousFire,
+} from "../../src/schedule/cron-fires.js";
 import { labels, localLabel } from "./local-label.js";
 
 const at = (iso: string) => new Date(iso);
@@ -313,5 +318,21 @@ describe("bad input", () => {
     expect(() =>
       firesBetween("0 9 * *", "UTC", at("2026-01-01T00:00:00Z"), at("2026-01-02T00:00:00Z")),
     ).toThrow(/5 fields/);
+  });
+});
+
+describe("previousFire", () => {
+  it("finds the weekday schedule's Friday fire before Monday's, in the team's zone", () => {
+    const monday = new Date("2026-11-23T08:00:00Z"); // 09:00 in Berlin
+    expect(previousFire("0 9 * * 1-5", "Europe/Berlin", monday)?.toISOString()).toBe(
+      "2026-11-20T08:00:00.000Z",
+    );
+    expect(previousFire("0 9 * * *", "Europe/Berlin", monday)?.toISOString()).toBe(
+      "2026-11-22T08:00:00.000Z",
+    );
+  });
+
+  it("is null when the schedule never fired within the lookback", () => {
+    expect(previousFire("0 9 29 2 *", "UTC", new Date("2026-03-01T09:00:00Z"))).toBeNull();
   });
 });

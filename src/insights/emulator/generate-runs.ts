@@ -37,7 +37,9 @@ export function generateRuns(seed: string, profile: ProjectProfile, today: strin
     };
     runs.push(...generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day));
   }
-  return runs;
+  const stops = profile.stopsMsBeforeToday;
+  if (stops === null) return runs;
+  return runs.filter((run) => Date.parse(run.startedAt) < todayMs - stops);
 }
 
 interface DayTraits {
@@ -56,8 +58,10 @@ function isOutage(seed: string, date: string): boolean {
 function generateDay(random: Random, profile: ProjectProfile, day: DayTraits): EmulatorRun[] {
   const weekday = new Date(day.dayMs).getUTCDay();
   const weekend = weekday === 0 || weekday === 6;
-  const mean = profile.weekdayRuns * (weekend ? profile.weekendFactor : 1);
-  const count = Math.round(mean * (0.7 + 0.6 * random.next()));
+  const mean = profile.weekdayRuns * (weekend && !profile.steady ? profile.weekendFactor : 1);
+  const count = profile.steady
+    ? random.poisson(mean)
+    : Math.round(mean * (0.7 + 0.6 * random.next()));
   const offsets = Array.from({ length: count }, () => timeOfDayMs(random)).sort((a, b) => a - b);
   return offsets.map((offset, i) => generateRun(random, profile, day, offset, i));
 }

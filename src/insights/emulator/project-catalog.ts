@@ -8,12 +8,19 @@ import { createRandom } from "./seeded-random.js";
 // 6 projects, the last one of at least 3 is the empty one). Index 4's name carries an `&`.
 // Index 6 ("Design system", with 7 projects or more) has a flaky spike over the last days
 // that falls back, so an alert fires, escalates and resolves in the demo.
+// Index 7 ("Android app") stops: no runs from noon UTC two days before "today", so every
+// zone's yesterday is empty and the day before is not — a silent project. Index 8 ("iOS app")
+// runs a Poisson count around a steady mean, every day alike: its count wobbles by chance.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
   id: string;
   name: string;
   empty: boolean;
+  /** Runs stop at this many ms before "today" (UTC midnight); null: they never stop. */
+  stopsMsBeforeToday: number | null;
+  /** Runs per day are Poisson around `weekdayRuns`, weekends alike: chance alone moves them. */
+  steady: boolean;
   /** Mean runs on a weekday (weekends get `weekendFactor` of it). */
   weekdayRuns: number;
   weekendFactor: number;
@@ -73,6 +80,8 @@ const AUTHORS = [
  */
 const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
 const SPIKE_INDEX = 6;
+const SILENT_INDEX = 7;
+const WOBBLE_INDEX = 8;
 
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
@@ -127,6 +136,8 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       // Busy every day, so even a weekend sample is large enough for the alert to judge.
       weekdayRuns: spiking ? 40 : weekdayRuns,
       weekendFactor: spiking ? 0.6 : weekendFactor,
+      stopsMsBeforeToday: index === SILENT_INDEX ? 36 * 3_600_000 : null,
+      steady: index === WOBBLE_INDEX,
       testsPerRun: random.int(80, 380),
       breakChance: 0.04 + random.next() * 0.1,
       skipRate: 0.005 + random.next() * 0.03,

@@ -7,6 +7,7 @@ import type {
 } from "../../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { formatPeriod, formatPp, formatRate } from "../format.js";
+import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 
 // What a digest mail shows, chosen once so its HTML and plain-text bodies never disagree:
@@ -19,6 +20,8 @@ const DEFAULT_MAX_PROJECTS = 50;
 export interface DigestContent {
   title: string;
   periodLine: string;
+  /** "Mobile smoke had no runs on Nov 22 (3 the day before)": said first. */
+  silent: string[];
   projects: AvailableProject[];
   hiddenProjects: number;
   unavailable: UnavailableProject[];
@@ -38,6 +41,7 @@ export function digestContent(
   const max = Math.max(0, options.maxProjects ?? DEFAULT_MAX_PROJECTS);
   const names = new Map(report.projects.map((p) => [p.projectId, p.name]));
   const notes = [
+    silentTotalsNote(report),
     report.total.priorNote,
     ...projectPriorNotes(report).map((n) => `${n.names.join(", ")}: ${n.note}`),
     report.total.excluded.length > 0
@@ -47,6 +51,7 @@ export function digestContent(
   return {
     title: `${report.team.title} \u2014 ${report.digest} test insights`,
     periodLine: `${formatPeriod(report.periods.current)} \u00b7 ${report.team.timezone} \u00b7 ${comparisonLabel(report.periods)}`,
+    silent: silentNews(report).map(silentSentence),
     projects: available.slice(0, max),
     hiddenProjects: Math.max(0, available.length - max),
     unavailable: report.projects.filter((p): p is UnavailableProject => p.status === "unavailable"),

@@ -25,7 +25,12 @@ export interface DigestEmailOptions {
   key: string;
   /** Projects listed (worst first); the rest are counted and left to the workbook. Default 50. */
   maxProjects?: number;
+  /** The attached workbook's file name, so the mail says it is there and what it holds. */
+  workbook?: string | null;
 }
+
+/** Wraps what says the workbook is attached, so a size cap that drops it can drop this too. */
+export const ATTACHED_MARK = { start: "<!--attached-->", end: "<!--/attached-->" };
 
 export interface DigestEmail {
   subject: string;
@@ -38,8 +43,8 @@ export function renderDigestEmail(report: Report, options: DigestEmailOptions): 
   const content = digestContent(report, options);
   return {
     subject: digestSubject(report),
-    html: digestHtml(report, content, options.key),
-    text: digestText(report, content, options.key),
+    html: digestHtml(report, content, options.key, options.workbook ?? null),
+    text: digestText(report, content, options.key, workbookLine(options.workbook ?? null)),
   };
 }
 
@@ -49,10 +54,23 @@ export function digestSubject(report: Report): string {
   return subject.replace(/[\r\n\t]+/g, " ");
 }
 
-function digestHtml(report: Report, content: DigestContent, key: string): string {
+/** "Attached: insights-….xlsx — Summary (…), Daily (…), About (…)."; null without a workbook. */
+function workbookLine(file: string | null): string | null {
+  if (file === null) return null;
+  return `Attached: ${file} \u2014 Summary (each project's figures, prior and change), Daily (a row per project per day) and About (how the figures are computed).`;
+}
+
+function digestHtml(
+  report: Report,
+  content: DigestContent,
+  key: string,
+  workbook: string | null,
+): string {
+  const attached = workbookLine(workbook);
   const rows = [
     `<tr><td style="padding:20px 24px 4px;${FONT}font-size:20px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(content.title)}</td></tr>`,
     paragraphHtml(escapeHtml(content.periodLine), `color:${COLOURS.neutral};`),
+    ...silentHtml(content.silent),
     headingHtml("Team"),
     headlineTable(report),
     ...content.notes.map((note) =>
@@ -61,7 +79,7 @@ function digestHtml(report: Report, content: DigestContent, key: string): string
     ...alertsHtml(content),
     ...moversHtml(content.movers),
     headingHtml(`Projects (${WORST_FIRST_LABEL})`),
-    projectsTable(content.projects, report.dashboardUrl),
+    ...content.projects.map((p, i) => projectBlock(p, report.dashboardUrl, i)),
     ...(content.hiddenProjects > 0
       ? [
           paragraphHtml(
@@ -72,9 +90,14 @@ function digestHtml(report: Report, content: DigestContent, key: string): string
         ]
       : []),
     ...unavailableHtml(content.unavailable),
+    ...(attached
+      ? [
+          `${ATTACHED_MARK.start}${paragraphHtml(escapeHtml(attached), "padding-top:12px;")}${ATTACHED_MARK.end}`,
+        ]
+      : []),
     paragraphHtml(
       escapeHtml(
-        "\u2248 marks a change that is not significant at 95% (two-proportion z-test): noise, not a trend. Rates of the team come from summed counts. pp = percentage points.",
+        "\u2248 marks a change that is not news: not significant at 95% (z-test for rates, Poisson for counts), or under min_change_pp for rates and 10% for counts and durations. Only news is coloured red or green. Rates of the team come from summed counts. pp = percentage points.",
       ),
       `color:${COLOURS.neutral};font-size:11px;padding-top:16px;`,
     ),
@@ -91,7 +114,8 @@ function digestHtml(report: Report, content: DigestContent, key: string): string
     // Inbox preview text: hidden in the body, shown by Gmail and Outlook beside the subject.
     `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader(report))}</div>`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.muted};"><tr><td align="center" style="padding:16px 8px;">`,
-    `<table role="presentation" width="680" cellpadding="0" cellspacing="0" border="0" style="width:680px;max-width:100%;background:#ffffff;border:1px solid ${COLOURS.border};">`,
+    // Fluid up to 680 px: on a 390 px phone the card is the screen's width, nothing cut off.
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid ${COLOURS.border};">`,
     ...rows,
     "</table></td></tr></table></body></html>",
   ].join("\n");
@@ -108,42 +132,51 @@ function headlineTable(report: Report): string {
     [
       { text: "Figure" },
       { text: "This period", align: "right" },
-      { text: "Change", align: "right" },
-      { text: "Prior", align: "right" },
+      { text: "Change (prior)", align: "right" },
     ],
+    // Three columns, the prior under its change: a 390 px phone shows the whole row.
     HEADLINE_FIGURES.map((h) => [
       escapeHtml(h.label),
       `<b>${escapeHtml(h.value(current))}</b>`,
-      deltaHtml(h.figure, deltas[h.figure]),
-      `<span style="color:${COLOURS.neutral};">${escapeHtml(prior ? h.value(prior) : "\u2014")}</span>`,
+      `${deltaHtml(h.figure, deltas[h.figure])}<br><span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(prior ? h.value(prior) : "\u2014")}</span>`,
     ]),
   );
 }
 
-function projectsTable(projects: readonly AvailableProject[], dashboardUrl: string | null): string {
-  const cell = (value: string, delta: string) =>
-    `${escapeHtml(value)}${delta ? `<br><small>${delta}</small>` : ""}`;
-  return tableHtml(
-    [
-      { text: "Project" },
-      { text: "Runs", align: "right" },
-      { text: "Run pass rate", align: "right" },
-      { text: "Flaky rate", align: "right" },
-      { text: "Failed tests", align: "right" },
-      { text: "Mean run", align: "right" },
-    ],
-    projects.map((p) => [
-      `${linkHtml(p.name, projectUrl(dashboardUrl, p.projectId))}<br><span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`,
-      cell(formatCount(p.current.runs), deltaHtml("runs", p.deltas.runs)),
-      cell(formatRate(p.current.runPassRate), deltaHtml("runPassRate", p.deltas.runPassRate)),
-      cell(formatRate(p.current.flakyRate), deltaHtml("flakyRate", p.deltas.flakyRate)),
-      cell(formatCount(p.current.testsFailed), deltaHtml("testsFailed", p.deltas.testsFailed)),
-      cell(
-        formatDuration(p.current.meanRunDurationMs),
-        deltaHtml("meanRunDurationMs", p.deltas.meanRunDurationMs),
-      ),
-    ]),
-  );
+/**
+ * One project as a name line over a row of figures that wrap: five side by side on a desktop,
+ * two or three a line on a phone. Inline-block cells stack by themselves, with no media query
+ * (which Outlook and some Gmail apps ignore) and only inline styles.
+ */
+function projectBlock(p: AvailableProject, dashboardUrl: string | null, index: number): string {
+  const figure = (label: string, value: string, delta: string) =>
+    `<div style="display:inline-block;vertical-align:top;width:118px;padding:2px 0 4px;${FONT}font-size:13px;"><span style="font-size:11px;color:${COLOURS.neutral};">${label}</span><br><b>${escapeHtml(value)}</b>${delta ? ` <small>${delta}</small>` : ""}</div>`;
+  const figures = [
+    figure("Runs", formatCount(p.current.runs), deltaHtml("runs", p.deltas.runs)),
+    figure(
+      "Run pass rate",
+      formatRate(p.current.runPassRate),
+      deltaHtml("runPassRate", p.deltas.runPassRate),
+    ),
+    figure(
+      "Flaky rate",
+      formatRate(p.current.flakyRate),
+      deltaHtml("flakyRate", p.deltas.flakyRate),
+    ),
+    figure(
+      "Failed tests",
+      formatCount(p.current.testsFailed),
+      deltaHtml("testsFailed", p.deltas.testsFailed),
+    ),
+    figure(
+      "Mean run",
+      formatDuration(p.current.meanRunDurationMs),
+      deltaHtml("meanRunDurationMs", p.deltas.meanRunDurationMs),
+    ),
+  ].join("");
+  const stripe = index % 2 === 1 ? `background:${COLOURS.muted};` : "";
+  const name = `<b>${linkHtml(p.name, projectUrl(dashboardUrl, p.projectId))}</b> <span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`;
+  return `<tr><td style="padding:6px 24px;${FONT}font-size:13px;color:${COLOURS.text};${stripe}">${name}<br>${figures}</td></tr>`;
 }
 
 function alertsHtml(content: DigestContent): string[] {
@@ -162,6 +195,12 @@ function moversHtml(movers: readonly Mover[]): string[] {
   if (movers.length === 0) return [];
   const items = movers.map((m) => escapeHtml(moverLine(m)));
   return [headingHtml("Biggest worsenings"), paragraphHtml(items.join("<br>"))];
+}
+
+function silentHtml(sentences: readonly string[]): string[] {
+  if (sentences.length === 0) return [];
+  const items = sentences.map((s) => `&#9888;&#65039; <b>${escapeHtml(s)}</b>`);
+  return [paragraphHtml(items.join("<br>"), `background:${COLOURS.alert};color:${COLOURS.bad};`)];
 }
 
 function unavailableHtml(projects: readonly UnavailableProject[]): string[] {

@@ -9,10 +9,19 @@ import { emailDeltaText } from "./email-html.js";
  * The plain-text alternative of a digest mail: the same content as the HTML body, for clients
  * that show text only and for filters and scripts that read mail.
  */
-export function digestText(report: Report, content: DigestContent, key: string): string {
+export function digestText(
+  report: Report,
+  content: DigestContent,
+  key: string,
+  attached: string | null = null,
+): string {
   const { current, prior, deltas } = report.total;
   const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
-  const lines: string[] = [content.title, content.periodLine, "", "Team"];
+  const lines: string[] = [content.title, content.periodLine, ""];
+  if (content.silent.length > 0) {
+    lines.push(...content.silent.map((s) => `! ${s}`), "");
+  }
+  lines.push("Team");
   for (const h of HEADLINE_FIGURES) {
     const change = emailDeltaText(h.figure, deltas[h.figure]);
     const before = prior ? `  (prior ${h.value(prior)})` : "";
@@ -48,9 +57,10 @@ export function digestText(report: Report, content: DigestContent, key: string):
       lines.push(`  ${p.name} (${p.projectId}): ${p.reason.message}`);
   }
 
+  if (attached !== null) lines.push("", attached);
   lines.push(
     "",
-    "\u2248 marks a change that is not significant at 95% (two-proportion z-test): noise, not a trend.",
+    "\u2248 marks a change that is not news: not significant at 95% (z-test for rates, Poisson for counts), or under min_change_pp for rates and 10% for counts and durations. Only news is coloured.",
     `Sent by insights-reporter \u00b7 ${key}`,
   );
   return `${lines.join("\n")}\n`;

@@ -1,4 +1,5 @@
 import type { Attachment, EmailMessage } from "../../messages.js";
+import { ATTACHED_MARK } from "./email-digest.js";
 import { escapeHtml } from "./email-html.js";
 
 // The size cap (`email.max_bytes`): a mail whose attachments would push it over the cap goes
@@ -32,12 +33,16 @@ export async function fitEmailToSize(message: EmailMessage, cap: SizeCap): Promi
   const files = dropped.map((a) => `${a.filename} (${megabytes(a.content.length)})`).join(", ");
   const why = `The workbook ${files} is not attached: with it this mail would be ${megabytes(fullBytes)}, over the ${megabytes(cap.maxBytes)} limit (email.max_bytes).`;
   const how = hint ? "To get it, run:" : "Ask the sender to export it, or raise email.max_bytes.";
-  const text = `${message.text.trimEnd()}\n\n${why}\n${how}${hint ? `\n  ${hint}` : ""}\n`;
+  // The body said the workbook is attached: say nothing of the kind now.
+  const said = new RegExp(`${ATTACHED_MARK.start}[\\s\\S]*?${ATTACHED_MARK.end}`);
+  const html = message.html.replace(said, "");
+  const bodyText = message.text.replace(/^Attached: .*\n/m, "");
+  const text = `${bodyText.trimEnd()}\n\n${why}\n${how}${hint ? `\n  ${hint}` : ""}\n`;
   const note =
     `<p style="font-family:Arial,sans-serif;font-size:13px;color:#1f2328;margin:16px;">${escapeHtml(why)}<br>${escapeHtml(how)}` +
     `${hint ? `<br><code style="font-family:Consolas,Menlo,monospace;">${escapeHtml(hint)}</code>` : ""}</p>`;
   return {
-    message: { ...message, attachments: [], text, html: beforeBodyEnd(message.html, note) },
+    message: { ...message, attachments: [], text, html: beforeBodyEnd(html, note) },
     dropped,
     fullBytes,
   };

@@ -8,6 +8,7 @@ import type {
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { flakyScale, formatPeriod, formatRate, sparkline } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../worst-first.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
 import { deltaCue, plainDelta } from "./slack-delta-cue.js";
@@ -23,7 +24,7 @@ import {
   slackTextLength,
   truncateText,
 } from "./slack-limits.js";
-import { dashboardButtons } from "./slack-links.js";
+import { dashboardLinks } from "./slack-links.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
 import { threadReplies } from "./slack-thread.js";
@@ -31,7 +32,7 @@ import { threadReplies } from "./slack-thread.js";
 export interface SlackDigestOptions {
   /** The delivery key: names the outbox file and the ledger row; goes into the metadata. */
   key: string;
-  /** Projects listed in the main message, worst first (default 10, at most 99); all are in the thread. */
+  /** Projects listed in the main message, worst first (default 10, at most 98); all are in the thread. */
   maxProjectsInMessage?: number;
   /** "table" (default): one table block; "fields": section fields, for clients without tables. */
   projectLayout?: "table" | "fields";
@@ -58,10 +59,14 @@ export function renderSlackDigest(report: Report, options: SlackDigestOptions): 
     shown = Math.floor(shown / 2);
     main = mainMessage(report, available, shown, unavailable, layout);
   }
+  // A team whose projects all fit in the message gets no thread repeating them.
+  const allShown = shown >= available.length && unavailable.length <= UNAVAILABLE_IN_MESSAGE;
   return {
     main,
     metadata: digestMetadata(report, options.key),
-    thread: threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
+    thread: allShown
+      ? []
+      : threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
   };
 }
 
@@ -88,7 +93,10 @@ export function digestFallbackText(report: Report): string {
     `run pass rate ${rate(current.runPassRate, plainDelta("runPassRate", deltas.runPassRate))}`,
     `flaky rate ${rate(current.flakyRate, plainDelta("flakyRate", deltas.flakyRate))}`,
   ];
-  return `${titleOf(report)}: ${figures.join(", ")}`;
+  // A stopped suite is the news a notification must carry, ahead of the figures.
+  const silent = silentNews(report).map(silentSentence).join("; ");
+  const lead = silent !== "" ? `${escapeMrkdwn(truncateText(silent, 300))}; ` : "";
+  return `${titleOf(report)}: ${lead}${figures.join(", ")}`;
 }
 
 function mainMessage(
@@ -102,6 +110,7 @@ function mainMessage(
   const hidden = available.length - listed.length;
   const blocks: (SlackBlock | null)[] = [
     headerBlock(report),
+    silentSection(report),
     contextBlock([
       `${formatPeriod(report.periods.current)} \u00b7 ${escapeMrkdwn(report.team.timezone)} \u00b7 ${comparisonLabel(report.periods)}`,
     ]),
@@ -110,13 +119,13 @@ function mainMessage(
     headlineBlock(report),
     contextBlock(teamNotes(report)),
     { type: "divider" },
-    ...projectBlocks(listed, report.dashboardUrl, layout),
+    ...projectBlocks(listed, report, layout),
     contextBlock(
       hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
     ),
     moversSection(report.topMovers),
     unavailableSection(unavailable, UNAVAILABLE_IN_MESSAGE),
-    dashboardButtons(report.dashboardUrl, listed),
+    dashboardLinks(report.dashboardUrl, listed),
   ];
   return {
     text: digestFallbackText(report),
@@ -130,6 +139,18 @@ function headerBlock(report: Report): SlackBlock {
   return {
     type: "header",
     text: { type: "plain_text", text: truncateText(title, SLACK_LIMITS.headerChars) },
+  };
+}
+
+/** Silent projects, first of all news: a suite that stopped is not a quiet 0. */
+function silentSection(report: Report): SlackBlock | null {
+  const lines = silentNews(report).map(
+    (n) => `\u26A0\uFE0F *${escapeMrkdwn(truncateText(n.name, 60))}* ${escapeMrkdwn(n.what)}`,
+  );
+  if (lines.length === 0) return null;
+  return {
+    type: "section",
+    text: { type: "mrkdwn", text: truncateText(lines.join("\n"), SLACK_LIMITS.sectionChars) },
   };
 }
 
@@ -148,6 +169,8 @@ function teamNotes(report: Report): string[] {
   if (daily.length > 1) {
     notes.push(`Team flaky rate by day \`${sparkline(daily.map((d) => d.figures.flakyRate))}\``);
   }
+  const silent = silentTotalsNote(report);
+  if (silent !== null) notes.push(escapeMrkdwn(truncateText(silent, 500)));
   if (priorNote !== null) notes.push(`\u2139\uFE0F ${escapeMrkdwn(priorNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
     const who = truncateText(names.join(", "), 300);
@@ -162,15 +185,16 @@ function teamNotes(report: Report): string[] {
 
 function projectBlocks(
   listed: readonly AvailableProject[],
-  dashboardUrl: string | null,
+  report: Report,
   layout: "table" | "fields",
 ): SlackBlock[] {
+  const { dashboardUrl } = report;
   if (listed.length === 0) return [];
   const title: SlackBlock = {
     type: "section",
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
-  if (layout === "table") return [title, projectTable(listed)];
+  if (layout === "table") return [title, projectTable(listed, report.total)];
   const flakyTop = flakyScale(listed);
   return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl, flakyTop)))];
 }

@@ -1,6 +1,9 @@
 import type { SlackBlock } from "../../messages.js";
 import type { ProjectReport } from "../../report/types.js";
+import { escapeMrkdwn } from "./escape-mrkdwn.js";
 import { SLACK_LIMITS, truncateText } from "./slack-limits.js";
+
+const LABEL_CHARS = 60;
 
 const PLACEHOLDER = "{project_id}";
 
@@ -15,11 +18,12 @@ export function projectDashboardUrl(template: string, projectId: string): string
 }
 
 /**
- * The link buttons of the main message: one per listed project when the template names a
- * project (at most Slack's 25 per actions block), else one for the team. Null when there is
- * no dashboard, or no URL Slack would accept.
+ * The dashboard links of the main message, as plain mrkdwn links: one per listed project when
+ * the template names a project, else one for the team. Link buttons in an `actions` block show
+ * a warning in Slack unless the app has an interactivity URL, which this app has no use for.
+ * Null when there is no dashboard, or no URL Slack would accept.
  */
-export function dashboardButtons(
+export function dashboardLinks(
   template: string | null,
   projects: readonly ProjectReport[],
 ): SlackBlock | null {
@@ -30,15 +34,14 @@ export function dashboardButtons(
         url: projectDashboardUrl(template, p.projectId),
       }))
     : [{ label: "Open dashboard", url: template }];
-  const elements = targets
-    .filter((t) => t.url.length <= SLACK_LIMITS.urlChars)
-    .slice(0, SLACK_LIMITS.actionsElements)
-    .map((t, i) => ({
-      type: "button",
-      // A url button still sends an action; a stable, unique id keeps Slack from refusing duplicates.
-      action_id: `open_dashboard_${i}`,
-      text: { type: "plain_text", text: truncateText(t.label, SLACK_LIMITS.buttonTextChars) },
-      url: t.url,
-    }));
-  return elements.length > 0 ? { type: "actions", elements } : null;
+  let text = "";
+  for (const t of targets.filter((t) => t.url.length <= SLACK_LIMITS.urlChars)) {
+    // Names are cut before escaping so an entity is never split; `|` and `>` would end the link.
+    const label = escapeMrkdwn(truncateText(t.label, LABEL_CHARS)).replaceAll("|", "\u2758");
+    const link = `<${t.url.replaceAll(">", "%3E").replaceAll("|", "%7C")}|${label}>`;
+    const next = text === "" ? `Dashboards: ${link}` : `${text} \u00b7 ${link}`;
+    if (next.length > SLACK_LIMITS.sectionChars) break;
+    text = next;
+  }
+  return text === "" ? null : { type: "context", elements: [{ type: "mrkdwn", text }] };
 }

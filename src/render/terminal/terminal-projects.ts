@@ -4,11 +4,12 @@ import type {
   AvailableProject,
   RateDelta,
   RateFigure,
+  TeamTotal,
 } from "../../report/types.js";
 import { deltaView, deltaWords, toneOf } from "../delta-view.js";
-import { flakyScale, formatCount, formatRate, sparkline } from "../format.js";
+import { formatCount, formatRate, sparkline } from "../format.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
-import { clean, clip, pad, paint } from "./terminal-style.js";
+import { clean, clip, pad, paint, visibleLength } from "./terminal-style.js";
 
 /** Layout of the preview: colour on or off, and the columns to fit. */
 export interface TerminalLayout {
@@ -19,7 +20,8 @@ export interface TerminalLayout {
 export const INDENT = "  ";
 const GAP = "  ";
 const DELTA_WIDTH = 10;
-const MIN_NAME = 20;
+// At 80 columns a 17-column name leaves room for a week of sparkline, worth more than 3 letters.
+const MIN_NAME = 16;
 const MAX_NAME = 40;
 // Columns besides the name and the sparkline: runs, run pass, Δ, flaky, Δ and the gaps.
 const FIXED = INDENT.length + 7 + 9 + DELTA_WIDTH + 6 + DELTA_WIDTH + GAP.length * 6;
@@ -54,11 +56,13 @@ export function terminalDelta(
 
 /**
  * One aligned line per project, with the flaky rate by day as a sparkline. Names get at least
- * 20 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ * 16 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ * Each sparkline has its own scale; the team's line on top is the one to compare with.
  */
 export function projectLines(
   projects: readonly AvailableProject[],
   layout: TerminalLayout,
+  team: TeamTotal | null = null,
 ): string[] {
   if (projects.length === 0) return [];
   const days = Math.max(...projects.map((p) => p.daily.length));
@@ -67,7 +71,6 @@ export function projectLines(
     Math.min(MAX_NAME, layout.width - FIXED - (days > 1 ? days : 0)),
   );
   const trendWidth = days > 1 ? Math.max(0, Math.min(days, layout.width - FIXED - nameWidth)) : 0;
-  const trendHead = trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`;
   const head = [
     pad("Project", nameWidth),
     pad("Runs", 7, "right"),
@@ -75,18 +78,23 @@ export function projectLines(
     pad("\u0394", DELTA_WIDTH),
     pad("Flaky", 6, "right"),
     pad("\u0394", DELTA_WIDTH),
-    trendWidth > 0 ? trendHead : "",
   ];
+  // The last heading may run past its column, never past the terminal: no wrapped heading.
+  const room = layout.width - visibleLength(`${INDENT}${head.join(GAP)}${GAP}`);
+  const trendHead = [
+    trendWidth === days ? "Flaky by day" : `Flaky, last ${trendWidth} days`,
+    "by day",
+  ].find((label) => trendWidth > 0 && visibleLength(label) <= room);
+  if (trendHead) head.push(trendHead);
+  // Too narrow for a heading over the sparkline: the section title says what it is.
+  const trendNote = trendWidth > 0 && !trendHead ? " \u00b7 at right: flaky rate by day" : "";
   const lines = [
-    paint(`Projects (${WORST_FIRST_LABEL})`, "title", layout.color),
+    paint(`Projects (${WORST_FIRST_LABEL})${trendNote}`, "title", layout.color),
     `${INDENT}${head.join(GAP)}`.trimEnd(),
   ];
-  const flakyTop = flakyScale(projects);
-  for (const p of projects) {
-    const trend = sparkline(
-      p.daily.map((d) => d.figures.flakyRate),
-      flakyTop,
-    );
+  const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
+  for (const p of [...teamRow, ...projects]) {
+    const trend = sparkline(p.daily.map((d) => d.figures.flakyRate));
     const cells = [
       pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
       pad(formatCount(p.current.runs), 7, "right"),
@@ -105,5 +113,5 @@ export function projectLines(
 function padDelta(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI codes take no columns.
   const shown = text.replace(/\x1b\[[0-9;]*m/g, "");
-  return `${text}${" ".repeat(Math.max(0, DELTA_WIDTH - [...shown].length))}`;
+  return `${text}${" ".repeat(Math.max(0, DELTA_WIDTH - visibleLength(shown)))}`;
 }

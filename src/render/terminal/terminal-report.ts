@@ -4,9 +4,10 @@ import type { ProjectReport, Report, UnavailableProject } from "../../report/typ
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { formatPeriod, formatPp, formatRate } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
-import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
+import { clean, clip, pad, paint, visibleLength, wrap } from "./terminal-style.js";
 
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
@@ -29,8 +30,9 @@ export function renderTerminalReport(report: Report, options: TerminalOptions): 
   const unavailable = report.projects.filter((p) => p.status === "unavailable");
   const sections = [
     heading(report, layout),
+    silentLines(report, layout),
     headline(report, layout),
-    projectLines(available, layout),
+    projectLines(available, layout, report.total),
     moverLines(report, layout),
     alertLines(report, layout),
     unavailableLines(unavailable, layout),
@@ -50,6 +52,15 @@ function heading(report: Report, layout: TerminalLayout): string[] {
   ];
 }
 
+/** A suite that stopped, before any figure. */
+function silentLines(report: Report, layout: TerminalLayout): string[] {
+  return silentNews(report).flatMap((n) =>
+    wrap(`! ${clean(silentSentence(n))}`, layout.width, "", INDENT).map((line) =>
+      paint(line, "bad", layout.color),
+    ),
+  );
+}
+
 function daysLabel(period: Period): string {
   const days = periodDays(period);
   return days === 1 ? "" : `${days} days`;
@@ -64,6 +75,8 @@ function headline(report: Report, layout: TerminalLayout): string[] {
     lines.push(line.trimEnd());
   }
   const notes: string[] = [];
+  const silent = silentTotalsNote(report);
+  if (silent !== null) notes.push(`Note: ${clean(silent)}`);
   if (priorNote !== null) notes.push(`Note: ${clean(priorNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
     notes.push(`Note: ${names.map(clean).join(", ")}: ${clean(note)}`);
@@ -78,7 +91,7 @@ function headline(report: Report, layout: TerminalLayout): string[] {
 function moverLines(report: Report, layout: TerminalLayout): string[] {
   if (report.topMovers.length === 0) return [];
   const names = report.topMovers.map((m) => clip(clean(m.name), 40));
-  const width = Math.max(...names.map((n) => [...n].length));
+  const width = Math.max(...names.map((n) => visibleLength(n)));
   return [
     paint("Top movers (significantly worse)", "title", layout.color),
     ...report.topMovers.map((m, i) => {

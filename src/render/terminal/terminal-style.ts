@@ -1,6 +1,9 @@
+import stringWidth from "string-width";
+
 // Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
-// padding by characters shown rather than UTF-16 units, and stripping control characters so a
-// name from the API cannot move the cursor or recolour the terminal.
+// padding by the columns a terminal gives the text (a CJK character or an emoji takes two),
+// and stripping control characters so a name from the API cannot move the cursor or recolour
+// the terminal.
 
 export type Tone = "good" | "bad" | "neutral" | "noise" | "title";
 
@@ -24,19 +27,28 @@ export function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 }
 
-/** Characters shown, counting a surrogate pair once. */
+/** Columns a terminal shows `text` in: wide characters and emoji count two, ANSI codes none. */
 export function visibleLength(text: string): number {
-  return [...text].length;
+  return stringWidth(text);
 }
 
-/** Cuts `text` to `width` characters shown, ending in "…" when cut. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** Cuts `text` to `width` columns, ending in "…" when cut; never splits a character. */
 export function clip(text: string, width: number): string {
-  const points = [...text];
-  if (points.length <= width) return text;
-  return `${points.slice(0, Math.max(0, width - 1)).join("")}\u2026`;
+  if (visibleLength(text) <= width) return text;
+  let kept = "";
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = visibleLength(segment);
+    if (used + w > width - 1) break;
+    kept += segment;
+    used += w;
+  }
+  return `${kept}\u2026`;
 }
 
-/** Pads plain `text` to `width` characters shown, on the right ("left") or the left ("right"). */
+/** Pads plain `text` to `width` columns, on the right ("left") or the left ("right"). */
 export function pad(text: string, width: number, align: "left" | "right" = "left"): string {
   const gap = " ".repeat(Math.max(0, width - visibleLength(text)));
   return align === "left" ? `${text}${gap}` : `${gap}${text}`;

@@ -3,6 +3,7 @@ import { DateTime } from "luxon";
 import type { Report } from "../../report/types.js";
 import { formatPeriod } from "../format.js";
 import { cellText } from "./workbook-cells.js";
+import { PRINT_SETUP } from "./workbook-sheet.js";
 
 // The `About` sheet: what the workbook covers (team, period, prior period, zone, filters, when
 // it was made) and how its rates are defined, so a file forwarded by mail still explains itself.
@@ -91,18 +92,35 @@ export function writeAboutSheet(
   generatedAt: string,
 ): void {
   const lines = aboutLines(report, generatedAt);
-  const sheet = book.addWorksheet("About");
-  sheet.columns = fitWidths(lines).map((width) => ({ width }));
+  const sheet = book.addWorksheet("About", { pageSetup: { ...PRINT_SETUP } });
+  const widths = fitWidths(lines);
+  sheet.columns = widths.map((width) => ({ width }));
   for (const line of lines) {
     const row = sheet.addRow(line.cells.map(cellText));
     // The streaming writer drops rows without values unless they have a height: keep the spacing.
-    if (line.cells.length === 0) row.height = 15;
+    // Wrapped text gets its height here: neither LibreOffice nor Excel grows a row written with
+    // no height on opening, and the second line of a long note was cut off.
+    // A title alone on its line spills into the empty cells beside it: one line.
+    row.height = line.cells.length < 2 ? 15 : 15 * linesShown(line.cells, widths);
     row.alignment = { vertical: "top", wrapText: true };
     if (line.bold) row.font = { bold: true };
     else row.getCell(1).font = { bold: true };
     row.commit();
   }
   sheet.commit();
+}
+
+/** How many lines the tallest cell of a row wraps to in columns of these widths (characters). */
+function linesShown(cells: readonly string[], widths: readonly number[]): number {
+  let most = 1;
+  cells.forEach((text, i) => {
+    const width = Math.max(1, (widths[i] ?? 10) - 1);
+    const lines = text
+      .split("\n")
+      .reduce((n, part) => n + Math.max(1, Math.ceil(part.length / width)), 0);
+    most = Math.max(most, lines);
+  });
+  return most;
 }
 
 function fitWidths(lines: readonly AboutLine[]): number[] {

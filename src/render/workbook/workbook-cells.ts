@@ -14,8 +14,9 @@ export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
   text: undefined,
   count: "#,##0",
   rate: "0.0%",
-  pp: "+0.0;-0.0",
-  pct: "+0%;-0%",
+  // A third section for zero, so no change reads "0.0", not "+0.0".
+  pp: "+0.0;-0.0;0.0",
+  pct: "+0%;-0%;0%",
   seconds: "0.0",
   date: "yyyy-mm-dd",
 };
@@ -40,6 +41,16 @@ export function excelDate(isoDate: string): Date {
 /** Text from the API or config, safe to store: always a plain string value, never over Excel's limit. */
 export function cellText(text: string): string {
   return text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
+}
+
+/**
+ * A delta rounded to what its format shows (0.1 pp, 1%), so −0.04 pp is stored as 0 and never
+ * reads "-0.0" or "-0%" in any spreadsheet.
+ */
+export function shownDelta(kind: "pp" | "pct", value: number | null): number | null {
+  if (value === null) return null;
+  const rounded = kind === "pp" ? Math.round(value * 10) / 10 : Math.round(value * 100) / 100;
+  return rounded === 0 ? 0 : rounded; // -0 → 0
 }
 
 /** How many characters a value shows as in its column's format, for fitting column widths. */

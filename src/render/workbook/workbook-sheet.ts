@@ -30,6 +30,8 @@ export interface TableSheet<R> {
   emphasis?(row: R): boolean;
   /** Columns kept in view when scrolling right. */
   frozenColumns?: number;
+  /** Data rows under the autofilter (default all): rows after them, like a total, stay out. */
+  filterRows?: number;
 }
 
 /** Rows between waits for the zip to catch up (about 300 KB of sheet XML). */
@@ -41,8 +43,21 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = {
   font: { bold: true },
   fill: { type: "pattern", pattern: "solid", fgColor: { argb: "FFF2F2F2" } },
   border: { bottom: { style: "thin", color: { argb: "FFBFBFBF" } } },
-  alignment: { vertical: "bottom" },
+  alignment: { vertical: "bottom", wrapText: true },
 };
+
+/** A header wraps rather than widen its column past this: 42 columns must print legibly. */
+const HEADER_WIDTH = 14;
+
+/** Landscape A4, all columns on the page's width, as many pages down as it takes. */
+export const PRINT_SETUP = {
+  orientation: "landscape",
+  paperSize: 9,
+  fitToPage: true,
+  fitToWidth: 1,
+  fitToHeight: 0,
+  margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 },
+} as const;
 
 /** Writes one table sheet into a streaming workbook and commits it. */
 export async function writeTableSheet<R>(
@@ -52,6 +67,9 @@ export async function writeTableSheet<R>(
   const { columns } = spec;
   const sheet = book.addWorksheet(spec.name, {
     views: [{ state: "frozen", xSplit: spec.frozenColumns ?? 0, ySplit: 1 }],
+    // Printed: landscape, as wide as the page, the header on every page, so a few projects
+    // print on a page or two instead of a column per page.
+    pageSetup: { ...PRINT_SETUP, printTitlesRow: "1:1" },
   });
   const widths = fitWidths(spec);
   sheet.columns = columns.map((column, i) => ({
@@ -63,6 +81,8 @@ export async function writeTableSheet<R>(
   header.eachCell((cell) => {
     cell.style = HEADER_STYLE;
   });
+  // Neither Excel nor LibreOffice grows a streamed row to fit wrapped text: say how tall.
+  header.height = 15 * Math.max(...columns.map((c, i) => wrappedLines(c.header, widths[i] ?? 10)));
   header.commit();
 
   let written = 1;
@@ -83,17 +103,25 @@ export async function writeTableSheet<R>(
     if (written % ROWS_PER_DRAIN === 0) await drained(sheet);
   }
 
+  const filtered = spec.filterRows === undefined ? written : 1 + spec.filterRows;
   sheet.autoFilter = {
     from: { row: 1, column: 1 },
-    to: { row: written, column: columns.length },
+    to: { row: Math.min(written, filtered), column: columns.length },
   };
   sheet.commit();
 }
 
 /** Widths from the longest header or value of each column (the streaming writer needs them up front). */
 function fitWidths<R>(spec: TableSheet<R>): number[] {
-  // Autofilter buttons sit on the header's right edge: leave room for them.
-  const longest = spec.columns.map((c) => c.header.length + 2);
+  // Autofilter buttons sit on the header's right edge: leave room for them. Long headers wrap,
+  // but their longest word still fits.
+  const longest = spec.columns.map(
+    (c) =>
+      Math.max(
+        Math.min(c.header.length, HEADER_WIDTH),
+        ...c.header.split(" ").map((w) => w.length),
+      ) + 2,
+  );
   for (const row of spec.rows()) {
     spec.columns.forEach((column, i) => {
       const length = displayLength(column.kind, column.value(row));
@@ -101,6 +129,23 @@ function fitWidths<R>(spec: TableSheet<R>): number[] {
     });
   }
   return longest.map((n) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, n + 2)));
+}
+
+/** Lines `text` word-wraps to in a column `width` characters wide (less the filter button). */
+function wrappedLines(text: string, width: number): number {
+  const room = Math.max(1, width - 4);
+  let lines = 1;
+  let used = 0;
+  for (const word of text.split(" ")) {
+    const need = used === 0 ? word.length : used + 1 + word.length;
+    if (need > room && used > 0) {
+      lines += 1;
+      used = word.length;
+    } else {
+      used = need;
+    }
+  }
+  return lines;
 }
 
 function styleOf(kind: CellKind): Partial<ExcelJS.Style> {

@@ -8,12 +8,12 @@ import type {
   Report,
 } from "../../report/types.js";
 import { deltaView, toneOf as toneOfView } from "../delta-view.js";
-import { type CellTone, cellText } from "./workbook-cells.js";
+import { type CellTone, cellText, shownDelta } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
 // The `Summary` sheet: a row per project and a `Total` row, each with the current value, the
-// prior value and the delta of every figure. The first 19 headers are a contract people script
-// against; columns after them may grow.
+// prior value and the delta of every figure, grouped by figure. Scripts should read columns by
+// header, not by position: the grouping moved them.
 
 /** One line of the sheet: a project (available or not) or the team total. */
 export interface SummaryRow {
@@ -104,7 +104,7 @@ const ppDelta = (header: string, field: RateFigure): Col => ({
   kind: "pp",
   value: (r) => {
     const delta = r.deltas?.[field];
-    return delta?.kind === "change" ? delta.pp : null;
+    return delta?.kind === "change" ? shownDelta("pp", delta.pp) : null;
   },
   tone: (r) => toneOf(field, r.deltas?.[field]),
 });
@@ -114,7 +114,7 @@ const pctDelta = (header: string, field: AmountFigure): Col => ({
   kind: "pct",
   value: (r) => {
     const delta = r.deltas?.[field];
-    return delta?.kind === "change" ? delta.pct : null;
+    return delta?.kind === "change" ? shownDelta("pct", delta.pct) : null;
   },
   tone: (r) => toneOf(field, r.deltas?.[field]),
 });
@@ -139,7 +139,8 @@ function toneOf(
 function significanceOf(delta: RateDelta): string {
   switch (delta.kind) {
     case "change":
-      return delta.significant ? "significant" : "noise";
+      // As the digest colours it: significant and large enough to matter, else noise.
+      return delta.significant && delta.large ? "significant" : "noise";
     case "new":
       return "new";
     case "none":
@@ -150,46 +151,47 @@ function significanceOf(delta: RateDelta): string {
 }
 
 export const SUMMARY_COLUMNS: readonly Col[] = [
+  // Grouped by figure: its value, prior, change and significance side by side, so a reader
+  // (and a print) takes one figure in at a glance; the raw counts come last.
   text("Project", (r) => r.project),
   text("Project ID", (r) => r.projectId),
   count("Runs", "runs"),
-  count("Runs passed", "runsPassed"),
-  count("Runs failed", "runsFailed"),
+  count("Runs (prior)", "runs", "prior"),
+  pctDelta("Runs Δ (%)", "runs"),
   rate("Run pass rate", "runPassRate"),
   rate("Run pass rate (prior)", "runPassRate", "prior"),
   ppDelta("Run pass rate Δ (pp)", "runPassRate"),
-  seconds("Mean run duration (s)", "current"),
-  count("Tests", "tests"),
-  count("Tests passed", "testsPassed"),
-  count("Tests failed", "testsFailed"),
-  count("Tests skipped", "testsSkipped"),
-  count("Tests flaky", "testsFlaky"),
-  count("Tests timed out", "testsTimedOut"),
-  rate("Test pass rate", "testPassRate"),
+  significance("Run pass rate Δ significance", "runPassRate"),
   rate("Flaky rate", "flakyRate"),
   rate("Flaky rate (prior)", "flakyRate", "prior"),
   ppDelta("Flaky rate Δ (pp)", "flakyRate"),
-  // Beyond the contract: significance, the remaining priors and deltas, status.
-  significance("Run pass rate Δ significance", "runPassRate"),
   significance("Flaky rate Δ significance", "flakyRate"),
+  rate("Test pass rate", "testPassRate"),
   rate("Test pass rate (prior)", "testPassRate", "prior"),
   ppDelta("Test pass rate Δ (pp)", "testPassRate"),
   significance("Test pass rate Δ significance", "testPassRate"),
-  count("Runs (prior)", "runs", "prior"),
-  pctDelta("Runs Δ (%)", "runs"),
-  count("Runs passed (prior)", "runsPassed", "prior"),
-  count("Runs failed (prior)", "runsFailed", "prior"),
+  seconds("Mean run duration (s)", "current"),
   seconds("Mean run duration (s) (prior)", "prior"),
   pctDelta("Mean run duration Δ (%)", "meanRunDurationMs"),
+  count("Tests", "tests"),
   count("Tests (prior)", "tests", "prior"),
   pctDelta("Tests Δ (%)", "tests"),
-  count("Tests passed (prior)", "testsPassed", "prior"),
+  count("Tests failed", "testsFailed"),
   count("Tests failed (prior)", "testsFailed", "prior"),
   pctDelta("Tests failed Δ (%)", "testsFailed"),
+  count("Tests flaky", "testsFlaky"),
   count("Tests flaky (prior)", "testsFlaky", "prior"),
   pctDelta("Tests flaky Δ (%)", "testsFlaky"),
+  count("Tests timed out", "testsTimedOut"),
   count("Tests timed out (prior)", "testsTimedOut", "prior"),
   pctDelta("Tests timed out Δ (%)", "testsTimedOut"),
+  count("Runs passed", "runsPassed"),
+  count("Runs passed (prior)", "runsPassed", "prior"),
+  count("Runs failed", "runsFailed"),
+  count("Runs failed (prior)", "runsFailed", "prior"),
+  count("Tests passed", "testsPassed"),
+  count("Tests passed (prior)", "testsPassed", "prior"),
+  count("Tests skipped", "testsSkipped"),
   count("Tests skipped (prior)", "testsSkipped", "prior"),
   text("Status", (r) => r.status),
   text("Note", (r) => r.note),
@@ -204,5 +206,7 @@ export function summarySheet(report: Report): TableSheet<SummaryRow> {
     rows: () => rows,
     emphasis: (r) => r.status === "total",
     frozenColumns: 1,
+    // Sorting or filtering the projects must never move the Total row in among them.
+    filterRows: rows.length - 1,
   };
 }

@@ -1,0 +1,73 @@
+import { erfc as erfcApprox } from "./two-proportion-test.js";
+
+// Whether a count changed by more than chance: runs, failed and timed-out tests are counts of
+// events, so their natural noise is Poisson, and a change of 20 → 17 runs is no news while
+// 2000 → 1700 is. The two-proportion test does not apply: a count has no "out of".
+
+/** A count of events over an exposure (days, here), e.g. 17 runs in 1 day. */
+export interface PoissonCount {
+  count: number;
+  exposure: number;
+}
+
+export interface PoissonTest {
+  /** Two-sided p-value. */
+  pValue: number;
+  significant: boolean;
+}
+
+/** Above this total the exact sum gives way to the normal approximation (error < 1e-3 there). */
+const EXACT_UP_TO = 20_000;
+
+/**
+ * Two-sample Poisson test at 95%, as R's `poisson.test(c(x1, x2), c(t1, t2))`: conditional on
+ * the total n = x1 + x2, x1 is Binomial(n, t1 / (t1 + t2)) when both rates are equal, and the
+ * p-value is the exact two-sided binomial one (probabilities no larger than the observed one).
+ */
+export function poissonTest(current: PoissonCount, prior: PoissonCount): PoissonTest {
+  const n = current.count + prior.count;
+  if (n === 0) return { pValue: 1, significant: false };
+  const p = current.exposure / (current.exposure + prior.exposure);
+  const pValue =
+    n <= EXACT_UP_TO ? exactBinomialP(current.count, n, p) : normalP(current.count, n, p);
+  return { pValue, significant: pValue < 0.05 };
+}
+
+function exactBinomialP(x: number, n: number, p: number): number {
+  const logPmf = (k: number) =>
+    logGamma(n + 1) -
+    logGamma(k + 1) -
+    logGamma(n - k + 1) +
+    k * Math.log(p) +
+    (n - k) * Math.log1p(-p);
+  const observed = logPmf(x);
+  // R's relative tolerance, so that ties in probability count on both sides.
+  const limit = observed + Math.log1p(1e-7);
+  let sum = 0;
+  for (let k = 0; k <= n; k++) {
+    const lp = logPmf(k);
+    if (lp <= limit) sum += Math.exp(lp);
+  }
+  return Math.min(1, sum);
+}
+
+function normalP(x: number, n: number, p: number): number {
+  const z = (Math.abs(x - n * p) - 0.5) / Math.sqrt(n * p * (1 - p));
+  return Math.min(1, erfcApprox(Math.max(0, z) / Math.SQRT2));
+}
+
+// Lanczos approximation (g = 7, n = 9), accurate to ~1e-15 for the positive arguments used here.
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+  -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+  1.5056327351493116e-7,
+];
+
+function logGamma(z: number): number {
+  if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - logGamma(1 - z);
+  const x = z - 1;
+  let a = LANCZOS[0] ?? 1;
+  const t = x + 7.5;
+  for (let i = 1; i < 9; i++) a += (LANCZOS[i] ?? 0) / (x + i);
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+}

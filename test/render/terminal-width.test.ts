@@ -1,0 +1,82 @@
+import xterm from "@xterm/headless";
+import { describe, expect, it } from "vitest";
+import { terminalWidth } from "../../src/commands/command-context.js";
+import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
+import { checkoutReport, dailySeries, manyProjectsReport, project } from "./report-fixture.js";
+
+// The width is measured here by a real terminal emulator, not by the code's own measure: a
+// renderer that counted "日本語" as 3 columns would pass a test that counted the same way.
+
+/** Writes `text` into an 80-column xterm and returns each row it shows, and which rows wrapped. */
+async function showIn80Columns(text: string): Promise<{ rows: string[][]; wrapped: number[] }> {
+  const term = new xterm.Terminal({ cols: 80, rows: 200, allowProposedApi: true });
+  await new Promise<void>((resolve) => term.write(text.replaceAll("\n", "\r\n"), resolve));
+  const buffer = term.buffer.active;
+  // Each row as its 80 cells: a wide character fills one cell and leaves the next "".
+  const rows: string[][] = [];
+  const wrapped: number[] = [];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y);
+    if (!line) continue;
+    rows.push(Array.from({ length: 80 }, (_, x) => line.getCell(x)?.getChars() ?? ""));
+    if (line.isWrapped) wrapped.push(y);
+  }
+  term.dispose();
+  return { rows, wrapped };
+}
+
+describe("preview at 80 columns, measured by a terminal", () => {
+  it("wraps no line, with a month of days and long names", async () => {
+    const report = manyProjectsReport(12);
+    const month = dailySeries(
+      "2026-10-01",
+      Array.from({ length: 31 }, (_, i) => (i % 5) / 100),
+    );
+    report.projects = report.projects.map((p) => (p.status === "ok" ? { ...p, daily: month } : p));
+    const text = renderTerminalReport(report, { color: true, width: 80 });
+    const { wrapped } = await showIn80Columns(text);
+    expect(wrapped).toEqual([]);
+  });
+
+  it("counts CJK characters and emoji as two columns: columns stay aligned and nothing wraps", async () => {
+    const report = checkoutReport();
+    const wide = project({
+      id: "cjk0001",
+      name: "決済フロー結合テスト 🚀 モバイル版アプリケーション",
+      current: {
+        runsPassed: 90,
+        runsFailed: 10,
+        testsPassed: 900,
+        testsFailed: 10,
+        testsFlaky: 30,
+      },
+      prior: { runsPassed: 95, runsFailed: 5, testsPassed: 900, testsFailed: 5, testsFlaky: 20 },
+    });
+    report.projects = [wide, ...report.projects];
+    report.team = {
+      ...report.team,
+      title: "品質保証チーム・決済とモバイルの毎週のテスト結果まとめ 🚀🚀",
+    };
+    const text = renderTerminalReport(report, { color: false, width: 80 });
+    const { rows, wrapped } = await showIn80Columns(text);
+    expect(wrapped).toEqual([]);
+    // The CJK row's runs column ends where the heading's "Runs" ends, as a terminal shows it.
+    const head = rows.find((r) => r.join("").trimStart().startsWith("Project ")) ?? [];
+    const cjk = rows.find((r) => r.join("").includes("決済フロー")) ?? [];
+    expect(cjk.join("")).toContain("\u2026");
+    const runsEnd = head.join("").indexOf("Runs") + "Runs".length; // the heading is all narrow
+    expect(cjk.slice(runsEnd - 3, runsEnd).join("")).toBe("100");
+  });
+});
+
+describe("terminalWidth", () => {
+  const pipe = { isTTY: false } as NodeJS.WriteStream;
+  it.each([
+    ["a terminal: its own columns", { isTTY: true, columns: 132 } as NodeJS.WriteStream, {}, 132],
+    ["piped with COLUMNS set", pipe, { COLUMNS: "120" }, 120],
+    ["piped without COLUMNS: 80", pipe, {}, 80],
+    ["never narrower than 60", pipe, { COLUMNS: "40" }, 60],
+  ])("%s", (_, stream, env, expected) => {
+    expect(terminalWidth(stream, env as NodeJS.ProcessEnv)).toBe(expected);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { poissonTest } from "../../src/report/poisson-test.js";
+
+/*
+ * Reference p-values from scipy.stats.binomtest(x1, x1 + x2, t1 / (t1 + t2)), which is what
+ * R's poisson.test(c(x1, x2), c(t1, t2)) computes.
+ */
+describe("poissonTest", () => {
+  it.each([
+    // a count that wobbles by chance: 20 → 17 runs in a day is noise
+    { current: [17, 1], prior: [20, 1], p: 0.7428293587, significant: false },
+    { current: [10, 1], prior: [20, 1], p: 0.0987371467, significant: false },
+    // just past the line
+    { current: [12, 1], prior: [25, 1], p: 0.0470310274, significant: true },
+    { current: [40, 3], prior: [60, 3], p: 0.0568879336, significant: false },
+    // the same fall on a large team is news
+    { current: [1700, 1], prior: [2000, 1], p: 8.738822e-7, significant: true },
+    // from zero: 5 failed tests after none is not yet news
+    { current: [5, 1], prior: [0, 1], p: 0.0625, significant: false },
+    { current: [0, 1], prior: [3, 1], p: 0.25, significant: false },
+    // a 30-day month against a 31-day one with the same daily rate
+    { current: [30, 30], prior: [31, 31], p: 1, significant: false },
+  ])("$current vs $prior: p = $p", (row) => {
+    const [x1, t1] = row.current as [number, number];
+    const [x2, t2] = row.prior as [number, number];
+    const test = poissonTest({ count: x1, exposure: t1 }, { count: x2, exposure: t2 });
+    expect(test.pValue).toBeCloseTo(row.p, 7);
+    expect(test.significant).toBe(row.significant);
+  });
+
+  it("answers no change, not 0/0, when both counts are zero", () => {
+    expect(poissonTest({ count: 0, exposure: 1 }, { count: 0, exposure: 1 })).toEqual({
+      pValue: 1,
+      significant: false,
+    });
+  });
+
+  it("uses the normal approximation for large totals, agreeing on the verdict", () => {
+    const big = poissonTest({ count: 10_500, exposure: 1 }, { count: 10_000, exposure: 1 });
+    expect(big.significant).toBe(true);
+    const same = poissonTest({ count: 10_050, exposure: 1 }, { count: 10_000, exposure: 1 });
+    expect(same.significant).toBe(false);
+  });
+});
