@@ -1,7 +1,7 @@
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
-import type { AlertRule, Evaluation } from "./alerts/types.js";
+import type { Evaluation } from "./alerts/types.js";
 import type { AlertConfig, Team } from "./config/types.js";
 import {
   alertDeliveryJobs,
