@@ -53,7 +53,10 @@ export function createDaemonMetrics(
   alertStates: () => readonly AlertStateSample[] = () => [],
 ): DaemonMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  // The event-loop delay histogram samples every 10 ms by default: a hundred wake-ups a second
+  // in a daemon that otherwise sleeps for seconds. A tenth of a second is fine-grained enough
+  // to see a blocked loop, and lets the daemon rest.
+  collectDefaultMetrics({ register: registry, prefix: PREFIX, eventLoopMonitoringPrecision: 100 });
   const registers = [registry];
 
   const slots = new Counter({
