@@ -36,6 +36,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
+  // Per job, a slot whose run failed before anything was recorded, and when to try it again;
+  // per slot key, how many times it failed so.
+  const unrecorded = new Map<string, { fire: Date; key: string; at: number }>();
+  const unrecordedAttempts = new Map<string, number>();
   const runs = createSlotRuns({
     claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => {
@@ -49,6 +53,20 @@ export function createDaemon(options: DaemonOptions): Daemon {
     clock,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timers,
+    onUnrecordedFailure: (job, due, retryAt) => {
+      const attempts = (unrecordedAttempts.get(due.key) ?? 0) + 1;
+      const at = retryAt(attempts);
+      if (at === null) {
+        unrecordedAttempts.delete(due.key);
+        logger.error(
+          { job: job.id, slot: due.key, attempts },
+          "slot given up: it failed before it could be recorded, and no retry is left before its deadline",
+        );
+        return;
+      }
+      unrecordedAttempts.set(due.key, attempts);
+      unrecorded.set(job.id, { ...due, at: at.getTime() });
+    },
     onRetryScheduled: (at) => {
       retryWakeAt = Math.min(retryWakeAt, at.getTime());
       wakeWithin(Math.max(0, at.getTime() - clock().getTime()));
@@ -99,6 +117,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     }
     if (stopping) return;
     runDueRetries(now, cache);
+    runUnrecordedRetries(now, cache);
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
   }
@@ -169,6 +188,19 @@ export function createDaemon(options: DaemonOptions): Daemon {
       } else if (!runs.isRunning(job.id)) {
         runs.launch({ job, fire: slot.fireAt, key, trigger: "retry", now, cache });
       }
+    }
+  }
+
+  function runUnrecordedRetries(now: Date, cache: RequestCache): void {
+    for (const [jobIdOf, retry] of unrecorded) {
+      const job = jobs.find((j) => j.id === jobIdOf);
+      if (!job || keyForFire(job, retry.fire) !== retry.key) {
+        unrecorded.delete(jobIdOf);
+        continue;
+      }
+      if (retry.at > now.getTime() || runs.isRunning(job.id)) continue;
+      unrecorded.delete(jobIdOf);
+      runs.launch({ job, fire: retry.fire, key: retry.key, trigger: "retry", now, cache });
     }
   }
 

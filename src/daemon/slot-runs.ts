@@ -27,6 +27,16 @@ export interface SlotRunsOptions {
   timers: Timers;
   /** A failed delivery will be due again at `at`: the scheduler wakes for it. */
   onRetryScheduled?: (at: Date) => void;
+  /**
+   * A run failed before its slot was recorded (an alert evaluation whose insights could not be
+   * fetched): the ledger holds nothing to retry, so the scheduler keeps the retry. `retryAt`
+   * gives the next attempt's time (null past the slot's deadline).
+   */
+  onUnrecordedFailure?: (
+    job: ScheduledJob,
+    due: { fire: Date; key: string },
+    retryAt: (attempts: number) => Date | null,
+  ) => void;
 }
 
 export interface SlotLaunch {
@@ -82,6 +92,9 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
         error,
       );
       if (slotSendingElsewhere(ledger, key, at)) options.onLeftToOthers(job, { fire, key });
+      if (error !== null && !ledger.getSlot(key)) {
+        options.onUnrecordedFailure?.(job, { fire, key }, retryAt);
+      }
     };
 
     running.set(job.id, key);
