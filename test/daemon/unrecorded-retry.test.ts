@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
 import type { RunJob } from "../../src/daemon/scheduler.js";
+import { rule } from "../alerts/alert-builders.js";
 import { aTeam, keyForFire, useHarness } from "./daemon-harness.js";
 
 // An alert evaluation that fails before anything is recorded (the insights API down at the
@@ -10,19 +11,10 @@ import { aTeam, keyForFire, useHarness } from "./daemon-harness.js";
 const harness = useHarness();
 
 const alert: AlertConfig = {
-  name: "flaky-rate",
-  metric: "flaky_rate",
+  ...rule(),
   window: "previous_day",
   schedule: "0 9 * * *",
-  warnAt: 3,
-  criticalAt: 5,
-  clearAt: 2.5,
-  minTests: 200,
-  confidence: 0.95,
-  forEvaluations: 1,
-  repeatEveryMs: null,
   scope: "both",
-  onNoData: "keep",
   catchUpMs: 6 * 3_600_000,
   slack: null,
   email: null,
