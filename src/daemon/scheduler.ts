@@ -10,6 +10,7 @@ import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
 import { jobId, keyForFire, metricJob, type ScheduledJob } from "./jobs.js";
 import { createSlotRuns } from "./slot-runs.js";
+import { createUnrecordedRetries } from "./unrecorded-retries.js";
 
 export type * from "./daemon-types.js";
 
@@ -36,10 +37,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
-  // Per job, a slot whose run failed before anything was recorded, and when to try it again;
-  // per slot key, how many times it failed so.
-  const unrecorded = new Map<string, { fire: Date; key: string; at: number }>();
-  const unrecordedAttempts = new Map<string, number>();
+  const unrecorded = createUnrecordedRetries(logger, (key) => ledger.getSlot(key) !== null);
   const runs = createSlotRuns({
     claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => {
@@ -53,20 +51,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     clock,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     timers,
-    onUnrecordedFailure: (job, due, retryAt) => {
-      const attempts = (unrecordedAttempts.get(due.key) ?? 0) + 1;
-      const at = retryAt(attempts);
-      if (at === null) {
-        unrecordedAttempts.delete(due.key);
-        logger.error(
-          { job: job.id, slot: due.key, attempts },
-          "slot given up: it failed before it could be recorded, and no retry is left before its deadline",
-        );
-        return;
-      }
-      unrecordedAttempts.set(due.key, attempts);
-      unrecorded.set(job.id, { ...due, at: at.getTime() });
-    },
+    onUnrecordedFailure: (job, due, retryAt) => unrecorded.failed({ job, ...due }, retryAt),
     onRetryScheduled: (at) => {
       retryWakeAt = Math.min(retryWakeAt, at.getTime());
       wakeWithin(Math.max(0, at.getTime() - clock().getTime()));
@@ -192,15 +177,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
   }
 
   function runUnrecordedRetries(now: Date, cache: RequestCache): void {
-    for (const [jobIdOf, retry] of unrecorded) {
-      const job = jobs.find((j) => j.id === jobIdOf);
-      if (!job || keyForFire(job, retry.fire) !== retry.key) {
-        unrecorded.delete(jobIdOf);
-        continue;
-      }
-      if (retry.at > now.getTime() || runs.isRunning(job.id)) continue;
-      unrecorded.delete(jobIdOf);
-      runs.launch({ job, fire: retry.fire, key: retry.key, trigger: "retry", now, cache });
+    for (const { job, fire, key } of unrecorded.takeDue(now, jobs, runs.isRunning)) {
+      runs.launch({ job, fire, key, trigger: "retry", now, cache });
     }
   }
 
