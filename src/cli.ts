@@ -253,6 +253,6 @@ function exitStatusFor(error: unknown): number {
   return 1;
 }
 
-main(process.argv).then((code) => {
+void main(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -82,7 +82,7 @@ export function alertSlot(job: AlertJob): { key: string; window: Period } {
 /** Runs one evaluation: evaluate and record (or find it recorded) → deliver. */
 export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOutcome> {
   const { key, window } = alertSlot(job);
-  const recorded = deps.dryRun ? null : deps.ledger?.getAlertEvaluation(key);
+  const recorded = deps.dryRun ? null : await deps.ledger?.getAlertEvaluation(key);
   let evaluation: Evaluation | null = null;
   let notification: AlertNotification | null;
   if (recorded) {
@@ -100,10 +100,12 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
       now: job.fireAt.toISOString(),
     });
-    const fresh = deps.dryRun ? true : record(job, key, window, evaluation, notification, deps);
+    const fresh = deps.dryRun || (await record(job, key, window, evaluation, notification, deps));
     // Another process recorded this evaluation first: send what it decided, not ours.
-    if (!fresh)
-      notification = parseNotification(deps.ledger?.getAlertEvaluation(key)?.notification ?? null);
+    if (!fresh) {
+      const theirs = await deps.ledger?.getAlertEvaluation(key);
+      notification = parseNotification(theirs?.notification ?? null);
+    }
   }
   const ledger = deps.dryRun ? null : deps.ledger;
   const deliveries = notification
@@ -158,7 +160,7 @@ async function evaluate(
     projects,
   });
   const states = new Map(
-    (deps.ledger?.alertStates(job.team.name, job.alert.name) ?? []).map((s) => [
+    ((await deps.ledger?.alertStates(job.team.name, job.alert.name)) ?? []).map((s) => [
       s.scope,
       toScopeState(s),
     ]),
@@ -172,14 +174,14 @@ async function evaluate(
   });
 }
 
-function record(
+async function record(
   job: AlertJob,
   key: string,
   window: Period,
   evaluation: Evaluation,
   notification: AlertNotification | null,
   deps: AlertDeps,
-): boolean {
+): Promise<boolean> {
   if (!deps.ledger) return true;
   const destinations = [
     ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
@@ -214,10 +216,11 @@ function record(
 
 /** The ts of a fire's first message in a channel, from its delivery in the ledger. */
 function threadTsOf(deps: AlertDeps) {
-  return (rootKey: string, channel: string) =>
-    deps.ledger
-      ?.getSlot(rootKey)
-      ?.deliveries.find((d) => d.destination === slackDestinationId(channel))?.slackTs ?? null;
+  return async (rootKey: string, channel: string) => {
+    const root = await deps.ledger?.getSlot(rootKey);
+    const delivery = root?.deliveries.find((d) => d.destination === slackDestinationId(channel));
+    return delivery?.slackTs ?? null;
+  };
 }
 
 /** No evaluation's message precedes the end of its window: where to start looking for one. */

@@ -41,7 +41,7 @@ export interface DigestJob {
 
 /** The ledger as a digest uses it: the slot first, then each delivery (`state/` implements it). */
 export interface DigestLedger extends DeliveryLedger {
-  recordSlot(slot: NewSlot): boolean;
+  recordSlot(slot: NewSlot): Promise<boolean>;
 }
 
 export interface DigestDeps {
@@ -54,13 +54,13 @@ export interface DigestDeps {
   /** For the daemon's retries; the CLI gives up at once. */
   retryAt?: (attempts: number) => Date | null;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
-  firingAlerts?: (team: string) => readonly AlertState[];
+  firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
   alertEvaluations?: (query: {
     team: string;
     from: string;
     to: string;
-  }) => readonly AlertEvaluation[];
+  }) => Promise<readonly AlertEvaluation[]>;
 }
 
 export interface DigestOutcome {
@@ -114,7 +114,7 @@ export async function buildDigestReport(
     generatedAt: fireAt.toISOString(),
     dashboardUrl: team.dashboardUrl,
     projects,
-    alerts: firingAlertsOf(team, deps.firingAlerts?.(team.name) ?? []),
+    alerts: firingAlertsOf(team, (await deps.firingAlerts?.(team.name)) ?? []),
     minChangePp: digest.minChangePp,
   });
   refuseEmptyReport(key, report);
@@ -147,7 +147,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   const started = Date.now();
   const { key, periods } = digestSlot(job);
   const destinations = destinationIds(job.digest, deps);
-  deps.ledger?.recordSlot({
+  await deps.ledger?.recordSlot({
     key,
     team: job.team.name,
     kind: "digest",
@@ -162,7 +162,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
     ({ report } = await buildDigestReport(job, deps));
     jobs = await deliveryJobs(job, key, report, deps);
   } catch (error) {
-    recordRunFailure(key, destinations, error, deps);
+    await recordRunFailure(key, destinations, error, deps);
     throw error;
   }
   const deliveries = await deliverAll(key, jobs, deps);
@@ -190,19 +190,19 @@ function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "
 const slackDestinationId = (channel: string) => `slack:${channel}`;
 const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
 
-function recordRunFailure(
+async function recordRunFailure(
   key: string,
   destinations: string[],
   error: unknown,
   deps: DigestDeps,
-): void {
+): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   for (const id of destinations) {
-    const before = deps.ledger?.beginAttempt(key, id);
+    const before = await deps.ledger?.beginAttempt(key, id);
     // Sent, or left alone (a later retry, given up, another process sending it): untouched.
     if (!before || before.state === "sent" || before.state === "later") continue;
     const next = deps.retryAt?.(before.attempts + 1) ?? null;
-    deps.ledger?.markFailed(key, id, message, next, before.claim);
+    await deps.ledger?.markFailed(key, id, message, next, before.claim);
   }
 }
 
@@ -215,7 +215,7 @@ async function deliveryJobs(
   const { digest, team } = job;
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
   const workbook = needsWorkbook
-    ? await workbookAttachment(team.name, report, workbookAlerts(job, report, deps))
+    ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
     : undefined;
   const jobs: DeliveryJob[] = [];
 
@@ -234,7 +234,7 @@ async function deliveryJobs(
         const ts =
           progress.done.get("post") ?? (await slack.findPosted(channel, key, since))?.ts ?? null;
         if (ts === null) return null;
-        progress.record("post", ts);
+        await progress.record("post", ts);
         // The thread replies and the upload the interrupted attempt did not get to.
         await slack.post(channel, post, attachXlsx ? workbook : undefined, progress);
         return { slackTs: ts };
@@ -306,9 +306,14 @@ async function workbookAttachment(
 }
 
 /** The Alerts sheet's rows: every scope of every alert evaluation of the period, when any ran. */
-function workbookAlerts(job: DigestJob, report: Report, deps: DigestDeps): { alerts?: AlertRow[] } {
+async function workbookAlerts(
+  job: DigestJob,
+  report: Report,
+  deps: DigestDeps,
+): Promise<{ alerts?: AlertRow[] }> {
   const { start, end } = report.periods.current;
-  const evaluations = deps.alertEvaluations?.({ team: job.team.name, from: start, to: end }) ?? [];
+  const query = { team: job.team.name, from: start, to: end };
+  const evaluations = (await deps.alertEvaluations?.(query)) ?? [];
   if (evaluations.length === 0) return {};
   return { alerts: evaluations.flatMap((e) => alertRows(job.team, e)) };
 }

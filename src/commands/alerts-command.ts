@@ -71,6 +71,6 @@ export async function alertsCommand(
     return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
   } finally {
     await clients.close();
-    ledger?.close();
+    await ledger?.close();
   }
 }

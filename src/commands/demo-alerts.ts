@@ -63,7 +63,7 @@ export async function runDemoAlerts(
       }
     }
   } finally {
-    ledger.close();
+    await ledger.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return failed;

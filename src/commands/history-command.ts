@@ -34,7 +34,7 @@ export async function historyCommand(
   }
   const ledger = openLedger(path);
   try {
-    const slots = ledger.history({ ...(opts.team ? { team: opts.team } : {}), limit: opts.limit });
+    const slots = await ledger.history({ ...(opts.team ? { team: opts.team } : {}), limit: opts.limit });
     if (slots.length === 0) {
       out(opts.team ? `no slots of team "${opts.team}" in ${path}` : `no slots in ${path} yet`);
       return 0;
@@ -43,6 +43,6 @@ export async function historyCommand(
     for (const line of formatHistory(slots, (team) => zones.get(team) ?? null)) out(line);
     return 0;
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }

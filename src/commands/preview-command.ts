@@ -79,6 +79,6 @@ async function previewAlert(
     return 0;
   } finally {
     await api.close();
-    ledger?.close();
+    await ledger?.close();
   }
 }

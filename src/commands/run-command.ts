@@ -36,12 +36,12 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   try {
     if (ledger && !opts.force) {
       const key = digestSlot(job).key;
-      const busy = describeSendingElsewhere(ledger, key, config.state.sendTimeoutMs);
+      const busy = await describeSendingElsewhere(ledger, key, config.state.sendTimeoutMs);
       if (busy) {
         out(busy);
         return 1;
       }
-      const delivered = describeDelivered(ledger, key);
+      const delivered = await describeDelivered(ledger, key);
       if (delivered) {
         out(delivered);
         return 0;
@@ -98,27 +98,28 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       await clients.close();
     }
   } finally {
-    ledger?.close();
+    await ledger?.close();
   }
 }
 
 /** "key: being sent …" when another process (the daemon) is sending the slot now, else null. */
-function describeSendingElsewhere(
+async function describeSendingElsewhere(
   ledger: Ledger,
   key: string,
   sendTimeoutMs: number,
-): string | null {
+): Promise<string | null> {
   const at = { now: new Date(), sendTimeoutMs };
-  const busy = (ledger.getSlot(key)?.deliveries ?? []).filter((d) => sendingElsewhere(d, at));
+  const slot = await ledger.getSlot(key);
+  const busy = (slot?.deliveries ?? []).filter((d) => sendingElsewhere(d, at));
   if (busy.length === 0) return null;
   const since = busy.map((d) => `${d.destination} since ${d.updatedAt.toISOString()}`).join(", ");
   return `${key}: another process is sending it right now (${since}) — check \`history\` in a few minutes; --force sends anyway, at the risk of a second post`;
 }
 
 /** "key: already delivered …" when the ledger has the slot done, else null. */
-function describeDelivered(ledger: Ledger, key: string): string | null {
-  if (!ledger.isSlotDelivered(key)) return null;
-  const deliveries = ledger.getSlot(key)?.deliveries ?? [];
+async function describeDelivered(ledger: Ledger, key: string): Promise<string | null> {
+  if (!(await ledger.isSlotDelivered(key))) return null;
+  const deliveries = (await ledger.getSlot(key))?.deliveries ?? [];
   const states = deliveries.map(
     (d) => `${d.destination} ${d.state === "sent" ? "sent" : "failed"}`,
   );

@@ -54,7 +54,7 @@ export async function startCommand(opts: StartOptions): Promise<number> {
     process.on("SIGTERM", onStopSignal);
     process.on("SIGINT", onStopSignal);
     process.on("SIGHUP", () => reload(opts, logger, service.reload));
-    service.fatal.then((error) => {
+    void service.fatal.then((error) => {
       logger.fatal({ err: error.message }, "the daemon cannot go on");
       if (!stopping) stop("lease lost", 2);
     });

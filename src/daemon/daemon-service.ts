@@ -55,16 +55,16 @@ export async function startDaemonService(
     now,
   });
   try {
-    ledger.acquireDaemonLease("insights-reporter start");
+    await ledger.acquireDaemonLease("insights-reporter start");
   } catch (error) {
-    ledger.close();
+    await ledger.close();
     throw error;
   }
-  const metrics = createDaemonMetrics(() =>
-    current.teams.flatMap((team) =>
-      team.alerts.flatMap((alert) => ledger.alertStates(team.name, alert.name)),
-    ),
-  );
+  const metrics = createDaemonMetrics(async () => {
+    const alerts = current.teams.flatMap((team) => team.alerts.map((a) => [team.name, a.name] as const));
+    const states = await Promise.all(alerts.map(([team, alert]) => ledger.alertStates(team, alert)));
+    return states.flat();
+  });
   const clients = createClients(config, {
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),
@@ -89,18 +89,9 @@ export async function startDaemonService(
   });
 
   let current = config;
-  const ledgerReadable = () => {
-    try {
-      ledger.getSlot("");
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const ledgerCheck = () => {
-    const problem = ledger.fileProblem();
-    if (problem !== null) return { ok: false, detail: problem };
-    return { ok: ledgerReadable(), detail: ledger.location };
+  const ledgerCheck = async () => {
+    const problem = await ledger.reachable().catch((error: unknown) => String(error));
+    return problem === null ? { ok: true, detail: ledger.location } : { ok: false, detail: problem };
   };
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {
@@ -111,13 +102,13 @@ export async function startDaemonService(
         contentType: metrics.registry.contentType,
         body: await metrics.registry.metrics(),
       }),
-      readiness: () => {
+      readiness: async () => {
         const { lastTickAt, stopping } = daemon.status();
         const ticked =
           lastTickAt !== null && now().getTime() - lastTickAt.getTime() < TICK_STALE_MS;
         const checks = {
           config: { ok: true, detail: current.source },
-          ledger: ledgerCheck(),
+          ledger: await ledgerCheck(),
           scheduler: {
             ok: ticked && !stopping,
             detail: stopping ? "stopping" : `last tick ${lastTickAt?.toISOString() ?? "never"}`,
@@ -127,8 +118,8 @@ export async function startDaemonService(
       },
     });
   } catch (error) {
-    ledger.releaseLease();
-    ledger.close();
+    await ledger.releaseLease();
+    await ledger.close();
     await clients.close();
     throw error;
   }
@@ -147,8 +138,8 @@ export async function startDaemonService(
       );
     }
     await ops.close();
-    ledger.releaseLease();
-    ledger.close();
+    await ledger.releaseLease();
+    await ledger.close();
     // A delivery cut off by the grace period may hold a connection; do not wait on it forever.
     await Promise.race([clients.close(), delay(2_000)]);
     logger.info({ ledger: ledger.location }, "daemon stopped");

@@ -32,10 +32,14 @@ export interface Timers {
 
 export type DaemonLedger = Pick<
   Ledger,
+  | "shared"
   | "recordSlot"
   | "getSlot"
   | "isSlotDelivered"
   | "claimDelivery"
+  | "holdsClaim"
+  | "claimSlotRun"
+  | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
   | "markSent"

@@ -1,4 +1,4 @@
-import { claimingLedger } from "../deliver/claiming-ledger.js";
+import { type ClaimingLedgerBase, claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DigestLedger } from "../run-digest.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { ClaimOptions, Ledger } from "../state/ledger.js";
@@ -11,10 +11,7 @@ import type { ClaimOptions, Ledger } from "../state/ledger.js";
  * never resends — or retries early — the others.
  */
 export function dueDestinationsOnly(
-  ledger: Pick<
-    Ledger,
-    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
-  >,
+  ledger: ClaimingLedgerBase,
   claim: Omit<ClaimOptions, "take">,
 ): DigestLedger {
   return claimingLedger(ledger, { ...claim, take: "due" });
@@ -25,20 +22,21 @@ export function dueDestinationsOnly(
  * pending, interrupted mid-send, or due for its retry. A slot whose failures all wait for a
  * later retry is left to that retry rather than fetched and rendered for nothing.
  */
-export function hasDueDestination(
+export async function hasDueDestination(
   ledger: Pick<Ledger, "getSlot">,
   key: string,
   at: DueAt,
-): boolean {
-  const slot = ledger.getSlot(key);
+): Promise<boolean> {
+  const slot = await ledger.getSlot(key);
   return !slot || slot.deliveries.some((d) => isDue(d, at));
 }
 
 /** Whether another process is sending one of the slot's deliveries now. */
-export function slotSendingElsewhere(
+export async function slotSendingElsewhere(
   ledger: Pick<Ledger, "getSlot">,
   key: string,
   at: DueAt,
-): boolean {
-  return ledger.getSlot(key)?.deliveries.some((d) => sendingElsewhere(d, at)) ?? false;
+): Promise<boolean> {
+  const slot = await ledger.getSlot(key);
+  return slot?.deliveries.some((d) => sendingElsewhere(d, at)) ?? false;
 }

@@ -50,7 +50,7 @@ const ALERT_LEVEL: Record<AlertStateSample["state"], number> = {
  * is read at each scrape, so the gauge is the ledger's word, never a copy that drifts.
  */
 export function createDaemonMetrics(
-  alertStates: () => readonly AlertStateSample[] = () => [],
+  alertStates: () => Promise<readonly AlertStateSample[]> = async () => [],
 ): DaemonMetrics {
   const registry = new Registry();
   // The event-loop delay histogram samples every 10 ms by default: a hundred wake-ups a second
@@ -106,9 +106,10 @@ export function createDaemonMetrics(
     help: "Each alert scope's state: 0 ok, 1 pending, 2 warn, 3 critical; -1 no data.",
     labelNames: ["team", "alert", "scope"] as const,
     registers,
-    collect() {
+    async collect() {
+      const states = await alertStates();
       this.reset();
-      for (const s of alertStates()) {
+      for (const s of states) {
         this.set({ team: s.team, alert: s.alert, scope: s.scope }, ALERT_LEVEL[s.state]);
       }
     },

@@ -15,7 +15,7 @@ export interface OpsServerOptions {
   host: string;
   /** 0 picks a free port (tests); the real one is in `url`. */
   port: number;
-  readiness: () => Readiness;
+  readiness: () => Promise<Readiness>;
   metrics: () => Promise<{ contentType: string; body: string }>;
   /** Tighter or looser than OPS_SERVER_LIMITS (tests hand in small ones). */
   limits?: Partial<OpsServerLimits>;
@@ -72,11 +72,15 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     }
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
     if (path === "/readyz") {
-      const readiness = options.readiness();
-      return sendJson(res, readiness.ready ? 200 : 503, {
-        status: readiness.ready ? "ready" : "not ready",
-        checks: readiness.checks,
-      });
+      options.readiness().then(
+        (readiness) =>
+          sendJson(res, readiness.ready ? 200 : 503, {
+            status: readiness.ready ? "ready" : "not ready",
+            checks: readiness.checks,
+          }),
+        (error: unknown) => send(res, 500, "text/plain; charset=utf-8", `${String(error)}\n`),
+      );
+      return;
     }
     if (path === "/metrics") {
       options.metrics().then(

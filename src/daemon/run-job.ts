@@ -24,13 +24,12 @@ export function createJobRunner(
     };
     if (job.kind === "alert") {
       const ledger: AlertLedger = {
+        // Deliveries through the run's view: claimed when due, each write fenced by its claim.
+        ...context.ledger,
         alertStates: (team, alert) => alertLedger.alertStates(team, alert),
         recordAlertEvaluation: (evaluation) => alertLedger.recordAlertEvaluation(evaluation),
         getAlertEvaluation: (key) => alertLedger.getAlertEvaluation(key),
         getSlot: (key) => alertLedger.getSlot(key),
-        beginAttempt: (key, id) => context.ledger.beginAttempt(key, id),
-        markSent: (key, id, receipt) => context.ledger.markSent(key, id, receipt),
-        markFailed: (key, id, error, next) => context.ledger.markFailed(key, id, error, next),
       };
       const outcome = await runAlert(
         { team: job.team, alert: job.alert, fireAt },

@@ -37,7 +37,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   // Per job, a due slot left alone because a send of it is in flight (see DueAt).
   const elsewhere = new Map<string, { fire: Date; key: string }>();
-  const unrecorded = createUnrecordedRetries(logger, (key) => ledger.getSlot(key) !== null);
+  const unrecorded = createUnrecordedRetries(
+    logger,
+    async (key) => (await ledger.getSlot(key)) !== null,
+  );
   const runs = createSlotRuns({
     claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => {
@@ -78,7 +81,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     if (stopping) return;
     const now = clock();
     try {
-      ledger.renewLease();
+      await ledger.renewLease();
     } catch (error) {
       if (!(error instanceof LedgerLockedError)) throw error;
       stopping = true;
@@ -94,20 +97,20 @@ export function createDaemon(options: DaemonOptions): Daemon {
     let since = performance.now();
     for (const job of [...jobs]) {
       if (stopping) return;
-      planJob(job, now, cache);
+      await planJob(job, now, cache);
       if (performance.now() - since >= YIELD_EVERY_MS) {
         await yieldToLoop();
         since = performance.now();
       }
     }
     if (stopping) return;
-    runDueRetries(now, cache);
+    await runDueRetries(now, cache);
     runUnrecordedRetries(now, cache);
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
   }
 
-  function planJob(job: ScheduledJob, now: Date, cache: RequestCache): void {
+  async function planJob(job: ScheduledJob, now: Date, cache: RequestCache): Promise<void> {
     // A busy job is planned once its run ends, from its last plan: no fire is lost meanwhile.
     if (runs.isRunning(job.id)) return;
     const next = nextFireAt.get(job.id) ?? Number.NEGATIVE_INFINITY;
@@ -117,7 +120,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     }
     const lastCheckedAt = lastChecked.get(job.id) ?? null;
     try {
-      const plan = planCatchUp({
+      const plan = await planCatchUp({
         schedule: job.schedule,
         zone: job.zone,
         catchUpMs: job.catchUpMs,
@@ -148,9 +151,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
       const due = plan.due ?? elsewhere.get(job.id) ?? null;
       elsewhere.delete(job.id);
       const at = { now, sendTimeoutMs };
-      if (due && hasDueDestination(ledger, due.key, at)) {
+      if (due && (await hasDueDestination(ledger, due.key, at))) {
         runs.launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
-      } else if (due && slotSendingElsewhere(ledger, due.key, at)) {
+      } else if (due && (await slotSendingElsewhere(ledger, due.key, at))) {
         elsewhere.set(job.id, due);
       }
     } catch (error) {
@@ -158,18 +161,18 @@ export function createDaemon(options: DaemonOptions): Daemon {
     }
   }
 
-  function runDueRetries(now: Date, cache: RequestCache): void {
+  async function runDueRetries(now: Date, cache: RequestCache): Promise<void> {
     const bySlot = new Map<string, DueRetry[]>();
-    for (const retry of ledger.dueRetries(now)) {
+    for (const retry of await ledger.dueRetries(now)) {
       bySlot.set(retry.slot.key, [...(bySlot.get(retry.slot.key) ?? []), retry]);
     }
     for (const [key, retries] of bySlot) {
       const { slot } = retries[0] as DueRetry;
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
       if (!job) {
-        giveUp(retries, "its job is no longer in the config");
+        await giveUp(retries, "its job is no longer in the config");
       } else if (keyForFire(job, slot.fireAt) !== key) {
-        giveUp(retries, "its job now covers another period (the config changed)");
+        await giveUp(retries, "its job now covers another period (the config changed)");
       } else if (!runs.isRunning(job.id)) {
         runs.launch({ job, fire: slot.fireAt, key, trigger: "retry", now, cache });
       }
@@ -182,9 +185,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     }
   }
 
-  function giveUp(retries: DueRetry[], reason: string): void {
+  async function giveUp(retries: DueRetry[], reason: string): Promise<void> {
     for (const { slot, destination, attempts, lastError } of retries) {
-      ledger.markFailed(
+      await ledger.markFailed(
         slot.key,
         destination,
         `${lastError ?? "failed"} (given up: ${reason})`,

@@ -20,27 +20,27 @@ export interface SettleDeps {
 }
 
 /** Records and reports how a run of `key` ended; `error` is what the run threw, if it did. */
-export function settleSlot(
+export async function settleSlot(
   deps: SettleDeps,
   job: ScheduledJob,
   key: string,
   results: readonly DeliveryResult[],
   error: unknown,
-): void {
+): Promise<void> {
   const { ledger, metrics, logger } = deps;
   const labels = { team: job.team.name, job: metricJob(job.kind, job.name) };
   const reason = error === null ? null : error instanceof Error ? error.message : String(error);
   if (reason !== null) logger.error({ slot: key, err: reason }, "slot run failed");
 
-  let slot = ledger.getSlot(key);
+  let slot = await ledger.getSlot(key);
   const repairs = (slot?.deliveries ?? []).flatMap((delivery) => {
     const repair = repairOf(delivery, results, reason, deps);
     return repair ? [{ delivery, ...repair }] : [];
   });
   for (const { delivery, error: lastError, next } of repairs) {
-    ledger.markFailed(key, delivery.destination, lastError, next);
+    await ledger.markFailed(key, delivery.destination, lastError, next);
   }
-  if (repairs.length > 0) slot = ledger.getSlot(key);
+  if (repairs.length > 0) slot = await ledger.getSlot(key);
 
   const rows = new Map((slot?.deliveries ?? []).map((d) => [d.destination, d]));
   for (const result of results) {

@@ -36,7 +36,7 @@ export interface SlotRunsOptions {
     job: ScheduledJob,
     due: { fire: Date; key: string },
     retryAt: (attempts: number) => Date | null,
-  ) => void;
+  ) => Promise<void>;
 }
 
 export interface SlotLaunch {
@@ -82,33 +82,45 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       if (at) options.onRetryScheduled?.(at);
       return at;
     };
-    const settle = (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
+    const settle = async (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
       const at = { now: clock(), sendTimeoutMs };
-      settleSlot(
+      await settleSlot(
         { ledger, metrics, logger, retryAt, now: at.now, launched: { now, sendTimeoutMs } },
         job,
         key,
         deliveries,
         error,
       );
-      if (slotSendingElsewhere(ledger, key, at)) options.onLeftToOthers(job, { fire, key });
-      if (error !== null && !ledger.getSlot(key)) {
-        options.onUnrecordedFailure?.(job, { fire, key }, retryAt);
+      if (await slotSendingElsewhere(ledger, key, at)) options.onLeftToOthers(job, { fire, key });
+      if (error !== null && !(await ledger.getSlot(key))) {
+        await options.onUnrecordedFailure?.(job, { fire, key }, retryAt);
+      }
+    };
+
+    // On a shared ledger the run is claimed first: a replica that planned the same fire leaves
+    // it alone (it is fetched and rendered once) and takes it over if this one dies. A ledger
+    // of one daemon needs no run claim: a restart after a crash goes on at once.
+    const runSlot = async () => {
+      const taken = ledger.shared
+        ? await ledger.claimSlotRun(key, claim.owner, sendTimeoutMs)
+        : { token: 0 };
+      if (!taken) {
+        logger.debug({ slot: key }, "another process is running this slot; left to it");
+        options.onLeftToOthers(job, { fire, key });
+        return;
+      }
+      try {
+        const outcome = await options
+          .runJob(job, fire, { ledger: dueDestinationsOnly(ledger, claim), cache, logger, retryAt })
+          .then((ran) => ({ ran, error: null }), (error: unknown) => ({ ran: null, error }));
+        await settle(outcome.ran?.deliveries ?? [], outcome.error);
+      } finally {
+        if (ledger.shared) await ledger.releaseSlotRun(key, taken);
       }
     };
 
     running.set(job.id, key);
-    const run = options
-      .runJob(job, fire, {
-        ledger: dueDestinationsOnly(ledger, claim),
-        cache,
-        logger,
-        retryAt,
-      })
-      .then(
-        (outcome) => settle(outcome.deliveries, null),
-        (error: unknown) => settle([], error),
-      )
+    const run = runSlot()
       .catch((error: unknown) =>
         logger.error({ slot: key, err: String(error) }, "could not record the slot's outcome"),
       )

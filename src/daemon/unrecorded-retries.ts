@@ -14,7 +14,7 @@ export interface UnrecordedSlot {
 
 export interface UnrecordedRetries {
   /** A run of the slot failed unrecorded; `retryAt(n)` is when attempt n+1 may go, or null. */
-  failed(slot: UnrecordedSlot, retryAt: (attempts: number) => Date | null): void;
+  failed(slot: UnrecordedSlot, retryAt: (attempts: number) => Date | null): Promise<void>;
   /**
    * The slots due again at `now` whose job is not running (taken off the list); those whose job
    * left the config or now covers another period are dropped.
@@ -28,16 +28,18 @@ export interface UnrecordedRetries {
 
 export function createUnrecordedRetries(
   logger: Logger,
-  isRecorded: (key: string) => boolean,
+  isRecorded: (key: string) => Promise<boolean>,
 ): UnrecordedRetries {
   // Per job, the slot to try again and when; per slot key, how many runs of it failed so.
   const pending = new Map<string, { fire: Date; key: string; at: number }>();
   const attempts = new Map<string, number>();
 
   return {
-    failed({ job, fire, key }, retryAt) {
+    async failed({ job, fire, key }, retryAt) {
       // A key that has since been recorded needs no count any more.
-      for (const counted of attempts.keys()) if (isRecorded(counted)) attempts.delete(counted);
+      for (const counted of [...attempts.keys()]) {
+        if (await isRecorded(counted)) attempts.delete(counted);
+      }
       const made = (attempts.get(key) ?? 0) + 1;
       const at = retryAt(made);
       if (at === null) {

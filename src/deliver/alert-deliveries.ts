@@ -13,7 +13,7 @@ export interface AlertDeliveryDeps {
   email: EmailDestination | null;
   logger: Logger;
   /** The ts of a fire's first message in a channel, or null when it was never posted. */
-  threadTs: (rootKey: string, channel: string) => string | null;
+  threadTs: (rootKey: string, channel: string) => Promise<string | null>;
   /** Finds an earlier top-level post of a key (crash recovery of a fire's post). */
   findSlackPost?: SlackDestination["findPosted"];
   /** No message of the evaluation precedes this: where to start looking for one. */
@@ -37,10 +37,10 @@ export function alertDeliveryJobs(
     jobs.push({
       id: slackDestinationId(slack.channel),
       send: async () => {
-        let thread = slack.threadKey ? tsOf(slack.threadKey) : null;
+        let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
         // Edits first: a fire whose first message is gone gets this message as a new post.
         for (const update of slack.updates) {
-          const ts = tsOf(update.rootKey);
+          const ts = await tsOf(update.rootKey);
           if (!ts) continue;
           try {
             const names = { key, rootKey: update.rootKey };

@@ -6,17 +6,19 @@ import type { DeliveryLedger } from "./deliver-all.js";
  * sending, by the rules of `options` (the daemon takes what is due, `run` any open destination,
  * `run --force` anything). A destination not won reads as `sent` or `later`, and is left alone.
  */
+export type ClaimingLedgerBase = Pick<
+  Ledger,
+  "recordSlot" | "claimDelivery" | "holdsClaim" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+>;
+
 export function claimingLedger(
-  ledger: Pick<
-    Ledger,
-    "recordSlot" | "claimDelivery" | "markSent" | "markFailed" | "partsDone" | "recordPart"
-  >,
+  ledger: ClaimingLedgerBase,
   options: ClaimOptions,
 ): DeliveryLedger & Pick<Ledger, "recordSlot"> {
   return {
     recordSlot: (slot) => ledger.recordSlot(slot),
-    beginAttempt: (key, destination) => {
-      const claim = ledger.claimDelivery(key, destination, options);
+    beginAttempt: async (key, destination) => {
+      const claim = await ledger.claimDelivery(key, destination, options);
       if (!claim.claimed) {
         const sent = claim.delivery?.state === "sent";
         return { state: sent ? "sent" : "later", attempts: claim.delivery?.attempts ?? 0 };
@@ -36,5 +38,6 @@ export function claimingLedger(
       ledger.markFailed(key, destination, error, next, token),
     partsDone: (key, destination) => ledger.partsDone(key, destination),
     recordPart: (key, destination, part, ref) => ledger.recordPart(key, destination, part, ref),
+    holdsClaim: (key, destination, claim) => ledger.holdsClaim(key, destination, claim),
   };
 }

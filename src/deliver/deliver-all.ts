@@ -53,18 +53,21 @@ export interface DeliveryLedger {
    * Claims the destination for this attempt; returns the state it was claimed from, or `sent`
    * or `later` when this run must leave it alone (and the row untouched).
    */
-  beginAttempt(key: string, id: string): Attempt;
-  markSent(key: string, id: string, receipt: Receipt, claim?: number): void;
+  beginAttempt(key: string, id: string): Promise<Attempt>;
+  /** False when nothing was written: the claim was taken over (see `Ledger.markSent`). */
+  markSent(key: string, id: string, receipt: Receipt, claim?: number): Promise<boolean>;
   markFailed(
     key: string,
     id: string,
     error: string,
     nextAttemptAt: Date | null,
     claim?: number,
-  ): void;
+  ): Promise<boolean>;
   /** The parts of the delivery done so far (see DeliveryProgress). */
-  partsDone?(key: string, id: string): ReadonlyMap<string, string | null>;
-  recordPart?(key: string, id: string, part: string, ref: string | null): void;
+  partsDone?(key: string, id: string): Promise<ReadonlyMap<string, string | null>>;
+  recordPart?(key: string, id: string, part: string, ref: string | null): Promise<void>;
+  /** Whether the claim is still this attempt's; absent, it always is. */
+  holdsClaim?(key: string, id: string, claim: number): Promise<boolean>;
 }
 
 export interface DeliverOptions {
@@ -89,12 +92,23 @@ async function deliverOne(
   options: DeliverOptions,
 ): Promise<DeliveryResult> {
   const { ledger, logger } = options;
-  const before = ledger?.beginAttempt(key, job.id) ?? { state: "new", attempts: 0 };
+  const before = (await ledger?.beginAttempt(key, job.id)) ?? { state: "new", attempts: 0 };
   if (before.state === "sent") return { id: job.id, status: "already-sent" };
   if (before.state === "later") return { id: job.id, status: "waiting" };
   const claim = before.claim;
+  // A write refused by the fencing token: this process stalled past its claim (paused, cut
+  // off from the database) and another took the send over; what that one records stands.
+  const recorded = async (written: Promise<boolean> | undefined) =>
+    (await written) !== false || claim === undefined;
+  const lostClaim = (): DeliveryResult => {
+    logger.warn(
+      { slot: key, destination: job.id, claim },
+      "lost the claim: another process took this delivery over; this one records nothing",
+    );
+    return { id: job.id, status: "waiting" };
+  };
   // A deliberate resend starts over; any other attempt goes on from the parts already done.
-  const progress = progressOf(key, job.id, before.resend ? null : ledger);
+  const progress = await progressOf(key, job.id, claim, before.resend ? null : ledger);
   try {
     // Look before every send that is not a deliberate resend: after a crash mid-send (a claim
     // taken over only once its post could no longer land), after a failure (the post may have
@@ -103,7 +117,7 @@ async function deliverOne(
     if (job.recover && !before.resend) {
       const found = await job.recover(progress);
       if (found) {
-        ledger?.markSent(key, job.id, found, claim);
+        if (!(await recorded(ledger?.markSent(key, job.id, found, claim)))) return lostClaim();
         logger.info(
           { slot: key, destination: job.id },
           "found the earlier delivery after a restart; not sending again",
@@ -111,8 +125,10 @@ async function deliverOne(
         return { id: job.id, status: "recovered", receipt: found };
       }
     }
+    // Looking may have taken a while: a send taken over meanwhile is not sent a second time.
+    if (!(await progress.stillOurs())) return lostClaim();
     const receipt = await job.send(progress);
-    ledger?.markSent(key, job.id, receipt, claim);
+    if (!(await recorded(ledger?.markSent(key, job.id, receipt, claim)))) return lostClaim();
     // The adapter has logged the detail; the result carries it to the command or daemon.
     if (receipt.warning) {
       return { id: job.id, status: "sent", receipt, error: new Error(receipt.warning) };
@@ -122,7 +138,7 @@ async function deliverOne(
     const partial = partialReceipt(error);
     if (partial) {
       // The main message went out; only a reply or an upload failed. Never post it twice.
-      ledger?.markSent(key, job.id, partial, claim);
+      if (!(await recorded(ledger?.markSent(key, job.id, partial, claim)))) return lostClaim();
       logger.warn(
         { slot: key, destination: job.id, err: messageOf(error) },
         "posted, but a thread reply or upload failed",
@@ -131,7 +147,8 @@ async function deliverOne(
     }
     const attempts = before.attempts + 1;
     const nextAttemptAt = options.retryAt?.(attempts) ?? null;
-    ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
+    const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
+    if (!(await recorded(failed))) return lostClaim();
     logger.error(
       {
         slot: key,
@@ -146,17 +163,37 @@ async function deliverOne(
   }
 }
 
-/** The parts done, read from the ledger and written to it as each new one is done. */
-function progressOf(key: string, id: string, ledger: DeliveryLedger | null): DeliveryProgress {
-  const done = new Map<string, string | null>(ledger?.partsDone?.(key, id) ?? []);
+/**
+ * The parts done, read from the ledger and written to it as each new one is done. After each,
+ * the claim is checked: a send taken over meanwhile stops before its next part.
+ */
+async function progressOf(
+  key: string,
+  id: string,
+  claim: number | undefined,
+  ledger: DeliveryLedger | null,
+): Promise<DeliveryProgress & { stillOurs(): Promise<boolean> }> {
+  const done = new Map<string, string | null>((await ledger?.partsDone?.(key, id)) ?? []);
+  const stillOurs = async () =>
+    claim === undefined || ((await ledger?.holdsClaim?.(key, id, claim)) ?? true);
   return {
     done,
-    record(part, ref) {
+    stillOurs,
+    async record(part, ref) {
       if (done.has(part)) return;
       done.set(part, ref);
-      ledger?.recordPart?.(key, id, part, ref);
+      await ledger?.recordPart?.(key, id, part, ref);
+      if (!(await stillOurs())) throw new ClaimLostError(key, id);
     },
   };
+}
+
+/** A send stopped between its parts: another process took its claim over. */
+export class ClaimLostError extends Error {
+  constructor(key: string, id: string) {
+    super(`the send of ${id} for ${key} was taken over by another process; stopped before its next part`);
+    this.name = "ClaimLostError";
+  }
 }
 
 function partialReceipt(error: unknown): Receipt | null {

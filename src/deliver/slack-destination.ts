@@ -54,7 +54,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         channel: id,
         ts: progress?.done.get("post") ?? (await postMain(channel, id, post)),
       };
-      progress?.record("post", posted.ts);
+      await progress?.record("post", posted.ts);
       // Parts an earlier attempt did (it crashed, or failed half-way) are not sent again.
       const todo = (part: string) => !progress?.done.has(part);
       const total = post.thread.length;
@@ -66,7 +66,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
           await call("chat.postMessage", channel, () =>
             client.chat.postMessage({ channel: id, thread_ts: posted.ts, ...message(reply) }),
           );
-          progress?.record(`thread ${i + 1}`, null);
+          await progress?.record(`thread ${i + 1}`, null);
         }
         if (file && todo("upload")) {
           step = `upload of ${file.filename}`;
@@ -79,7 +79,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
               title: file.filename,
             }),
           );
-          progress?.record("upload", null);
+          await progress?.record("upload", null);
         }
       } catch (error) {
         const cause = toSlackDeliveryError(

@@ -14,7 +14,8 @@ export interface SlackPosted {
  */
 export interface DeliveryProgress {
   done: ReadonlyMap<string, string | null>;
-  record(part: string, ref: string | null): void;
+  /** Records a part as done; rejects when the send was taken over meanwhile (stop sending). */
+  record(part: string, ref: string | null): Promise<void>;
 }
 
 export interface SlackDestination {

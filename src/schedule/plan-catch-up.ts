@@ -24,7 +24,7 @@ export interface CatchUpInput {
   /** The slot key a fire delivers (team, job and the period the fire covers). */
   keyForFire: (fire: Date) => string;
   /** Whether the slot is done (e.g. `ledger.isSlotDelivered`). */
-  isDelivered: (key: string) => boolean;
+  isDelivered: (key: string) => boolean | Promise<boolean>;
 }
 
 export interface PlannedFire {
@@ -50,7 +50,7 @@ export interface CatchUpPlan {
  * planned like a daily one. Keys never go back in time (a later fire covers the same period or
  * a later one), so the fires of one slot are a contiguous run, found by bisection on time.
  */
-export function planCatchUp(input: CatchUpInput): CatchUpPlan {
+export async function planCatchUp(input: CatchUpInput): Promise<CatchUpPlan> {
   const { schedule, zone, now, lastCheckedAt } = input;
   const windowStart = now.getTime() - Math.max(ON_TIME_MS, input.catchUpMs);
   const checkedUntil = lastCheckedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
@@ -64,7 +64,7 @@ export function planCatchUp(input: CatchUpInput): CatchUpPlan {
   const latest = checkedUntil >= now.getTime() ? null : latestIn(now.getTime());
   const latestKey = latest ? keyOf(latest) : null;
   const due =
-    latest && latestKey && !delivered(latestKey) ? { fire: latest, key: latestKey } : null;
+    latest && latestKey && !(await delivered(latestKey)) ? { fire: latest, key: latestKey } : null;
 
   const candidates: { fire: Date; reason: SkippedFire["reason"] }[] = [];
   // Each earlier slot in the window, newest first: the last fire before the current slot's run.
@@ -89,7 +89,7 @@ export function planCatchUp(input: CatchUpInput): CatchUpPlan {
     const key = keyOf(fire);
     if (seen.has(key)) continue;
     seen.add(key);
-    if (!delivered(key)) skipped.push({ fire, key, reason });
+    if (!(await delivered(key))) skipped.push({ fire, key, reason });
   }
   return { due, skipped };
 }
@@ -123,12 +123,14 @@ function beforeWindowFrom(checkedUntil: number): Date {
   return new Date(Number.isFinite(checkedUntil) ? checkedUntil + 1 : -8.64e15);
 }
 
-function memoize(predicate: (key: string) => boolean): (key: string) => boolean {
+function memoize(
+  predicate: (key: string) => boolean | Promise<boolean>,
+): (key: string) => Promise<boolean> {
   const answers = new Map<string, boolean>();
-  return (key) => {
+  return async (key) => {
     let answer = answers.get(key);
     if (answer === undefined) {
-      answer = predicate(key);
+      answer = await predicate(key);
       answers.set(key, answer);
     }
     return answer;

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { AlertEvaluation, AlertLevel, AlertState, Ledger } from "./ledger.js";
+import type { AlertEvaluation, AlertLevel, AlertState, SyncLedger } from "./ledger.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
@@ -31,7 +31,7 @@ interface EvaluationRow {
 }
 
 export type AlertStateStore = Pick<
-  Ledger,
+  SyncLedger,
   | "alertStates"
   | "firingAlerts"
   | "recordAlertEvaluation"
@@ -43,7 +43,7 @@ export type AlertStateStore = Pick<
 export function createAlertStateStore(
   db: Database.Database,
   now: () => Date,
-  recordSlot: Ledger["recordSlot"],
+  recordSlot: SyncLedger["recordSlot"],
 ): AlertStateStore {
   const states = db.prepare<[string, string], AlertStateRow>(
     "SELECT * FROM alert_states WHERE team = ? AND alert = ? ORDER BY scope",

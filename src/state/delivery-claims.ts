@@ -1,12 +1,15 @@
 import type Database from "better-sqlite3";
-import type { Claimed, ClaimOptions, DeliveryState, Ledger, NotClaimed } from "./ledger.js";
+import type { Claimed, ClaimOptions, DeliveryState, NotClaimed, SyncLedger } from "./ledger.js";
 
-// Claiming a destination for sending, and the parts of a delivery done so far. The claim is one
+// Claiming a slot's run and a destination for sending, and the parts of a delivery done so far. The claim is one
 // conditional upsert (INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING), so two processes that
 // reach the same send at once cannot both win, and the same statement carries over to
 // PostgreSQL; its token fences the claimer's later writes.
 
-export type ClaimStore = Pick<Ledger, "claimDelivery" | "partsDone" | "recordPart">;
+export type ClaimStore = Pick<
+  SyncLedger,
+  "claimDelivery" | "holdsClaim" | "partsDone" | "recordPart" | "claimSlotRun" | "releaseSlotRun"
+>;
 
 interface ClaimRow {
   claim: number;
@@ -46,6 +49,24 @@ export function createClaimStore(
         })
         .immediate(),
 
+    holdsClaim: (key, destination, claim) =>
+      q.holds.get(key, destination, claim) !== undefined,
+
+    claimSlotRun: (key, owner, expiryMs) => {
+      const at = now();
+      const row = q.claimRun.get({
+        key,
+        owner,
+        now: at.toISOString(),
+        staleBefore: new Date(at.getTime() - expiryMs).toISOString(),
+      });
+      return row ? { token: row.token } : null;
+    },
+
+    releaseSlotRun: (key, claim) => {
+      q.releaseRun.run(key, claim.token);
+    },
+
     partsDone: (key, destination) =>
       new Map(q.parts.all(key, destination).map((p) => [p.part, p.ref] as const)),
 
@@ -83,6 +104,23 @@ function prepare(db: Database.Database) {
              AND (@take = 'open' OR (next_attempt_at IS NOT NULL AND next_attempt_at <= @now)))
          OR (state = 'sending' AND coalesce(claimed_at, updated_at) <= @staleBefore)
        RETURNING claim, claimed_from, attempts, slack_ts, message_id`,
+    ),
+    holds: db.prepare<[string, string, number], { claim: number }>(
+      "SELECT claim FROM deliveries WHERE slot_key = ? AND destination = ? AND claim = ?",
+    ),
+    // A run claim is free once released, or once older than the expiry (its holder is gone).
+    claimRun: db.prepare<[{ key: string; owner: string; now: string; staleBefore: string }], {
+      token: number;
+    }>(
+      `INSERT INTO slot_runs (slot_key, token, claimed_by, claimed_at)
+       VALUES (@key, 1, @owner, @now)
+       ON CONFLICT (slot_key) DO UPDATE SET
+         token = token + 1, claimed_by = @owner, claimed_at = @now, released = 0
+       WHERE released = 1 OR claimed_at <= @staleBefore
+       RETURNING token`,
+    ),
+    releaseRun: db.prepare<[string, number]>(
+      "UPDATE slot_runs SET released = 1 WHERE slot_key = ? AND token = ?",
     ),
     parts: db.prepare<[string, string], { part: string; ref: string | null }>(
       "SELECT part, ref FROM delivery_parts WHERE slot_key = ? AND destination = ? ORDER BY part",

@@ -1,6 +1,7 @@
 // The ledger: what the daemon has fired, what each destination got, and the alert states. A
-// narrow interface with plain types (Dates, strings), so another store (PostgreSQL, for
-// several replicas) can stand behind it; `open-ledger.ts` is the SQLite one.
+// narrow asynchronous interface with plain types (Dates, strings) and two stores behind it:
+// SQLite (`open-ledger.ts`, one daemon per file) and PostgreSQL (`postgres-ledger.ts`, shared
+// by replicas). Every change that must not race is one conditional statement in either.
 
 /** What a slot delivers: a digest, or the notification of an alert evaluation. */
 export type SlotKind = "digest" | "alert";
@@ -150,77 +151,126 @@ export interface AlertEvaluation {
   createdAt: Date;
 }
 
+/** A slot's run claimed by one process (see `claimSlotRun`); its token releases it. */
+export interface SlotRunClaim {
+  token: number;
+}
+
 export interface Ledger {
-  /** Where the ledger lives, for messages. */
+  /** Where the ledger lives, for messages: a file, or a database without its password. */
   readonly location: string;
+  /**
+   * Whether several daemons may share this ledger (PostgreSQL): each then claims what it runs,
+   * and no daemon holds the ledger alone. False for SQLite: one daemon per file.
+   */
+  readonly shared: boolean;
   /** Whether the file at `location` is still the one opened: a problem in words, or null. */
   fileProblem(): string | null;
+  /** Whether the store answers now: null, or what is wrong in words (for `/readyz`). */
+  reachable(): Promise<string | null>;
 
   /** Records a slot and its destinations; idempotent. True when the slot is new. */
-  recordSlot(slot: NewSlot): boolean;
+  recordSlot(slot: NewSlot): Promise<boolean>;
   /** A slot with each destination's delivery, or null. */
-  getSlot(key: string): SlotWithDeliveries | null;
+  getSlot(key: string): Promise<SlotWithDeliveries | null>;
   /** True when the slot exists and each destination is sent or failed for good. */
-  isSlotDelivered(key: string): boolean;
+  isSlotDelivered(key: string): Promise<boolean>;
+
+  /**
+   * Claims the run of a slot (fetching, rendering, then delivering) for `owner`, in one
+   * conditional write: won when nobody holds it, or its holder's claim is older than
+   * `expiryMs` (that process died or stalled). Replicas that plan the same fire thus fetch
+   * and render it once; the deliveries keep their own claims (`claimDelivery`).
+   */
+  claimSlotRun(key: string, owner: string, expiryMs: number): Promise<SlotRunClaim | null>;
+  /** Lets the run's claim go (its run ended); a claim taken over since is left alone. */
+  releaseSlotRun(key: string, claim: SlotRunClaim): Promise<void>;
 
   /**
    * Moves a destination to sending and counts the attempt, whatever another process is doing
    * with it, and returns its state before; a "sent" destination is left as is. For tests and
    * tools that play "a process attempts it": senders use `claimDelivery`.
    */
-  beginAttempt(key: string, destination: string): PreviousAttempt;
+  beginAttempt(key: string, destination: string): Promise<PreviousAttempt>;
   /**
    * Claims a destination for sending, in one conditional write: it moves to sending (attempt
    * counted, claimant and time recorded, claim token raised) only if `options` allow taking it
    * from the state it is in. Senders use this, never `beginAttempt`, so two processes reaching
    * the same send at once cannot both win.
    */
-  claimDelivery(key: string, destination: string, options: ClaimOptions): Claimed | NotClaimed;
+  claimDelivery(
+    key: string,
+    destination: string,
+    options: ClaimOptions,
+  ): Promise<Claimed | NotClaimed>;
+  /** Whether `claim` is still the destination's claim (nobody took the send over since). */
+  holdsClaim(key: string, destination: string, claim: number): Promise<boolean>;
   /**
    * Records a delivery as sent, with what the destination handed back. With `claim`, only if
    * that claim is still the destination's (a sender whose claim was taken over writes nothing).
+   * False when nothing was written: the claim was lost.
    */
-  markSent(key: string, destination: string, receipt: DeliveryReceipt, claim?: number): void;
-  /** Records a failed attempt; `nextAttemptAt` null means it is given up (final). Fenced as markSent. */
+  markSent(
+    key: string,
+    destination: string,
+    receipt: DeliveryReceipt,
+    claim?: number,
+  ): Promise<boolean>;
+  /**
+   * Records a failed attempt; `nextAttemptAt` null means it is given up (final). Fenced as
+   * markSent, and false as markSent; a destination already sent is never undone.
+   */
   markFailed(
     key: string,
     destination: string,
     error: string,
     nextAttemptAt: Date | null,
     claim?: number,
-  ): void;
+  ): Promise<boolean>;
   /** The parts of a delivery done so far (`post`, `thread 1`, `upload`), each with its reference. */
-  partsDone(key: string, destination: string): Map<string, string | null>;
+  partsDone(key: string, destination: string): Promise<Map<string, string | null>>;
   /** Records one part of a delivery as done (idempotent). */
-  recordPart(key: string, destination: string, part: string, ref: string | null): void;
+  recordPart(key: string, destination: string, part: string, ref: string | null): Promise<void>;
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
-  dueRetries(now: Date): DueRetry[];
+  dueRetries(now: Date): Promise<DueRetry[]>;
 
   /** The last state of every scope of one alert. */
-  alertStates(team: string, alert: string): AlertState[];
+  alertStates(team: string, alert: string): Promise<AlertState[]>;
   /** Every scope of the team's alerts that is firing now (warn or critical). */
-  firingAlerts(team: string): AlertState[];
+  firingAlerts(team: string): Promise<AlertState[]>;
   /**
    * Records the evaluation's slot, the new states and the notification in one transaction,
    * so a crash leaves either all or none. False, changing nothing, when the slot exists: that
-   * evaluation was done before, and only its stored notification may still need sending.
+   * evaluation was done before (by this process or another), and only its stored
+   * notification may still need sending.
    */
-  recordAlertEvaluation(evaluation: NewAlertEvaluation): boolean;
-  getAlertEvaluation(key: string): AlertEvaluation | null;
+  recordAlertEvaluation(evaluation: NewAlertEvaluation): Promise<boolean>;
+  getAlertEvaluation(key: string): Promise<AlertEvaluation | null>;
   /** A team's evaluations whose period lies within `from`..`to` (ISO dates), oldest first. */
-  alertEvaluations(query: { team: string; from: string; to: string }): AlertEvaluation[];
+  alertEvaluations(query: { team: string; from: string; to: string }): Promise<AlertEvaluation[]>;
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
-  history(query: { team?: string; limit: number }): SlotWithDeliveries[];
+  history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;
 
   /**
    * Claims the ledger for this daemon; throws LedgerLockedError while another live daemon
-   * holds it. One-off commands (history, run) never need the lease.
+   * holds it. One-off commands (history, run) never need the lease. A shared ledger has no
+   * lease: every replica may run, and the claims above share the work.
    */
-  acquireDaemonLease(owner: string): void;
+  acquireDaemonLease(owner: string): Promise<void>;
   /** Keeps the lease alive (every tick); throws LedgerLockedError if it was taken over. */
-  renewLease(): void;
+  renewLease(): Promise<void>;
   /** Gives the lease up (clean shutdown). */
-  releaseLease(): void;
-  close(): void;
+  releaseLease(): Promise<void>;
+  close(): Promise<void>;
 }
+
+/**
+ * A store whose calls answer at once (SQLite through better-sqlite3): the same methods,
+ * without promises. `asyncLedger` turns one into a Ledger.
+ */
+export type SyncLedger = {
+  [K in keyof Ledger]: Ledger[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => R
+    : Ledger[K];
+};

@@ -114,6 +114,18 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX alert_evaluations_by_team ON alert_evaluations (team, period_start);
   `,
+  // 4: the run of a slot is claimed before it fetches anything, so that processes sharing a
+  // ledger (replicas on PostgreSQL; here, a second process on the same file) fetch and render
+  // a fire once; a claim older than the send timeout belongs to a process that is gone.
+  `
+  CREATE TABLE slot_runs (
+    slot_key TEXT PRIMARY KEY,
+    token INTEGER NOT NULL,
+    claimed_by TEXT NOT NULL,
+    claimed_at TEXT NOT NULL,
+    released INTEGER NOT NULL DEFAULT 0
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

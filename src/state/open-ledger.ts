@@ -4,7 +4,8 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
-import type { Ledger } from "./ledger.js";
+import { asyncLedger } from "./async-ledger.js";
+import type { Ledger, SyncLedger } from "./ledger.js";
 import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
 import { migrate } from "./migrations.js";
@@ -31,7 +32,7 @@ export interface LedgerOptions {
 export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   const location = resolve(path);
   try {
-    return reportingLedgerProblems(openSqliteLedger(location, options), location);
+    return asyncLedger(reportingLedgerProblems(openSqliteLedger(location, options), location));
   } catch (error) {
     throw ledgerProblem(location, error) ?? error;
   }
@@ -50,7 +51,7 @@ export function ledgerExists(path: string): boolean {
   }
 }
 
-function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
+function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger {
   const now = options.now ?? (() => new Date());
   const db = connect(location);
   try {
@@ -68,9 +69,12 @@ function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
     isProcessAlive: options.identity?.isProcessAlive ?? isProcessAlive,
   };
   const slots = createSlotStore(db, now);
+  const fileProblem = watchLedgerFile(location);
   return {
     location,
-    fileProblem: watchLedgerFile(location),
+    shared: false,
+    fileProblem,
+    reachable: () => fileProblem() ?? readProblem(() => slots.getSlot("")),
     ...slots,
     ...createAlertStateStore(db, now, slots.recordSlot),
     ...createDaemonLease(db, location, now, identity),
@@ -78,6 +82,16 @@ function openSqliteLedger(location: string, options: LedgerOptions): Ledger {
       if (db.open) db.close();
     },
   };
+}
+
+/** What a read throws, in words; null when it answers. */
+function readProblem(read: () => unknown): string | null {
+  try {
+    read();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 function connect(location: string): Database.Database {

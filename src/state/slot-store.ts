@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { createClaimStore } from "./delivery-claims.js";
-import type { Ledger, PreviousAttempt, SlotWithDeliveries } from "./ledger.js";
+import type { PreviousAttempt, SlotWithDeliveries, SyncLedger } from "./ledger.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
 
 // Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
@@ -8,12 +8,15 @@ import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "
 // second connection (a CLI `run` beside the daemon) waits its turn instead of racing.
 
 export type SlotStore = Pick<
-  Ledger,
+  SyncLedger,
   | "recordSlot"
   | "getSlot"
   | "isSlotDelivered"
   | "beginAttempt"
   | "claimDelivery"
+  | "holdsClaim"
+  | "claimSlotRun"
+  | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
   | "markSent"
@@ -106,16 +109,25 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
       write(() => {
         const slackTs = receipt.slackTs ?? null;
         const messageId = receipt.messageId ?? null;
-        q.sent.run({ key, destination, slackTs, messageId, now: stamp(), claim: claim ?? null });
+        const written = q.sent.run({
+          key,
+          destination,
+          slackTs,
+          messageId,
+          now: stamp(),
+          claim: claim ?? null,
+        });
         refreshFinished(key);
+        return written.changes > 0;
       }),
 
     markFailed: (key, destination, error, nextAttemptAt, claim) =>
       write(() => {
         const next = nextAttemptAt?.toISOString() ?? null;
         const fields = { key, destination, error: cleanError(error), next, now: stamp() };
-        q.failed.run({ ...fields, claim: claim ?? null });
+        const written = q.failed.run({ ...fields, claim: claim ?? null });
         refreshFinished(key);
+        return written.changes > 0;
       }),
 
     dueRetries: (at) =>
