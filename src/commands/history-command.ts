@@ -34,7 +34,10 @@ export async function historyCommand(
   }
   const ledger = openLedger(path);
   try {
-    const slots = await ledger.history({ ...(opts.team ? { team: opts.team } : {}), limit: opts.limit });
+    const slots = await ledger.history({
+      ...(opts.team ? { team: opts.team } : {}),
+      limit: opts.limit,
+    });
     if (slots.length === 0) {
       out(opts.team ? `no slots of team "${opts.team}" in ${path}` : `no slots in ${path} yet`);
       return 0;

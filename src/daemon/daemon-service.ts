@@ -61,8 +61,12 @@ export async function startDaemonService(
     throw error;
   }
   const metrics = createDaemonMetrics(async () => {
-    const alerts = current.teams.flatMap((team) => team.alerts.map((a) => [team.name, a.name] as const));
-    const states = await Promise.all(alerts.map(([team, alert]) => ledger.alertStates(team, alert)));
+    const alerts = current.teams.flatMap((team) =>
+      team.alerts.map((a) => [team.name, a.name] as const),
+    );
+    const states = await Promise.all(
+      alerts.map(([team, alert]) => ledger.alertStates(team, alert)),
+    );
     return states.flat();
   });
   const clients = createClients(config, {
@@ -91,7 +95,9 @@ export async function startDaemonService(
   let current = config;
   const ledgerCheck = async () => {
     const problem = await ledger.reachable().catch((error: unknown) => String(error));
-    return problem === null ? { ok: true, detail: ledger.location } : { ok: false, detail: problem };
+    return problem === null
+      ? { ok: true, detail: ledger.location }
+      : { ok: false, detail: problem };
   };
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {

@@ -112,7 +112,10 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       try {
         const outcome = await options
           .runJob(job, fire, { ledger: dueDestinationsOnly(ledger, claim), cache, logger, retryAt })
-          .then((ran) => ({ ran, error: null }), (error: unknown) => ({ ran: null, error }));
+          .then(
+            (ran) => ({ ran, error: null }),
+            (error: unknown) => ({ ran: null, error }),
+          );
         await settle(outcome.ran?.deliveries ?? [], outcome.error);
       } finally {
         if (ledger.shared) await ledger.releaseSlotRun(key, taken);

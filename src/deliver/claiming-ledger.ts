@@ -8,7 +8,13 @@ import type { DeliveryLedger } from "./deliver-all.js";
  */
 export type ClaimingLedgerBase = Pick<
   Ledger,
-  "recordSlot" | "claimDelivery" | "holdsClaim" | "markSent" | "markFailed" | "partsDone" | "recordPart"
+  | "recordSlot"
+  | "claimDelivery"
+  | "holdsClaim"
+  | "markSent"
+  | "markFailed"
+  | "partsDone"
+  | "recordPart"
 >;
 
 export function claimingLedger(

@@ -191,7 +191,9 @@ async function progressOf(
 /** A send stopped between its parts: another process took its claim over. */
 export class ClaimLostError extends Error {
   constructor(key: string, id: string) {
-    super(`the send of ${id} for ${key} was taken over by another process; stopped before its next part`);
+    super(
+      `the send of ${id} for ${key} was taken over by another process; stopped before its next part`,
+    );
     this.name = "ClaimLostError";
   }
 }

@@ -49,8 +49,7 @@ export function createClaimStore(
         })
         .immediate(),
 
-    holdsClaim: (key, destination, claim) =>
-      q.holds.get(key, destination, claim) !== undefined,
+    holdsClaim: (key, destination, claim) => q.holds.get(key, destination, claim) !== undefined,
 
     claimSlotRun: (key, owner, expiryMs) => {
       const at = now();
@@ -109,9 +108,12 @@ function prepare(db: Database.Database) {
       "SELECT claim FROM deliveries WHERE slot_key = ? AND destination = ? AND claim = ?",
     ),
     // A run claim is free once released, or once older than the expiry (its holder is gone).
-    claimRun: db.prepare<[{ key: string; owner: string; now: string; staleBefore: string }], {
-      token: number;
-    }>(
+    claimRun: db.prepare<
+      [{ key: string; owner: string; now: string; staleBefore: string }],
+      {
+        token: number;
+      }
+    >(
       `INSERT INTO slot_runs (slot_key, token, claimed_by, claimed_at)
        VALUES (@key, 1, @owner, @now)
        ON CONFLICT (slot_key) DO UPDATE SET
