@@ -1,11 +1,10 @@
-import { existsSync } from "node:fs";
 import { createClients } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { runAlert } from "../run-alert.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
-import { openLedger } from "../state/open-ledger.js";
+import { openStore, storeExists } from "../state/open-store.js";
 import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface AlertsOptions {
@@ -30,8 +29,9 @@ export async function alertsCommand(
   const alert = findAlert(team, opts.alert);
   const dryRun = Boolean(opts.outbox);
   // A dry run reads the states of an existing ledger, and creates none.
-  const ledger = !dryRun || existsSync(config.state.path) ? openLedger(config.state.path) : null;
   const logger = createLogger();
+  const ledger =
+    !dryRun || storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const clients = createClients(config, {
     logger,
     ...(opts.outbox ? { outbox: opts.outbox } : {}),

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { loadConfigWithoutApi, resolveConfigPath } from "../config/load-config.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
-import { ledgerExists, openLedger } from "../state/open-ledger.js";
+import { createLogger } from "../logger.js";
+import { openStore, storeExists } from "../state/open-store.js";
 import { findTeam } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
 
@@ -24,7 +25,8 @@ export async function historyCommand(
   });
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
-  if (!ledgerExists(path)) {
+  const store = opts.outbox ? { path, url: null } : { ...config.state, path };
+  if (!storeExists(store)) {
     out(
       opts.outbox
         ? `no ledger at ${path}: nothing has run with start --outbox ${opts.outbox}`
@@ -32,14 +34,15 @@ export async function historyCommand(
     );
     return 0;
   }
-  const ledger = openLedger(path);
+  const ledger = await openStore(store, { logger: createLogger({ level: "warn" }) });
   try {
     const slots = await ledger.history({
       ...(opts.team ? { team: opts.team } : {}),
       limit: opts.limit,
     });
     if (slots.length === 0) {
-      out(opts.team ? `no slots of team "${opts.team}" in ${path}` : `no slots in ${path} yet`);
+      const where = ledger.location;
+      out(opts.team ? `no slots of team "${opts.team}" in ${where}` : `no slots in ${where} yet`);
       return 0;
     }
     const zones = new Map(config.teams.map((t) => [t.name, t.timezone]));

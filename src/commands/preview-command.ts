@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createApiClient } from "../create-deps.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
@@ -7,7 +6,7 @@ import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { runAlert } from "../run-alert.js";
 import { buildDigestReport } from "../run-digest.js";
-import { openLedger } from "../state/open-ledger.js";
+import { openStore, storeExists } from "../state/open-store.js";
 import {
   findAlert,
   findDigest,
@@ -59,10 +58,10 @@ async function previewAlert(
   out: (line: string) => void,
 ): Promise<number> {
   const alert = findAlert(team, name);
-  const ledger = existsSync(config.state.path) ? openLedger(config.state.path) : null;
+  const logger = createLogger({ level: "warn" });
+  const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const api = createApiClient(config);
   try {
-    const logger = createLogger({ level: "warn" });
     const deps = {
       api,
       slack: null,

@@ -9,7 +9,7 @@ import { digestSlot, runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
-import { openLedger } from "../state/open-ledger.js";
+import { openStore } from "../state/open-store.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface RunOptions {
@@ -32,7 +32,8 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: opts.at ?? new Date() };
-  const ledger = opts.outbox ? null : openLedger(config.state.path);
+  const logger = createLogger();
+  const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   try {
     if (ledger && !opts.force) {
       const key = digestSlot(job).key;
@@ -47,7 +48,6 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         return 0;
       }
     }
-    const logger = createLogger();
     const clients = createClients(config, {
       logger,
       ...(opts.outbox ? { outbox: opts.outbox } : {}),

@@ -21,6 +21,7 @@ export function checkConfigRules(raw: unknown, context: RuleContext): ConfigIssu
     ...checkApiUrl(asRecord(config.api).url),
     ...checkSlackApiUrl(asRecord(config.slack).api_url),
     ...checkSmtpUrl(asRecord(config.email).smtp_url),
+    ...checkStateUrl(asRecord(config.state).url),
     ...checkDashboardUrl(config.dashboard_url, "dashboard_url"),
     ...checkUnique(teams, "name", "teams", "team name"),
     ...teams.flatMap(([i, team]) => checkTeam(team, `teams[${i}]`)),
@@ -59,6 +60,21 @@ function checkSmtpUrl(value: unknown): ConfigIssue[] {
       path: "email.smtp_url",
       message:
         "must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@mail.example.com:587 — check SMTP_URL",
+    },
+  ];
+}
+
+function checkStateUrl(value: unknown): ConfigIssue[] {
+  const url = asText(value);
+  if (url === undefined) return [];
+  const parsed = parseUrl(url);
+  // The value is never quoted: it usually carries the database password.
+  if (parsed && /^postgres(ql)?:$/.test(parsed.protocol) && parsed.hostname !== "") return [];
+  return [
+    {
+      path: "state.url",
+      message:
+        "must be a postgres:// URL with a host, e.g. postgres://reporter:pass@db:5432/insights — check DATABASE_URL",
     },
   ];
 }

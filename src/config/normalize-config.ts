@@ -11,6 +11,9 @@ import type {
   Weekday,
 } from "./types.js";
 
+/** Where the SQLite ledger is when the config names no store. */
+export const DEFAULT_LEDGER_PATH = "./data/reporter.sqlite";
+
 type TeamInput = ConfigInput["teams"][number];
 
 const WEEKDAYS: Record<TeamInput["week_starts_on"], Weekday> = {
@@ -57,7 +60,11 @@ export function normalizeConfigWithoutApi(
       from: input.email.from,
       maxBytes: input.email.max_bytes,
     },
-    state: { path: input.state.path, sendTimeoutMs: parseDuration(input.state.send_timeout) },
+    state: {
+      path: input.state.path ?? DEFAULT_LEDGER_PATH,
+      url: input.state.url === undefined ? null : new Secret(input.state.url),
+      sendTimeoutMs: parseDuration(input.state.send_timeout),
+    },
     server: { port: input.server.port, host: input.server.host },
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };

@@ -276,14 +276,27 @@ export const configSchema = z
       .describe("SMTP settings, shared by every email destination."),
     state: z
       .strictObject({
-        path: z.string().default("./data/reporter.sqlite").describe("The ledger (SQLite)."),
+        path: z
+          .string()
+          .optional()
+          .describe("The ledger, an SQLite file (default ./data/reporter.sqlite): one daemon."),
+        url: z
+          .string()
+          .optional()
+          .describe(
+            "Instead of path: a PostgreSQL database shared by several replicas, postgres://user:pass@host:5432/db; use ${DATABASE_URL}.",
+          ),
         send_timeout: duration
           .default("5m")
           .describe(
             "How long one delivery may take. A delivery another process began less than this long ago is left to it; after a crash mid-send, the interrupted delivery is looked for (and finished) only once this long has passed since it began, when its post can no longer land.",
           ),
       })
-      .default({ path: "./data/reporter.sqlite", send_timeout: "5m" })
+      .refine((state) => state.path === undefined || state.url === undefined, {
+        message:
+          "give state.path (SQLite, one daemon) or state.url (PostgreSQL, replicas), not both",
+      })
+      .default({ send_timeout: "5m" })
       .describe("Where deliveries and alert states are recorded."),
     server: z
       .strictObject({

@@ -23,7 +23,7 @@ export interface EnvSubstitution {
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)(\}|$)/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|SMTP|CREDENTIAL/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|SMTP|CREDENTIAL|DATABASE_URL/i;
 const DROP = Symbol("drop");
 
 type Lookup = { value: string } | { problem: string };

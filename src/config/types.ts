@@ -22,7 +22,8 @@ export interface ResolvedConfig {
   slack: { token: Secret | null; apiUrl: string | null };
   email: { smtpUrl: Secret | null; from: string; maxBytes: number };
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
-  state: { path: string; sendTimeoutMs: number };
+  /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
+  state: { path: string; url: Secret | null; sendTimeoutMs: number };
   server: { port: number; host: string };
   teams: Team[];
 }

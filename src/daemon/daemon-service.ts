@@ -3,7 +3,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
-import { openLedger } from "../state/open-ledger.js";
+import { openStore } from "../state/open-store.js";
 import { listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
@@ -51,9 +51,11 @@ export async function startDaemonService(
 ): Promise<DaemonService> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  const ledger = openLedger(options.outbox ? outboxLedgerPath(options.outbox) : config.state.path, {
-    now,
-  });
+  // An outbox run keeps its own SQLite ledger, whatever store the config names.
+  const store = options.outbox
+    ? { path: outboxLedgerPath(options.outbox), url: null }
+    : config.state;
+  const ledger = await openStore(store, { logger, now });
   try {
     await ledger.acquireDaemonLease("insights-reporter start");
   } catch (error) {

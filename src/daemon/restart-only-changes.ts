@@ -20,7 +20,7 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
     ],
     ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl]],
     ["email", (c) => [reveal(c.email.smtpUrl), c.email.from, c.email.maxBytes]],
-    ["state", (c) => [c.state.path, c.state.sendTimeoutMs]],
+    ["state", (c) => [c.state.path, reveal(c.state.url), c.state.sendTimeoutMs]],
     ["server", (c) => [c.server.host, c.server.port]],
   ];
   return sections

@@ -103,7 +103,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     const runSlot = async () => {
       const taken = ledger.shared
         ? await ledger.claimSlotRun(key, claim.owner, sendTimeoutMs)
-        : { token: 0 };
+        : { token: 0, takenOver: false };
       if (!taken) {
         logger.debug({ slot: key }, "another process is running this slot; left to it");
         options.onLeftToOthers(job, { fire, key });

@@ -1,25 +1,26 @@
 import type Database from "better-sqlite3";
 import type { AlertEvaluation, AlertLevel, AlertState, SyncLedger } from "./ledger.js";
+import type { Instant } from "./slot-rows.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
 // decided instead of judging again against a state that has already moved.
 
-interface AlertStateRow {
+export interface AlertStateRow {
   team: string;
   alert: string;
   scope: string;
   state: AlertLevel;
-  since: string;
+  since: Instant;
   breaches: number;
   last_value: number | null;
-  last_notified_at: string | null;
-  fired_at: string | null;
+  last_notified_at: Instant | null;
+  fired_at: Instant | null;
   thread_key: string | null;
-  updated_at: string;
+  updated_at: Instant;
 }
 
-interface EvaluationRow {
+export interface EvaluationRow {
   slot_key: string;
   team: string;
   alert: string;
@@ -27,7 +28,7 @@ interface EvaluationRow {
   period_end: string;
   results: string;
   notification: string | null;
-  created_at: string;
+  created_at: Instant;
 }
 
 export type AlertStateStore = Pick<
@@ -119,8 +120,8 @@ export function createAlertStateStore(
   };
 }
 
-function toAlertState(row: AlertStateRow): AlertState {
-  const date = (value: string | null) => (value === null ? null : new Date(value));
+export function toAlertState(row: AlertStateRow): AlertState {
+  const date = (value: Instant | null) => (value === null ? null : new Date(value));
   return {
     team: row.team,
     alert: row.alert,
@@ -136,7 +137,7 @@ function toAlertState(row: AlertStateRow): AlertState {
   };
 }
 
-function toEvaluation(row: EvaluationRow): AlertEvaluation {
+export function toEvaluation(row: EvaluationRow): AlertEvaluation {
   return {
     key: row.slot_key,
     team: row.team,

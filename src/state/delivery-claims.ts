@@ -59,7 +59,7 @@ export function createClaimStore(
         now: at.toISOString(),
         staleBefore: new Date(at.getTime() - expiryMs).toISOString(),
       });
-      return row ? { token: row.token } : null;
+      return row ? { token: row.token, takenOver: row.taken_over === 1 } : null;
     },
 
     releaseSlotRun: (key, claim) => {
@@ -110,16 +110,15 @@ function prepare(db: Database.Database) {
     // A run claim is free once released, or once older than the expiry (its holder is gone).
     claimRun: db.prepare<
       [{ key: string; owner: string; now: string; staleBefore: string }],
-      {
-        token: number;
-      }
+      { token: number; taken_over: number }
     >(
       `INSERT INTO slot_runs (slot_key, token, claimed_by, claimed_at)
        VALUES (@key, 1, @owner, @now)
        ON CONFLICT (slot_key) DO UPDATE SET
-         token = token + 1, claimed_by = @owner, claimed_at = @now, released = 0
+         token = token + 1, claimed_by = @owner, claimed_at = @now,
+         taken_over = 1 - released, released = 0
        WHERE released = 1 OR claimed_at <= @staleBefore
-       RETURNING token`,
+       RETURNING token, taken_over`,
     ),
     releaseRun: db.prepare<[string, number]>(
       "UPDATE slot_runs SET released = 1 WHERE slot_key = ? AND token = ?",

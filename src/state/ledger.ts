@@ -154,6 +154,8 @@ export interface AlertEvaluation {
 /** A slot's run claimed by one process (see `claimSlotRun`); its token releases it. */
 export interface SlotRunClaim {
   token: number;
+  /** Whether it was taken from a holder that never released it (died, or stalled). */
+  takenOver: boolean;
 }
 
 export interface Ledger {

@@ -123,7 +123,8 @@ const MIGRATIONS: readonly string[] = [
     token INTEGER NOT NULL,
     claimed_by TEXT NOT NULL,
     claimed_at TEXT NOT NULL,
-    released INTEGER NOT NULL DEFAULT 0
+    released INTEGER NOT NULL DEFAULT 0,
+    taken_over INTEGER NOT NULL DEFAULT 0
   );
   `,
 ];

@@ -1,18 +1,22 @@
 import type { Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
 
-// The SQLite rows of slots and deliveries, and their mapping to the ledger's plain records.
-// Instants are stored as ISO strings in UTC, which sort and compare as text.
+// The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
+// stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
+// timestamptz, which its driver reads as Dates.
+
+/** An instant as a store reads it back. */
+export type Instant = string | Date;
 
 export interface SlotRow {
   key: string;
   team: string;
   kind: SlotKind;
   job: string;
-  fire_at: string;
+  fire_at: Instant;
   period_start: string;
   period_end: string;
-  created_at: string;
-  finished_at: string | null;
+  created_at: Instant;
+  finished_at: Instant | null;
 }
 
 export interface DeliveryRow {
@@ -21,13 +25,13 @@ export interface DeliveryRow {
   state: DeliveryState;
   attempts: number;
   last_error: string | null;
-  next_attempt_at: string | null;
+  next_attempt_at: Instant | null;
   slack_ts: string | null;
   message_id: string | null;
-  updated_at: string;
+  updated_at: Instant;
   claim: number;
   claimed_by: string | null;
-  claimed_at: string | null;
+  claimed_at: Instant | null;
 }
 
 // Stored errors are for people reading history: the message, never a stack, and not a novel.
@@ -74,6 +78,6 @@ export function cleanError(error: string): string {
   return message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS - 1)}…` : message;
 }
 
-function optionalDate(iso: string | null): Date | null {
+function optionalDate(iso: Instant | null): Date | null {
   return iso === null ? null : new Date(iso);
 }

@@ -1,0 +1,29 @@
+import type { Logger } from "../logger.js";
+import type { Secret } from "../secret.js";
+import type { Ledger } from "./ledger.js";
+import { type LedgerOptions, ledgerExists, openLedger } from "./open-ledger.js";
+import { openPostgresLedger } from "./postgres-ledger.js";
+
+// Which store the config names: an SQLite file (`state.path`, the default: one daemon) or a
+// PostgreSQL database (`state.url`: several replicas share it). Commands open the ledger here.
+
+/** A config's `state` as far as the store goes. */
+export interface StoreConfig {
+  path: string;
+  url: Secret | null;
+}
+
+export interface OpenStoreOptions extends LedgerOptions {
+  logger: Logger;
+}
+
+/** Opens the configured ledger, migrated (see `openLedger` and `openPostgresLedger`). */
+export async function openStore(store: StoreConfig, options: OpenStoreOptions): Promise<Ledger> {
+  if (store.url) return openPostgresLedger(store.url.reveal(), { logger: options.logger });
+  return openLedger(store.path, options);
+}
+
+/** Whether there is a ledger to read: a database always may have one; a file only if it is there. */
+export function storeExists(store: StoreConfig): boolean {
+  return store.url !== null || ledgerExists(store.path);
+}

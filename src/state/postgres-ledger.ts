@@ -1,0 +1,155 @@
+import pg from "pg";
+import { LedgerError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Ledger } from "./ledger.js";
+import { migratePostgres } from "./postgres-migrations.js";
+import {
+  createOutageRetry,
+  DEFAULT_RETRY,
+  isConnectionLoss,
+  type RetryPolicy,
+} from "./postgres-retry.js";
+import { postgresStatements } from "./postgres-statements.js";
+
+// The PostgreSQL ledger, for several replicas: one database they all share. It has no daemon
+// lease (any replica may run; claims decide who sends what), its claims are judged by the
+// database's clock, and a lost connection is waited out (`postgres-retry.ts`).
+
+export interface PostgresLedgerOptions {
+  logger: Logger;
+  /** How long calls wait out a lost connection, and how long opening waits for the server. */
+  retry?: RetryPolicy;
+  /** Connections per process (default 4: a tick, a few runs and /readyz at once). */
+  poolSize?: number;
+}
+
+// A statement that runs longer than this is stuck (a lock held by a hung client, say).
+const STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
+ * Connects to the database at `url`, waiting for it up to the retry policy's time if it is not
+ * up yet (replicas often start with it), and migrates it. Refused credentials, a missing
+ * database or a newer schema are LedgerErrors (exit 2) at once, naming the fix.
+ */
+export async function openPostgresLedger(
+  url: string,
+  options: PostgresLedgerOptions,
+): Promise<Ledger> {
+  const location = describeUrl(url);
+  const retrying = createOutageRetry(options.logger, location, options.retry ?? DEFAULT_RETRY);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
+    application_name: "insights-reporter",
+  });
+  // An idle connection the server dropped: the next query opens another. Without a listener
+  // the pool's error event would end the process.
+  pool.on("error", (error) =>
+    options.logger.warn({ ledger: location, err: error.message }, "a ledger connection was lost"),
+  );
+  try {
+    await retrying(async () => {
+      const client = await pool.connect();
+      try {
+        await migratePostgres(client, location);
+      } finally {
+        client.release();
+      }
+    });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw postgresProblem(location, error) ?? error;
+  }
+
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const statements = postgresStatements(pool, transaction);
+  const guarded = Object.fromEntries(
+    Object.entries(statements).map(([name, call]) => [
+      name,
+      (...args: unknown[]) =>
+        retrying(() => (call as (...a: unknown[]) => Promise<unknown>)(...args)),
+    ]),
+  ) as typeof statements;
+
+  let closed = false;
+  return {
+    location,
+    shared: true,
+    fileProblem: () => null,
+    reachable: async () => {
+      try {
+        await pool.query("SELECT 1");
+        return null;
+      } catch (error) {
+        return `cannot reach the ledger database ${location}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    },
+    ...guarded,
+    acquireDaemonLease: async () => {},
+    renewLease: async () => {},
+    releaseLease: async () => {},
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** The URL without its password, for messages and logs. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    parsed.search = "";
+    return parsed.toString();
+  } catch {
+    return "the database in state.url (not a valid URL)";
+  }
+}
+
+/** A LedgerError naming the fix for what stops the ledger from opening, or null. */
+function postgresProblem(location: string, error: unknown): LedgerError | null {
+  if (error instanceof LedgerError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const reason = error instanceof Error ? error.message : String(error);
+  const context = { ledger: location, code: typeof code === "string" ? code : null };
+  const problem = (message: string) => new LedgerError(message, context, { cause: error });
+  if (code === "28P01" || code === "28000") {
+    return problem(
+      `the ledger database ${location} refused the credentials (${reason}) — check the user and password in state.url (DATABASE_URL)`,
+    );
+  }
+  if (code === "3D000") {
+    return problem(
+      `the ledger database ${location} does not exist (${reason}) — create it (createdb), or fix the database name in state.url`,
+    );
+  }
+  if (code === "42P07" || code === "42501") {
+    return problem(
+      `cannot create the ledger's tables in ${location} (${reason}) — give insights-reporter a database of its own, and a user that may create tables in it`,
+    );
+  }
+  if (isConnectionLoss(error) || code === "ENOTFOUND") {
+    return problem(
+      `cannot reach the ledger database ${location} (${reason}) — check the host and port in state.url (DATABASE_URL), and that PostgreSQL is running`,
+    );
+  }
+  return null;
+}

@@ -1,0 +1,134 @@
+import type { PoolClient } from "pg";
+import { LedgerError } from "../errors.js";
+
+// The ledger's schema in PostgreSQL, versioned in code like SQLite's (`migrations.ts`): the
+// same tables, with PostgreSQL's types. Replicas starting together migrate once: each takes a
+// transaction-scoped advisory lock first, and the second finds nothing left to do. No daemon
+// lease table: replicas share the ledger, and claims share the work.
+
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE slots (
+    key text PRIMARY KEY,
+    team text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('digest', 'alert')),
+    job text NOT NULL,
+    fire_at timestamptz NOT NULL,
+    period_start text NOT NULL,
+    period_end text NOT NULL,
+    created_at timestamptz NOT NULL,
+    finished_at timestamptz
+  );
+  CREATE INDEX slots_by_fire ON slots (fire_at);
+  CREATE INDEX slots_by_team_fire ON slots (team, fire_at);
+
+  CREATE TABLE deliveries (
+    slot_key text NOT NULL,
+    destination text NOT NULL,
+    state text NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'failed')),
+    attempts integer NOT NULL DEFAULT 0,
+    last_error text,
+    next_attempt_at timestamptz,
+    slack_ts text,
+    message_id text,
+    updated_at timestamptz NOT NULL,
+    claim integer NOT NULL DEFAULT 0,
+    claimed_by text,
+    claimed_at timestamptz,
+    claimed_from text,
+    PRIMARY KEY (slot_key, destination)
+  );
+  CREATE INDEX deliveries_retry ON deliveries (state, next_attempt_at);
+
+  CREATE TABLE delivery_parts (
+    slot_key text NOT NULL,
+    destination text NOT NULL,
+    part text NOT NULL,
+    ref text,
+    done_at timestamptz NOT NULL,
+    PRIMARY KEY (slot_key, destination, part)
+  );
+
+  CREATE TABLE slot_runs (
+    slot_key text PRIMARY KEY,
+    token integer NOT NULL,
+    claimed_by text NOT NULL,
+    claimed_at timestamptz NOT NULL,
+    released boolean NOT NULL DEFAULT false,
+    taken_over boolean NOT NULL DEFAULT false
+  );
+
+  CREATE TABLE alert_states (
+    team text NOT NULL,
+    alert text NOT NULL,
+    scope text NOT NULL,
+    state text NOT NULL CHECK (state IN ('ok', 'pending', 'warn', 'critical', 'no_data')),
+    since timestamptz NOT NULL,
+    breaches integer NOT NULL DEFAULT 0,
+    last_value double precision,
+    last_notified_at timestamptz,
+    fired_at timestamptz,
+    thread_key text,
+    updated_at timestamptz NOT NULL,
+    PRIMARY KEY (team, alert, scope)
+  );
+
+  CREATE TABLE alert_evaluations (
+    slot_key text PRIMARY KEY,
+    team text NOT NULL,
+    alert text NOT NULL,
+    period_start text NOT NULL,
+    period_end text NOT NULL,
+    results text NOT NULL,
+    notification text,
+    created_at timestamptz NOT NULL
+  );
+  CREATE INDEX alert_evaluations_by_team ON alert_evaluations (team, period_start);
+  `,
+];
+
+/** The schema version this code writes. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
+
+// Any constant will do, as long as nothing else in the database takes the same advisory lock.
+const MIGRATION_LOCK = 0x1e5d_9e01;
+
+/**
+ * Brings the database up to POSTGRES_SCHEMA_VERSION in one transaction under an advisory lock.
+ * Refuses, untouched, a database written by a newer version of insights-reporter.
+ */
+export async function migratePostgres(client: PoolClient, location: string): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS insights_reporter_schema (version integer NOT NULL)",
+    );
+    const { rows } = await client.query<{ version: number }>(
+      "SELECT version FROM insights_reporter_schema",
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > POSTGRES_SCHEMA_VERSION) {
+      throw new LedgerError(
+        `the ledger database ${location} has schema version ${current}, newer than this insights-reporter knows (${POSTGRES_SCHEMA_VERSION}) — upgrade every replica to the same version, or point state.url at another database`,
+        { ledger: location, version: current, known: POSTGRES_SCHEMA_VERSION },
+      );
+    }
+    for (const [index, sql] of MIGRATIONS.entries()) {
+      if (index >= current) await client.query(sql);
+    }
+    if (rows.length === 0) {
+      await client.query("INSERT INTO insights_reporter_schema (version) VALUES ($1)", [
+        POSTGRES_SCHEMA_VERSION,
+      ]);
+    } else if (current < POSTGRES_SCHEMA_VERSION) {
+      await client.query("UPDATE insights_reporter_schema SET version = $1", [
+        POSTGRES_SCHEMA_VERSION,
+      ]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
