@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase } from "./create-test-database.js";
 import { findPostgresBinaries, serverUser } from "./postgres-binaries.js";
 import { type PostgresServer, startPostgres } from "./start-postgres.js";
 
@@ -80,6 +81,18 @@ describe("a test process that dies without stopping its server", () => {
         expect(await accepts(port)).toBe(false);
       },
       { timeout: 10_000, interval: 100 },
+    );
+  });
+});
+
+describe("the shared server of a test run", () => {
+  it("gives each caller an empty database of its own", async () => {
+    const [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    expect(first).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/\w+$/);
+    expect(new URL(first).port).toBe(new URL(second).port);
+    expect(first).not.toBe(second);
+    expect(await psqlAt(first, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe(
+      "0",
     );
   });
 });
