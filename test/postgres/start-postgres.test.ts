@@ -140,20 +140,28 @@ describe("serverUser", () => {
       .join("\n");
 
   it.each([
-    { who: "a user other than root", uid: 1000, users: ["postgres"], expected: null },
+    {
+      who: "a user other than root",
+      uid: 1000,
+      users: ["postgres"],
+      runsAs: "itself",
+      expected: null,
+    },
     {
       who: "root, with Debian's postgres user",
       uid: 0,
       users: ["nobody", "postgres"],
+      runsAs: "postgres",
       expected: { name: "postgres", uid: 101, gid: 201 },
     },
     {
       who: "root, without it",
       uid: 0,
       users: ["nobody"],
+      runsAs: "nobody",
       expected: { name: "nobody", uid: 100, gid: 200 },
     },
-  ])("runs the server as $expected.name for $who", ({ uid, users, expected }) => {
+  ])("for $who, the server runs as $runsAs", ({ uid, users, expected }) => {
     expect(serverUser(uid, passwd(...users))).toEqual(expected);
   });
 });
