@@ -1,0 +1,292 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
+import { openLedger } from "../../src/state/open-ledger.js";
+import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
+import { createTestDatabase } from "../postgres/create-test-database.js";
+import { aSlot } from "./ledger-builders.js";
+
+// One contract, two stores: every behaviour the daemon relies on, run against SQLite and
+// against a real PostgreSQL. Each test gets a fresh store and two connections to it ("two
+// processes"), and uses real time: a claim is fresh with a long send timeout, stale with 0.
+
+interface Store {
+  /** A fresh, empty ledger; `again()` opens a second connection to the same one. */
+  open(): Promise<{ ledger: Ledger; again: () => Promise<Ledger> }>;
+}
+
+const logger = createLogger({ level: "silent" });
+const opened: Ledger[] = [];
+const dirs: string[] = [];
+
+const sqlite: Store = {
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-contract-"));
+    dirs.push(dir);
+    const path = join(dir, "ledger.sqlite");
+    const connect = async () => track(openLedger(path));
+    return { ledger: await connect(), again: connect };
+  },
+};
+
+const postgres: Store = {
+  async open() {
+    const url = await createTestDatabase();
+    const connect = async () => track(await openPostgresLedger(url, { logger }));
+    return { ledger: await connect(), again: connect };
+  },
+};
+
+function track(ledger: Ledger): Ledger {
+  opened.push(ledger);
+  return ledger;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((ledger) => ledger.close()));
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const HOUR = 3_600_000;
+const daemon = (owner = "replica-a"): ClaimOptions => ({ owner, sendTimeoutMs: HOUR, take: "due" });
+const SLACK = "slack:C0123";
+const EMAIL = "email:qa@example.com,b@example.com";
+
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the ledger contract, %s", (_name, store) => {
+  it("records a slot once, with each destination pending", async () => {
+    const { ledger } = await store.open();
+    expect(await ledger.recordSlot(aSlot())).toBe(true);
+    expect(await ledger.recordSlot(aSlot())).toBe(false);
+    const slot = await ledger.getSlot(aSlot().key);
+    expect(slot?.fireAt.toISOString()).toBe("2026-11-16T08:00:00.000Z");
+    expect(slot?.period).toEqual({ start: "2026-11-15", end: "2026-11-15" });
+    expect(slot?.deliveries.map((d) => [d.destination, d.state, d.attempts])).toEqual([
+      [EMAIL, "pending", 0],
+      [SLACK, "pending", 0],
+    ]);
+    expect(slot?.finishedAt).toBeNull();
+    expect(await ledger.isSlotDelivered(aSlot().key)).toBe(false);
+    expect(await ledger.getSlot("nobody.daily.2026-01-01")).toBeNull();
+    expect(await ledger.isSlotDelivered("nobody.daily.2026-01-01")).toBe(false);
+  });
+
+  it("lets exactly one of many concurrent claimers of a destination win", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    await ledger.recordSlot(aSlot());
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? other : ledger).claimDelivery(aSlot().key, SLACK, daemon(`replica-${i}`)),
+      ),
+    );
+    const won = claims.filter((c) => c.claimed);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ token: 1, before: { state: "pending", attempts: 0 } });
+    const lost = claims.find((c) => !c.claimed);
+    expect(lost).toMatchObject({ claimed: false, delivery: { state: "sending", attempts: 1 } });
+  });
+
+  it("leaves a fresh claim to its sender, and hands a stale one over with a new token", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    await ledger.recordSlot(aSlot());
+    const first = await ledger.claimDelivery(aSlot().key, SLACK, daemon("replica-a"));
+    if (!first.claimed) throw new Error("the first claim must win");
+    expect(await other.claimDelivery(aSlot().key, SLACK, daemon("replica-b"))).toMatchObject({
+      claimed: false,
+    });
+    const stale = { ...daemon("replica-b"), sendTimeoutMs: 0 };
+    const second = await other.claimDelivery(aSlot().key, SLACK, stale);
+    expect(second).toMatchObject({ claimed: true, token: 2, before: { state: "sending" } });
+    expect(await ledger.holdsClaim(aSlot().key, SLACK, first.token)).toBe(false);
+    expect(await other.holdsClaim(aSlot().key, SLACK, 2)).toBe(true);
+
+    // The first sender's late writes are refused by the token; its successor's stand.
+    expect(await ledger.markSent(aSlot().key, SLACK, { slackTs: "1.1" }, first.token)).toBe(false);
+    expect(await ledger.markFailed(aSlot().key, SLACK, "late", null, first.token)).toBe(false);
+    expect(await other.markSent(aSlot().key, SLACK, { slackTs: "2.2" }, 2)).toBe(true);
+    const delivery = (await ledger.getSlot(aSlot().key))?.deliveries.find(
+      (d) => d.destination === SLACK,
+    );
+    expect(delivery).toMatchObject({ state: "sent", slackTs: "2.2", claimedBy: "replica-b" });
+  });
+
+  it("claims a failure only when its retry is due (or for a person's run), never a sent one", async () => {
+    const { ledger } = await store.open();
+    await ledger.recordSlot(aSlot());
+    const key = aSlot().key;
+    const claimed = await ledger.claimDelivery(key, SLACK, daemon());
+    if (!claimed.claimed) throw new Error("must win");
+    const later = new Date(Date.now() + HOUR);
+    expect(await ledger.markFailed(key, SLACK, "channel_not_found", later, claimed.token)).toBe(
+      true,
+    );
+    expect((await ledger.claimDelivery(key, SLACK, daemon())).claimed).toBe(false);
+    const run = await ledger.claimDelivery(key, SLACK, { ...daemon("run"), take: "open" });
+    expect(run).toMatchObject({ claimed: true, before: { state: "failed", attempts: 1 } });
+    if (!run.claimed) throw new Error("must win");
+    await ledger.markSent(key, SLACK, { slackTs: "9.9" }, run.token);
+    expect((await ledger.claimDelivery(key, SLACK, { ...daemon(), take: "open" })).claimed).toBe(
+      false,
+    );
+    // A failure reported after the send never undoes it.
+    expect(await ledger.markFailed(key, SLACK, "late failure", null)).toBe(false);
+    expect(await ledger.claimDelivery(key, SLACK, { ...daemon(), take: "any" })).toMatchObject({
+      claimed: true,
+      before: { state: "sent", slackTs: "9.9" },
+    });
+  });
+
+  it("lists failures whose retry is due, and finishes a slot when each destination is done", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    const soon = new Date(Date.now() - 1_000);
+    await ledger.markFailed(key, EMAIL, "smtp down\n    at stack line", soon);
+    const due = await ledger.dueRetries(new Date());
+    expect(due.map((r) => [r.slot.key, r.destination, r.lastError])).toEqual([
+      [key, EMAIL, "smtp down"],
+    ]);
+    expect(due[0]?.slot.team).toBe("checkout");
+    expect(await ledger.dueRetries(new Date(Date.now() - 60_000))).toEqual([]);
+
+    await ledger.markSent(key, SLACK, { slackTs: "1.2" });
+    expect(await ledger.isSlotDelivered(key)).toBe(false);
+    await ledger.markFailed(key, EMAIL, "given up", null);
+    expect(await ledger.isSlotDelivered(key)).toBe(true);
+    expect((await ledger.getSlot(key))?.finishedAt).toBeInstanceOf(Date);
+  });
+
+  it("keeps the parts of a delivery, each once", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    await ledger.recordPart(key, SLACK, "post", "1700000000.000100");
+    await ledger.recordPart(key, SLACK, "post", "other");
+    await ledger.recordPart(key, SLACK, "thread 1", null);
+    expect([...(await ledger.partsDone(key, SLACK))]).toEqual([
+      ["post", "1700000000.000100"],
+      ["thread 1", null],
+    ]);
+    expect((await ledger.partsDone(key, EMAIL)).size).toBe(0);
+  });
+
+  it("lets one process run a slot at a time, and another take over a claim left stale", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const key = aSlot().key;
+    const runs = await Promise.all([
+      ledger.claimSlotRun(key, "replica-a", HOUR),
+      other.claimSlotRun(key, "replica-b", HOUR),
+      other.claimSlotRun(key, "replica-c", HOUR),
+    ]);
+    const won = runs.filter((r) => r !== null);
+    expect(won).toEqual([{ token: 1, takenOver: false }]);
+    // Released: the next run takes it, not as a takeover.
+    await ledger.releaseSlotRun(key, { token: 1, takenOver: false });
+    const next = await other.claimSlotRun(key, "replica-b", HOUR);
+    expect(next).toEqual({ token: 2, takenOver: false });
+    // Its holder died: once the claim is older than the expiry, another takes it over.
+    expect(await ledger.claimSlotRun(key, "replica-a", HOUR)).toBeNull();
+    const takeover = await ledger.claimSlotRun(key, "replica-a", 0);
+    expect(takeover).toEqual({ token: 3, takenOver: true });
+    // The dead holder's release, should it come back, changes nothing.
+    await other.releaseSlotRun(key, { token: 2, takenOver: false });
+    expect(await other.claimSlotRun(key, "replica-b", HOUR)).toBeNull();
+  });
+
+  it("records an alert evaluation once, with its slot and states, all or nothing", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const evaluation = anEvaluation("warn");
+    const results = await Promise.all([
+      ledger.recordAlertEvaluation(evaluation),
+      other.recordAlertEvaluation(anEvaluation("critical")),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const states = await ledger.alertStates("checkout", "flaky");
+    expect(states).toHaveLength(1);
+    const winner = results[0] ? "warn" : "critical";
+    expect(states[0]).toMatchObject({ scope: "team", state: winner, breaches: 3, lastValue: 0.07 });
+    expect(states[0]?.since.toISOString()).toBe("2026-11-16T08:00:00.000Z");
+    expect((await ledger.firingAlerts("checkout")).map((s) => s.state)).toEqual([winner]);
+    const stored = await ledger.getAlertEvaluation(evaluation.slot.key);
+    expect(stored).toMatchObject({ alert: "flaky", notification: '{"text":"fired"}' });
+    expect(
+      await ledger.alertEvaluations({ team: "checkout", from: "2026-11-01", to: "2026-11-30" }),
+    ).toHaveLength(1);
+    expect(
+      await ledger.alertEvaluations({ team: "checkout", from: "2026-12-01", to: "2026-12-31" }),
+    ).toEqual([]);
+    const slot = await ledger.getSlot(evaluation.slot.key);
+    expect(slot?.kind).toBe("alert");
+    expect(slot?.deliveries.map((d) => d.state)).toEqual(["pending"]);
+  });
+
+  it("lists history newest first, by team, within the limit", async () => {
+    const { ledger } = await store.open();
+    for (const day of ["13", "14", "15"]) {
+      await ledger.recordSlot(
+        aSlot({
+          key: `checkout.daily.2026-11-${day}`,
+          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
+        }),
+      );
+    }
+    await ledger.recordSlot(aSlot({ key: "mobile.daily.2026-11-15", team: "mobile" }));
+    const recent = await ledger.history({ team: "checkout", limit: 2 });
+    expect(recent.map((s) => s.key)).toEqual([
+      "checkout.daily.2026-11-15",
+      "checkout.daily.2026-11-14",
+    ]);
+    expect(recent[0]?.deliveries).toHaveLength(2);
+    expect((await ledger.history({ limit: 10 })).map((s) => s.team).sort()).toEqual([
+      "checkout",
+      "checkout",
+      "checkout",
+      "mobile",
+    ]);
+  });
+
+  it("answers that it is reachable", async () => {
+    const { ledger } = await store.open();
+    expect(await ledger.reachable()).toBeNull();
+  });
+});
+
+function anEvaluation(state: "warn" | "critical"): NewAlertEvaluation {
+  const since = new Date("2026-11-16T08:00:00.000Z");
+  return {
+    slot: aSlot({
+      key: "checkout.alert.flaky.2026-11-15",
+      kind: "alert",
+      job: "flaky",
+      destinations: [SLACK],
+    }),
+    alert: "flaky",
+    states: [
+      {
+        team: "checkout",
+        alert: "flaky",
+        scope: "team",
+        state,
+        since,
+        breaches: 3,
+        lastValue: 0.07,
+        lastNotifiedAt: since,
+        firedAt: since,
+        threadKey: "checkout.alert.flaky.2026-11-15",
+      },
+    ],
+    results: "[]",
+    notification: '{"text":"fired"}',
+  };
+}
