@@ -88,6 +88,8 @@ export async function startDaemonService(
     metrics,
     now,
     sendTimeoutMs: config.state.sendTimeoutMs,
+    // Replicas share a busy minute: each runs as many slots as it has API connections for.
+    ...(ledger.shared ? { maxRunsInFlight: config.api.concurrency } : {}),
     owner: `daemon pid ${process.pid} on ${hostname()}`,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),

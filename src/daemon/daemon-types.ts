@@ -64,6 +64,8 @@ export interface DaemonOptions {
   tickMs?: number;
   /** How long one send may take (default SEND_TIMEOUT_MS): see `Ledger.claimDelivery`. */
   sendTimeoutMs?: number;
+  /** Slot runs at once at most (see `SlotRunsOptions.maxInFlight`). */
+  maxRunsInFlight?: number;
   /** Who this daemon is, on its claims (default `daemon pid N`). */
   owner?: string;
   /** Waits before each retry; the last repeats (default 1, 5, 15, 60 minutes). */

@@ -13,8 +13,9 @@ import type { ClaimOptions, Ledger } from "../state/ledger.js";
 export function dueDestinationsOnly(
   ledger: ClaimingLedgerBase,
   claim: Omit<ClaimOptions, "take">,
+  onTakenOver?: () => void,
 ): DigestLedger {
-  return claimingLedger(ledger, { ...claim, take: "due" });
+  return claimingLedger(ledger, { ...claim, take: "due", ...(onTakenOver ? { onTakenOver } : {}) });
 }
 
 /**

@@ -24,6 +24,8 @@ export interface DaemonMetrics {
   slotFinished(job: JobLabels, result: SlotResult, at: Date): void;
   delivery(job: JobLabels, destination: string, result: DeliveryMetricResult): void;
   ticked(at: Date, inFlight: number): void;
+  /** A claim another process left stale was taken over: a slot's run, or a delivery's send. */
+  claimTakenOver(job: JobLabels, what: "run" | "delivery"): void;
 }
 
 const PREFIX = "insights_reporter_";
@@ -96,6 +98,12 @@ export function createDaemonMetrics(
     buckets: [1, 5, 15, 60, 300, 900, 3600, 6 * 3600, 24 * 3600],
     registers,
   });
+  const takenOver = new Counter({
+    name: `${PREFIX}claims_taken_over_total`,
+    help: "Claims taken over from a process that left them stale (it died, stalled, or lost the database): a slot's run, or a delivery's send.",
+    labelNames: ["team", "job", "claim"] as const,
+    registers,
+  });
   const lastTick = new Gauge({
     name: `${PREFIX}last_tick_timestamp_seconds`,
     help: "When the scheduler last ticked (Unix time).",
@@ -133,6 +141,7 @@ export function createDaemonMetrics(
     },
     delivery: (job, destination, result) =>
       deliveries.inc({ ...job, destination: destinationKind(destination), result }),
+    claimTakenOver: (job, what) => takenOver.inc({ ...job, claim: what }),
     ticked: (at, running) => {
       lastTick.set(at.getTime() / 1000);
       inFlight.set(running);

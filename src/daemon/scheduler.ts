@@ -49,6 +49,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
     ledger,
     runJob: options.runJob,
+    ...(options.maxRunsInFlight ? { maxInFlight: options.maxRunsInFlight } : {}),
     logger,
     metrics,
     clock,

@@ -20,6 +20,11 @@ export interface SlotRunsOptions {
   /** A run ended leaving some of its slot to another process's send in flight: look again later. */
   onLeftToOthers(job: ScheduledJob, due: { fire: Date; key: string }): void;
   runJob: RunJob;
+  /**
+   * Runs at once at most (default no limit). Replicas sharing a ledger take only this many
+   * and leave the rest of a busy minute to each other.
+   */
+  maxInFlight?: number;
   logger: Logger;
   metrics: DaemonMetrics | null;
   clock: () => Date;
@@ -67,6 +72,10 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
   const inFlight = new Set<Promise<void>>();
 
   function launch({ job, fire, key, trigger, now, cache }: SlotLaunch): void {
+    if (running.size >= (options.maxInFlight ?? Number.POSITIVE_INFINITY)) {
+      options.onLeftToOthers(job, { fire, key });
+      return;
+    }
     const lagMs = now.getTime() - fire.getTime();
     if (trigger === "schedule") metrics?.slotStarted(labelsOf(job), lagMs);
     // The slot itself is on each line that concerns it (as "slot": the logger redacts "key").
@@ -104,6 +113,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       const taken = ledger.shared
         ? await ledger.claimSlotRun(key, claim.owner, sendTimeoutMs)
         : { token: 0, takenOver: false };
+      if (taken?.takenOver) metrics?.claimTakenOver(labelsOf(job), "run");
       if (!taken) {
         logger.debug({ slot: key }, "another process is running this slot; left to it");
         options.onLeftToOthers(job, { fire, key });
@@ -111,7 +121,14 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       }
       try {
         const outcome = await options
-          .runJob(job, fire, { ledger: dueDestinationsOnly(ledger, claim), cache, logger, retryAt })
+          .runJob(job, fire, {
+            ledger: dueDestinationsOnly(ledger, claim, () =>
+              metrics?.claimTakenOver(labelsOf(job), "delivery"),
+            ),
+            cache,
+            logger,
+            retryAt,
+          })
           .then(
             (ran) => ({ ran, error: null }),
             (error: unknown) => ({ ran: null, error }),

@@ -19,7 +19,10 @@ export type ClaimingLedgerBase = Pick<
 
 export function claimingLedger(
   ledger: ClaimingLedgerBase,
-  options: ClaimOptions,
+  options: ClaimOptions & {
+    /** A send left stale by another process (it died or stalled) was taken over. */
+    onTakenOver?: (key: string, destination: string) => void;
+  },
 ): DeliveryLedger & Pick<Ledger, "recordSlot"> {
   return {
     recordSlot: (slot) => ledger.recordSlot(slot),
@@ -30,6 +33,7 @@ export function claimingLedger(
         return { state: sent ? "sent" : "later", attempts: claim.delivery?.attempts ?? 0 };
       }
       const { state, attempts } = claim.before;
+      if (state === "sending") options.onTakenOver?.(key, destination);
       // A sent destination claimed again is a deliberate resend: sent anew.
       return {
         state: state === "sent" ? "new" : state,

@@ -51,33 +51,24 @@ export async function openPostgresLedger(
     options.logger.warn({ ledger: location, err: error.message }, "a ledger connection was lost"),
   );
   try {
-    await retrying(async () => {
-      const client = await pool.connect();
-      try {
-        await migratePostgres(client, location);
-      } finally {
-        client.release();
-      }
-    });
+    await retrying(() => withClient(pool, (client) => migratePostgres(client, location)));
   } catch (error) {
     await pool.end().catch(() => {});
     throw postgresProblem(location, error) ?? error;
   }
 
-  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
+  const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
+    withClient(pool, async (client) => {
       await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+      try {
+        const result = await work(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      }
+    });
   const statements = postgresStatements(pool, transaction);
   const guarded = Object.fromEntries(
     Object.entries(statements).map(([name, call]) => [
@@ -110,6 +101,32 @@ export async function openPostgresLedger(
       await pool.end();
     },
   };
+}
+
+/**
+ * Runs `work` on a connection of its own. A connection the server drops while it is checked
+ * out reports it as an error event (which would end the process unheard): that ends the work
+ * with the error instead, and the connection is thrown away, not returned to the pool.
+ */
+async function withClient<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | null = null;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on("error", onError);
+  try {
+    return await work(client);
+  } catch (error) {
+    if (isConnectionLoss(error)) lost ??= error as Error;
+    throw error;
+  } finally {
+    client.off("error", onError);
+    client.release(lost ?? undefined);
+  }
 }
 
 /** The URL without its password, for messages and logs. */

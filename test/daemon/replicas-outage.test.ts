@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type PostgresServer, startPostgres } from "../postgres/start-postgres.js";
+import { waitFor } from "./live-setup.js";
+import { postsByKey, type ReplicaSetup, replicaSetup, stopAll } from "./replica-setup.js";
+
+// Replicas on a PostgreSQL of their own, which is stopped mid-cycle and started again.
+
+let setup: ReplicaSetup | null = null;
+let server: PostgresServer | null = null;
+afterEach(async () => {
+  await setup?.close();
+  setup = null;
+  await server?.stop();
+  server = null;
+});
+
+describe("replicas when PostgreSQL goes away", () => {
+  it("PostgreSQL stopped for 20 s mid-cycle: the daemons wait it out, nothing lost or posted twice", async () => {
+    server = await startPostgres();
+    const databaseUrl = await server.createDatabase();
+    setup = await replicaSetup({ teams: 4, databaseUrl, sendTimeout: "1m", latencyMs: 400 });
+    const replicas = [setup.start(), setup.start()];
+    const slack = setup.slack;
+    await Promise.all(replicas.map((r) => r.logged("daemon started")));
+    // The cycle is under way (a slot is fetching) when the database goes.
+    await waitFor("a slot run", () => setup?.emulator.requestLog.length, 10_000);
+    await server.stopServer();
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    await server.startServer();
+
+    await waitFor("every team's digest", () => postsByKey(slack).size === 4, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect([...postsByKey(slack).values()]).toEqual([1, 1, 1, 1]);
+    const logged = replicas.flatMap((r) => r.logs).map((l) => l.msg);
+    expect(logged).toContain("the ledger database is unreachable; retrying");
+    expect(logged).toContain("the ledger database is reachable again");
+    // Neither replica crashed: both are still running, and stop cleanly.
+    expect(replicas.map((r) => r.child.exitCode)).toEqual([null, null]);
+    await stopAll(replicas);
+  }, 120_000);
+});
