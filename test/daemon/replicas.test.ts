@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../e2e/run-cli.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { waitFor } from "./live-setup.js";
 import { doneBy, postsByKey, type ReplicaSetup, replicaSetup, stopAll } from "./replica-setup.js";
@@ -32,7 +33,21 @@ describe("replicas on one PostgreSQL", () => {
     expect(done.reduce((a, b) => a + b, 0)).toBe(teams);
     // Each replica runs at most api.concurrency (2) slots at once and leaves the rest.
     expect(done.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+    const ready = await fetch(`${await replicas[0]?.opsUrl()}/readyz`);
+    expect(((await ready.json()) as { checks: { ledger: unknown } }).checks.ledger).toEqual({
+      ok: true,
+      detail: expect.stringMatching(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/test_\d+$/),
+    });
     await stopAll(replicas);
+
+    // `history` reads the same store: every slot, sent once.
+    const history = await runCli(["history", "--config", setup.configPath], {
+      env: { DATABASE_URL: String(setup.env.DATABASE_URL) },
+    });
+    expect(history.stderr).toBe("");
+    expect(history.code).toBe(0);
+    for (let i = 1; i <= teams; i++) expect(history.stdout).toContain(`team-${i}.weekly.`);
+    expect(history.stdout.match(/slack:C0123ABCD\s+sent\s+1\n/g)).toHaveLength(teams);
   });
 
   it("a replica killed mid-post: another takes the slot over after the claim expires, posting it once", async () => {
