@@ -55,7 +55,11 @@ describe("loadConfig", () => {
       maxResponseBytes: 8_000_000,
     });
     expect(config.api.key).toBeInstanceOf(Secret);
-    expect(config.state).toEqual({ path: "./data/reporter.sqlite", sendTimeoutMs: 300_000 });
+    expect(config.state).toEqual({
+      path: "./data/reporter.sqlite",
+      url: null,
+      sendTimeoutMs: 300_000,
+    });
     expect(config.server).toEqual({ port: 9464, host: "127.0.0.1" });
     expect(config.email).toMatchObject({
       from: "Test insights <insights@localhost>",
@@ -162,5 +166,45 @@ describe("loadConfigWithoutApi, for commands that never call the insights API", 
     expect(() => loadConfigWithoutApi(path, { env: {}, requireCredentials: false })).toThrow(
       /teams\[0\]\.timezone/,
     );
+  });
+});
+
+describe("state: SQLite or PostgreSQL", () => {
+  it("takes state.url from DATABASE_URL_FILE as a secret", () => {
+    const secretFile = writeConfig("database-url", "postgres://reporter:pw@db:5432/insights\n");
+    const path = writeConfig(
+      "postgres.yaml",
+      configText({ "state.url": "${DATABASE_URL}", "state.path": undefined }),
+    );
+    const config = loadConfig(path, { env: { ...fullEnv(), DATABASE_URL_FILE: secretFile } });
+    expect(config.state.url).toBeInstanceOf(Secret);
+    expect(config.state.url?.reveal()).toBe("postgres://reporter:pw@db:5432/insights");
+    expect(JSON.stringify(config.state)).not.toContain("pw");
+  });
+
+  it.each([
+    [
+      "both stores",
+      { "state.url": "postgres://db/insights", "state.path": "./x.sqlite" },
+      "give state.path (SQLite, one daemon) or state.url (PostgreSQL, replicas), not both",
+    ],
+    [
+      "a URL that is not PostgreSQL's",
+      { "state.url": "mysql://u:secretpw@db/insights" },
+      "state.url: must be a postgres:// URL with a host",
+    ],
+  ])("refuses %s, naming the fix", (_name, fields, message) => {
+    const path = writeConfig("bad-state.yaml", configText(fields));
+    const error = (() => {
+      try {
+        loadConfig(path, { env: fullEnv() });
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error("the config was accepted");
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(message);
+    expect(error.message).not.toContain("secretpw");
   });
 });
