@@ -5,6 +5,7 @@ import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { redactSecrets } from "../secret.js";
+import { describeUrl } from "../state/postgres-ledger.js";
 import { coverageGap, coveredDays } from "./digest-coverage.js";
 
 export interface CheckConfigOptions {
@@ -37,6 +38,7 @@ export async function checkConfigCommand(
   out(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
+  out(`  ledger ${describeStore(config.state)}`);
   for (const note of missingForSending(config)) out(`  note: ${note}`);
   for (const team of config.teams) {
     out("");
@@ -46,6 +48,12 @@ export async function checkConfigCommand(
   out("");
   const ok = await checkOnline(config, opts.online, out);
   return ok ? 0 : 1;
+}
+
+/** Which store the ledger is in, never with the database password. */
+function describeStore(state: ResolvedConfig["state"]): string {
+  if (state.url) return `PostgreSQL ${describeUrl(state.url.reveal())} (replicas share it)`;
+  return `SQLite ${state.path} (one daemon)`;
 }
 
 /** What sending still needs: a token or SMTP URL that destinations use and that is not set. */

@@ -46,6 +46,7 @@ describe("check-config", () => {
       "reporter.yaml: valid — 2 teams, 2 digests, 1 alert",
       "  api https://acme.insights.test/api/external/v1 (key set)",
       "  slack token set, smtp_url set",
+      "  ledger SQLite ./data/reporter.sqlite (one daemon)",
       "",
       'team checkout "checkout" — Europe/Berlin, weeks start Monday, 2 projects',
       "  digest checkout/daily       0 9 * * 1-5  Europe/Berlin  next: Mon 2026-10-26 09:00 CET (08:00 UTC), Tue 2026-10-27 09:00 CET (08:00 UTC), Wed 2026-10-28 09:00 CET (08:00 UTC)",
