@@ -310,3 +310,60 @@ describe("claiming a destination for sending", () => {
     });
   });
 });
+
+describe("whether a claim is still its sender's", () => {
+  const ledgers = useTempLedgers();
+  const daemon = { owner: "daemon pid 1", sendTimeoutMs: 5 * MINUTE, take: "due" } as const;
+  const run = { owner: "run pid 2", sendTimeoutMs: 5 * MINUTE, take: "open" } as const;
+
+  it("is true for the claim the destination holds, and false once another took it over", async () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    await ledger.recordSlot(aSlot());
+    const stale = await ledger.claimDelivery(KEY, SLACK, daemon);
+    if (!stale.claimed) throw new Error("the first claim should have been won");
+    expect(await ledger.holdsClaim(KEY, SLACK, stale.token)).toBe(true);
+    expect(await ledger.holdsClaim(KEY, EMAIL, stale.token)).toBe(false); // never claimed
+    clock.advance(6 * MINUTE);
+    const fresh = await ledger.claimDelivery(KEY, SLACK, run);
+    if (!fresh.claimed) throw new Error("the stale claim should have been taken over");
+    expect(await ledger.holdsClaim(KEY, SLACK, stale.token)).toBe(false);
+    expect(await ledger.holdsClaim(KEY, SLACK, fresh.token)).toBe(true);
+  });
+});
+
+describe("claiming a slot's run", () => {
+  const ledgers = useTempLedgers();
+  const EXPIRY = 5 * MINUTE;
+
+  it("lets one process run a slot at a time, and another once the run is released", async () => {
+    const clock = manualClock();
+    const path = join(ledgers.dir(), "ledger.db");
+    const first = ledgers.open(path, clock);
+    const second = ledgers.open(path, clock);
+    const won = await first.claimSlotRun(KEY, "replica a", EXPIRY);
+    expect(won).toEqual({ token: 1 });
+    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toBeNull();
+    expect(await second.claimSlotRun("checkout.daily.2026-11-16", "replica b", EXPIRY)).toEqual({
+      token: 1,
+    }); // another slot is free
+    if (!won) throw new Error("the first claim should have been won");
+    await first.releaseSlotRun(KEY, won);
+    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toEqual({ token: 2 });
+  });
+
+  it("is taken over once its holder's claim is older than the expiry, and a stale release frees nothing", async () => {
+    const clock = manualClock();
+    const ledger = ledgers.open(undefined, clock);
+    const stale = await ledger.claimSlotRun(KEY, "replica a", EXPIRY);
+    if (!stale) throw new Error("the first claim should have been won");
+    clock.advance(EXPIRY - 1);
+    expect(await ledger.claimSlotRun(KEY, "replica b", EXPIRY)).toBeNull();
+    clock.advance(1);
+    const fresh = await ledger.claimSlotRun(KEY, "replica b", EXPIRY);
+    expect(fresh).toEqual({ token: 2 });
+    // The first replica, back from a stall, lets go of a claim that is no longer its own.
+    await ledger.releaseSlotRun(KEY, stale);
+    expect(await ledger.claimSlotRun(KEY, "replica c", EXPIRY)).toBeNull();
+  });
+});
