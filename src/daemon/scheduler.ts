@@ -9,7 +9,7 @@ import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
 import { jobId, keyForFire, metricJob, type ScheduledJob } from "./jobs.js";
-import { createSlotRuns } from "./slot-runs.js";
+import { createSlotRuns, type SlotLaunch } from "./slot-runs.js";
 import { createUnrecordedRetries } from "./unrecorded-retries.js";
 
 export type * from "./daemon-types.js";
@@ -153,7 +153,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       elsewhere.delete(job.id);
       const at = { now, sendTimeoutMs };
       if (due && (await hasDueDestination(ledger, due.key, at))) {
-        runs.launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
+        launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
       } else if (due && (await slotSendingElsewhere(ledger, due.key, at))) {
         elsewhere.set(job.id, due);
       }
@@ -175,14 +175,20 @@ export function createDaemon(options: DaemonOptions): Daemon {
       } else if (keyForFire(job, slot.fireAt) !== key) {
         await giveUp(retries, "its job now covers another period (the config changed)");
       } else if (!runs.isRunning(job.id)) {
-        runs.launch({ job, fire: slot.fireAt, key, trigger: "retry", now, cache });
+        launch({ job, fire: slot.fireAt, key, trigger: "retry", now, cache });
       }
     }
   }
 
+  // A tick that waits on the ledger may still be planning when stop() has found nothing in
+  // flight and let the ledger go: what it decides then is not started.
+  function launch(run: SlotLaunch): void {
+    if (!stopping) runs.launch(run);
+  }
+
   function runUnrecordedRetries(now: Date, cache: RequestCache): void {
     for (const { job, fire, key } of unrecorded.takeDue(now, jobs, runs.isRunning)) {
-      runs.launch({ job, fire, key, trigger: "retry", now, cache });
+      launch({ job, fire, key, trigger: "retry", now, cache });
     }
   }
 

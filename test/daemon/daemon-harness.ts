@@ -77,7 +77,7 @@ export function recordingRunner(now: () => Date, options: RunnerOptions = {}) {
     if (job.kind !== "digest") throw new Error("recordingRunner runs digests only");
     const { key, periods } = digestSlot({ team: job.team, digest: job.digest, fireAt: fire });
     runs.push({ job: job.id, fire, key, startedAt: now() });
-    context.ledger.recordSlot({
+    await context.ledger.recordSlot({
       key,
       team: job.team.name,
       kind: job.kind,
@@ -132,12 +132,12 @@ export interface Harness {
 export function useHarness(): (
   teams: Team[],
   options?: RunnerOptions & { start?: string; ledgerDir?: string } & Partial<DaemonOptions>,
-) => Harness {
-  const cleanups: Array<() => void> = [];
-  afterEach(() => {
-    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+) => Promise<Harness> {
+  const cleanups: Array<() => void | Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  return (teams, options = {}) => {
+  return async (teams, options = {}) => {
     let now = Date.parse(options.start ?? "2026-06-10T06:00:00Z");
     const clock = () => new Date(now);
     let dir = options.ledgerDir;
@@ -148,7 +148,7 @@ export function useHarness(): (
     }
     const ledger = openLedger(join(dir, "ledger.sqlite"), { now: clock });
     cleanups.push(() => ledger.close());
-    ledger.acquireDaemonLease("test daemon");
+    await ledger.acquireDaemonLease("test daemon");
     const { runJob, runs } = recordingRunner(clock, options);
     const { lines, logger } = captureLogs();
     const daemon = createDaemon({
@@ -159,9 +159,9 @@ export function useHarness(): (
       now: clock,
       ...options,
     });
-    cleanups.push(() => {
+    cleanups.push(async () => {
       void daemon.stop(0);
-      ledger.releaseLease();
+      await ledger.releaseLease();
     });
     const tickOnly = (instant: Date | string) => {
       now = typeof instant === "string" ? Date.parse(instant) : instant.getTime();

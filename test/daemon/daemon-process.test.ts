@@ -27,16 +27,16 @@ function start(setup: LiveSetup): DaemonProcess {
   return daemon;
 }
 
-function slackDelivery(setup: LiveSetup) {
+async function slackDelivery(setup: LiveSetup) {
   const ledger = openLedger(setup.ledgerPath);
   try {
-    const [slot] = ledger.history({ limit: 1 });
+    const [slot] = await ledger.history({ limit: 1 });
     return {
       key: slot?.key,
       slack: slot?.deliveries.find((d) => d.destination.startsWith("slack:")),
     };
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -54,7 +54,7 @@ describe("the daemon as a process", () => {
 
     const first = start(setup);
     await held.arrived;
-    expect(slackDelivery(setup).slack?.state).toBe("sending");
+    expect((await slackDelivery(setup)).slack?.state).toBe("sending");
     first.child.kill("SIGKILL");
     expect(await first.exit).toEqual({ code: null, signal: "SIGKILL" });
     expect(digestPosts(setup.slack)).toHaveLength(1);
@@ -62,7 +62,7 @@ describe("the daemon as a process", () => {
     const second = start(setup);
     await second.logged("found the earlier delivery after a restart; not sending again");
     await second.logged("digest done");
-    const { key, slack } = slackDelivery(setup);
+    const { key, slack } = await slackDelivery(setup);
     const [post] = digestPosts(setup.slack);
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect(post?.metadata?.event_payload.key).toBe(key);
@@ -114,7 +114,7 @@ describe("the daemon as a process", () => {
       setTimeout(resolve, Math.max(0, arrivedAt + 4_500 - Date.now())),
     );
     expect(digestPosts(setup.slack)).toHaveLength(1);
-    expect(slackDelivery(setup).slack).toMatchObject({
+    expect((await slackDelivery(setup)).slack).toMatchObject({
       state: "sent",
       slackTs: digestPosts(setup.slack)[0]?.ts,
     });
@@ -146,7 +146,7 @@ describe("the daemon as a process", () => {
     expect(setup.slack.uploads).toEqual([
       expect.objectContaining({ thread_ts: post?.ts, filename: expect.stringMatching(/\.xlsx$/) }),
     ]);
-    expect(slackDelivery(setup).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect((await slackDelivery(setup)).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
   });
 
   it("notices its ledger deleted (not ready, and says so), and a restart on a fresh ledger looks before posting", async () => {
@@ -175,7 +175,7 @@ describe("the daemon as a process", () => {
     const second = start(setup);
     await second.logged("digest done");
     expect(digestPosts(setup.slack)).toHaveLength(1);
-    expect(slackDelivery(setup).slack).toMatchObject({
+    expect((await slackDelivery(setup)).slack).toMatchObject({
       state: "sent",
       slackTs: digestPosts(setup.slack)[0]?.ts,
     });
@@ -212,7 +212,7 @@ describe("the daemon as a process", () => {
     await daemon.logged("stopping: waiting for slots in flight");
     held.release();
     expect(await daemon.exit).toEqual({ code: 0, signal: null });
-    expect(slackDelivery(live).slack).toMatchObject({ state: "sent", attempts: 1 });
+    expect((await slackDelivery(live)).slack).toMatchObject({ state: "sent", attempts: 1 });
     expect(digestPosts(live.slack)).toHaveLength(1);
   });
 

@@ -53,7 +53,7 @@ describe("the daemon across DST changes, ticking every 30 s", () => {
   for (const c of cases) {
     it(c.name, async () => {
       const team = aTeam({ timezone: c.zone, digests: [aDigest({ schedule: c.schedule })] });
-      const h = harness([team]);
+      const h = await harness([team]);
       await h.tickEvery(c.from, c.to, 30 * SECOND);
       const ran = ranAt(h, c.zone);
       expect(ran.map((r) => r.fire)).toEqual(c.fires);
@@ -66,25 +66,25 @@ describe("catch-up at start-up", () => {
   const team = aTeam({ digests: [aDigest({ schedule: "0 9 * * *", catchUpMs: 6 * HOUR })] });
 
   it("delivers today's fire missed 4 h ago, within the 6 h window, once", async () => {
-    const h = harness([team]);
+    const h = await harness([team]);
     await h.tickAt("2026-06-10T11:00:00Z"); // 13:00 in Berlin
     await h.tickAt("2026-06-10T11:00:01Z");
     expect(ranAt(h, "Europe/Berlin")).toEqual([
       { fire: "2026-06-10 09:00 GMT+02:00", lateBySeconds: 4 * 3600 },
     ]);
-    expect(h.ledger.isSlotDelivered("checkout.daily.2026-06-09")).toBe(true);
+    expect(await h.ledger.isSlotDelivered("checkout.daily.2026-06-09")).toBe(true);
   });
 
   it("reports the period of the fire, not of the day it ran on, when it ran past midnight", async () => {
     const late = aTeam({ digests: [aDigest({ schedule: "30 23 * * *", catchUpMs: 6 * HOUR })] });
-    const h = harness([late]);
+    const h = await harness([late]);
     // 23:30 on Jun 10 in Berlin was due; the daemon comes up at 00:30 on Jun 11.
     await h.tickAt("2026-06-10T22:30:00Z");
     expect(h.runs.map((r) => r.key)).toEqual(["checkout.daily.2026-06-09"]);
   });
 
   it("skips a fire missed 7 h ago, beyond the window, and says so once", async () => {
-    const h = harness([team]);
+    const h = await harness([team]);
     await h.tickAt("2026-06-10T14:00:00Z"); // 16:00 in Berlin
     await h.tickAt("2026-06-10T14:00:01Z");
     await h.tickAt("2026-06-10T14:00:02Z");
@@ -96,7 +96,7 @@ describe("catch-up at start-up", () => {
   });
 
   it("after three days down, delivers only the latest fire, never a burst of replays", async () => {
-    const h = harness([team]);
+    const h = await harness([team]);
     await h.tickAt("2026-06-07T07:00:30Z");
     await h.tickAt("2026-06-10T08:00:00Z"); // the daemon was "down" from the 7th to the 10th
     expect(h.runs.map((r) => r.key)).toEqual([
@@ -106,12 +106,12 @@ describe("catch-up at start-up", () => {
   });
 
   it("does not run a slot again after a restart on the same ledger", async () => {
-    const first = harness([team]);
+    const first = await harness([team]);
     await first.tickAt("2026-06-10T07:00:05Z");
     await first.daemon.stop(0);
-    first.ledger.releaseLease();
+    await first.ledger.releaseLease();
     const dir = first.ledger.location.replace(/\/ledger\.sqlite$/, "");
-    const second = harness([team], { ledgerDir: dir, start: "2026-06-10T07:05:00Z" });
+    const second = await harness([team], { ledgerDir: dir, start: "2026-06-10T07:05:00Z" });
     await second.tickAt("2026-06-10T07:05:00Z");
     expect(first.runs).toHaveLength(1);
     expect(second.runs).toEqual([]);
@@ -121,12 +121,12 @@ describe("catch-up at start-up", () => {
 describe("slots", () => {
   it("two fires that cover the same period are one slot: the 17:00 fire sends nothing", async () => {
     const team = aTeam({ digests: [aDigest({ schedule: "0 9,17 * * *" })] });
-    const h = harness([team]);
+    const h = await harness([team]);
     await h.tickEvery("2026-06-10T06:59:00Z", "2026-06-10T15:01:00Z", 60 * SECOND);
     expect(h.runs.map((r) => localLabel(r.fire, "Europe/Berlin"))).toEqual([
       "2026-06-10 09:00 GMT+02:00",
     ]);
-    expect(h.ledger.history({ limit: 10 }).map((s) => s.key)).toEqual([
+    expect((await h.ledger.history({ limit: 10 })).map((s) => s.key)).toEqual([
       "checkout.daily.2026-06-09",
     ]);
   });
@@ -134,7 +134,7 @@ describe("slots", () => {
   it("fires each team's digest in its own zone", async () => {
     const berlin = aTeam({ name: "checkout", timezone: "Europe/Berlin" });
     const newYork = aTeam({ name: "mobile", timezone: "America/New_York" });
-    const h = harness([berlin, newYork]);
+    const h = await harness([berlin, newYork]);
     await h.tickEvery("2026-06-10T06:59:00Z", "2026-06-10T13:01:00Z", 60 * SECOND);
     expect(h.runs.map((r) => [r.job, r.fire.toISOString()])).toEqual([
       ["checkout/digest/daily", "2026-06-10T07:00:00.000Z"],
@@ -148,7 +148,7 @@ describe("slots", () => {
       release = resolve;
     });
     const team = aTeam({ digests: [aDigest({ schedule: "0 * * * *", period: "previous_day" })] });
-    const h = harness([team], { gate: () => blocked });
+    const h = await harness([team], { gate: () => blocked });
     await h.tickOnly("2026-06-10T06:00:00Z"); // the 08:00 Berlin fire is due; its run hangs
     expect(h.daemon.status().running).toEqual(["checkout.daily.2026-06-09"]);
     await h.tickOnly("2026-06-11T06:00:10Z"); // a day later, the next slot is due, but the job is busy

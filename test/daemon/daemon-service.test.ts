@@ -30,13 +30,13 @@ async function start(setup: LiveSetup) {
   return { service, logs: lines };
 }
 
-function emailDelivery(setup: LiveSetup) {
+async function emailDelivery(setup: LiveSetup) {
   const ledger = openLedger(setup.ledgerPath);
   try {
-    const [slot] = ledger.history({ limit: 1 });
+    const [slot] = await ledger.history({ limit: 1 });
     return { slot, email: slot?.deliveries.find((d) => d.destination.startsWith("email:")) };
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -49,20 +49,24 @@ describe("the daemon service", () => {
 
     // Slack and email are sent side by side: the refused SMTP connection can fail before the
     // Slack post lands, so wait for both outcomes.
-    await waitFor(
-      "the first email failure and the Slack post",
-      () =>
-        (emailDelivery(setup).email?.attempts ?? 0) >= 1 &&
-        emailDelivery(setup).email?.state === "failed" &&
-        digestPosts(setup.slack).length > 0,
-    );
+    await waitFor("the first email failure and the Slack post", async () => {
+      const { email } = await emailDelivery(setup);
+      return (
+        (email?.attempts ?? 0) >= 1 &&
+        email?.state === "failed" &&
+        digestPosts(setup.slack).length > 0
+      );
+    });
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect(setup.smtp.messages).toHaveLength(0);
 
     setup.relay.setDown(false);
     await waitFor("the email", () => setup.smtp.messages.length > 0);
-    await waitFor("the slot to be delivered", () => emailDelivery(setup).slot?.finishedAt);
-    const { slot, email } = emailDelivery(setup);
+    await waitFor(
+      "the slot to be delivered",
+      async () => (await emailDelivery(setup)).slot?.finishedAt,
+    );
+    const { slot, email } = await emailDelivery(setup);
     expect(email).toMatchObject({ state: "sent" });
     expect(email?.attempts).toBeGreaterThanOrEqual(2);
     expect(digestPosts(setup.slack)).toHaveLength(1);

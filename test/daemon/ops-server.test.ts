@@ -20,7 +20,7 @@ async function start(limits: Parameters<typeof startOpsServer>[0]["limits"]): Pr
   const server = await startOpsServer({
     host: "127.0.0.1",
     port: 0,
-    readiness: () => ({ ready: true, checks: {} }),
+    readiness: async () => ({ ready: true, checks: {} }),
     metrics: async () => ({ contentType: "text/plain", body: "" }),
     limits,
   });

@@ -69,8 +69,8 @@ describe("run and the ledger", () => {
 
     const ledger = openLedger(live.ledgerPath);
     try {
-      const [slot] = ledger.history({ limit: 1 });
-      expect(slot && ledger.isSlotDelivered(slot.key)).toBe(false);
+      const [slot] = await ledger.history({ limit: 1 });
+      expect(slot && (await ledger.isSlotDelivered(slot.key))).toBe(false);
       const [slack] = slot?.deliveries ?? [];
       expect(slack).toMatchObject({
         state: "failed",
@@ -82,7 +82,7 @@ describe("run and the ledger", () => {
       expect(wait).toBeGreaterThan(55_000);
       expect(wait).toBeLessThanOrEqual(60_000);
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 
@@ -116,12 +116,12 @@ describe("run and the ledger", () => {
     const cli = startRun(setup, { ...setup.env, INSIGHTS_API_URL: slowApi.url });
     // The daemon starts once run has checked and recorded the slot, so run is past its check
     // for certain when the daemon claims the slot (it fetches from the fast emulator).
-    await waitFor("run to record the slot", () => {
+    await waitFor("run to record the slot", async () => {
       const ledger = openLedger(setup.ledgerPath);
       try {
-        return ledger.history({ limit: 1 }).length > 0;
+        return (await ledger.history({ limit: 1 })).length > 0;
       } finally {
-        ledger.close();
+        await ledger.close();
       }
     });
     const daemon = startDaemonProcess(setup.configPath, setup.env);

@@ -24,7 +24,7 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
   const digest = aDigest({ email: { to: ["qa@example.com"], attachXlsx: false } });
   const fireAt = clock.now();
   const { key, periods } = digestSlot({ team, digest, fireAt });
-  ledger.recordSlot({
+  await ledger.recordSlot({
     key,
     team: team.name,
     kind: "digest",
@@ -33,10 +33,10 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
     period: periods.current,
     destinations: [SLACK, EMAIL],
   });
-  for (const destination of [SLACK, EMAIL]) ledger.beginAttempt(key, destination);
-  ledger.markFailed(key, SLACK, "given up earlier", null);
-  ledger.markFailed(key, EMAIL, "waiting", new Date("2026-06-10T07:05:00Z"));
-  const before = ledger.getSlot(key)?.deliveries;
+  for (const destination of [SLACK, EMAIL]) await ledger.beginAttempt(key, destination);
+  await ledger.markFailed(key, SLACK, "given up earlier", null);
+  await ledger.markFailed(key, EMAIL, "waiting", new Date("2026-06-10T07:05:00Z"));
+  const before = (await ledger.getSlot(key))?.deliveries;
 
   const down = () => Promise.reject(new UpstreamError("the insights API is down"));
   const api: InsightsApi = { listProjects: down, getInsights: down };
@@ -58,5 +58,5 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
   );
 
   await expect(run).rejects.toThrow(UpstreamError);
-  expect(ledger.getSlot(key)?.deliveries).toEqual(before);
+  expect((await ledger.getSlot(key))?.deliveries).toEqual(before);
 });

@@ -29,7 +29,7 @@ describe("the scheduler at rest", () => {
   it("sleeps until the next fire when it is near", async () => {
     const { sleeps, timers } = recordingTimers();
     // 08:59:50 in Berlin; the digest fires at 09:00.
-    const h = harness([aTeam()], { start: "2026-06-10T06:59:50Z", timers, tickMs: 15_000 });
+    const h = await harness([aTeam()], { start: "2026-06-10T06:59:50Z", timers, tickMs: 15_000 });
     h.daemon.start();
     await settled();
     expect(sleeps).toEqual([10_000]);
@@ -37,7 +37,7 @@ describe("the scheduler at rest", () => {
 
   it("sleeps at most tickMs when the next fire is hours away", async () => {
     const { sleeps, timers } = recordingTimers();
-    const h = harness([aTeam()], { start: "2026-06-10T02:00:00Z", timers, tickMs: 15_000 });
+    const h = await harness([aTeam()], { start: "2026-06-10T02:00:00Z", timers, tickMs: 15_000 });
     h.daemon.start();
     await settled();
     expect(sleeps).toEqual([15_000]);
@@ -46,7 +46,7 @@ describe("the scheduler at rest", () => {
   it("plans a job again only once its next fire has come", async () => {
     const planned: string[] = [];
     const team = aTeam({ digests: [aDigest({ schedule: "0 9 * * *" })] });
-    const h = harness([team], { start: "2026-06-10T02:00:00Z" });
+    const h = await harness([team], { start: "2026-06-10T02:00:00Z" });
     const isSlotDelivered = h.ledger.isSlotDelivered.bind(h.ledger);
     h.ledger.isSlotDelivered = (key: string) => {
       planned.push(key);

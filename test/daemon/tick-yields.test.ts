@@ -14,7 +14,7 @@ describe("a big first tick", () => {
     const digests = Array.from({ length: 12 }, (_, i) =>
       aDigest({ name: `every-minute-${i}`, schedule: "* * * * *", catchUpMs: 6 * 3_600_000 }),
     );
-    const h = harness([aTeam({ digests })]);
+    const h = await harness([aTeam({ digests })]);
     let ticking = true;
     let interleaved = 0;
     const beat = setInterval(() => {

@@ -27,7 +27,7 @@ describe("a slot whose run failed before it was recorded", () => {
       const key = keyForFire(job, fire);
       calls.push(key);
       if (calls.length === 1) throw new Error("the insights API did not answer");
-      context.ledger.recordSlot({
+      await context.ledger.recordSlot({
         key,
         team: job.team.name,
         kind: job.kind,
@@ -38,7 +38,7 @@ describe("a slot whose run failed before it was recorded", () => {
       });
       return { key, deliveries: [] };
     };
-    const h = harness([aTeam({ digests: [], alerts: [alert] })], {
+    const h = await harness([aTeam({ digests: [], alerts: [alert] })], {
       runJob,
       retryDelaysMs: [60_000],
     });
@@ -52,7 +52,7 @@ describe("a slot whose run failed before it was recorded", () => {
       "checkout.alert.flaky-rate.2026-06-09",
       "checkout.alert.flaky-rate.2026-06-09",
     ]);
-    expect(h.ledger.getSlot("checkout.alert.flaky-rate.2026-06-09")).toBeTruthy();
+    expect(await h.ledger.getSlot("checkout.alert.flaky-rate.2026-06-09")).toBeTruthy();
     await h.tickAt("2026-06-10T07:05:00Z");
     expect(calls).toHaveLength(2);
   });

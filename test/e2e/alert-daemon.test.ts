@@ -30,14 +30,14 @@ function start(s: AlertSetup): DaemonProcess {
   return daemon;
 }
 
-function alertSlot(s: AlertSetup) {
+async function alertSlot(s: AlertSetup) {
   const ledger = openLedger(s.ledgerPath);
   try {
-    const [slot] = ledger.history({ team: "design", limit: 1 });
-    const states = ledger.alertStates("design", "flaky-rate");
+    const [slot] = await ledger.history({ team: "design", limit: 1 });
+    const states = await ledger.alertStates("design", "flaky-rate");
     return { slot, states };
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 
@@ -50,7 +50,7 @@ describe("alerts in the daemon", () => {
 
     const first = start(s);
     await held.arrived;
-    const recorded = alertSlot(s);
+    const recorded = await alertSlot(s);
     expect(recorded.states.map((st) => st.state)).toEqual(["critical"]);
     expect(recorded.slot?.kind).toBe("alert");
     first.child.kill("SIGKILL");
@@ -60,7 +60,7 @@ describe("alerts in the daemon", () => {
     const second = start(s);
     await second.logged("alert evaluated");
     await waitFor("one post", () => s.slack.posts.length === 1);
-    await waitFor("the slot delivered", () => alertSlot(s).slot?.finishedAt);
+    await waitFor("the slot delivered", async () => (await alertSlot(s)).slot?.finishedAt);
     const [post] = s.slack.posts;
     expect(post?.text).toContain(MENTION);
     expect(post?.metadata?.event_payload.key).toBe(recorded.slot?.key);
@@ -76,7 +76,7 @@ describe("alerts in the daemon", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(s.slack.posts).toHaveLength(1);
     expect(s.smtp.messages).toHaveLength(1);
-    expect(alertSlot(s).states.map((st) => st.state)).toEqual(["critical"]);
+    expect((await alertSlot(s)).states.map((st) => st.state)).toEqual(["critical"]);
 
     const metrics = await (await fetch(`${await third.opsUrl()}/metrics`)).text();
     const scope = s.emulator.projects[6]?.id;

@@ -101,10 +101,10 @@ describe("an alert's life on the wire", () => {
     expect(calls("chat.postMessage").every((c) => c.params.channel === CHANNEL)).toBe(true);
   });
 
-  it("keeps every evaluation as an alert slot in the ledger, each destination's delivery with it", () => {
+  it("keeps every evaluation as an alert slot in the ledger, each destination's delivery with it", async () => {
     const ledger = openLedger(setup.ledgerPath);
-    const rows = ledger.history({ team: "design", limit: 10 });
-    ledger.close();
+    const rows = await ledger.history({ team: "design", limit: 10 });
+    await ledger.close();
     expect(rows.map((r) => [r.key, r.kind, r.deliveries.map((d) => d.state).join(",")])).toEqual([
       ["design.alert.flaky-rate.2026-11-21", "alert", "sent,sent"],
       ["design.alert.flaky-rate.2026-11-20", "alert", "sent,sent"],
@@ -191,10 +191,12 @@ describe("alerts --outbox", () => {
     expect(dry.slack.posts).toHaveLength(1);
     const ledger = openLedger(dry.ledgerPath);
     try {
-      expect(ledger.alertStates("design", "flaky-rate").map((s) => s.state)).toEqual(["warn"]);
-      expect(ledger.getSlot("design.alert.flaky-rate.2026-11-19")).toBeNull();
+      expect((await ledger.alertStates("design", "flaky-rate")).map((s) => s.state)).toEqual([
+        "warn",
+      ]);
+      expect(await ledger.getSlot("design.alert.flaky-rate.2026-11-19")).toBeNull();
     } finally {
-      ledger.close();
+      await ledger.close();
     }
   });
 });

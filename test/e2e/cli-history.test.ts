@@ -36,7 +36,7 @@ beforeAll(async () => {
     ],
   });
   const ledger = openLedger(ledgerPath);
-  ledger.recordSlot({
+  await ledger.recordSlot({
     key: "checkout.daily.2026-11-17",
     team: "checkout",
     kind: "digest",
@@ -45,7 +45,7 @@ beforeAll(async () => {
     period: { start: "2026-11-17", end: "2026-11-17" },
     destinations: ["slack:C0123ABCD"],
   });
-  ledger.close();
+  await ledger.close();
 });
 afterAll(async () => {
   await dirs.remove();

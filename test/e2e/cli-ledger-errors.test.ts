@@ -33,7 +33,7 @@ function unprivileged(): { uid: number; gid: number } | undefined | null {
 
 interface Case {
   name: string;
-  make: (dir: string) => string;
+  make: (dir: string) => string | Promise<string>;
   fix: RegExp;
   asUser?: true;
 }
@@ -49,9 +49,9 @@ const CASES: Case[] = [
   { name: "pages malformed past the header", make: damagedPages, fix: /is damaged .* backup/ },
   {
     name: "a read-only file",
-    make: (dir) => {
+    make: async (dir) => {
       chmodSync(dir, 0o777);
-      const path = aFullLedger(dir);
+      const path = await aFullLedger(dir);
       chmodSync(path, 0o444);
       return path;
     },
@@ -60,8 +60,8 @@ const CASES: Case[] = [
   },
   {
     name: "a directory this user cannot write",
-    make: (dir) => {
-      const path = aFullLedger(dir);
+    make: async (dir) => {
+      const path = await aFullLedger(dir);
       chmodSync(dir, 0o555);
       return path;
     },
@@ -70,8 +70,8 @@ const CASES: Case[] = [
   },
   {
     name: "a directory this user cannot enter",
-    make: (dir) => {
-      const path = aFullLedger(dir);
+    make: async (dir) => {
+      const path = await aFullLedger(dir);
       chmodSync(dir, 0o000);
       return path;
     },
@@ -104,7 +104,7 @@ async function setUp(command: string, c: Case): Promise<string[]> {
   const home = join(dirs.dir, `${command}-${c.name.replaceAll(/\W+/g, "-")}`);
   const ledgerDir = join(home, "state");
   mkdirSync(ledgerDir, { recursive: true });
-  const statePath = c.make(ledgerDir);
+  const statePath = await c.make(ledgerDir);
   locked.push(ledgerDir);
   const config = await writeConfig(home, {
     api: apiSection(),

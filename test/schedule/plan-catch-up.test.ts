@@ -28,11 +28,11 @@ const dailyKey = (fire: Date) =>
 /** One key per fire, as an hourly job's would be if each covered its own hour. */
 const perFireKey = (fire: Date) => `checkout.hourly.${localLabel(fire, ZONE).slice(0, 16)}`;
 
-function plan(
+async function plan(
   overrides: Partial<CatchUpInput> & Pick<CatchUpInput, "now">,
   delivered: string[] = [],
 ) {
-  const result = planCatchUp({
+  const result = await planCatchUp({
     schedule: "0 9 * * *",
     zone: ZONE,
     catchUpMs: 6 * HOUR,
@@ -52,9 +52,9 @@ function plan(
 }
 
 describe("planCatchUp at start-up", () => {
-  it("delivers a fire missed within the window, and logs the older one as outside it", () => {
+  it("delivers a fire missed within the window, and logs the older one as outside it", async () => {
     // 11:00 in Berlin: today's 09:00 is 2 h late; yesterday's is long gone.
-    expect(plan({ now: at("2026-06-10T09:00:00Z") })).toEqual({
+    expect(await plan({ now: at("2026-06-10T09:00:00Z") })).toEqual({
       due: { at: "2026-06-10 09:00 GMT+02:00", key: "checkout.daily.2026-06-09" },
       skipped: [
         {
@@ -66,9 +66,9 @@ describe("planCatchUp at start-up", () => {
     });
   });
 
-  it("does not deliver a fire older than the window", () => {
+  it("does not deliver a fire older than the window", async () => {
     // 16:00: today's 09:00 is 7 h late with a 6 h window.
-    expect(plan({ now: at("2026-06-10T14:00:00Z") }, ["checkout.daily.2026-06-08"])).toEqual({
+    expect(await plan({ now: at("2026-06-10T14:00:00Z") }, ["checkout.daily.2026-06-08"])).toEqual({
       due: null,
       skipped: [
         {
@@ -80,17 +80,17 @@ describe("planCatchUp at start-up", () => {
     });
   });
 
-  it("finds nothing to do when the latest slot is already delivered", () => {
+  it("finds nothing to do when the latest slot is already delivered", async () => {
     const delivered = ["checkout.daily.2026-06-09", "checkout.daily.2026-06-08"];
-    expect(plan({ now: at("2026-06-10T09:00:00Z") }, delivered)).toEqual({
+    expect(await plan({ now: at("2026-06-10T09:00:00Z") }, delivered)).toEqual({
       due: null,
       skipped: [],
     });
   });
 
-  it("after hours of downtime delivers only the latest fire, never a burst", () => {
+  it("after hours of downtime delivers only the latest fire, never a burst", async () => {
     // Hourly, down from 08:30 to 14:30 local, 6 h window: 09:00 … 14:00 were missed.
-    const result = plan(
+    const result = await plan(
       { schedule: "0 * * * *", keyForFire: perFireKey, now: at("2026-06-10T12:30:00Z") },
       ["checkout.hourly.2026-06-10 11:00"],
     );
@@ -108,9 +108,25 @@ describe("planCatchUp at start-up", () => {
     ]);
   });
 
-  it("resumes an undelivered slot whose fire was already started (a crash mid-slot)", () => {
+  it("asks an asynchronous isDelivered (the ledger's) and plans as with a synchronous one", async () => {
+    const delivered = ["checkout.daily.2026-06-08"];
+    const result = await planCatchUp({
+      schedule: "0 9 * * *",
+      zone: ZONE,
+      catchUpMs: 6 * HOUR,
+      lastCheckedAt: null,
+      now: at("2026-06-10T14:00:00Z"),
+      keyForFire: dailyKey,
+      isDelivered: async (key) => delivered.includes(key),
+    });
+    expect(result.due).toBeNull();
+    expect(result.skipped.map((s) => s.key)).toEqual(["checkout.daily.2026-06-09"]);
+  });
+
+  it("resumes an undelivered slot whose fire was already started (a crash mid-slot)", async () => {
     // The predicate says "not delivered" for a slot left in 'sending': it is due again.
-    expect(plan({ now: at("2026-06-10T07:10:00Z") }, ["checkout.daily.2026-06-08"]).due).toEqual({
+    const result = await plan({ now: at("2026-06-10T07:10:00Z") }, ["checkout.daily.2026-06-08"]);
+    expect(result.due).toEqual({
       at: "2026-06-10 09:00 GMT+02:00",
       key: "checkout.daily.2026-06-09",
     });
@@ -118,8 +134,8 @@ describe("planCatchUp at start-up", () => {
 });
 
 describe("planCatchUp on ticks", () => {
-  it("a fire between the previous tick and now is due", () => {
-    const result = plan({
+  it("a fire between the previous tick and now is due", async () => {
+    const result = await plan({
       lastCheckedAt: at("2026-06-10T06:59:50Z"),
       now: at("2026-06-10T07:00:05Z"),
     });
@@ -129,16 +145,16 @@ describe("planCatchUp on ticks", () => {
     });
   });
 
-  it("a fire already decided on is not started again while its retries are pending", () => {
-    const result = plan({
+  it("a fire already decided on is not started again while its retries are pending", async () => {
+    const result = await plan({
       lastCheckedAt: at("2026-06-10T07:00:05Z"),
       now: at("2026-06-10T07:00:15Z"),
     });
     expect(result).toEqual({ due: null, skipped: [] });
   });
 
-  it("a tick seconds late is on time even with a zero catch-up window", () => {
-    const result = plan({
+  it("a tick seconds late is on time even with a zero catch-up window", async () => {
+    const result = await plan({
       catchUpMs: 0,
       lastCheckedAt: at("2026-06-10T06:59:50Z"),
       now: at("2026-06-10T07:00:20Z"),
@@ -146,8 +162,8 @@ describe("planCatchUp on ticks", () => {
     expect(result.due?.key).toBe("checkout.daily.2026-06-09");
   });
 
-  it("after the machine slept past the window, skips the fires it missed", () => {
-    const result = plan({
+  it("after the machine slept past the window, skips the fires it missed", async () => {
+    const result = await plan({
       lastCheckedAt: at("2026-06-08T12:00:00Z"),
       now: at("2026-06-10T15:00:00Z"),
     });
@@ -163,23 +179,23 @@ describe("planCatchUp on ticks", () => {
     });
   });
 
-  it("two fires for one period are one slot: the second finds it delivered", () => {
+  it("two fires for one period are one slot: the second finds it delivered", async () => {
     const twice = { schedule: "0 9,10 * * *" };
-    const first = plan({
+    const first = await plan({
       ...twice,
       lastCheckedAt: at("2026-06-10T06:59:55Z"),
       now: at("2026-06-10T07:00:01Z"),
     });
     expect(first.due?.key).toBe("checkout.daily.2026-06-09");
-    const second = plan(
+    const second = await plan(
       { ...twice, lastCheckedAt: at("2026-06-10T07:59:55Z"), now: at("2026-06-10T08:00:01Z") },
       ["checkout.daily.2026-06-09"],
     );
     expect(second).toEqual({ due: null, skipped: [] });
   });
 
-  it("at start-up, several fires of one undelivered period are one due slot, not skipped ones", () => {
-    const result = plan({ schedule: "0 9,10 * * *", now: at("2026-06-10T08:30:00Z") }, [
+  it("at start-up, several fires of one undelivered period are one due slot, not skipped ones", async () => {
+    const result = await plan({ schedule: "0 9,10 * * *", now: at("2026-06-10T08:30:00Z") }, [
       "checkout.daily.2026-06-08",
     ]);
     expect(result).toEqual({
@@ -188,8 +204,8 @@ describe("planCatchUp on ticks", () => {
     });
   });
 
-  it("a gap fire is due at the gap's end", () => {
-    const result = plan({
+  it("a gap fire is due at the gap's end", async () => {
+    const result = await plan({
       schedule: "30 2 * * *",
       lastCheckedAt: at("2026-03-29T00:59:58Z"),
       now: at("2026-03-29T01:00:03Z"),
@@ -199,9 +215,9 @@ describe("planCatchUp on ticks", () => {
 });
 
 describe("planCatchUp over a simulated daemon", () => {
-  it("delivers each slot at most once and never more than one per tick", () => {
-    fc.assert(
-      fc.property(
+  it("delivers each slot at most once and never more than one per tick", async () => {
+    await fc.assert(
+      fc.asyncProperty(
         // Gaps between ticks: mostly seconds, sometimes hours of downtime (a restart).
         fc.array(
           fc.oneof(
@@ -214,7 +230,7 @@ describe("planCatchUp over a simulated daemon", () => {
           },
         ),
         fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }),
-        (gaps, restarts) => {
+        async (gaps, restarts) => {
           const delivered = new Set<string>();
           const deliveries: string[] = [];
           let now = at("2026-03-27T00:00:00Z").getTime();
@@ -222,7 +238,7 @@ describe("planCatchUp over a simulated daemon", () => {
           for (const [i, gap] of gaps.entries()) {
             now += gap;
             if (restarts[i]) lastCheckedAt = null;
-            const result = planCatchUp({
+            const result = await planCatchUp({
               schedule: "0 */4 * * *",
               zone: ZONE,
               catchUpMs: 6 * HOUR,
@@ -245,13 +261,13 @@ describe("planCatchUp over a simulated daemon", () => {
     );
   });
 
-  it("a daemon ticking every 45 s delivers every fire on time", () => {
+  it("a daemon ticking every 45 s delivers every fire on time", async () => {
     const delivered = new Set<string>();
     const start = at("2026-10-24T12:00:00Z").getTime();
     const end = start + 24 * HOUR;
     let lastCheckedAt: Date | null = null;
     for (let now = start; now <= end; now += 45_000) {
-      const result = planCatchUp({
+      const result = await planCatchUp({
         schedule: "*/30 * * * *",
         zone: ZONE,
         catchUpMs: 0,
@@ -275,9 +291,9 @@ describe("planCatchUp over a simulated daemon", () => {
 
 describe("planCatchUp's cost", () => {
   /** How many fires the planner asked the key of, for one start-up plan. */
-  function keysAsked(schedule: string, keyForFire: (fire: Date) => string): number {
+  async function keysAsked(schedule: string, keyForFire: (fire: Date) => string): Promise<number> {
     let asked = 0;
-    planCatchUp({
+    await planCatchUp({
       schedule,
       zone: ZONE,
       catchUpMs: 6 * HOUR,
@@ -292,15 +308,15 @@ describe("planCatchUp's cost", () => {
     return asked;
   }
 
-  it("does not walk every fire of an every-minute job: it costs what a daily job costs", () => {
+  it("does not walk every fire of an every-minute job: it costs what a daily job costs", async () => {
     // 360 fires in the 6 h window, all of one slot (the previous day).
-    const minutely = keysAsked("* * * * *", dailyKey);
-    const daily = keysAsked("0 9 * * *", dailyKey);
+    const minutely = await keysAsked("* * * * *", dailyKey);
+    const daily = await keysAsked("0 9 * * *", dailyKey);
     expect(minutely).toBeLessThanOrEqual(daily + 12);
     expect(minutely).toBeLessThan(30);
   });
 
-  it("still names every earlier slot in the window when each fire is its own slot", () => {
-    expect(keysAsked("0 * * * *", perFireKey)).toBeLessThan(100);
+  it("still names every earlier slot in the window when each fire is its own slot", async () => {
+    expect(await keysAsked("0 * * * *", perFireKey)).toBeLessThan(100);
   });
 });

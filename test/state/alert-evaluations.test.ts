@@ -40,14 +40,14 @@ function firstState() {
 describe("alert evaluations in the ledger", () => {
   const ledgers = useTempLedgers();
 
-  it("record the slot, the states and the notification together, once", () => {
+  it("record the slot, the states and the notification together, once", async () => {
     const clock = manualClock("2026-11-16T08:00:00.000Z");
     const ledger = ledgers.open(undefined, { now: clock.now });
-    expect(ledger.alertStates("checkout", "flaky")).toEqual([]);
-    expect(ledger.recordAlertEvaluation(anEvaluation("checkout.alert.flaky.2026-11-15"))).toBe(
-      true,
-    );
-    expect(ledger.alertStates("checkout", "flaky")).toEqual([
+    expect(await ledger.alertStates("checkout", "flaky")).toEqual([]);
+    expect(
+      await ledger.recordAlertEvaluation(anEvaluation("checkout.alert.flaky.2026-11-15")),
+    ).toBe(true);
+    expect(await ledger.alertStates("checkout", "flaky")).toEqual([
       expect.objectContaining({
         scope: "proj-1",
         state: "warn",
@@ -56,9 +56,9 @@ describe("alert evaluations in the ledger", () => {
       }),
     ]);
     expect(
-      ledger.getSlot("checkout.alert.flaky.2026-11-15")?.deliveries.map((d) => d.state),
+      (await ledger.getSlot("checkout.alert.flaky.2026-11-15"))?.deliveries.map((d) => d.state),
     ).toEqual(["pending"]);
-    expect(ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15")?.notification).toBe(
+    expect((await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification).toBe(
       '{"slack":null}',
     );
 
@@ -67,34 +67,34 @@ describe("alert evaluations in the ledger", () => {
       states: [{ ...firstState(), state: "ok", firedAt: null, threadKey: null }],
       notification: null,
     });
-    expect(ledger.recordAlertEvaluation(again)).toBe(false);
-    expect(ledger.alertStates("checkout", "flaky")[0]?.state).toBe("warn");
-    expect(ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15")?.notification).toBe(
+    expect(await ledger.recordAlertEvaluation(again)).toBe(false);
+    expect((await ledger.alertStates("checkout", "flaky"))[0]?.state).toBe("warn");
+    expect((await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification).toBe(
       '{"slack":null}',
     );
   });
 
-  it("leave nothing behind when the transaction fails half-way", () => {
+  it("leave nothing behind when the transaction fails half-way", async () => {
     const ledger = ledgers.open();
     const broken = anEvaluation("checkout.alert.flaky.2026-11-15", {
       // A state the table's CHECK refuses, after the slot was inserted in the same transaction.
       states: [{ ...firstState(), state: "exploded" as never }],
     });
-    expect(() => ledger.recordAlertEvaluation(broken)).toThrow();
-    expect(ledger.getSlot("checkout.alert.flaky.2026-11-15")).toBeNull();
-    expect(ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15")).toBeNull();
+    await expect(ledger.recordAlertEvaluation(broken)).rejects.toThrow();
+    expect(await ledger.getSlot("checkout.alert.flaky.2026-11-15")).toBeNull();
+    expect(await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15")).toBeNull();
   });
 
-  it("list a team's evaluations within a period, oldest first", () => {
+  it("list a team's evaluations within a period, oldest first", async () => {
     const ledger = ledgers.open();
     for (const day of ["2026-11-14", "2026-11-15", "2026-11-16"]) {
       const evaluation = anEvaluation(`checkout.alert.flaky.${day}`);
-      ledger.recordAlertEvaluation({
+      await ledger.recordAlertEvaluation({
         ...evaluation,
         slot: { ...evaluation.slot, period: { start: day, end: day } },
       });
     }
-    const listed = ledger.alertEvaluations({
+    const listed = await ledger.alertEvaluations({
       team: "checkout",
       from: "2026-11-15",
       to: "2026-11-16",
@@ -105,7 +105,7 @@ describe("alert evaluations in the ledger", () => {
     ]);
   });
 
-  it("migrate a version-1 file's alert states, keeping them", () => {
+  it("migrate a version-1 file's alert states, keeping them", async () => {
     const path = join(ledgers.dir(), "v1.sqlite");
     const db = new Database(path);
     db.exec(`CREATE TABLE alert_states (team TEXT NOT NULL, alert TEXT NOT NULL, scope TEXT NOT NULL,
@@ -125,7 +125,7 @@ describe("alert evaluations in the ledger", () => {
     db.pragma("user_version = 1");
     db.close();
     const ledger = ledgers.open(path);
-    expect(ledger.alertStates("checkout", "flaky")).toEqual([
+    expect(await ledger.alertStates("checkout", "flaky")).toEqual([
       expect.objectContaining({
         scope: "team",
         state: "critical",

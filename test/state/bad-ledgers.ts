@@ -40,20 +40,22 @@ export function randomFile(dir: string): string {
 }
 
 /** A real ledger with `slots` slots in it, closed. */
-export function aFullLedger(dir: string, slots = 300): string {
+export async function aFullLedger(dir: string, slots = 300): Promise<string> {
   const path = join(dir, "ledger.sqlite");
   const ledger = openLedger(path);
   for (let day = 0; day < slots; day++) {
     const key = `checkout.daily.${String(day).padStart(4, "0")}`;
-    ledger.recordSlot(aSlot({ key, fireAt: new Date(Date.UTC(2026, 0, 1) + day * 86_400_000) }));
+    await ledger.recordSlot(
+      aSlot({ key, fireAt: new Date(Date.UTC(2026, 0, 1) + day * 86_400_000) }),
+    );
   }
-  ledger.close();
+  await ledger.close();
   return path;
 }
 
 /** A real ledger cut to half its size, as a copy interrupted midway leaves it. */
-export function truncatedLedger(dir: string): string {
-  const path = aFullLedger(dir);
+export async function truncatedLedger(dir: string): Promise<string> {
+  const path = await aFullLedger(dir);
   truncateSync(path, Math.floor(statSync(path).size / 2));
   return path;
 }
@@ -62,8 +64,8 @@ export function truncatedLedger(dir: string): string {
  * A real ledger whose header and schema (page 1) are intact but whose data pages are
  * overwritten: it opens and migrates, and is found malformed only by the first query.
  */
-export function damagedPages(dir: string): string {
-  const path = aFullLedger(dir);
+export async function damagedPages(dir: string): Promise<string> {
+  const path = await aFullLedger(dir);
   const size = statSync(path).size;
   const pageSize = 4096;
   const fd = openSync(path, "r+");
@@ -86,9 +88,9 @@ export function foreignDatabase(dir: string): string {
 }
 
 /** A ledger of our schema version whose slots table was changed by hand: it lacks our columns. */
-export function wrongColumns(dir: string): string {
+export async function wrongColumns(dir: string): Promise<string> {
   const path = join(dir, "ledger.sqlite");
-  openLedger(path).close();
+  await openLedger(path).close();
   return withDatabase(path, (db) => {
     db.exec("DROP TABLE slots; CREATE TABLE slots (key TEXT PRIMARY KEY, payload TEXT)");
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

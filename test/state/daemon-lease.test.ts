@@ -18,17 +18,17 @@ describe("the daemon lease", () => {
   const ledgers = useTempLedgers();
   const path = () => join(ledgers.dir(), "ledger.db");
 
-  it("refuses a second daemon while the first is alive, saying who holds it and how to fix it", () => {
+  it("refuses a second daemon while the first is alive, saying who holds it and how to fix it", async () => {
     const clock = manualClock("2026-11-16T08:00:00.000Z");
     // Another process on this host that is alive: our parent.
     const first = ledgers.open(path(), { now: clock.now, identity: { pid: process.ppid } });
-    first.acquireDaemonLease("insights-reporter start");
+    await first.acquireDaemonLease("insights-reporter start");
     clock.advance(30 * SECOND);
     const second = ledgers.open(path(), { now: clock.now });
 
     let thrown: unknown;
     try {
-      second.acquireDaemonLease("insights-reporter start");
+      await second.acquireDaemonLease("insights-reporter start");
     } catch (error) {
       thrown = error;
     }
@@ -39,104 +39,106 @@ describe("the daemon lease", () => {
     );
   });
 
-  it("lets one-off commands use the ledger while a daemon holds it", () => {
+  it("lets one-off commands use the ledger while a daemon holds it", async () => {
     const daemon = ledgers.open(path());
-    daemon.acquireDaemonLease("daemon");
-    daemon.recordSlot(aSlot());
+    await daemon.acquireDaemonLease("daemon");
+    await daemon.recordSlot(aSlot());
     const cli = ledgers.open(path());
-    expect(cli.history({ limit: 5 }).map((s) => s.key)).toEqual(["checkout.daily.2026-11-15"]);
-    cli.recordSlot(aSlot({ key: "checkout.daily.2026-11-16" }));
-    expect(daemon.getSlot("checkout.daily.2026-11-16")).not.toBeNull();
+    expect((await cli.history({ limit: 5 })).map((s) => s.key)).toEqual([
+      "checkout.daily.2026-11-15",
+    ]);
+    await cli.recordSlot(aSlot({ key: "checkout.daily.2026-11-16" }));
+    expect(await daemon.getSlot("checkout.daily.2026-11-16")).not.toBeNull();
   });
 
-  it("stays held while renewed, and goes stale 2 minutes after the last renewal", () => {
+  it("stays held while renewed, and goes stale 2 minutes after the last renewal", async () => {
     const clock = manualClock();
     const first = ledgers.open(path(), { now: clock.now });
     const second = ledgers.open(path(), { now: clock.now });
-    first.acquireDaemonLease("first");
+    await first.acquireDaemonLease("first");
     clock.advance(STALE_AFTER_MS - SECOND);
-    first.renewLease();
+    await first.renewLease();
     clock.advance(STALE_AFTER_MS - SECOND);
-    expect(() => second.acquireDaemonLease("second")).toThrow(LedgerLockedError);
+    await expect(second.acquireDaemonLease("second")).rejects.toThrow(LedgerLockedError);
     clock.advance(2 * SECOND);
-    second.acquireDaemonLease("second");
+    await second.acquireDaemonLease("second");
     // The first daemon, back from wherever it hung, learns it lost the ledger.
-    expect(() => first.renewLease()).toThrow(
+    await expect(first.renewLease()).rejects.toThrow(
       /lost the ledger .* second \(pid \d+ on .*\) took it over/,
     );
   });
 
-  it("is taken over at once when the holder's pid is gone on this host (a SIGKILLed daemon)", () => {
+  it("is taken over at once when the holder's pid is gone on this host (a SIGKILLed daemon)", async () => {
     const killed = ledgers.open(path(), { identity: { pid: deadPid() } });
-    killed.acquireDaemonLease("killed");
+    await killed.acquireDaemonLease("killed");
     const successor = ledgers.open(path());
-    successor.acquireDaemonLease("successor");
-    successor.renewLease();
+    await successor.acquireDaemonLease("successor");
+    await successor.renewLease();
   });
 
-  it("is taken over at once when its holder had our pid before this process started (a restarted container's pid 1)", () => {
+  it("is taken over at once when its holder had our pid before this process started (a restarted container's pid 1)", async () => {
     const clock = manualClock("2026-11-16T08:00:00.000Z");
     const before = ledgers.open(path(), { now: clock.now });
-    before.acquireDaemonLease("the container before the restart");
+    await before.acquireDaemonLease("the container before the restart");
     clock.advance(30 * SECOND);
     const restarted = ledgers.open(path(), {
       now: clock.now,
       identity: { startedAt: new Date(clock.now().getTime() - 5 * SECOND) },
     });
-    restarted.acquireDaemonLease("the restarted container");
-    expect(() => before.renewLease()).toThrow(/lost the ledger/);
+    await restarted.acquireDaemonLease("the restarted container");
+    await expect(before.renewLease()).rejects.toThrow(/lost the ledger/);
   });
 
-  it("is not taken over early when the holder is on another host, whose pids mean nothing here", () => {
+  it("is not taken over early when the holder is on another host, whose pids mean nothing here", async () => {
     const clock = manualClock();
     const elsewhere = ledgers.open(path(), {
       now: clock.now,
       identity: { pid: deadPid(), hostname: "some-other-host" },
     });
-    elsewhere.acquireDaemonLease("elsewhere");
+    await elsewhere.acquireDaemonLease("elsewhere");
     const here = ledgers.open(path(), { now: clock.now });
-    expect(() => here.acquireDaemonLease("here")).toThrow(/pid \d+ on some-other-host/);
+    await expect(here.acquireDaemonLease("here")).rejects.toThrow(/pid \d+ on some-other-host/);
     clock.advance(STALE_AFTER_MS + SECOND);
-    here.acquireDaemonLease("here");
+    await here.acquireDaemonLease("here");
   });
 
-  it("is free at once after a clean release", () => {
+  it("is free at once after a clean release", async () => {
     const first = ledgers.open(path());
-    first.acquireDaemonLease("first");
-    first.releaseLease();
+    await first.acquireDaemonLease("first");
+    await first.releaseLease();
     const second = ledgers.open(path());
-    second.acquireDaemonLease("second");
-    expect(() => first.acquireDaemonLease("first")).toThrow(LedgerLockedError);
+    await second.acquireDaemonLease("second");
+    await expect(first.acquireDaemonLease("first")).rejects.toThrow(LedgerLockedError);
   });
 
-  it("can be acquired again by its holder", () => {
+  it("can be acquired again by its holder", async () => {
     const ledger = ledgers.open(path());
-    ledger.acquireDaemonLease("daemon");
-    ledger.acquireDaemonLease("daemon");
-    ledger.renewLease();
+    await ledger.acquireDaemonLease("daemon");
+    await ledger.acquireDaemonLease("daemon");
+    await ledger.renewLease();
   });
 
-  it("renewing a lease never acquired is a programming error", () => {
-    expect(() => ledgers.open(path()).renewLease()).toThrow(/before acquireDaemonLease/);
+  it("renewing a lease never acquired is a programming error", async () => {
+    await expect(ledgers.open(path()).renewLease()).rejects.toThrow(/before acquireDaemonLease/);
   });
 
   it("a real daemon process: refused while it runs, free the moment it is SIGKILLed", async () => {
     const file = path();
-    ledgers.open(file).close(); // create and migrate first, so the child only takes the lease
+    await ledgers.open(file).close(); // create and migrate first, so the child only takes the lease
     const child = await startUntil(
       ["--import", "tsx", join(import.meta.dirname, "fixtures", "hold-lease.ts"), file],
       "holding",
     );
     const successor = ledgers.open(file);
     try {
-      expect(() => successor.acquireDaemonLease("successor")).toThrow(
+      await expect(successor.acquireDaemonLease("successor")).rejects.toThrow(
         new RegExp(`pid ${child.pid} on ${hostname()}`),
       );
     } finally {
       child.kill("SIGKILL");
       await exited(child);
     }
-    successor.acquireDaemonLease("successor");
-    successor.renewLease();
+    await successor.acquireDaemonLease("successor");
+    await successor.renewLease();
   });
 });

@@ -6,7 +6,7 @@ const MINUTE = 60_000;
 describe("history", () => {
   const ledgers = useTempLedgers();
 
-  function seeded() {
+  async function seeded() {
     const clock = manualClock("2026-11-16T08:00:00.000Z");
     const ledger = ledgers.open(undefined, { now: clock.now });
     const day = (date: string, team = "checkout") =>
@@ -17,25 +17,25 @@ describe("history", () => {
         period: { start: date, end: date },
         destinations: ["slack:C0123", "email:qa@example.com"],
       });
-    ledger.recordSlot(day("2026-11-14"));
-    ledger.recordSlot(day("2026-11-15"));
-    ledger.recordSlot(day("2026-11-15", "payments"));
-    ledger.recordSlot(day("2026-11-13"));
+    await ledger.recordSlot(day("2026-11-14"));
+    await ledger.recordSlot(day("2026-11-15"));
+    await ledger.recordSlot(day("2026-11-15", "payments"));
+    await ledger.recordSlot(day("2026-11-13"));
     for (const key of ["checkout.daily.2026-11-13", "checkout.daily.2026-11-14"]) {
       for (const destination of ["slack:C0123", "email:qa@example.com"]) {
-        ledger.beginAttempt(key, destination);
-        ledger.markSent(
+        await ledger.beginAttempt(key, destination);
+        await ledger.markSent(
           key,
           destination,
           destination.startsWith("slack") ? { slackTs: "1.1" } : { messageId: "<m>" },
         );
       }
     }
-    ledger.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
-    ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "2.2" });
-    ledger.beginAttempt("checkout.daily.2026-11-15", "email:qa@example.com");
+    await ledger.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
+    await ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "2.2" });
+    await ledger.beginAttempt("checkout.daily.2026-11-15", "email:qa@example.com");
     clock.advance(MINUTE);
-    ledger.markFailed(
+    await ledger.markFailed(
       "checkout.daily.2026-11-15",
       "email:qa@example.com",
       "the SMTP server refused the login — check the user and password in SMTP_URL",
@@ -44,14 +44,12 @@ describe("history", () => {
     return ledger;
   }
 
-  it("lists recent slots newest first, with each destination's state, attempts and last error", () => {
-    const rows = seeded()
-      .history({ team: "checkout", limit: 2 })
-      .map((slot) => ({
-        key: slot.key,
-        finished: slot.finishedAt !== null,
-        deliveries: slot.deliveries.map((d) => [d.destination, d.state, d.attempts, d.lastError]),
-      }));
+  it("lists recent slots newest first, with each destination's state, attempts and last error", async () => {
+    const rows = (await (await seeded()).history({ team: "checkout", limit: 2 })).map((slot) => ({
+      key: slot.key,
+      finished: slot.finishedAt !== null,
+      deliveries: slot.deliveries.map((d) => [d.destination, d.state, d.attempts, d.lastError]),
+    }));
     expect(rows).toEqual([
       {
         key: "checkout.daily.2026-11-15",
@@ -77,15 +75,15 @@ describe("history", () => {
     ]);
   });
 
-  it("covers every team without a filter, and honours the limit", () => {
-    const ledger = seeded();
-    expect(ledger.history({ limit: 10 }).map((s) => s.key)).toEqual([
+  it("covers every team without a filter, and honours the limit", async () => {
+    const ledger = await seeded();
+    expect((await ledger.history({ limit: 10 })).map((s) => s.key)).toEqual([
       "payments.daily.2026-11-15",
       "checkout.daily.2026-11-15",
       "checkout.daily.2026-11-14",
       "checkout.daily.2026-11-13",
     ]);
-    expect(ledger.history({ limit: 0 })).toEqual([]);
-    expect(ledger.history({ team: "nobody", limit: 10 })).toEqual([]);
+    expect(await ledger.history({ limit: 0 })).toEqual([]);
+    expect(await ledger.history({ team: "nobody", limit: 10 })).toEqual([]);
   });
 });

@@ -13,8 +13,8 @@ export function useTempLedgers(): {
 } {
   let dir: string | null = null;
   const opened: Ledger[] = [];
-  afterEach(() => {
-    for (const ledger of opened.splice(0)) ledger.close();
+  afterEach(async () => {
+    for (const ledger of opened.splice(0)) await ledger.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
     dir = null;
   });

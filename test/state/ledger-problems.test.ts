@@ -33,6 +33,15 @@ function caught(action: () => unknown): unknown {
   throw new Error("expected it to throw");
 }
 
+async function rejected(action: Promise<unknown>): Promise<unknown> {
+  try {
+    await action;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected it to reject");
+}
+
 function expectLedgerError(error: unknown, path: string, fix: RegExp): void {
   expect(error).toBeInstanceOf(LedgerError);
   const { message, exitCode } = error as LedgerError;
@@ -42,7 +51,7 @@ function expectLedgerError(error: unknown, path: string, fix: RegExp): void {
   expect(message).toMatch(fix);
 }
 
-const cases: [string, (dir: string) => string, RegExp][] = [
+const cases: [string, (dir: string) => string | Promise<string>, RegExp][] = [
   ["is a directory", aDirectory, /is a directory — point state\.path at a file/],
   ["lies under a regular file", underAFile, /is a file, not a directory — .*state\.path/],
   [
@@ -59,8 +68,8 @@ const cases: [string, (dir: string) => string, RegExp][] = [
 describe("openLedger, when state.path cannot be a ledger", () => {
   const ledgers = useTempLedgers();
 
-  it.each(cases)("refuses a path that %s, naming it and the fix", (_, make, fix) => {
-    const path = make(ledgers.dir());
+  it.each(cases)("refuses a path that %s, naming it and the fix", async (_, make, fix) => {
+    const path = await make(ledgers.dir());
     expectLedgerError(
       caught(() => ledgers.open(path)),
       path,
@@ -75,25 +84,17 @@ describe("openLedger, when state.path cannot be a ledger", () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it("reports a malformed page found by the first query, not only at open", () => {
-    const path = damagedPages(ledgers.dir());
+  it("reports a malformed page found by the first query, not only at open", async () => {
+    const path = await damagedPages(ledgers.dir());
     const ledger = ledgers.open(path);
     const fix = /is damaged .* restore it from a backup/;
-    expectLedgerError(
-      caught(() => ledger.history({ limit: 20 })),
-      path,
-      fix,
-    );
-    expectLedgerError(
-      caught(() => ledger.getSlot("checkout.daily.0001")),
-      path,
-      fix,
-    );
+    expectLedgerError(await rejected(ledger.history({ limit: 20 })), path, fix);
+    expectLedgerError(await rejected(ledger.getSlot("checkout.daily.0001")), path, fix);
   });
 
-  it("still opens and reads a healthy ledger full of slots", () => {
-    const path = aFullLedger(ledgers.dir());
-    expect(ledgers.open(path).history({ limit: 3 })).toHaveLength(3);
+  it("still opens and reads a healthy ledger full of slots", async () => {
+    const path = await aFullLedger(ledgers.dir());
+    expect(await ledgers.open(path).history({ limit: 3 })).toHaveLength(3);
   });
 });
 
@@ -114,9 +115,9 @@ describe("ledgerExists", () => {
 describe("ledgerProblem", () => {
   const ledgers = useTempLedgers();
 
-  it("names a read-only ledger and the fix, from SQLite's own SQLITE_READONLY", () => {
+  it("names a read-only ledger and the fix, from SQLite's own SQLITE_READONLY", async () => {
     // Root writes through file modes, so a read-only connection is how this test gets the code.
-    const path = aFullLedger(ledgers.dir());
+    const path = await aFullLedger(ledgers.dir());
     const db = new Database(path, { readonly: true });
     const error = caught(() => db.pragma(`user_version = ${SCHEMA_VERSION}`));
     db.close();

@@ -27,9 +27,9 @@ const inspect = (path: string) => {
 describe("openLedger", () => {
   const ledgers = useTempLedgers();
 
-  it("creates the file and its directories, in WAL mode, at the current schema version", () => {
+  it("creates the file and its directories, in WAL mode, at the current schema version", async () => {
     const path = join(ledgers.dir(), "a", "b", "ledger.db");
-    ledgers.open(path).close();
+    await ledgers.open(path).close();
     expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(1);
     expect(inspect(path)).toEqual({
       version: SCHEMA_VERSION,
@@ -40,19 +40,20 @@ describe("openLedger", () => {
         "daemon_lease",
         "deliveries",
         "delivery_parts",
+        "slot_runs",
         "slots",
       ],
     });
   });
 
-  it("re-opens an existing file without migrating again, keeping its data", () => {
+  it("re-opens an existing file without migrating again, keeping its data", async () => {
     const path = join(ledgers.dir(), "ledger.db");
     const first = ledgers.open(path);
-    first.recordSlot(aSlot());
-    first.close();
+    await first.recordSlot(aSlot());
+    await first.close();
     const second = ledgers.open(path);
     expect(inspect(path).version).toBe(SCHEMA_VERSION);
-    expect(second.getSlot("checkout.daily.2026-11-15")?.deliveries).toHaveLength(2);
+    expect((await second.getSlot("checkout.daily.2026-11-15"))?.deliveries).toHaveLength(2);
   });
 
   it("reports the resolved path as its location", () => {
@@ -84,17 +85,19 @@ describe("openLedger", () => {
     expect(() => openLedger(path)).toThrow(path);
   });
 
-  it("lets a second connection read and write beside the first", () => {
+  it("lets a second connection read and write beside the first", async () => {
     const path = join(ledgers.dir(), "ledger.db");
     const daemon = ledgers.open(path);
     const cli = ledgers.open(path);
-    daemon.recordSlot(aSlot());
-    expect(cli.getSlot("checkout.daily.2026-11-15")?.key).toBe("checkout.daily.2026-11-15");
-    cli.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
-    cli.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "1700000000.000100" });
-    const seen = daemon
-      .getSlot("checkout.daily.2026-11-15")
-      ?.deliveries.find((d) => d.destination === "slack:C0123");
+    await daemon.recordSlot(aSlot());
+    expect((await cli.getSlot("checkout.daily.2026-11-15"))?.key).toBe("checkout.daily.2026-11-15");
+    await cli.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
+    await cli.markSent("checkout.daily.2026-11-15", "slack:C0123", {
+      slackTs: "1700000000.000100",
+    });
+    const seen = (await daemon.getSlot("checkout.daily.2026-11-15"))?.deliveries.find(
+      (d) => d.destination === "slack:C0123",
+    );
     expect(seen).toMatchObject({ state: "sent", slackTs: "1700000000.000100", attempts: 1 });
   });
 });
