@@ -342,14 +342,14 @@ describe("claiming a slot's run", () => {
     const first = ledgers.open(path, clock);
     const second = ledgers.open(path, clock);
     const won = await first.claimSlotRun(KEY, "replica a", EXPIRY);
-    expect(won).toEqual({ token: 1 });
+    expect(won).toEqual({ token: 1, takenOver: false });
     expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toBeNull();
     expect(await second.claimSlotRun("checkout.daily.2026-11-16", "replica b", EXPIRY)).toEqual({
       token: 1,
     }); // another slot is free
     if (!won) throw new Error("the first claim should have been won");
     await first.releaseSlotRun(KEY, won);
-    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toEqual({ token: 2 });
+    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toEqual({ token: 2, takenOver: false });
   });
 
   it("is taken over once its holder's claim is older than the expiry, and a stale release frees nothing", async () => {
@@ -361,7 +361,7 @@ describe("claiming a slot's run", () => {
     expect(await ledger.claimSlotRun(KEY, "replica b", EXPIRY)).toBeNull();
     clock.advance(1);
     const fresh = await ledger.claimSlotRun(KEY, "replica b", EXPIRY);
-    expect(fresh).toEqual({ token: 2 });
+    expect(fresh).toEqual({ token: 2, takenOver: true });
     // The first replica, back from a stall, lets go of a claim that is no longer its own.
     await ledger.releaseSlotRun(KEY, stale);
     expect(await ledger.claimSlotRun(KEY, "replica c", EXPIRY)).toBeNull();
