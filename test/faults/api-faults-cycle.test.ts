@@ -93,7 +93,7 @@ async function cycleIntoOutbox(emulator: RunningEmulator, name: string) {
       const lines = daemon.logs.filter((l) => l.msg === "digest done");
       return lines.length === ZONES.length ? lines : null;
     },
-    25_000,
+    60_000,
   );
   daemon.child.kill("SIGTERM");
   expect((await daemon.exit).code).toBe(0);
@@ -176,5 +176,5 @@ describe("a digest cycle of 50 projects against a faulty API", () => {
     }
     expect(faulty.requestLog.length).toBeGreaterThan(clean.requestLog.length);
     expect(actual.logs.filter((l) => l.msg === "delivery failed")).toEqual([]);
-  });
+  }, 90_000);
 });

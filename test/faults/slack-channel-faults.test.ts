@@ -60,12 +60,20 @@ describe("a digest cycle when Slack rate-limits one channel and refuses another"
 
     const daemon = startDaemonProcess(live.configPath, live.env);
     children.push(daemon);
-    await waitFor("the rate-limited post", () => postsTo(slack.calls, RATE_LIMITED).length > 0);
+    await waitFor(
+      "the rate-limited post",
+      () => postsTo(slack.calls, RATE_LIMITED).length > 0,
+      30_000,
+    );
     for (const lookup of lookups) lookup.release();
-    const done = await waitFor("every digest done", () => {
-      const lines = daemon.logs.filter((l) => l.msg === "digest done");
-      return lines.length === 4 ? lines : null;
-    });
+    const done = await waitFor(
+      "every digest done",
+      () => {
+        const lines = daemon.logs.filter((l) => l.msg === "digest done");
+        return lines.length === 4 ? lines : null;
+      },
+      30_000,
+    );
 
     // The rate-limited channel: refused once, waited out, then posted once.
     const limited = postsTo(slack.calls, RATE_LIMITED);
@@ -115,5 +123,5 @@ describe("a digest cycle when Slack rate-limits one channel and refuses another"
     const refusedRow = history.stdout.split("\n").find((l) => l.includes(`slack:${REFUSING}`));
     expect(refusedRow).toMatch(/failed, retry .* 1 +the bot is not a member/);
     expect(refusedRow).toContain(fix);
-  });
+  }, 60_000);
 });
