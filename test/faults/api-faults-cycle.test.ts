@@ -144,7 +144,7 @@ describe("a digest cycle of 50 projects against a faulty API", () => {
     expect(want.size).toBe(ZONES.length);
     expect([...got.keys()]).toEqual([...want.keys()]);
     for (const [file, content] of want) {
-      expect(content).not.toContain("unavailable"); // the reference itself had every project
+      expect(content).not.toMatch(/unavailable/i); // the reference itself had every project
       expect(got.get(file), file).toBe(content);
     }
 
