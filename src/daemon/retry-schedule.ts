@@ -1,14 +1,23 @@
-import { firesBetween } from "../schedule/cron-fires.js";
+import { addDays, localDateOf, startOfLocalDay } from "../periods/calendar-date.js";
+import { nextFires } from "../schedule/cron-fires.js";
 import { MAX_RETRY_SPAN_MS } from "../schedule/retry-delays.js";
 import { keyForFire, type ScheduledJob } from "./jobs.js";
 
-/** The first later fire of the job that starts another slot, or 24 h after `fire`. */
+/**
+ * The first later fire of the job that starts another slot, or 24 h after `fire`. A slot is
+ * named by the whole local days its fire covers, so the key can change only where a local day
+ * begins: the first fire of each later day is looked at, never every fire. (Walking every fire
+ * of an every-minute schedule, each one's period computed in the zone, blocked the daemon for
+ * seconds on each failed delivery, holding back every other delivery in flight.)
+ */
 export function slotDeadline(job: ScheduledJob, fire: Date): Date {
   const limit = new Date(fire.getTime() + MAX_RETRY_SPAN_MS);
   const key = keyForFire(job, fire);
-  // Fires that cover the same period are the same slot (a "*/5" daily digest): not a deadline.
-  const next = firesBetween(job.schedule, job.zone, fire, limit).find(
-    (later) => keyForFire(job, later) !== key,
-  );
-  return next ?? limit;
+  for (let day = localDateOf(fire, job.zone); ; ) {
+    const nextDayStart = startOfLocalDay(addDays(day, 1), job.zone);
+    const [next] = nextFires(job.schedule, job.zone, new Date(nextDayStart.getTime() - 1), 1);
+    if (!next || next.getTime() > limit.getTime()) return limit;
+    if (keyForFire(job, next) !== key) return next;
+    day = localDateOf(next, job.zone);
+  }
 }

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import {
+  DEFAULT_CHANNELS,
   FAKE_SLACK_TOKEN,
+  type FakeChannel,
   type FakeSlack,
   startFakeSlack,
 } from "../fake-slack/fake-slack-server.js";
@@ -78,12 +80,18 @@ export interface LiveConfigOptions {
   attachXlsx?: boolean;
   /** `state.send_timeout` (default the config's own, 5m). */
   sendTimeout?: string;
+  /** The team's digests, in place of the one weekly digest the options above shape. */
+  digests?: Array<Record<string, unknown>>;
+  /** Channels of the fake Slack besides its default ones. */
+  extraChannels?: FakeChannel[];
 }
 
 /** Starts the fakes and writes the config; `close` stops them and removes the dir. */
 export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<LiveSetup> {
   const emulator = await startEmulator({ projects: 3 });
-  const slack = await startFakeSlack();
+  const slack = await startFakeSlack({
+    channels: [...DEFAULT_CHANNELS, ...(options.extraChannels ?? [])],
+  });
   const smtp = await startSmtpServer();
   const relay = await startRelay(smtp.port);
   const dir = mkdtempSync(join(tmpdir(), "daemon-live-"));
@@ -103,7 +111,7 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
         name: "checkout",
         timezone: "Europe/Berlin",
         projects,
-        digests: [
+        digests: options.digests ?? [
           {
             name: "weekly",
             // Due at every minute, so the current minute's fire is due at start; all fires of

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { listJobs } from "../../src/daemon/jobs.js";
+import type { DigestConfig } from "../../src/config/types.js";
+import { keyForFire, listJobs, type ScheduledJob } from "../../src/daemon/jobs.js";
 import { slotDeadline } from "../../src/daemon/retry-schedule.js";
-import { nextAttemptAt } from "../../src/schedule/retry-delays.js";
+import { firesBetween } from "../../src/schedule/cron-fires.js";
+import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../../src/schedule/retry-delays.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
 
 const MINUTE = 60_000;
@@ -53,5 +55,53 @@ describe("slotDeadline", () => {
 
   it("is at most 24 h after the fire", () => {
     expect(deadline("0 9 * * 1", "previous_week")).toBe("2026-06-11T07:00:00.000Z");
+  });
+
+  /** The deadline by its definition: every later fire within 24 h, until one names another slot. */
+  const byEveryFire = (job: ScheduledJob, fire: Date) => {
+    const limit = new Date(fire.getTime() + MAX_RETRY_SPAN_MS);
+    const key = keyForFire(job, fire);
+    return (
+      firesBetween(job.schedule, job.zone, fire, limit).find((f) => keyForFire(job, f) !== key) ??
+      limit
+    );
+  };
+
+  it.each([
+    // Schedules × periods × fires near local midnight, a week's end, and both DST changes.
+    ...["*/20 * * * *", "0 9 * * 1-5", "30 2 * * *", "15 0,23 * * *", "0 0 * * 1"].flatMap(
+      (schedule) =>
+        (["previous_day", "previous_week", "since_previous_run"] as const).flatMap((period) =>
+          [
+            "2026-06-10T07:00:00Z",
+            "2026-06-14T21:50:00Z", // Sunday 23:50 in Berlin
+            "2026-03-28T23:30:00Z", // the night clocks go forward in Berlin
+            "2026-10-24T22:15:00Z", // the night they go back
+          ].map((at) => [schedule, period, at] as const),
+        ),
+    ),
+  ])(
+    "for %s and %s, fired at %s, is the first later fire of another slot",
+    (schedule, period, at) => {
+      const [job] = listJobs([aTeam({ digests: [aDigest({ schedule, period })] })]);
+      if (!job) throw new Error("no job");
+      expect(slotDeadline(job, new Date(at))).toEqual(byEveryFire(job, new Date(at)));
+    },
+  );
+
+  it("looks at the first fire of each later day, not at every fire of an every-minute schedule", () => {
+    let periods = 0;
+    const digest = aDigest({ schedule: "* * * * *", period: "previous_week" });
+    const counted: DigestConfig = Object.defineProperty({ ...digest }, "period", {
+      get: () => {
+        periods++;
+        return digest.period;
+      },
+    });
+    const [job] = listJobs([aTeam({ digests: [counted] })]);
+    if (!job) throw new Error("no job");
+    expect(slotDeadline(job, failedAt)).toEqual(new Date(failedAt.getTime() + MAX_RETRY_SPAN_MS));
+    // A period or two per day looked at (each read of the digest's period is one), not 1,440.
+    expect(periods).toBeLessThan(10);
   });
 });

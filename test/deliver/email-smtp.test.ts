@@ -220,6 +220,25 @@ describe("createSmtpDestination", () => {
     expect(logs.join("")).toContain("gone@example.com");
   });
 
+  it("sends a message the test server holds only once the server answers; a dropped one is not delivered", async () => {
+    const held = server.holdNext("qa@example.com");
+    const sending = destination(server.url()).send(await digestMessage(["qa@example.com"], false));
+    await held.arrived;
+    expect(server.messages).toEqual([]);
+    held.release();
+    expect((await sending).messageId).toBe(messageIdForKey(KEY));
+    expect(server.messages).toHaveLength(1);
+
+    const dropped = server.holdNext();
+    const refused = sendError(
+      destination(server.url()).send(await digestMessage(["qa@example.com"], false)),
+    );
+    await dropped.arrived;
+    dropped.drop();
+    expect((await refused).message).toContain("451");
+    expect(server.messages).toHaveLength(1);
+  });
+
   it("fails when every recipient is refused, naming them", async () => {
     server.refuseRecipient("a@example.com");
     server.refuseRecipient("b@example.com");

@@ -247,6 +247,26 @@ describe("fake Slack failures and holds on demand", () => {
     expect(f.posts).toHaveLength(1);
   });
 
+  it("fails and holds only the calls on a named channel, leaving the other channels alone", async () => {
+    const f = await fake();
+    f.failNext("chat.postMessage", "ratelimited", { channel: "C0ALERTS" });
+    const other = await form(f, "chat.postMessage", { channel: "C0123ABCD", text: "a" });
+    expect(other.body.ok).toBe(true);
+    expect((await form(f, "chat.postMessage", { channel: "C0ALERTS", text: "b" })).status).toBe(
+      429,
+    );
+    const held = f.holdNext("chat.postMessage", { channel: "C0ALERTS", effect: "on-release" });
+    expect((await form(f, "chat.postMessage", { channel: "C0123ABCD", text: "c" })).body.ok).toBe(
+      true,
+    );
+    const answer = form(f, "chat.postMessage", { channel: "C0ALERTS", text: "b" });
+    await held.arrived;
+    expect(f.posts.map((p) => p.text)).toEqual(["a", "c"]);
+    held.release();
+    expect((await answer).body.ok).toBe(true);
+    expect(f.posts.map((p) => p.text)).toEqual(["a", "c", "b"]);
+  });
+
   it("never answers a dropped call; closing the fake ends the connection", async () => {
     const f = await fake();
     const held = f.holdNext("chat.postMessage");

@@ -21,6 +21,11 @@ export interface FailOptions {
   after?: number;
   /** The `needed` scope of a `missing_scope` answer (default: the one the method needs). */
   needed?: string;
+  /**
+   * Only calls on this channel (their `channel` or `channel_id`) fail, and only they count
+   * towards `after`; calls on other channels pass untouched (default: every call).
+   */
+  channel?: string;
 }
 
 /** A request being held back; `arrived` resolves once it is in (and, by default, applied). */
@@ -44,10 +49,13 @@ export interface HoldOptions {
    * (Slack storing a post late); the answer is still held until `release()`.
    */
   storeAfterMs?: number;
+  /** Only a call on this channel (its `channel` or `channel_id`) is held (default: the next call). */
+  channel?: string;
 }
 
 /** A hold as the server sees it: call `arrived`, then await `answer` (false: stay silent). */
 export interface Hold {
+  channel: string | undefined;
   effect: "now" | "on-release" | "later";
   storeAfterMs: number;
   arrived: () => void;
@@ -65,8 +73,8 @@ export interface Faults {
   holdNext(method: string, options?: HoldOptions): HeldCall;
   /** The failure answer due for this call of `method`, if any. */
   failureFor(method: string, request: SlackRequest, scopes: readonly string[]): Reply | null;
-  /** The hold waiting for this call of `method`, if any. */
-  holdFor(method: string): Hold | undefined;
+  /** The hold waiting for this call of `method` with these parameters, if any. */
+  holdFor(method: string, params: Record<string, unknown>): Hold | undefined;
   /** Ends every hold unanswered (the fake is closing). */
   dropAll(): void;
 }
@@ -97,6 +105,7 @@ export function createFaults(): Faults {
       holds.set(method, [
         ...(holds.get(method) ?? []),
         {
+          channel: options.channel,
           effect: options.storeAfterMs !== undefined ? "later" : (options.effect ?? "now"),
           storeAfterMs: options.storeAfterMs ?? 0,
           arrived,
@@ -116,24 +125,34 @@ export function createFaults(): Faults {
     },
 
     failureFor(method, request, scopes) {
-      const queue = failures.get(method);
-      const head = queue?.[0];
+      const queue = failures.get(method) ?? [];
+      const index = queue.findIndex((f) => onChannel(f.options.channel, request.params));
+      const head = queue[index];
       if (!head) return null;
       if (head.skip > 0) {
         head.skip--;
         return null;
       }
-      queue?.shift();
+      queue.splice(index, 1);
       return failureReply(method, head, request, scopes);
     },
 
-    holdFor: (method) => holds.get(method)?.shift(),
+    holdFor(method, params) {
+      const queue = holds.get(method) ?? [];
+      const index = queue.findIndex((h) => onChannel(h.channel, params));
+      return index < 0 ? undefined : queue.splice(index, 1)[0];
+    },
 
     dropAll() {
       for (const settle of unsettled) settle(false);
       unsettled.clear();
     },
   };
+}
+
+/** Whether a call with these parameters is on `channel` (any call is, when no channel is named). */
+function onChannel(channel: string | undefined, params: Record<string, unknown>): boolean {
+  return channel === undefined || (params.channel ?? params.channel_id) === channel;
 }
 
 function failureReply(

@@ -124,7 +124,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     }
     const logged = callName(method);
     calls.push({ method: logged, at: Date.now(), params: request.params });
-    const hold = faults.holdFor(logged);
+    const hold = faults.holdFor(logged, request.params);
     if (!hold) return send(res, dispatch(method, request));
     if (hold.effect === "later") {
       hold.arrived();

@@ -5,7 +5,8 @@ import { SMTPServer } from "smtp-server";
 /**
  * A real SMTP server on 127.0.0.1 (smtp-server) for email tests: it keeps every message it
  * accepts, parsed with mailparser, and can be told to refuse a recipient, to require a login,
- * or to refuse connections. Not a mock: nodemailer talks real SMTP to it over TCP.
+ * to refuse connections, or to hold a message unanswered. Not a mock: nodemailer talks real
+ * SMTP to it over TCP.
  */
 
 export interface ReceivedMail {
@@ -16,6 +17,19 @@ export interface ReceivedMail {
   secure: boolean;
   /** The login the session used, if any. */
   user: string | null;
+}
+
+/** A message held at the end of its DATA: received in full, neither kept nor answered yet. */
+export interface HeldMail {
+  /** Resolves once the message's data is in. */
+  arrived: Promise<void>;
+  /** Keeps the message and answers 250. */
+  release(): void;
+  /**
+   * Forgets the message and answers 451 to whoever still listens: a transaction the server never
+   * acknowledged (its client died waiting, say) is not delivered.
+   */
+  drop(): void;
 }
 
 export interface TestSmtpServer {
@@ -29,6 +43,8 @@ export interface TestSmtpServer {
   requireAuth(user: string, pass: string): void;
   /** Every new connection is greeted with a refusal (554). */
   refuseConnections(): void;
+  /** Holds the next message (the next one to `to`, when given); closing the server drops it. */
+  holdNext(to?: string): HeldMail;
   close(): Promise<void>;
 }
 
@@ -52,6 +68,12 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
   let refusing = false;
   // Per client port: the lines it sent from its AUTH command on, as received.
   const authLines = new Map<number, string[]>();
+  const holds: Array<{ to: string | null; arrived: () => void; keep: Promise<boolean> }> = [];
+  const unsettled = new Set<(keep: boolean) => void>();
+  const heldFor = (rcptTo: readonly string[]) => {
+    const index = holds.findIndex((h) => h.to === null || rcptTo.includes(h.to));
+    return index < 0 ? undefined : holds.splice(index, 1)[0];
+  };
 
   const server = new SMTPServer({
     logger: false,
@@ -94,8 +116,16 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
         const raw = Buffer.concat(chunks);
+        const hold = heldFor(session.envelope.rcptTo.map((r) => r.address.toLowerCase()));
+        if (hold) {
+          hold.arrived();
+          if (!(await hold.keep)) {
+            callback(Object.assign(new Error("message dropped"), { responseCode: 451 }));
+            return;
+          }
+        }
         // Stored before the 250 reply, so a resolved sendMail means the message is here.
         simpleParser(raw).then(
           (parsed) => {
@@ -157,7 +187,26 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     refuseConnections() {
       refusing = true;
     },
+    holdNext(to) {
+      let arrived!: () => void;
+      let settle!: (keep: boolean) => void;
+      const arrivedPromise = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const keep = new Promise<boolean>((resolve) => {
+        settle = resolve;
+      });
+      holds.push({ to: to?.toLowerCase() ?? null, arrived, keep });
+      unsettled.add(settle);
+      const finish = (kept: boolean) => {
+        unsettled.delete(settle);
+        settle(kept);
+      };
+      return { arrived: arrivedPromise, release: () => finish(true), drop: () => finish(false) };
+    },
     close() {
+      for (const settle of unsettled) settle(false);
+      unsettled.clear();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
