@@ -346,10 +346,14 @@ describe("claiming a slot's run", () => {
     expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toBeNull();
     expect(await second.claimSlotRun("checkout.daily.2026-11-16", "replica b", EXPIRY)).toEqual({
       token: 1,
+      takenOver: false,
     }); // another slot is free
     if (!won) throw new Error("the first claim should have been won");
     await first.releaseSlotRun(KEY, won);
-    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toEqual({ token: 2, takenOver: false });
+    expect(await second.claimSlotRun(KEY, "replica b", EXPIRY)).toEqual({
+      token: 2,
+      takenOver: false,
+    });
   });
 
   it("is taken over once its holder's claim is older than the expiry, and a stale release frees nothing", async () => {
