@@ -12,6 +12,11 @@ const duration = z
   .regex(/^\d+\s*(s|m|h|d)$/, 'a duration such as "30m", "6h" or "1d"')
   .describe('A duration: a whole number with s, m, h or d, e.g. "6h".');
 
+/** A duration of at least a second: 0s would time out every request, or claim nothing at all. */
+const positiveDuration = duration.refine((value) => !/^0+\s*[smhd]$/.test(value), {
+  message: 'must be at least 1s, e.g. "30s"',
+});
+
 const cron = z
   .string()
   .describe(
@@ -221,7 +226,7 @@ export const configSchema = z
           .max(32)
           .default(4)
           .describe("Requests in flight at once."),
-        timeout: duration.default("30s").describe("Deadline for one request, body included."),
+        timeout: positiveDuration.default("30s").describe("Deadline for one request, body included."),
         max_attempts: z
           .number()
           .int()
@@ -286,7 +291,7 @@ export const configSchema = z
           .describe(
             "Instead of path: a PostgreSQL database shared by several replicas, postgres://user:pass@host:5432/db; use ${DATABASE_URL}.",
           ),
-        send_timeout: duration
+        send_timeout: positiveDuration
           .default("5m")
           .describe(
             "How long one delivery may take. A delivery another process began less than this long ago is left to it; after a crash mid-send, the interrupted delivery is looked for (and finished) only once this long has passed since it began, when its post can no longer land.",

@@ -193,6 +193,12 @@ describe("state: SQLite or PostgreSQL", () => {
       { "state.url": "mysql://u:secretpw@db/insights" },
       "state.url: must be a postgres:// URL with a host",
     ],
+    [
+      "a send timeout of nothing (every send in flight could be taken over)",
+      { "state.send_timeout": "0s" },
+      'state.send_timeout: must be at least 1s, e.g. "30s"',
+    ],
+    ["an API timeout of nothing", { "api.timeout": "00m" }, "api.timeout: must be at least 1s"],
   ])("refuses %s, naming the fix", (_name, fields, message) => {
     const path = writeConfig("bad-state.yaml", configText(fields));
     const error = (() => {
