@@ -226,7 +226,9 @@ export const configSchema = z
           .max(32)
           .default(4)
           .describe("Requests in flight at once."),
-        timeout: positiveDuration.default("30s").describe("Deadline for one request, body included."),
+        timeout: positiveDuration
+          .default("30s")
+          .describe("Deadline for one request, body included."),
         max_attempts: z
           .number()
           .int()
