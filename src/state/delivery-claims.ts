@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import type { Claimed, ClaimOptions, DeliveryState, NotClaimed, SyncLedger } from "./ledger.js";
+import type { Claimed, ClaimOptions, NotClaimed, SyncLedger } from "./ledger.js";
+import { type ClaimRow, toClaimed } from "./slot-rows.js";
 
 // Claiming a slot's run and a destination for sending, and the parts of a delivery done so far. The claim is one
 // conditional upsert (INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING), so two processes that
@@ -10,14 +11,6 @@ export type ClaimStore = Pick<
   SyncLedger,
   "claimDelivery" | "holdsClaim" | "partsDone" | "recordPart" | "claimSlotRun" | "releaseSlotRun"
 >;
-
-interface ClaimRow {
-  claim: number;
-  claimed_from: DeliveryState | "new";
-  attempts: number;
-  slack_ts: string | null;
-  message_id: string | null;
-}
 
 /** Claims and delivery parts over an open database; `afterClaim` runs in the claim's transaction. */
 export function createClaimStore(
@@ -36,16 +29,7 @@ export function createClaimStore(
           const row = q.claim.get(claimParams(key, destination, options, now()));
           if (!row) return hooks.notClaimed(key, destination);
           hooks.afterClaim(key);
-          return {
-            claimed: true,
-            token: row.claim,
-            before: {
-              state: row.claimed_from,
-              attempts: row.attempts - 1,
-              slackTs: row.slack_ts,
-              messageId: row.message_id,
-            },
-          };
+          return toClaimed(row);
         })
         .immediate(),
 

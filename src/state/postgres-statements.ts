@@ -5,8 +5,18 @@ import {
   toAlertState,
   toEvaluation,
 } from "./alert-state-store.js";
-import type { Claimed, DeliveryState, Ledger, NotClaimed, PreviousAttempt } from "./ledger.js";
-import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
+import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
+import {
+  ANY_OPEN_CLAIM,
+  type ClaimRow,
+  cleanError,
+  type DeliveryRow,
+  previousAttempt,
+  type SlotRow,
+  toClaimed,
+  toDelivery,
+  toSlot,
+} from "./slot-rows.js";
 
 // The ledger's statements in PostgreSQL. Each change that must not race is one conditional
 // statement (a claim is `INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING`, the same as in
@@ -39,14 +49,6 @@ const REFRESH_FINISHED = `
   WHERE s.key = $1`;
 
 const AGO = (param: string) => `clock_timestamp() - ${param} * interval '1 millisecond'`;
-
-interface ClaimRow {
-  claim: number;
-  claimed_from: DeliveryState | "new";
-  attempts: number;
-  slack_ts: string | null;
-  message_id: string | null;
-}
 
 /** The ledger's reads and writes over a pool; `transaction` runs a function on one client. */
 export function postgresStatements(
@@ -113,13 +115,7 @@ export function postgresStatements(
         return { claimed: false, delivery: current ? toDelivery(current) : null };
       }
       await client.query(REFRESH_FINISHED, [key]);
-      const before: PreviousAttempt = {
-        state: row.claimed_from,
-        attempts: row.attempts - 1,
-        slackTs: row.slack_ts,
-        messageId: row.message_id,
-      };
-      return { claimed: true, token: row.claim, before };
+      return toClaimed(row);
     });
 
   return {
@@ -162,21 +158,8 @@ export function postgresStatements(
       ]);
     },
 
-    beginAttempt: async (key, destination) => {
-      const claim = await claimDelivery(key, destination, {
-        owner: "unnamed",
-        sendTimeoutMs: 0,
-        take: "open",
-      });
-      if (claim.claimed) return claim.before;
-      const {
-        state = "new",
-        attempts = 0,
-        slackTs = null,
-        messageId = null,
-      } = claim.delivery ?? {};
-      return { state, attempts, slackTs, messageId };
-    },
+    beginAttempt: async (key, destination) =>
+      previousAttempt(await claimDelivery(key, destination, ANY_OPEN_CLAIM)),
 
     claimDelivery,
 

@@ -1,4 +1,13 @@
-import type { Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
+import type {
+  Claimed,
+  ClaimOptions,
+  Delivery,
+  DeliveryState,
+  NotClaimed,
+  PreviousAttempt,
+  Slot,
+  SlotKind,
+} from "./ledger.js";
 
 // The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
 // stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
@@ -32,6 +41,42 @@ export interface DeliveryRow {
   claim: number;
   claimed_by: string | null;
   claimed_at: Instant | null;
+}
+
+/** What a winning claim statement returns (`RETURNING …`), in either store. */
+export interface ClaimRow {
+  claim: number;
+  claimed_from: DeliveryState | "new";
+  attempts: number;
+  slack_ts: string | null;
+  message_id: string | null;
+}
+
+/** A won claim's row as the claim: its token, and the delivery as it was before. */
+export function toClaimed(row: ClaimRow): Claimed {
+  return {
+    claimed: true,
+    token: row.claim,
+    before: {
+      state: row.claimed_from,
+      attempts: row.attempts - 1,
+      slackTs: row.slack_ts,
+      messageId: row.message_id,
+    },
+  };
+}
+
+/**
+ * How `beginAttempt` claims, in either store: whatever is open, whoever is sending it — for
+ * tests and tools that play "a process attempts it"; senders claim by their own rules.
+ */
+export const ANY_OPEN_CLAIM: ClaimOptions = { owner: "unnamed", sendTimeoutMs: 0, take: "open" };
+
+/** What `beginAttempt` answers: the state the claim was taken from, or the one it found. */
+export function previousAttempt(claim: Claimed | NotClaimed): PreviousAttempt {
+  if (claim.claimed) return claim.before;
+  const { state = "new", attempts = 0, slackTs = null, messageId = null } = claim.delivery ?? {};
+  return { state, attempts, slackTs, messageId };
 }
 
 // Stored errors are for people reading history: the message, never a stack, and not a novel.

@@ -1,7 +1,15 @@
 import type Database from "better-sqlite3";
 import { createClaimStore } from "./delivery-claims.js";
-import type { PreviousAttempt, SlotWithDeliveries, SyncLedger } from "./ledger.js";
-import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
+import type { SlotWithDeliveries, SyncLedger } from "./ledger.js";
+import {
+  ANY_OPEN_CLAIM,
+  cleanError,
+  type DeliveryRow,
+  previousAttempt,
+  type SlotRow,
+  toDelivery,
+  toSlot,
+} from "./slot-rows.js";
 
 // Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
 // delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
@@ -87,23 +95,8 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
 
     isSlotDelivered: (key) => q.slot.get(key) !== undefined && !isOpen(key),
 
-    // Takes the destination whatever another process is doing, unless it is sent: for tests and
-    // tools that play "a process attempts it"; senders claim instead.
-    beginAttempt: (key, destination): PreviousAttempt => {
-      const claim = claims.claimDelivery(key, destination, {
-        owner: "unnamed",
-        sendTimeoutMs: 0,
-        take: "open",
-      });
-      if (claim.claimed) return claim.before;
-      const {
-        state = "new",
-        attempts = 0,
-        slackTs = null,
-        messageId = null,
-      } = claim.delivery ?? {};
-      return { state, attempts, slackTs, messageId };
-    },
+    beginAttempt: (key, destination) =>
+      previousAttempt(claims.claimDelivery(key, destination, ANY_OPEN_CLAIM)),
 
     markSent: (key, destination, receipt, claim) =>
       write(() => {
