@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { type Dispatcher, Pool } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
@@ -79,18 +79,24 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const ownPool = options.dispatcher
-    ? null
-    : // No connection cap of its own: the semaphore below is the one concurrency limit, and it
-      // also holds for a dispatcher handed in. The pool never opens more sockets than requests
-      // in flight, and an attempt's deadline starts once it has its turn, not while it queues.
-      new Pool(base.origin, {
-        keepAliveTimeout: 10_000,
-        connect: { timeout: Math.min(10_000, timeoutMs) },
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-  const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
+  // No connection cap of its own: the semaphore below is the one concurrency limit, and it
+  // also holds for a dispatcher handed in. The pool never opens more sockets than requests in
+  // flight, and an attempt's deadline starts once it has its turn, not while it queues. It is
+  // made (and undici loaded) on the first request: a daemon at rest holds neither.
+  let ownPool: Promise<Pool> | null = null;
+  const dispatcher = (): Promise<Dispatcher> => {
+    if (options.dispatcher) return Promise.resolve(options.dispatcher);
+    ownPool ??= import("undici").then(
+      ({ Pool }) =>
+        new Pool(base.origin, {
+          keepAliveTimeout: 10_000,
+          connect: { timeout: Math.min(10_000, timeoutMs) },
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        }),
+    );
+    return ownPool;
+  };
   const semaphore = createSemaphore(concurrency);
   const key = options.key;
   let closing: Promise<void> | null = null;
@@ -98,9 +104,9 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
   async function attemptOnce(target: RequestTarget, query: string, attempt: number) {
     const started = performance.now();
-    const outcome = await semaphore.run(() =>
+    const outcome = await semaphore.run(async () =>
       sendAttempt({
-        dispatcher,
+        dispatcher: await dispatcher(),
         origin: base.origin,
         path: `${base.pathname}${target.path}${query}`,
         headers: { "x-api-key": key.reveal(), accept: "application/json" },
@@ -191,7 +197,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     },
 
     close(): Promise<void> {
-      closing ??= ownPool ? closePool(ownPool, timeoutMs) : Promise.resolve();
+      closing ??= ownPool ? ownPool.then((pool) => closePool(pool, timeoutMs)) : Promise.resolve();
       return closing;
     },
   };
