@@ -102,17 +102,24 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   let closing: Promise<void> | null = null;
 
   /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
-  async function attemptOnce(target: RequestTarget, query: string, attempt: number) {
+  async function attemptOnce(
+    target: RequestTarget,
+    query: string,
+    attempt: number,
+    urgent: boolean,
+  ) {
     const started = performance.now();
-    const outcome = await semaphore.run(async () =>
-      sendAttempt({
-        dispatcher: await dispatcher(),
-        origin: base.origin,
-        path: `${base.pathname}${target.path}${query}`,
-        headers: { "x-api-key": key.reveal(), accept: "application/json" },
-        timeoutMs,
-        maxBodyBytes: maxResponseBytes,
-      }),
+    const outcome = await semaphore.run(
+      async () =>
+        sendAttempt({
+          dispatcher: await dispatcher(),
+          origin: base.origin,
+          path: `${base.pathname}${target.path}${query}`,
+          headers: { "x-api-key": key.reveal(), accept: "application/json" },
+          timeoutMs,
+          maxBodyBytes: maxResponseBytes,
+        }),
+      { urgent },
     );
     options.onRequest?.({
       path: target.path,
@@ -123,15 +130,19 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     return outcome;
   }
 
-  /** GETs `target.path` with retries; returns the checked 2xx body or throws the typed error. */
+  /**
+   * GETs `target.path` with retries; returns the checked 2xx body or throws the typed error.
+   * An `urgent` request goes before the requests waiting for their turn.
+   */
   async function get<T>(
     target: RequestTarget,
     query: string,
     parse: (body: unknown) => Parsed<T>,
+    urgent = false,
   ): Promise<T> {
     if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
     for (let attempt = 1; ; attempt++) {
-      const outcome = await attemptOnce(target, query, attempt);
+      const outcome = await attemptOnce(target, query, attempt, urgent);
       let retryAfter: number | null = null;
       if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
         const body = readBody(outcome.text, target, attempt, parse);
@@ -180,7 +191,9 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       const byId = new Map<string, ProjectSummary>();
       for (let page = 1; page <= MAX_PAGES; page++) {
         const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        const result = await get(target, query, parseProjectsPage);
+        // Urgent: every digest waits for the names, and each page is asked only once the one
+        // before it has come, by then behind a cycle's worth of insights requests.
+        const result = await get(target, query, parseProjectsPage, true);
         // Pages can shift while we read them; the first sighting of an id wins.
         for (const project of result.projects)
           if (!byId.has(project.id)) byId.set(project.id, project);
