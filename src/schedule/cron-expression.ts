@@ -16,6 +16,9 @@ export function describeCronError(expr: string): string | null {
   if (fields.length !== FIELD_NAMES.length) {
     return `"${expr}" is not a cron expression (${SHAPE})`;
   }
+  // A valid expression is one parse; only a bad one is taken apart to name the bad field (each
+  // field alone parses wherever the whole does: fields meet only in "31 2" and its like).
+  if (!fields.some(usesHash) && parseProblem(fields.join(" ")) === null) return null;
   for (const [index, field] of fields.entries()) {
     const name = FIELD_NAMES[index] ?? "field";
     if (usesHash(field)) {
