@@ -1,5 +1,6 @@
-import { type CronExpression, CronExpressionParser } from "cron-parser";
+import { CronExpressionParser } from "cron-parser";
 import { UsageError } from "../errors.js";
+import { type WallClockSchedule, wallClockSchedule } from "./wall-clock-schedule.js";
 
 // Parsing of the 5-field cron expressions in the config. The library parses the fields; we
 // only insist on exactly five of them (cron-parser also takes seconds, macros and hashed `H`
@@ -35,18 +36,15 @@ export function describeCronError(expr: string): string | null {
 }
 
 /**
- * Parses `expr` for iteration over a wall clock carried as UTC (see `zone-clock.ts`),
- * starting from `wallMs`. Throws a UsageError with `describeCronError`'s message when invalid
- * (config validation normally rejects such a schedule first).
+ * The fires of `expr` on a wall clock carried as UTC (see `zone-clock.ts`). Throws a
+ * UsageError with `describeCronError`'s message when invalid (config validation normally
+ * rejects such a schedule first).
  */
-export function wallClockCron(expr: string, wallMs: number): CronExpression {
+export function wallClockCron(expr: string): WallClockSchedule {
   const fields = fieldsOf(expr);
   if (fields.length === FIELD_NAMES.length && !fields.some(usesHash)) {
     try {
-      return CronExpressionParser.parse(fields.join(" "), {
-        tz: "UTC",
-        currentDate: new Date(wallMs),
-      });
+      return wallClockSchedule(CronExpressionParser.parse(fields.join(" "), { tz: "UTC" }).fields);
     } catch {
       // Fall through to the message that names the bad field.
     }
