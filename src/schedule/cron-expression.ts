@@ -13,13 +13,12 @@ const NEUTRAL = ["0", "0", "*", "*", "*"];
 
 /** Null when `expr` is a usable 5-field cron expression, else a message saying what is wrong. */
 export function describeCronError(expr: string): string | null {
+  if (parsedSchedule(expr) !== null) return null;
+  // Only a bad expression is taken apart, to name the bad field.
   const fields = fieldsOf(expr);
   if (fields.length !== FIELD_NAMES.length) {
     return `"${expr}" is not a cron expression (${SHAPE})`;
   }
-  // A valid expression is one parse; only a bad one is taken apart to name the bad field (each
-  // field alone parses wherever the whole does: fields meet only in "31 2" and its like).
-  if (!fields.some(usesHash) && parseProblem(fields.join(" ")) === null) return null;
   for (const [index, field] of fields.entries()) {
     const name = FIELD_NAMES[index] ?? "field";
     if (usesHash(field)) {
@@ -41,17 +40,37 @@ export function describeCronError(expr: string): string | null {
  * rejects such a schedule first).
  */
 export function wallClockCron(expr: string): WallClockSchedule {
-  const fields = fieldsOf(expr);
-  if (fields.length === FIELD_NAMES.length && !fields.some(usesHash)) {
-    try {
-      return wallClockSchedule(CronExpressionParser.parse(fields.join(" "), { tz: "UTC" }).fields);
-    } catch {
-      // Fall through to the message that names the bad field.
-    }
-  }
+  const schedule = parsedSchedule(expr);
+  if (schedule !== null) return schedule;
   throw new UsageError(describeCronError(expr) ?? `"${expr}" is not a cron expression`, {
     schedule: expr,
   });
+}
+
+// Valid expressions, parsed, by their text: a config repeats a handful of expressions over
+// hundreds of jobs, the scheduler asks for each job's fires on every plan, and each cron-parser
+// parse builds luxon dates (the idle daemon's 400 jobs made 1,600 parses of 2 expressions at
+// start). A parse is a pure function of the text, so nothing kept here can go stale.
+const parsed = new Map<string, WallClockSchedule>();
+const PARSED_LIMIT = 1_000;
+
+/** The schedule of a valid 5-field expression without hashed values, or null. */
+function parsedSchedule(expr: string): WallClockSchedule | null {
+  const known = parsed.get(expr);
+  if (known) return known;
+  const fields = fieldsOf(expr);
+  if (fields.length !== FIELD_NAMES.length || fields.some(usesHash)) return null;
+  let schedule: WallClockSchedule;
+  try {
+    schedule = wallClockSchedule(
+      CronExpressionParser.parse(fields.join(" "), { tz: "UTC" }).fields,
+    );
+  } catch {
+    return null;
+  }
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(expr, schedule);
+  return schedule;
 }
 
 function fieldsOf(expr: string): string[] {
