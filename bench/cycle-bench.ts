@@ -25,8 +25,19 @@ export interface CycleFigures {
 
 const TEAMS = 50;
 const PER_TEAM = 12;
-const POOL = 520;
+export const POOL = 520;
 export const LATENCY_MS = 50;
+
+/** The insights requests of a cycle, each once: current and prior day of every distinct project. */
+export function uniqueInsightsPaths(teams: readonly TeamSpec[], today: string): string[] {
+  const day = (offset: number) =>
+    new Date(Date.parse(`${today}T00:00:00Z`) - offset * 86_400_000).toISOString().slice(0, 10);
+  return [...new Set(teams.flatMap((t) => t.projects))].flatMap((id) =>
+    [day(1), day(2)].map(
+      (date) => `/projects/${id}/insights?start_date=${date}&end_date=${date}&timezone=Etc/UTC`,
+    ),
+  );
+}
 
 /** Team i takes 12 consecutive projects from position 10·i: neighbours share two. */
 export function cycleTeams(ids: readonly string[], schedule: string): TeamSpec[] {
@@ -39,7 +50,7 @@ export function cycleTeams(ids: readonly string[], schedule: string): TeamSpec[]
 }
 
 /** The emulator with the pool of projects, answering each request after LATENCY_MS. */
-function slowEmulator(today: string) {
+export function slowEmulator(today: string) {
   return startEmulatorProcess([
     "--projects",
     String(POOL),
@@ -51,7 +62,7 @@ function slowEmulator(today: string) {
 }
 
 /** The emulator's project ids, from its list operation. */
-async function projectIds(url: string): Promise<string[]> {
+export async function projectIds(url: string): Promise<string[]> {
   const ids: string[] = [];
   for (let page = 1; ids.length < POOL; page++) {
     const res = await request(`${url}/projects?page_number=${page}&page_size=100`, {

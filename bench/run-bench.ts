@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { measureBareClient } from "./bare-client-bench.js";
 import { machine, median } from "./bench-support.js";
 import { type CycleFigures, measureCycle, measureNaive } from "./cycle-bench.js";
 import { measureIdle } from "./idle-bench.js";
@@ -98,6 +99,16 @@ async function main(): Promise<void> {
       "reported",
       `${fmt(c.cpuMs / c.digests, 0)} ms (${fmt(c.cpuMs / 1000)} s for ${c.digests} digests)`,
       "—",
+      true,
+    );
+    const floorRuns: number[] = [];
+    for (let i = 0; i < RUNS; i++) floorRuns.push(await measureBareClient(concurrency, today));
+    const floorMs = median(floorRuns);
+    add(
+      `cycle floor, concurrency ${concurrency}: the same unique requests from a bare client (no checking, no digests)`,
+      "reported",
+      `${fmt(floorMs / 1000)} s (${fmt(floorMs / c.boundMs)}× bound)`,
+      `cycle ${fmt(c.ms / floorMs)}× floor`,
       true,
     );
     if (concurrency === 16) {

@@ -1,10 +1,7 @@
 import type { ResolvedConfig } from "./config/types.js";
-import { composeEml } from "./deliver/email-eml.js";
-import { createSmtpDestination } from "./deliver/email-smtp.js";
+import type { SmtpDestination } from "./deliver/email-smtp.js";
 import { createOutbox } from "./deliver/outbox.js";
-import { createSlackAlertDestination } from "./deliver/slack-alert-destination.js";
-import { createSlackClients } from "./deliver/slack-client.js";
-import { createSlackDestination } from "./deliver/slack-destination.js";
+import { parseSmtpUrl } from "./deliver/smtp-url.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import {
   createInsightsClient,
@@ -12,6 +9,11 @@ import {
   type RequestInfo,
 } from "./insights/create-insights-client.js";
 import type { Logger } from "./logger.js";
+import type { Secret } from "./secret.js";
+
+// The Slack SDK and nodemailer are loaded when a destination is first used, not when the
+// clients are built: a daemon at rest, or one writing to an outbox, never holds them (some
+// 30 MB of a daemon's resident memory).
 
 /**
  * The one place real clients are built from the config: the insights API client, and the
@@ -60,7 +62,8 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   if (options.outbox) {
     const outbox = createOutbox(
       options.outbox,
-      (message) => composeEml(message, config.email.from),
+      async (message) =>
+        (await import("./deliver/email-eml.js")).composeEml(message, config.email.from),
       config.email.maxBytes,
     );
     return {
@@ -74,28 +77,79 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   }
 
   const slackToken = config.slack.token;
-  const slackClients = slackToken
-    ? createSlackClients({ token: slackToken, apiUrl: config.slack.apiUrl, logger })
-    : null;
-  const slack = slackClients ? createSlackDestination({ clients: slackClients, logger }) : null;
-  const slackAlerts = slackClients ? createSlackAlertDestination(slackClients, logger) : null;
-  const smtp = config.email.smtpUrl
-    ? createSmtpDestination({
-        smtpUrl: config.email.smtpUrl,
-        from: config.email.from,
-        maxBytes: config.email.maxBytes,
-        logger,
-      })
-    : null;
+  const slack = slackToken ? slackOnFirstUse(slackToken, config.slack.apiUrl, logger) : null;
+  const smtp = config.email.smtpUrl ? smtpOnFirstUse(config, config.email.smtpUrl, logger) : null;
   return {
     api,
-    slack,
-    slackAlerts,
+    slack: slack?.digests ?? null,
+    slackAlerts: slack?.alerts ?? null,
     email: smtp,
     outboxFiles: null,
     async close() {
-      smtp?.close();
+      await smtp?.close();
       await api.close();
+    },
+  };
+}
+
+/** Both Slack destinations over one set of clients, built with the SDK on the first call. */
+function slackOnFirstUse(token: Secret, apiUrl: string | null, logger: Logger) {
+  let built: Promise<{ digests: SlackDestination; alerts: SlackAlertDestination }> | null = null;
+  const load = () => {
+    built ??= (async () => {
+      const [{ createSlackClients }, { createSlackDestination }, { createSlackAlertDestination }] =
+        await Promise.all([
+          import("./deliver/slack-client.js"),
+          import("./deliver/slack-destination.js"),
+          import("./deliver/slack-alert-destination.js"),
+        ]);
+      const clients = createSlackClients({ token, apiUrl, logger });
+      return {
+        digests: createSlackDestination({ clients, logger }),
+        alerts: createSlackAlertDestination(clients, logger),
+      };
+    })();
+    return built;
+  };
+  const digests: SlackDestination = {
+    post: async (...args) => (await load()).digests.post(...args),
+    findPosted: async (...args) => (await load()).digests.findPosted(...args),
+  };
+  const alerts: SlackAlertDestination = {
+    postAlert: async (...args) => (await load()).alerts.postAlert(...args),
+    updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
+  };
+  return { digests, alerts };
+}
+
+/**
+ * The SMTP destination, built with nodemailer on the first mail. SMTP_URL is read now, so a bad
+ * one still stops start-up (exit 2) rather than the first digest.
+ */
+function smtpOnFirstUse(
+  config: ResolvedConfig,
+  smtpUrl: Secret,
+  logger: Logger,
+): EmailDestination & { close(): Promise<void> } {
+  parseSmtpUrl(smtpUrl);
+  let built: Promise<SmtpDestination> | null = null;
+  const load = () => {
+    built ??= import("./deliver/email-smtp.js").then(({ createSmtpDestination }) =>
+      createSmtpDestination({
+        smtpUrl,
+        from: config.email.from,
+        maxBytes: config.email.maxBytes,
+        logger,
+      }),
+    );
+    return built;
+  };
+  return {
+    maxBytes: config.email.maxBytes,
+    measure: async (message) => (await load()).measure(message),
+    send: async (message) => (await load()).send(message),
+    async close() {
+      (await built)?.close();
     },
   };
 }

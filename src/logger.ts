@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { type Logger as PinoLogger, pino } from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 
 export type Logger = PinoLogger;
 
@@ -35,6 +36,9 @@ export function createLogger(
     },
   };
   if (usePretty) {
+    // Required here, not imported above: a daemon whose log goes to a file or a collector never
+    // loads pino-pretty (some 10 MB of resident memory).
+    const pretty = createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
     return pino(base, pretty({ destination, sync: true, colorize: true, ignore: "pid,hostname" }));
   }
   return pino(base, destination);

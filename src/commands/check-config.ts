@@ -92,6 +92,7 @@ function describeTeam(team: Team, now: Date): string[] {
     })),
   ];
   if (jobs.length === 0) return [header, "  no digests or alerts — nothing will be sent"];
+  const abbreviate = zoneAbbreviations(team.timezone);
   const idWidth = Math.max(...jobs.map((j) => `${team.name}/${j.name}`.length));
   const cronWidth = Math.max(...jobs.map((j) => j.schedule.length));
   return [
@@ -99,7 +100,9 @@ function describeTeam(team: Team, now: Date): string[] {
     ...jobs.flatMap((job) => {
       const fires = nextFires(job.schedule, team.timezone, now, FIRES_SHOWN);
       const shown =
-        fires.length > 0 ? fires.map((f) => describeFire(f, team.timezone)).join(", ") : "never";
+        fires.length > 0
+          ? fires.map((f) => describeFire(f, team.timezone, abbreviate)).join(", ")
+          : "never";
       const id = `${team.name}/${job.name}`.padEnd(idWidth);
       const line = `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
       if (job.digest === null || fires.length === 0) return [line];
@@ -111,25 +114,43 @@ function describeTeam(team: Team, now: Date): string[] {
 }
 
 /** `Mon 2026-11-23 09:00 CET (08:00 UTC)`; the UTC side names its date when it differs. */
-export function describeFire(fire: Date, zone: string): string {
+export function describeFire(
+  fire: Date,
+  zone: string,
+  abbreviate: (at: Date) => string = zoneAbbreviations(zone),
+): string {
   const local = DateTime.fromJSDate(fire, { zone }).setLocale("en-US");
   const utc = DateTime.fromJSDate(fire, { zone: "UTC" }).setLocale("en-US");
   const sameDay = local.toISODate() === utc.toISODate();
   const utcText = sameDay ? utc.toFormat("HH:mm") : utc.toFormat("ccc yyyy-LL-dd HH:mm");
-  return `${local.toFormat("ccc yyyy-LL-dd HH:mm")} ${zoneAbbreviation(fire, zone)} (${utcText} UTC)`;
+  return `${local.toFormat("ccc yyyy-LL-dd HH:mm")} ${abbreviate(fire)} (${utcText} UTC)`;
 }
 
-/** "CET", "EST" where some English locale has a name for the zone's offset, else "GMT+9". */
-function zoneAbbreviation(at: Date, zone: string): string {
-  let fallback = "";
-  // en-US names American zones, en-GB European ones, en-AU and en-IN their own.
-  for (const locale of ["en-US", "en-GB", "en-AU", "en-IN"]) {
-    const parts = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" });
-    const name = parts.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
-    if (!/^GMT[+-−]/.test(name) && name !== "") return name;
-    fallback ||= name;
-  }
-  return fallback;
+/**
+ * The zone's name at an instant: "CET", "EST" where some English locale has a name for its
+ * offset, else "GMT+9". Each locale's formatter is made once for all of a team's fires.
+ */
+function zoneAbbreviations(zone: string): (at: Date) => string {
+  const formatters = new Map<string, Intl.DateTimeFormat>();
+  const formatter = (locale: string) => {
+    let format = formatters.get(locale);
+    if (!format) {
+      format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" });
+      formatters.set(locale, format);
+    }
+    return format;
+  };
+  return (at) => {
+    let fallback = "";
+    // en-US names American zones, en-GB European ones, en-AU and en-IN their own.
+    for (const locale of ["en-US", "en-GB", "en-AU", "en-IN"]) {
+      const parts = formatter(locale).formatToParts(at);
+      const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "";
+      if (!/^GMT[+-−]/.test(name) && name !== "") return name;
+      fallback ||= name;
+    }
+    return fallback;
+  };
 }
 
 async function checkOnline(

@@ -51,14 +51,11 @@ export async function collectInsights(
   cache: RequestCache,
   options: CollectOptions = {},
 ): Promise<CollectedProject[]> {
-  const names = await projectNames(
-    api,
-    team.projects,
-    cache,
-    options.onProjectListError ?? (() => {}),
-  );
+  // The names are needed only once the figures are in: the insights requests do not wait for
+  // the list (pages of it, one after another), so the concurrency limit is used from the start.
+  const names = projectNames(api, team.projects, cache, options.onProjectListError ?? (() => {}));
   let done = 0;
-  return Promise.all(
+  const fetched = Promise.all(
     team.projects.map(async (project) => {
       const [current, prior] = await Promise.all([
         fetchOutcome(api, project, team.timezone, periods.current, cache),
@@ -66,15 +63,17 @@ export async function collectInsights(
       ]);
       done += 1;
       options.onProjectDone?.(done, team.projects.length);
-      return {
-        projectId: project.id,
-        name: project.name ?? names.get(project.id) ?? project.id,
-        filters: { branch: project.branch, author: project.author, tags: project.tags },
-        current,
-        prior,
-      };
+      return { project, current, prior };
     }),
   );
+  const [byId, outcomes] = await Promise.all([names, fetched]);
+  return outcomes.map(({ project, current, prior }) => ({
+    projectId: project.id,
+    name: project.name ?? byId.get(project.id) ?? project.id,
+    filters: { branch: project.branch, author: project.author, tags: project.tags },
+    current,
+    prior,
+  }));
 }
 
 async function fetchOutcome(

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { type Dispatcher, Pool } from "undici";
+import type { Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
@@ -79,34 +79,47 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const ownPool = options.dispatcher
-    ? null
-    : // No connection cap of its own: the semaphore below is the one concurrency limit, and it
-      // also holds for a dispatcher handed in. The pool never opens more sockets than requests
-      // in flight, and an attempt's deadline starts once it has its turn, not while it queues.
-      new Pool(base.origin, {
-        keepAliveTimeout: 10_000,
-        connect: { timeout: Math.min(10_000, timeoutMs) },
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-  const dispatcher: Dispatcher = options.dispatcher ?? (ownPool as Pool);
+  // No connection cap of its own: the semaphore below is the one concurrency limit, and it
+  // also holds for a dispatcher handed in. The pool never opens more sockets than requests in
+  // flight, and an attempt's deadline starts once it has its turn, not while it queues. It is
+  // made (and undici loaded) on the first request: a daemon at rest holds neither.
+  let ownPool: Promise<Pool> | null = null;
+  const dispatcher = (): Promise<Dispatcher> => {
+    if (options.dispatcher) return Promise.resolve(options.dispatcher);
+    ownPool ??= import("undici").then(
+      ({ Pool }) =>
+        new Pool(base.origin, {
+          keepAliveTimeout: 10_000,
+          connect: { timeout: Math.min(10_000, timeoutMs) },
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        }),
+    );
+    return ownPool;
+  };
   const semaphore = createSemaphore(concurrency);
   const key = options.key;
   let closing: Promise<void> | null = null;
 
   /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
-  async function attemptOnce(target: RequestTarget, query: string, attempt: number) {
+  async function attemptOnce(
+    target: RequestTarget,
+    query: string,
+    attempt: number,
+    urgent: boolean,
+  ) {
     const started = performance.now();
-    const outcome = await semaphore.run(() =>
-      sendAttempt({
-        dispatcher,
-        origin: base.origin,
-        path: `${base.pathname}${target.path}${query}`,
-        headers: { "x-api-key": key.reveal(), accept: "application/json" },
-        timeoutMs,
-        maxBodyBytes: maxResponseBytes,
-      }),
+    const outcome = await semaphore.run(
+      async () =>
+        sendAttempt({
+          dispatcher: await dispatcher(),
+          origin: base.origin,
+          path: `${base.pathname}${target.path}${query}`,
+          headers: { "x-api-key": key.reveal(), accept: "application/json" },
+          timeoutMs,
+          maxBodyBytes: maxResponseBytes,
+        }),
+      { urgent },
     );
     options.onRequest?.({
       path: target.path,
@@ -117,15 +130,19 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     return outcome;
   }
 
-  /** GETs `target.path` with retries; returns the checked 2xx body or throws the typed error. */
+  /**
+   * GETs `target.path` with retries; returns the checked 2xx body or throws the typed error.
+   * An `urgent` request goes before the requests waiting for their turn.
+   */
   async function get<T>(
     target: RequestTarget,
     query: string,
     parse: (body: unknown) => Parsed<T>,
+    urgent = false,
   ): Promise<T> {
     if (closing) throw new UpstreamError("the insights client is closed", { path: target.path });
     for (let attempt = 1; ; attempt++) {
-      const outcome = await attemptOnce(target, query, attempt);
+      const outcome = await attemptOnce(target, query, attempt, urgent);
       let retryAfter: number | null = null;
       if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
         const body = readBody(outcome.text, target, attempt, parse);
@@ -174,7 +191,9 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       const byId = new Map<string, ProjectSummary>();
       for (let page = 1; page <= MAX_PAGES; page++) {
         const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        const result = await get(target, query, parseProjectsPage);
+        // Urgent: every digest waits for the names, and each page is asked only once the one
+        // before it has come, by then behind a cycle's worth of insights requests.
+        const result = await get(target, query, parseProjectsPage, true);
         // Pages can shift while we read them; the first sighting of an id wins.
         for (const project of result.projects)
           if (!byId.has(project.id)) byId.set(project.id, project);
@@ -191,7 +210,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     },
 
     close(): Promise<void> {
-      closing ??= ownPool ? closePool(ownPool, timeoutMs) : Promise.resolve();
+      closing ??= ownPool ? ownPool.then((pool) => closePool(pool, timeoutMs)) : Promise.resolve();
       return closing;
     },
   };

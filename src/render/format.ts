@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
 import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js";
 
@@ -97,14 +96,24 @@ export function flakyScale(projects: readonly ProjectReport[]): number {
   return top;
 }
 
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
 /** "Nov 15, 2026", "Nov 9 – 15, 2026", "Oct 27 – Nov 2, 2026", "Dec 29, 2025 – Jan 4, 2026". */
 export function formatPeriod(period: Period): string {
-  const start = DateTime.fromISO(period.start, { zone: "utc" });
-  const end = DateTime.fromISO(period.end, { zone: "utc" });
-  if (period.start === period.end) return start.toFormat("LLL d, yyyy");
-  if (start.year !== end.year)
-    return `${start.toFormat("LLL d, yyyy")} \u2013 ${end.toFormat("LLL d, yyyy")}`;
-  if (start.month !== end.month)
-    return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("LLL d, yyyy")}`;
-  return `${start.toFormat("LLL d")} \u2013 ${end.toFormat("d, yyyy")}`;
+  // English month names always, as the rest of the text, whatever the machine's locale; and no
+  // luxon DateTime for what is read off the ISO date (a digest formats periods dozens of times).
+  const [startYear, startMonth, startDay] = dateParts(period.start);
+  const [endYear, endMonth, endDay] = dateParts(period.end);
+  const startText = `${MONTHS[startMonth - 1]} ${startDay}`;
+  if (period.start === period.end) return `${startText}, ${startYear}`;
+  if (startYear !== endYear)
+    return `${startText}, ${startYear} \u2013 ${MONTHS[endMonth - 1]} ${endDay}, ${endYear}`;
+  if (startMonth !== endMonth)
+    return `${startText} \u2013 ${MONTHS[endMonth - 1]} ${endDay}, ${endYear}`;
+  return `${startText} \u2013 ${endDay}, ${endYear}`;
+}
+
+/** Year, month (1–12) and day of an ISO date. */
+function dateParts(date: string): [number, number, number] {
+  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
 }

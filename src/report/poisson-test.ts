@@ -33,20 +33,34 @@ export function poissonTest(current: PoissonCount, prior: PoissonCount): Poisson
   return { pValue, significant: pValue < 0.05 };
 }
 
+/**
+ * A side's walk stops once its terms are this far (in log) below the observed one, which the
+ * sum always holds: with n ≤ EXACT_UP_TO < e^10 terms left, they add less than e^-50 of it.
+ */
+const NEGLIGIBLE = 60;
+
 function exactBinomialP(x: number, n: number, p: number): number {
+  const logP = Math.log(p);
+  const logQ = Math.log1p(-p);
   const logPmf = (k: number) =>
-    logGamma(n + 1) -
-    logGamma(k + 1) -
-    logGamma(n - k + 1) +
-    k * Math.log(p) +
-    (n - k) * Math.log1p(-p);
+    logGamma(n + 1) - logGamma(k + 1) - logGamma(n - k + 1) + k * logP + (n - k) * logQ;
   const observed = logPmf(x);
   // R's relative tolerance, so that ties in probability count on both sides.
   const limit = observed + Math.log1p(1e-7);
+  const floor = observed - NEGLIGIBLE;
+  // The probabilities fall on either side of the mode, so each side is walked outward from it,
+  // each term from its neighbour, until they no longer count: some tens of terms per standard
+  // deviation, not n + 1 of them with three log-gammas each (a digest's tests per project can
+  // number in the thousands).
+  const mode = Math.min(n, Math.floor((n + 1) * p));
   let sum = 0;
-  for (let k = 0; k <= n; k++) {
-    const lp = logPmf(k);
+  for (let k = mode, lp = logPmf(mode); k <= n && lp > floor; k++) {
     if (lp <= limit) sum += Math.exp(lp);
+    lp += Math.log((n - k) / (k + 1)) + logP - logQ;
+  }
+  for (let k = mode - 1, lp = logPmf(mode - 1); k >= 0 && lp > floor; k--) {
+    if (lp <= limit) sum += Math.exp(lp);
+    lp += Math.log(k / (n - k + 1)) - logP + logQ;
   }
   return Math.min(1, sum);
 }

@@ -1,5 +1,6 @@
-import { type CronExpression, CronExpressionParser } from "cron-parser";
+import { CronExpressionParser } from "cron-parser";
 import { UsageError } from "../errors.js";
+import { type WallClockSchedule, wallClockSchedule } from "./wall-clock-schedule.js";
 
 // Parsing of the 5-field cron expressions in the config. The library parses the fields; we
 // only insist on exactly five of them (cron-parser also takes seconds, macros and hashed `H`
@@ -12,6 +13,8 @@ const NEUTRAL = ["0", "0", "*", "*", "*"];
 
 /** Null when `expr` is a usable 5-field cron expression, else a message saying what is wrong. */
 export function describeCronError(expr: string): string | null {
+  if (parsedSchedule(expr) !== null) return null;
+  // Only a bad expression is taken apart, to name the bad field.
   const fields = fieldsOf(expr);
   if (fields.length !== FIELD_NAMES.length) {
     return `"${expr}" is not a cron expression (${SHAPE})`;
@@ -32,25 +35,42 @@ export function describeCronError(expr: string): string | null {
 }
 
 /**
- * Parses `expr` for iteration over a wall clock carried as UTC (see `zone-clock.ts`),
- * starting from `wallMs`. Throws a UsageError with `describeCronError`'s message when invalid
- * (config validation normally rejects such a schedule first).
+ * The fires of `expr` on a wall clock carried as UTC (see `zone-clock.ts`). Throws a
+ * UsageError with `describeCronError`'s message when invalid (config validation normally
+ * rejects such a schedule first).
  */
-export function wallClockCron(expr: string, wallMs: number): CronExpression {
-  const fields = fieldsOf(expr);
-  if (fields.length === FIELD_NAMES.length && !fields.some(usesHash)) {
-    try {
-      return CronExpressionParser.parse(fields.join(" "), {
-        tz: "UTC",
-        currentDate: new Date(wallMs),
-      });
-    } catch {
-      // Fall through to the message that names the bad field.
-    }
-  }
+export function wallClockCron(expr: string): WallClockSchedule {
+  const schedule = parsedSchedule(expr);
+  if (schedule !== null) return schedule;
   throw new UsageError(describeCronError(expr) ?? `"${expr}" is not a cron expression`, {
     schedule: expr,
   });
+}
+
+// Valid expressions, parsed, by their text: a config repeats a handful of expressions over
+// hundreds of jobs, the scheduler asks for each job's fires on every plan, and each cron-parser
+// parse builds luxon dates (the idle daemon's 400 jobs made 1,600 parses of 2 expressions at
+// start). A parse is a pure function of the text, so nothing kept here can go stale.
+const parsed = new Map<string, WallClockSchedule>();
+const PARSED_LIMIT = 1_000;
+
+/** The schedule of a valid 5-field expression without hashed values, or null. */
+function parsedSchedule(expr: string): WallClockSchedule | null {
+  const known = parsed.get(expr);
+  if (known) return known;
+  const fields = fieldsOf(expr);
+  if (fields.length !== FIELD_NAMES.length || fields.some(usesHash)) return null;
+  let schedule: WallClockSchedule;
+  try {
+    schedule = wallClockSchedule(
+      CronExpressionParser.parse(fields.join(" "), { tz: "UTC" }).fields,
+    );
+  } catch {
+    return null;
+  }
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(expr, schedule);
+  return schedule;
 }
 
 function fieldsOf(expr: string): string[] {

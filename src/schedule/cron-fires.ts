@@ -1,4 +1,3 @@
-import type { CronExpression } from "cron-parser";
 import type { IANAZone } from "luxon";
 import { wallClockCron } from "./cron-expression.js";
 import { instantOfWallClock, wallClockOf, zoneNamed } from "./zone-clock.js";
@@ -47,9 +46,10 @@ export function latestFireAtOrBefore(
   notBefore: Date,
 ): Date | null {
   const tz = zoneNamed(zone);
-  const cron = wallClockCron(expr, wallClockOf(at.getTime(), tz) + backwardMargin(at, tz));
+  const cron = wallClockCron(expr);
+  let wall: number | null = wallClockOf(at.getTime(), tz) + backwardMargin(at, tz);
   for (;;) {
-    const wall = step(cron, "prev");
+    wall = cron.prev(wall);
     if (wall === null) return null;
     const instant = instantOfWallClock(wall, tz);
     // Fire instants never decrease as the wall clock advances, so the first one at or before
@@ -88,25 +88,16 @@ export function previousFire(expr: string, zone: string, before: Date): Date | n
 /** Fires strictly after `after`, in order, lazily. */
 function* firesFrom(expr: string, zone: string, after: Date): Generator<Date> {
   const tz = zoneNamed(zone);
+  const cron = wallClockCron(expr);
   // A wall-clock time at or before the clock's reading at `after` has already fired.
-  const cron = wallClockCron(expr, wallClockOf(after.getTime(), tz));
+  let wall: number | null = wallClockOf(after.getTime(), tz);
   let last = after.getTime();
   for (;;) {
-    const wall = step(cron, "next");
+    wall = cron.next(wall);
     if (wall === null) return;
     const instant = instantOfWallClock(wall, tz);
     if (instant <= last) continue; // the repeated hour's second pass, or a collapsed gap fire
     last = instant;
     yield new Date(instant);
-  }
-}
-
-/** The next or previous wall-clock match, or null when the schedule has no more. */
-function step(cron: CronExpression, direction: "next" | "prev"): number | null {
-  try {
-    return (direction === "next" ? cron.next() : cron.prev()).getTime();
-  } catch {
-    // cron-parser throws when it finds no match within its search limit (e.g. years ahead).
-    return null;
   }
 }

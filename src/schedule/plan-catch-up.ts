@@ -68,8 +68,14 @@ export async function planCatchUp(input: CatchUpInput): Promise<CatchUpPlan> {
 
   const candidates: { fire: Date; reason: SkippedFire["reason"] }[] = [];
   // Each earlier slot in the window, newest first: the last fire before the current slot's run.
+  // Only a fire whose predecessor names the same slot (an every-minute job) needs the run's
+  // start bisected; most jobs have one fire in the window, or fires of different slots.
   for (let fire = latest; fire; ) {
-    const previous = latestIn(runStart(fire, keyOf(fire), from, latestIn, keyOf) - 1);
+    const before = latestIn(fire.getTime() - 1);
+    const previous =
+      before === null || keyOf(before) !== keyOf(fire)
+        ? before
+        : latestIn(runStart(fire, keyOf(fire), from, latestIn, keyOf) - 1);
     if (previous) candidates.push({ fire: previous, reason: "superseded" });
     fire = previous;
   }

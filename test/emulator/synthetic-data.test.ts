@@ -129,6 +129,24 @@ describe("generated runs", () => {
       expect(share((r) => r.tags.includes(tag))).toBeGreaterThan(0);
   });
 
+  it("for a window are the history's runs in it, generated for the UTC days it touches only", () => {
+    const [project] = projectsFor("demo", 1);
+    const all = project?.runs ?? [];
+    const windows = [
+      ["2026-11-10T00:00:00.000Z", "2026-11-11T00:00:00.000Z"],
+      ["2026-11-09T23:00:00.000Z", "2026-11-12T05:30:00.000Z"],
+      ["2026-08-01T00:00:00.000Z", "2026-08-12T00:00:00.000Z"], // partly before the history
+      ["2026-11-15T10:00:00.000Z", "2026-11-17T00:00:00.000Z"], // up to today
+    ] as const;
+    for (const [from, to] of windows) {
+      const inWindow = (r: EmulatorRun) => r.startedAt >= from && r.startedAt < to;
+      expect(project?.runsBetween(from, to).filter(inWindow)).toEqual(all.filter(inWindow));
+    }
+    const oneDay = project?.runsBetween("2026-11-10T00:00:00.000Z", "2026-11-11T00:00:00.000Z");
+    expect(oneDay?.length).toBeGreaterThan(0);
+    expect(oneDay?.every((r) => r.startedAt.startsWith("2026-11-10"))).toBe(true);
+  });
+
   it("are generated only when read, so 500 projects cost nothing up front", () => {
     let reads = 0;
     const many = createEmulatorProjects("bench", 500, () => {

@@ -29,14 +29,17 @@ export function localMidnight(isoDate: string, zone: string): string {
   return new Date(DateTime.fromISO(isoDate, { zone }).startOf("day").toMillis()).toISOString();
 }
 
+/** The runs started in [from, to) (ISO instants), sorted by `startedAt`; a few more do no harm. */
+export type RunsBetween = (from: string, to: string) => readonly EmulatorRun[];
+
 /**
  * The insights response body (wire format) for runs over a range, bucketed by day in the
- * range's zone. Runs must be sorted by `startedAt`. Rates are percentages rounded to 2
- * decimals, mean durations whole milliseconds; a day without runs carries only `date`.
- * `dayStart` is a parameter because the zone arithmetic dominates the cost: callers memoise it.
+ * range's zone. Rates are percentages rounded to 2 decimals, mean durations whole
+ * milliseconds; a day without runs carries only `date`. `dayStart` is a parameter because the
+ * zone arithmetic dominates the cost: callers memoise it.
  */
 export function aggregateInsights(
-  runs: readonly EmulatorRun[],
+  runsBetween: RunsBetween,
   range: InsightsRange,
   filters: RunFilters,
   dayStart: DayStart = localMidnight,
@@ -44,8 +47,10 @@ export function aggregateInsights(
   const dates: string[] = [];
   for (let d = range.startDate; d <= range.endDate; d = nextDate(d)) dates.push(d);
   // Each day's bound is computed from its own date (never by chaining `plus`, which would
-  // carry a DST-shifted start into the following days). Runs' `startedAt` are UTC ISO strings of one fixed format, so string order is time order.
+  // carry a DST-shifted start into the following days). Runs' `startedAt` are UTC ISO strings
+  // of one fixed format, so string order is time order.
   const bounds = [...dates, nextDate(range.endDate)].map((d) => dayStart(d, range.timezone));
+  const runs = runsBetween(bounds[0] ?? "", bounds.at(-1) ?? "");
   const days = dates.map(emptyTotals);
   let day = 0;
   for (let i = firstAtOrAfter(runs, bounds[0] ?? ""); i < runs.length; i++) {

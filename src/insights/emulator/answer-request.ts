@@ -101,7 +101,7 @@ function insights(
     .map((t) => t.trim())
     .filter(Boolean);
   const body = aggregateInsights(
-    project.runs,
+    (from, to) => project.runsBetween(from, to),
     outcome.range,
     {
       branch: query.branch || null,

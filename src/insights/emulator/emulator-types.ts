@@ -26,6 +26,11 @@ export interface EmulatorProject {
   name: string;
   /** Sorted by `startedAt`, oldest first. */
   runs: EmulatorRun[];
+  /**
+   * The runs of the UTC days that the instants [from, to) touch (ISO strings), sorted: those
+   * runs and maybe a few either side, generated only for those days.
+   */
+  runsBetween(from: string, to: string): EmulatorRun[];
 }
 
 /** One request as the emulator saw it. Records whether a key was sent, never its value. */

@@ -17,26 +17,40 @@ const BAD_DAY_CHANCE = 0.03;
  * today however often or lazily it is generated.
  */
 export function generateRuns(seed: string, profile: ProjectProfile, today: string): EmulatorRun[] {
-  if (profile.empty) return [];
-  const todayMs = Date.parse(`${today}T00:00:00Z`);
   const runs: EmulatorRun[] = [];
   for (let back = HISTORY_DAYS; back >= 1; back--) {
-    const dayMs = todayMs - back * DAY_MS;
-    const date = new Date(dayMs).toISOString().slice(0, 10);
-    const progress = (HISTORY_DAYS - back) / (HISTORY_DAYS - 1);
-    const day: DayTraits = {
-      date,
-      runIdPrefix: `${profile.id}-${date.replaceAll("-", "")}-`,
-      dayMs,
-      bad:
-        isOutage(seed, date) ||
-        createRandom(`${seed}|bad|${profile.id}|${date}`).chance(BAD_DAY_CHANCE),
-      flakyRate:
-        profile.spike?.[profile.spike.length - back] ??
-        profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
-    };
-    runs.push(...generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day));
+    runs.push(...generateDayRuns(seed, profile, today, back));
   }
+  return runs;
+}
+
+/**
+ * The runs of one project on the UTC day `back` days before `today` (1 is yesterday), oldest
+ * first: the same runs `generateRuns` gives for that day. None outside the history.
+ */
+export function generateDayRuns(
+  seed: string,
+  profile: ProjectProfile,
+  today: string,
+  back: number,
+): EmulatorRun[] {
+  if (profile.empty || back < 1 || back > HISTORY_DAYS) return [];
+  const todayMs = Date.parse(`${today}T00:00:00Z`);
+  const dayMs = todayMs - back * DAY_MS;
+  const date = new Date(dayMs).toISOString().slice(0, 10);
+  const progress = (HISTORY_DAYS - back) / (HISTORY_DAYS - 1);
+  const day: DayTraits = {
+    date,
+    runIdPrefix: `${profile.id}-${date.replaceAll("-", "")}-`,
+    dayMs,
+    bad:
+      isOutage(seed, date) ||
+      createRandom(`${seed}|bad|${profile.id}|${date}`).chance(BAD_DAY_CHANCE),
+    flakyRate:
+      profile.spike?.[profile.spike.length - back] ??
+      profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
+  };
+  const runs = generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day);
   const stops = profile.stopsMsBeforeToday;
   if (stops === null) return runs;
   return runs.filter((run) => Date.parse(run.startedAt) < todayMs - stops);
