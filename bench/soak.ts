@@ -104,10 +104,16 @@ async function main(): Promise<number> {
     started.child.kill("SIGTERM");
     const exit = await Promise.race([started.exit, delay(STOP_WAIT_MS, null, { ref: false })]);
     const tally = tallySlots(expected, log.arrivals());
-    const history = spawnSync(process.execPath, [CLI, "history", "--config", configPath], {
-      env: { PATH: process.env.PATH, ...env },
-      encoding: "utf8",
-    });
+    // Past `history`'s default of 20 slots: every slot the soak expects, and any it does not.
+    const limit = String(expected.length + 20);
+    const history = spawnSync(
+      process.execPath,
+      [CLI, "history", "--config", configPath, "--limit", limit],
+      {
+        env: { PATH: process.env.PATH, ...env },
+        encoding: "utf8",
+      },
+    );
     await writeFile(join(dir, "history.txt"), history.stdout + history.stderr);
     await writeFile(join(dir, "daemon.log"), started.logs.map((l) => JSON.stringify(l)).join("\n"));
 
