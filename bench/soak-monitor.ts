@@ -27,7 +27,12 @@ export interface MinuteFigures {
   loopP99S: number;
   loopMaxS: number;
   heapUsedBytes: number;
+  /** V8 heap committed, and memory outside it that V8 knows of (Buffers, ArrayBuffers). */
+  heapTotalBytes: number;
+  externalBytes: number;
   rssBytes: number;
+  /** Open handles (sockets, timers, servers): a leak of connections shows here. */
+  handles: number;
   /** Slots posted by the minute's end (all destinations). */
   posted: number;
 }
@@ -76,7 +81,10 @@ export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
       loopP99S: Math.max(0, gauge("nodejs_eventloop_lag_p99_seconds") - SAMPLING_S),
       loopMaxS: Math.max(0, gauge("nodejs_eventloop_lag_max_seconds") - SAMPLING_S),
       heapUsedBytes: gauge("nodejs_heap_size_used_bytes"),
+      heapTotalBytes: gauge("nodejs_heap_size_total_bytes"),
+      externalBytes: gauge("nodejs_external_memory_bytes"),
       rssBytes: gauge("process_resident_memory_bytes"),
+      handles: gauge("nodejs_active_handles_total"),
       posted: options.posted(),
     });
     options.everyMinute(minute);

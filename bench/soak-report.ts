@@ -65,6 +65,7 @@ export function slotRows(tally: SlotTally): Row[] {
 /** The rows about memory and the event loop. */
 export function resourceRows(rss: readonly RssSample[], minutes: readonly MinuteFigures[]): Row[] {
   const growth = rssGrowth(rss);
+  const slope = rssSlope(rss);
   const steady = minutes.filter((m) => m.minute >= 2);
   const p99s = (steady.length ? steady : minutes).map((m) => m.loopP99S);
   const heap2 = minutes.find((m) => m.minute === 2)?.heapUsedBytes;
@@ -77,6 +78,12 @@ export function resourceRows(rss: readonly RssSample[], minutes: readonly Minute
         ? `${(growth.growth * 100).toFixed(1)}% (${mb(growth.baselineBytes)} → ${mb(growth.finalBytes)}, ${growth.windowS.toFixed(0)} s windows)`
         : "not measured: the run is too short (needs 3 minutes)",
       ok: growth ? growth.growth < RSS_GROWTH_LIMIT : null,
+    },
+    {
+      figure: "RSS trend from minute 2 (least-squares slope of the 5 s samples)",
+      target: "reported",
+      measured: slope === null ? "—" : `${slope < 0 ? "−" : "+"}${mb(Math.abs(slope))} a minute`,
+      ok: null,
     },
     {
       figure: "RSS peak",
@@ -141,14 +148,32 @@ export function rowsTable(rows: readonly Row[]): string {
   ].join("\n");
 }
 
-/** A row per minute: memory, heap, event loop and slots posted by its end. */
+/** A row per minute, as /metrics read at its end: memory by kind, handles, event loop, posts. */
 export function minutesTable(minutes: readonly MinuteFigures[]): string {
   return [
-    "| minute | RSS | heap used | loop delay p99 | loop delay max | posts by then |",
-    "|---|---|---|---|---|---|",
+    "| minute | RSS | heap used | heap committed | external | handles | loop delay p99 | loop delay max | posts by then |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...minutes.map(
       (m) =>
-        `| ${m.minute} | ${mb(m.rssBytes)} | ${mb(m.heapUsedBytes)} | ${ms(m.loopP99S)} | ${ms(m.loopMaxS)} | ${m.posted} |`,
+        `| ${m.minute} | ${mb(m.rssBytes)} | ${mb(m.heapUsedBytes)} | ${mb(m.heapTotalBytes)} | ${mb(m.externalBytes)} | ${m.handles} | ${ms(m.loopP99S)} | ${ms(m.loopMaxS)} | ${m.posted} |`,
     ),
   ].join("\n");
+}
+
+/**
+ * How fast resident memory grew from 2:00 on, in bytes a minute: the least-squares slope of the
+ * samples. Growth under the limit over a short run can still be a slope that adds up over days.
+ */
+export function rssSlope(samples: readonly RssSample[]): number | null {
+  const points = samples.filter((s) => s.atS >= 120);
+  if (points.length < 3) return null;
+  const meanT = points.reduce((sum, p) => sum + p.atS, 0) / points.length;
+  const meanB = points.reduce((sum, p) => sum + p.bytes, 0) / points.length;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.atS - meanT) * (p.bytes - meanB);
+    den += (p.atS - meanT) ** 2;
+  }
+  return den === 0 ? null : (num / den) * 60;
 }
