@@ -49,7 +49,8 @@ event-loop figures include its contention.
 - The emulator with faults \`${run.faults}\` (the API timeout is 5 s, so \`slow\` is a timeout); the
   fake Slack rate-limits one post every third minute; a real SMTP server on loopback.
 - Watched from outside: arrivals at the fakes (per metadata key, upload thread, Message-ID),
-  RSS from /proc every 5 s, /metrics once a minute, the daemon's log, \`history\` at the end.
+  RSS from /proc every 5 s, /healthz every second, /metrics and /readyz once a minute, the
+  daemon's log, \`history\` at the end.
 - Event-loop figures are the daemon's \`nodejs_eventloop_lag_p99/max_seconds\` gauges, which cover
   the time since the previous scrape, less the 100 ms sampling interval they include.
 

@@ -4,7 +4,8 @@ import { cpuSeconds, rssBytes } from "./proc-stats.js";
 import { type Scrape, scrapeMetrics } from "./scrape-metrics.js";
 
 // Watches the daemon from outside while the soak runs: its resident memory from /proc every
-// few seconds, and its /metrics once a minute. The daemon's event-loop gauges cover the time
+// few seconds, /healthz every second (how long it takes to answer is the event loop's delay as
+// a caller feels it), and /metrics and /readyz once a minute. The daemon's event-loop gauges cover the time
 // since the previous scrape (prom-client resets the histogram on each), so one scrape a
 // minute gives each minute its own p99; they read the sampling interval plus the delay, and
 // the interval is taken off here.
@@ -17,6 +18,13 @@ export interface RssSample {
   /** Seconds since the daemon started. */
   atS: number;
   bytes: number;
+}
+
+/** One answer of the ops server: status 0 when the request failed. */
+export interface Probe {
+  atS: number;
+  status: number;
+  ms: number;
 }
 
 /** One minute of the daemon as its /metrics told it at the minute's end. */
@@ -35,6 +43,8 @@ export interface MinuteFigures {
   handles: number;
   /** Slots posted by the minute's end (all destinations). */
   posted: number;
+  /** /readyz's status at the minute's end. */
+  readyStatus: number;
 }
 
 export interface MonitorOptions {
@@ -54,6 +64,7 @@ export interface MonitorOptions {
 
 export interface Monitor {
   rss: RssSample[];
+  health: Probe[];
   minutes: MinuteFigures[];
   /** CPU seconds the daemon used since the monitor started. */
   cpuS(): Promise<number>;
@@ -67,6 +78,7 @@ export interface Monitor {
 export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
   const metricsUrl = `${options.opsUrl}/metrics`;
   const rss: RssSample[] = [];
+  const health: Probe[] = [];
   const minutes: MinuteFigures[] = [];
   const cpuAtStart = await cpuSeconds(options.pid);
   await scrapeMetrics(metricsUrl);
@@ -86,12 +98,14 @@ export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
       rssBytes: gauge("process_resident_memory_bytes"),
       handles: gauge("nodejs_active_handles_total"),
       posted: options.posted(),
+      readyStatus: (await probe(`${options.opsUrl}/readyz`, elapsedS())).status,
     });
     options.everyMinute(minute);
   }
 
   return {
     rss,
+    health,
     minutes,
     cpuS: async () => (await cpuSeconds(options.pid)) - cpuAtStart,
     scrape: () => scrapeMetrics(metricsUrl),
@@ -100,6 +114,7 @@ export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
         await delay(1_000);
         options.everySecond();
         try {
+          health.push(await probe(`${options.opsUrl}/healthz`, elapsedS()));
           if (Date.now() >= nextRssAt) {
             rss.push({ atS: elapsedS(), bytes: await rssBytes(options.pid) });
             nextRssAt += RSS_EVERY_MS;
@@ -114,4 +129,15 @@ export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
       }
     },
   };
+}
+
+async function probe(url: string, atS: number): Promise<Probe> {
+  const started = performance.now();
+  try {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return { atS, status: res.status, ms: performance.now() - started };
+  } catch {
+    return { atS, status: 0, ms: performance.now() - started };
+  }
 }

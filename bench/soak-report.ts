@@ -1,5 +1,5 @@
 import { median } from "./bench-support.js";
-import type { MinuteFigures, RssSample } from "./soak-monitor.js";
+import type { MinuteFigures, Probe, RssSample } from "./soak-monitor.js";
 import type { SlotTally } from "./soak-slots.js";
 
 // The soak's verdicts and its write-up: a row per figure (target, measured, met or not), and
@@ -60,6 +60,31 @@ export function slotRows(tally: SlotTally): Row[] {
       ok: missing === 0 && doubled === 0 && unexpected.length === 0,
     };
   });
+}
+
+/** The rows about the ops server: ready at every minute's end, and how fast /healthz answered. */
+export function opsRows(health: readonly Probe[], minutes: readonly MinuteFigures[]): Row[] {
+  const notReady = minutes.filter((m) => m.readyStatus !== 200);
+  const answered = health.filter((p) => p.status === 200).map((p) => p.ms);
+  const slowest = health.reduce<Probe | null>((a, p) => (a && a.ms >= p.ms ? a : p), null);
+  return [
+    {
+      figure: "/readyz at the end of every minute",
+      target: "200 each time",
+      measured: notReady.length
+        ? `${notReady.length} of ${minutes.length} not 200 (${notReady.map((m) => `minute ${m.minute}: ${m.readyStatus}`).join(", ")})`
+        : `200 all ${minutes.length} times`,
+      ok: notReady.length === 0,
+    },
+    {
+      figure: "/healthz answer time, asked every second (median; slowest, when)",
+      target: "reported",
+      measured: slowest
+        ? `${median(answered).toFixed(1)} ms; ${slowest.ms.toFixed(0)} ms at ${slowest.atS.toFixed(0)} s; ${health.length - answered.length} of ${health.length} not 200`
+        : "—",
+      ok: null,
+    },
+  ];
 }
 
 /** The rows about memory and the event loop. */

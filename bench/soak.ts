@@ -13,7 +13,7 @@ import { historyRow } from "./soak-history.js";
 import { soakMarkdown } from "./soak-markdown.js";
 import { startMonitor } from "./soak-monitor.js";
 import { expectedSlots, minuteStarts, planFires, soakConfig } from "./soak-plan.js";
-import { type Row, resourceRows, rowsTable, slotRows, stopRow } from "./soak-report.js";
+import { opsRows, type Row, resourceRows, rowsTable, slotRows, stopRow } from "./soak-report.js";
 import { runRows } from "./soak-run-rows.js";
 import { logArrivals, tallySlots } from "./soak-slots.js";
 
@@ -122,6 +122,7 @@ async function main(): Promise<number> {
       ...slotRows(tally),
       historyRow(expected, history.stdout),
       ...resourceRows(monitor.rss, monitor.minutes),
+      ...opsRows(monitor.health, monitor.minutes),
       stopRow({ crashed, exit, ranS, waitedS: STOP_WAIT_MS / 1000 }),
       ...runRows({ tally, cpuS, ranS, requestLog: emulator.requestLog, finalScrape, logs }),
     ];
