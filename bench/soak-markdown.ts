@@ -41,11 +41,13 @@ event-loop figures include its contention.
 
 ## What ran
 
-- \`node dist/cli.js start\`: one team in UTC with ${run.projects} projects; a \`* * * * *\` digest and
-  alert (one slot a day: their later fires must post nothing), and for each of the ${run.minutes} minutes
-  a daily digest and a daily alert at that minute (a new slot every minute). Digests post to the
+- \`node dist/cli.js start\`, in UTC over ${run.projects} projects: a \`* * * * *\` digest and alert
+  (one slot a day: their later fires must post nothing), and for each of the ${run.minutes} minutes a
+  daily digest and a daily alert at that minute (a new slot every minute). Digests post to the
   fake Slack with the workbook uploaded into their thread and mail the workbook; alerts (flaky
-  rate over thresholds every project breaches, so each fires on its first evaluation) post and mail.
+  rate over thresholds every project breaches, so each fires on its first evaluation and stays
+  firing) post and mail. The alerts belong to a second team over the same projects: a digest
+  lists its team's firing alerts, and would grow by one every minute.
 - The emulator with faults \`${run.faults}\` (the API timeout is 5 s, so \`slow\` is a timeout); the
   fake Slack rate-limits one post every third minute; a real SMTP server on loopback.
 - Watched from outside: arrivals at the fakes (per metadata key, upload thread, Message-ID),
