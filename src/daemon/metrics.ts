@@ -30,6 +30,13 @@ export interface DaemonMetrics {
 
 const PREFIX = "insights_reporter_";
 
+/**
+ * How often the event-loop delay histogram takes a sample. Node's histogram records the whole
+ * interval between samples, so its gauges (`nodejs_eventloop_lag_min/p50/p99/max_seconds`)
+ * read this much plus the delay: an idle loop reads about 0.100 s, not 0.
+ */
+export const EVENT_LOOP_SAMPLING_MS = 100;
+
 /** An alert scope's state, as the gauge reads it at each scrape. */
 export interface AlertStateSample {
   team: string;
@@ -58,7 +65,11 @@ export function createDaemonMetrics(
   // The event-loop delay histogram samples every 10 ms by default: a hundred wake-ups a second
   // in a daemon that otherwise sleeps for seconds. A tenth of a second is fine-grained enough
   // to see a blocked loop, and lets the daemon rest.
-  collectDefaultMetrics({ register: registry, prefix: PREFIX, eventLoopMonitoringPrecision: 100 });
+  collectDefaultMetrics({
+    register: registry,
+    prefix: PREFIX,
+    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS,
+  });
   const registers = [registry];
 
   const slots = new Counter({
