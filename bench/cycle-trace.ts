@@ -39,9 +39,11 @@ const t0 = performance.now();
 const buckets = new Map<number, Bucket>();
 const bucket = (t: number): Bucket => {
   const index = Math.floor((t - t0) / BUCKET_MS);
-  let b = buckets.get(index);
-  if (!b) buckets.set(index, (b = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 }));
-  return b;
+  const found = buckets.get(index);
+  if (found) return found;
+  const fresh = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 };
+  buckets.set(index, fresh);
+  return fresh;
 };
 let lastCpu = process.cpuUsage();
 let lastChildTicks = childTicks();
