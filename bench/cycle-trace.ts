@@ -40,7 +40,10 @@ const buckets = new Map<number, Bucket>();
 const bucket = (t: number): Bucket => {
   const index = Math.floor((t - t0) / BUCKET_MS);
   let b = buckets.get(index);
-  if (!b) buckets.set(index, (b = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 }));
+  if (!b) {
+    b = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 };
+    buckets.set(index, b);
+  }
   return b;
 };
 let lastCpu = process.cpuUsage();
