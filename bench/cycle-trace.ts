@@ -39,11 +39,12 @@ const t0 = performance.now();
 const buckets = new Map<number, Bucket>();
 const bucket = (t: number): Bucket => {
   const index = Math.floor((t - t0) / BUCKET_MS);
-  const found = buckets.get(index);
-  if (found) return found;
-  const fresh = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 };
-  buckets.set(index, fresh);
-  return fresh;
+  let b = buckets.get(index);
+  if (!b) {
+    b = { inFlightMs: 0, cpuMs: 0, emulatorMs: 0 };
+    buckets.set(index, b);
+  }
+  return b;
 };
 let lastCpu = process.cpuUsage();
 let lastChildTicks = childTicks();
