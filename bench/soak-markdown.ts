@@ -1,5 +1,5 @@
 import type { MinuteFigures } from "./soak-monitor.js";
-import { minutesTable } from "./soak-report.js";
+import { mb, ms } from "./soak-report.js";
 import { noisyLogLines } from "./soak-run-rows.js";
 import type { SlotTally } from "./soak-slots.js";
 
@@ -68,4 +68,16 @@ ${minutesTable(minutes)}
 
 ${noisy.length ? noisy.map((l) => `- ${l.count} × level ${l.level}: ${l.msg}`).join("\n") : "none"}
 `;
+}
+
+/** A row per minute, as /metrics read at its end: memory by kind, handles, event loop, posts. */
+export function minutesTable(minutes: readonly MinuteFigures[]): string {
+  return [
+    "| minute | RSS | heap used | heap committed | external | handles | loop delay p99 | loop delay max | posts by then |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...minutes.map(
+      (m) =>
+        `| ${m.minute} | ${mb(m.rssBytes)} | ${mb(m.heapUsedBytes)} | ${mb(m.heapTotalBytes)} | ${mb(m.externalBytes)} | ${m.handles} | ${ms(m.loopP99S)} | ${ms(m.loopMaxS)} | ${m.posted} |`,
+    ),
+  ].join("\n");
 }

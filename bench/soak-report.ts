@@ -173,18 +173,6 @@ export function rowsTable(rows: readonly Row[]): string {
   ].join("\n");
 }
 
-/** A row per minute, as /metrics read at its end: memory by kind, handles, event loop, posts. */
-export function minutesTable(minutes: readonly MinuteFigures[]): string {
-  return [
-    "| minute | RSS | heap used | heap committed | external | handles | loop delay p99 | loop delay max | posts by then |",
-    "|---|---|---|---|---|---|---|---|---|",
-    ...minutes.map(
-      (m) =>
-        `| ${m.minute} | ${mb(m.rssBytes)} | ${mb(m.heapUsedBytes)} | ${mb(m.heapTotalBytes)} | ${mb(m.externalBytes)} | ${m.handles} | ${ms(m.loopP99S)} | ${ms(m.loopMaxS)} | ${m.posted} |`,
-    ),
-  ].join("\n");
-}
-
 /**
  * How fast resident memory grew from 2:00 on, in bytes a minute: the least-squares slope of the
  * samples. Growth under the limit over a short run can still be a slope that adds up over days.
