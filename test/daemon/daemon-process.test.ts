@@ -1,31 +1,17 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
-import { type DaemonProcess, runCli, startDaemonProcess } from "./daemon-process.js";
-import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+import { type DaemonProcess, runCli, useLiveDaemons } from "./daemon-process.js";
+import { digestPosts, type LiveSetup, waitFor } from "./live-setup.js";
 
 /**
  * The real daemon as a child process (`node dist/cli.js start`), against the emulator and the
  * fake Slack started here: crashes, restarts, clean stops, a second daemon, signals.
  */
 
-let live: LiveSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await live?.close();
-  live = null;
-});
-
-function start(setup: LiveSetup): DaemonProcess {
-  const daemon = startDaemonProcess(setup.configPath, setup.env);
-  children.push(daemon);
-  return daemon;
-}
+const daemons = useLiveDaemons();
+const start = daemons.start;
 
 async function slackDelivery(setup: LiveSetup) {
   const ledger = openLedger(setup.ledgerPath);
@@ -48,7 +34,7 @@ async function ready(daemon: DaemonProcess): Promise<void> {
 describe("the daemon as a process", () => {
   it("posts once; killed mid-post and restarted, it finds the post instead of posting again", async () => {
     // A restart looks for an interrupted post once it could no longer land: 2 s after it began.
-    live = await startLiveSetup({ sendTimeout: "2s" });
+    const live = await daemons.setup({ sendTimeout: "2s" });
     const setup = live;
     const held = setup.slack.holdNext("chat.postMessage"); // Slack makes the post; the answer never comes
 
@@ -97,7 +83,7 @@ describe("the daemon as a process", () => {
   });
 
   it("restarted at once after a kill mid-post that Slack stores only later, waits for it instead of posting again", async () => {
-    live = await startLiveSetup({ sendTimeout: "6s" });
+    const live = await daemons.setup({ sendTimeout: "6s" });
     const setup = live;
     // Slack stores the post 4 s after it arrives, and the answer never comes back.
     const held = setup.slack.holdNext("chat.postMessage", { storeAfterMs: 4_000 });
@@ -126,7 +112,7 @@ describe("the daemon as a process", () => {
   });
 
   it("killed after the main post, a restart finishes the workbook upload in its thread", async () => {
-    live = await startLiveSetup({ sendTimeout: "2s", attachXlsx: true });
+    const live = await daemons.setup({ sendTimeout: "2s", attachXlsx: true });
     const setup = live;
     // Every project fits in the message, so the parts are the post and the upload to its thread.
     const main = setup.slack.holdNext("chat.postMessage");
@@ -150,7 +136,7 @@ describe("the daemon as a process", () => {
   });
 
   it("notices its ledger deleted (not ready, and says so), and a restart on a fresh ledger looks before posting", async () => {
-    live = await startLiveSetup();
+    const live = await daemons.setup();
     const setup = live;
     const first = start(setup);
     await first.logged("digest done");
@@ -182,7 +168,7 @@ describe("the daemon as a process", () => {
   });
 
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
-    live = await startLiveSetup();
+    const live = await daemons.setup();
     const first = start(live);
     await ready(first);
 
@@ -204,7 +190,7 @@ describe("the daemon as a process", () => {
   });
 
   it("lets a delivery in flight finish on SIGTERM, records it, and exits 0", async () => {
-    live = await startLiveSetup();
+    const live = await daemons.setup();
     const held = live.slack.holdNext("chat.postMessage");
     const daemon = start(live);
     await held.arrived;
@@ -217,10 +203,9 @@ describe("the daemon as a process", () => {
   });
 
   it("start --outbox writes files instead of posting, with a ledger of its own that history --outbox reads", async () => {
-    live = await startLiveSetup();
+    const live = await daemons.setup();
     const outbox = join(live.dir, "outbox");
-    const daemon = runCli(["start", "--config", live.configPath, "--outbox", outbox], live.env);
-    children.push(daemon);
+    const daemon = start(live, ["--outbox", outbox]);
     const done = await daemon.logged("digest done");
     const key = String(done.slot);
     expect(readdirSync(outbox)).toContain(`${key}.slack.json`);
@@ -239,7 +224,7 @@ describe("the daemon as a process", () => {
   });
 
   it("exits at once on a second signal while a delivery hangs", async () => {
-    live = await startLiveSetup();
+    const live = await daemons.setup();
     const held = live.slack.holdNext("chat.postMessage");
     const daemon = start(live);
     await held.arrived;

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { waitFor } from "./live-setup.js";
+import { afterEach } from "vitest";
+import { type LiveConfigOptions, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
 
 /**
  * The built binary (`node dist/cli.js start`) as a child process, as users run it: its JSON
@@ -67,4 +68,33 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): DaemonProcess {
 /** `start --config <path>` of the built binary. */
 export function startDaemonProcess(configPath: string, env: NodeJS.ProcessEnv): DaemonProcess {
   return runCli(["start", "--config", configPath], env);
+}
+
+/**
+ * A test file's live setups and the daemons its tests start: after each test the daemons are
+ * killed and the setup closed. `setup()` starts the fakes; `start()` a daemon against them.
+ */
+export function useLiveDaemons() {
+  let live: LiveSetup | null = null;
+  const children: DaemonProcess[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      child.child.kill("SIGKILL");
+      await child.exit;
+    }
+    await live?.close();
+    live = null;
+  });
+  return {
+    async setup(options?: LiveConfigOptions): Promise<LiveSetup> {
+      live = await startLiveSetup(options);
+      return live;
+    },
+    /** `start --config <setup's config> ...args`. */
+    start(setup: LiveSetup, args: string[] = []): DaemonProcess {
+      const daemon = runCli(["start", "--config", setup.configPath, ...args], setup.env);
+      children.push(daemon);
+      return daemon;
+    },
+  };
 }

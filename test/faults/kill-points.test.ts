@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messageIdForKey } from "../../src/deliver/email-message-id.js";
-import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
-import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "../daemon/live-setup.js";
+import { type DaemonProcess, useLiveDaemons } from "../daemon/daemon-process.js";
+import { digestPosts, waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 
 /**
@@ -16,22 +16,8 @@ const WEEKLY_CHANNEL = "C0123ABCD";
 const MONTHLY_CHANNEL = "C0ALERTS";
 const WEEKLY_TO = "qa@example.com";
 
-let live: LiveSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await live?.close();
-  live = null;
-});
-
-function start(setup: LiveSetup): DaemonProcess {
-  const daemon = startDaemonProcess(setup.configPath, setup.env);
-  children.push(daemon);
-  return daemon;
-}
+const daemons = useLiveDaemons();
+const start = daemons.start;
 
 /** Once every hold has been reached, kills the daemon outright. */
 async function killWhenAt(daemon: DaemonProcess, ...reached: Promise<unknown>[]): Promise<void> {
@@ -58,7 +44,7 @@ function counts(values: readonly unknown[]): Record<string, number> {
 
 describe("the daemon killed at five points of a cycle and restarted each time", () => {
   it("delivers every slot exactly once: one post per key on Slack, one mail per Message-ID", async () => {
-    live = await startLiveSetup({
+    const live = await daemons.setup({
       // A restart takes over a send once it began a second ago, not five minutes (the
       // default): the least a duration can say short of 0s, which would hand a send in flight
       // to any other process.

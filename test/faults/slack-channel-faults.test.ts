@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
-import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "../daemon/live-setup.js";
+import { describe, expect, it } from "vitest";
+import { useLiveDaemons } from "../daemon/daemon-process.js";
+import { digestPosts, waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 import type { FakeCall } from "../fake-slack/fake-slack-server.js";
 
@@ -15,16 +15,8 @@ const RATE_LIMITED = "C0LIMITED";
 const REFUSING = "C0OUTSIDE"; // the fake's channel the bot is not a member of
 const FINE = ["C0123ABCD", "C0ALERTS"];
 
-let live: LiveSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await live?.close();
-  live = null;
-});
+const daemons = useLiveDaemons();
+const start = daemons.start;
 
 function digest(name: string, channel: string) {
   return {
@@ -41,7 +33,7 @@ const postsTo = (calls: readonly FakeCall[], channel: string) =>
 
 describe("a digest cycle when Slack rate-limits one channel and refuses another", () => {
   it("delivers the rate-limited digest after its wait, reports the refused one with the fix, and holds back neither other", async () => {
-    live = await startLiveSetup({
+    const live = await daemons.setup({
       digests: [
         digest("limited", RATE_LIMITED),
         digest("refused", REFUSING),
@@ -58,8 +50,7 @@ describe("a digest cycle when Slack rate-limits one channel and refuses another"
       slack.holdNext("conversations.history", { channel, effect: "on-release" }),
     );
 
-    const daemon = startDaemonProcess(live.configPath, live.env);
-    children.push(daemon);
+    const daemon = start(live);
     await waitFor(
       "the rate-limited post",
       () => postsTo(slack.calls, RATE_LIMITED).length > 0,
