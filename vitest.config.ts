@@ -1,9 +1,22 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects, split by folder so a new test file lands in the right one by where it lives:
+// `e2e` runs the built CLI and daemon (dist/, built once by its global setup) and the tests that
+// need PostgreSQL; `unit` is everything else, in-process, and starts at once without a build.
+// `npx vitest run --project unit` is the quick loop; `npm test` runs both.
+
+const E2E = [
+  "test/e2e/**/*.test.ts",
+  "test/daemon/**/*.test.ts",
+  "test/faults/**/*.test.ts",
+  "test/postgres/**/*.test.ts",
+  // A store's tests that run against PostgreSQL too, wherever they live.
+  "test/**/*postgres*.test.ts",
+  "test/**/ledger-contract*.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/build-cli.global-setup.ts", "test/postgres.global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
@@ -14,5 +27,19 @@ export default defineConfig({
     // Far from UTC (+14), so a date built in the machine's zone instead of UTC shows up as a
     // shifted day in the tests, wherever they run.
     env: { TZ: "Pacific/Kiritimati" },
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: E2E },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: E2E,
+          globalSetup: ["test/build-cli.global-setup.ts", "test/postgres.global-setup.ts"],
+        },
+      },
+    ],
   },
 });

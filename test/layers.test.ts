@@ -35,12 +35,38 @@ function sourceFiles(): string[] {
     .map((name) => join(SRC, name));
 }
 
-/** Every relative import or re-export of a file, resolved to a path under src/. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/(?:import|export)[^;]*?from\s+"(\.{1,2}\/[^"]+)"/gs)];
-  return specs.map((m) => normalize(join(dirname(file), m[1] ?? "")));
+/**
+ * Every relative import of a file's text, resolved against its path: static imports and
+ * re-exports, and lazy `import("…")`s, which load the same module a moment later.
+ */
+function importsIn(text: string, file: string): string[] {
+  const statics = text.matchAll(/(?:import|export)[^;]*?from\s+"(\.{1,2}\/[^"]+)"/gs);
+  const lazies = text.matchAll(/\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g);
+  return [...statics, ...lazies].map((m) => normalize(join(dirname(file), m[1] ?? "")));
 }
+
+const importsOf = (file: string): string[] => importsIn(readFileSync(file, "utf8"), file);
+
+describe("the imports read", () => {
+  it("are static, re-exported and lazy, each resolved against the file", () => {
+    const file = join(SRC, "commands", "some-command.ts");
+    const text = [
+      'import { a } from "../config/load-config.js";',
+      'import type { B } from "./b.js";',
+      'export { c } from "../state/c.js";',
+      'const { d } = await import("../daemon/d.js");',
+      'const e = await import(\n  "../cli.js"\n);',
+      'const pkg = await import("undici");',
+    ].join("\n");
+    expect(importsIn(text, file).map((path) => relative(SRC, path))).toEqual([
+      join("config", "load-config.js"),
+      join("commands", "b.js"),
+      join("state", "c.js"),
+      join("daemon", "d.js"),
+      "cli.js",
+    ]);
+  });
+});
 
 describe("the folders of src/", () => {
   it("each belong to a layer", () => {
