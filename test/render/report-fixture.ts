@@ -28,27 +28,32 @@ export interface Counts {
   testsTimedOut?: number;
 }
 
-/** Figures from counts, with rates computed the product's way (null on no data). */
-export function figures(c: Counts): Figures {
-  const runs = c.runsPassed + c.runsFailed;
+/** Figures from counts (zero where left out), rates computed the product's way (null on no data). */
+export function figures(c: Partial<Counts> = {}): Figures {
+  const runsPassed = c.runsPassed ?? 0;
+  const runsFailed = c.runsFailed ?? 0;
+  const testsPassed = c.testsPassed ?? 0;
+  const testsFailed = c.testsFailed ?? 0;
+  const testsFlaky = c.testsFlaky ?? 0;
+  const runs = runsPassed + runsFailed;
   const skipped = c.testsSkipped ?? 0;
   const timedOut = c.testsTimedOut ?? 0;
-  const tests = c.testsPassed + c.testsFailed + skipped + timedOut;
+  const tests = testsPassed + testsFailed + skipped + timedOut;
   return {
     runs,
-    runsPassed: c.runsPassed,
-    runsFailed: c.runsFailed,
-    runPassRate: runs > 0 ? c.runsPassed / runs : null,
+    runsPassed,
+    runsFailed,
+    runPassRate: runs > 0 ? runsPassed / runs : null,
     meanRunDurationMs:
       runs > 0 ? (c.meanRunDurationMs === undefined ? 600_000 : c.meanRunDurationMs) : null,
     tests,
-    testsPassed: c.testsPassed,
-    testsFailed: c.testsFailed,
+    testsPassed,
+    testsFailed,
     testsSkipped: skipped,
-    testsFlaky: c.testsFlaky,
+    testsFlaky,
     testsTimedOut: timedOut,
-    testPassRate: tests > 0 ? c.testsPassed / tests : null,
-    flakyRate: tests > 0 ? c.testsFlaky / tests : null,
+    testPassRate: tests > 0 ? testsPassed / tests : null,
+    flakyRate: tests > 0 ? testsFlaky / tests : null,
   };
 }
 

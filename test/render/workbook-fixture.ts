@@ -10,42 +10,15 @@ import type {
   RateFigure,
   Report,
 } from "../../src/report/types.js";
-import { figures as figuresOf, unavailable } from "./report-fixture.js";
+import { type Counts, figures, unavailable } from "./report-fixture.js";
 
 export { unavailable };
 
 /**
- * Report fixtures for the workbook and email tests, built here from counts (independently of
- * `src/report/`): a small realistic report with hostile names, and a large synthetic one for
- * streaming and the benchmark.
+ * Report fixtures for the workbook and email tests, built from daily counts (independently of
+ * `src/report/`, deltas included): a small realistic report with hostile names, and a large
+ * synthetic one for streaming and the benchmark. Figures come from report-fixture.ts.
  */
-
-export interface Counts {
-  runsPassed: number;
-  runsFailed: number;
-  meanRunDurationMs: number | null;
-  testsPassed: number;
-  testsFailed: number;
-  testsSkipped: number;
-  testsFlaky: number;
-  testsTimedOut: number;
-}
-
-const ZERO: Counts = {
-  runsPassed: 0,
-  runsFailed: 0,
-  meanRunDurationMs: null,
-  testsPassed: 0,
-  testsFailed: 0,
-  testsSkipped: 0,
-  testsFlaky: 0,
-  testsTimedOut: 0,
-};
-
-/** Figures from counts (zero where not given), rates as fractions and null without a denominator. */
-export function figures(partial: Partial<Counts> = {}): Figures {
-  return figuresOf({ ...ZERO, ...partial });
-}
 
 /** Summed counts; the mean duration weighted by runs. */
 export function sum(list: readonly Figures[]): Figures {
@@ -146,8 +119,8 @@ export function datesFrom(start: string, days: number): string[] {
   );
 }
 
-/** An available project whose period figures are the sum of its days. */
-export function project(
+/** An available project whose period figures are the sum of its days, its deltas computed. */
+function projectOfDays(
   id: string,
   name: string,
   daily: DailyPoint[],
@@ -221,7 +194,7 @@ export const HTML_NAME = 'Mobile <iOS> & "Android" <script>alert(1)</script>';
 export function sampleReport(): Report {
   const dates = datesFrom(WEEK.current.start, 7);
   const day = (i: number, c: Partial<Counts>) => ({ date: dates[i] ?? "", figures: figures(c) });
-  const web = project(
+  const web = projectOfDays(
     "pdqmxlz",
     "Web E2E",
     dates.map((_, i) =>
@@ -250,7 +223,7 @@ export function sampleReport(): Report {
     }),
     { branch: "main", tags: ["smoke", "e2e"] },
   );
-  const hostile = project(
+  const hostile = projectOfDays(
     "hyp4x1k",
     HOSTILE_NAME,
     dates.map((_, i) =>
@@ -272,7 +245,7 @@ export function sampleReport(): Report {
       testsFailed: 9,
     }),
   );
-  const mobile = project(
+  const mobile = projectOfDays(
     "mob77aa",
     HTML_NAME,
     dates.map((_, i) =>
@@ -288,7 +261,7 @@ export function sampleReport(): Report {
     null,
     { priorNote: "prior period not available: insights go back to 2026-08-25" },
   );
-  const quiet = project(
+  const quiet = projectOfDays(
     "perf000",
     "Nightly perf",
     dates.map((_, i) => day(i, {})),
@@ -355,7 +328,7 @@ export function syntheticReport(projects: number, days: number, seed = 1): Repor
       };
     });
     const prior = sum(daily.map((d) => d.figures));
-    return project(
+    return projectOfDays(
       `p${p.toString(36).padStart(6, "0")}`,
       `Project ${p} — suite ${int(1000)}`,
       daily,
