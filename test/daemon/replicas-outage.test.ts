@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type PostgresServer, startPostgres } from "../postgres/start-postgres.js";
 import { waitFor } from "./live-setup.js";
-import { postsByKey, type ReplicaSetup, replicaSetup, stopAll } from "./replica-setup.js";
+import { doneBy, postsByKey, type ReplicaSetup, replicaSetup, stopAll } from "./replica-setup.js";
 
 // Replicas on a PostgreSQL of their own, which is stopped mid-cycle and started again.
 
@@ -29,7 +29,8 @@ describe("replicas when PostgreSQL goes away", () => {
     await server.startServer();
 
     await waitFor("every team's digest", () => postsByKey(slack).size === 4, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Every slot's run finished and recorded: a duplicate post would have come before.
+    await waitFor("every slot done", () => replicas.flatMap(doneBy).length >= 4, 60_000);
     expect([...postsByKey(slack).values()]).toEqual([1, 1, 1, 1]);
     const logged = replicas.flatMap((r) => r.logs).map((l) => l.msg);
     expect(logged).toContain("the ledger database is unreachable; retrying");

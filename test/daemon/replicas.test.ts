@@ -25,8 +25,8 @@ describe("replicas on one PostgreSQL", () => {
     const replicas = [setup.start(), setup.start(), setup.start()];
     const slack = setup.slack;
     await waitFor("every team's digest", () => postsByKey(slack).size === teams, 40_000);
-    // Replicas poll a slot left to another every second: give a duplicate time to show.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Every slot's run finished and recorded: a duplicate post would have come before.
+    await waitFor("every slot done", () => replicas.flatMap(doneBy).length >= teams, 40_000);
 
     expect([...postsByKey(slack).values()]).toEqual(Array(teams).fill(1));
     const done = replicas.map((r) => doneBy(r).length);

@@ -72,8 +72,15 @@ describe("alerts in the daemon", () => {
     await second.exit;
     const third = start(s);
     await third.logged("scheduled", (l) => l.job === "design/alert/flaky-rate");
-    // A few ticks: the minute's fire is the same slot, delivered; nothing is announced again.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // The minute's fire is the same slot, delivered: a tick ends with nothing launched, and
+    // nothing is announced again.
+    await waitFor("a tick that launched nothing", async () => {
+      const metrics = await (await fetch(`${await third.opsUrl()}/metrics`)).text();
+      return (
+        /^insights_reporter_last_tick_timestamp_seconds [1-9]/m.test(metrics) &&
+        /^insights_reporter_slots_in_flight 0$/m.test(metrics)
+      );
+    });
     expect(s.slack.posts).toHaveLength(1);
     expect(s.smtp.messages).toHaveLength(1);
     expect((await alertSlot(s)).states.map((st) => st.state)).toEqual(["critical"]);

@@ -31,6 +31,8 @@ export interface FailOptions {
 /** A request being held back; `arrived` resolves once it is in (and, by default, applied). */
 export interface HeldCall {
   arrived: Promise<void>;
+  /** Resolves once the call has taken effect (a held post is in the channel). */
+  stored: Promise<void>;
   /** Sends the answer. */
   release(): void;
   /** Never answers: the client waits until it gives up, dies, or the fake closes. */
@@ -59,6 +61,7 @@ export interface Hold {
   effect: "now" | "on-release" | "later";
   storeAfterMs: number;
   arrived: () => void;
+  stored: () => void;
   answer: Promise<boolean>;
 }
 
@@ -95,9 +98,13 @@ export function createFaults(): Faults {
 
     holdNext(method, options = {}) {
       let arrived!: () => void;
+      let stored!: () => void;
       let settle!: (answer: boolean) => void;
       const arrivedPromise = new Promise<void>((resolve) => {
         arrived = resolve;
+      });
+      const storedPromise = new Promise<void>((resolve) => {
+        stored = resolve;
       });
       const answer = new Promise<boolean>((resolve) => {
         settle = resolve;
@@ -109,6 +116,7 @@ export function createFaults(): Faults {
           effect: options.storeAfterMs !== undefined ? "later" : (options.effect ?? "now"),
           storeAfterMs: options.storeAfterMs ?? 0,
           arrived,
+          stored,
           answer,
         },
       ]);
@@ -119,6 +127,7 @@ export function createFaults(): Faults {
       };
       return {
         arrived: arrivedPromise,
+        stored: storedPromise,
         release: () => finish(true),
         neverAnswer: () => finish(false),
       };

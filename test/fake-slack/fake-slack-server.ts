@@ -129,17 +129,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (hold.effect === "later") {
       hold.arrived();
       const stored = new Promise<Reply>((resolve) =>
-        setTimeout(() => resolve(dispatch(method, request)), hold.storeAfterMs),
+        setTimeout(() => {
+          resolve(dispatch(method, request));
+          hold.stored();
+        }, hold.storeAfterMs),
       );
       if (await hold.answer) send(res, await stored);
       return;
     }
     if (hold.effect === "on-release") {
       hold.arrived();
-      if (await hold.answer) send(res, dispatch(method, request));
+      if (!(await hold.answer)) return;
+      send(res, dispatch(method, request));
+      hold.stored();
       return;
     }
     const reply = dispatch(method, request);
+    hold.stored();
     hold.arrived();
     if (await hold.answer) send(res, reply);
   }
