@@ -33,10 +33,12 @@ export function runCli(
     timeoutMs?: number;
     /** Run as this user (root only), e.g. to meet permissions that root walks through. */
     user?: { uid: number; gid: number };
+    /** Another copy of dist/cli.js, e.g. one that user can read (see cli-for-user.ts). */
+    cli?: string;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
