@@ -18,7 +18,11 @@ export interface CliResult {
 
 /** Fails early when `dist/` is missing (vitest's global setup builds it before any test). */
 export function requireBuiltCli(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing — run \`npm run build\` first`);
+  if (!existsSync(CLI)) {
+    throw new Error(
+      `${CLI} is missing — the e2e project builds it (see vitest.config.ts): put the test under test/e2e, or run \`npm run build\` first`,
+    );
+  }
 }
 
 /**

@@ -6,7 +6,13 @@ import { inject } from "vitest";
  * settings of its own, starts its own with `startPostgres` instead.
  */
 export async function createTestDatabase(): Promise<string> {
-  const response = await fetch(inject("postgresDatabasesUrl"), { method: "POST" });
+  const databases = inject("postgresDatabasesUrl");
+  if (!databases) {
+    throw new Error(
+      "no PostgreSQL in this vitest project: the e2e project shares one (see vitest.config.ts) — put the test under test/postgres or name it *postgres*.test.ts",
+    );
+  }
+  const response = await fetch(databases, { method: "POST" });
   const body = await response.text();
   if (!response.ok) throw new Error(`no test database: ${body}`);
   return body;
