@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
-import { isHeaderSafe } from "./secret-text.js";
+import { headerSecret, secretText } from "./secret-fields.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
 // live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
@@ -22,12 +22,6 @@ const cron = z
   .describe(
     'A 5-field cron expression (minute hour day-of-month month day-of-week), evaluated in the team\'s timezone, e.g. "0 9 * * 1-5".',
   );
-
-/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
-const headerSecret = z.string().min(1).refine(isHeaderSafe, {
-  message:
-    "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
-});
 
 const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
 
@@ -262,8 +256,7 @@ export const configSchema = z
       .describe("Slack credentials, shared by every Slack destination."),
     email: z
       .strictObject({
-        smtp_url: z
-          .string()
+        smtp_url: secretText
           .optional()
           .describe(
             "smtp://user:pass@host:587 or smtps://…; defaults to ${SMTP_URL}. Needed by email destinations.",
@@ -287,8 +280,7 @@ export const configSchema = z
           .string()
           .optional()
           .describe("The ledger, an SQLite file (default ./data/reporter.sqlite): one daemon."),
-        url: z
-          .string()
+        url: secretText
           .optional()
           .describe(
             "Instead of path: a PostgreSQL database shared by several replicas, postgres://user:pass@host:5432/db; use ${DATABASE_URL}.",
