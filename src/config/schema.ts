@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
+import { ALERT_METRICS, type AlertMetric, describeAlertMetrics } from "../alerts/alert-metrics.js";
+import { COMPARE_TO, PERIOD_KINDS, type PeriodKind } from "../periods/types.js";
 import { headerSecret, secretText } from "./secret-fields.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
@@ -24,6 +25,10 @@ const cron = z
   );
 
 const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
+
+/** Defaults the cross-field rules (team-rules.ts) also need, before the schema has filled them. */
+export const DEFAULT_PERIOD: PeriodKind = "previous_day";
+export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
 
 const slackDigestDestination = z
   .strictObject({
@@ -54,7 +59,7 @@ const digest = z
       .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
       .describe("Id used in commands and keys."),
     schedule: cron,
-    period: periodKind.default("previous_day"),
+    period: periodKind.default(DEFAULT_PERIOD),
     compare_to: z
       .enum(COMPARE_TO)
       .default("previous_period")
@@ -77,27 +82,14 @@ const digest = z
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
-export const ALERT_METRICS = [
-  "flaky_rate",
-  "test_fail_rate",
-  "run_pass_rate",
-  "test_pass_rate",
-  "runs",
-] as const;
-
 const alert = z
   .strictObject({
     name: z
       .string()
       .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
       .describe("Id used in commands and keys."),
-    metric: z
-      .enum(ALERT_METRICS)
-      .default("flaky_rate")
-      .describe(
-        "flaky_rate, test_fail_rate: percent, bad when high; run_pass_rate, test_pass_rate: percent, bad when low; runs: a count, bad when low.",
-      ),
-    window: periodKind.default("previous_day"),
+    metric: z.enum(ALERT_METRICS).default(DEFAULT_ALERT_METRIC).describe(describeAlertMetrics()),
+    window: periodKind.default(DEFAULT_PERIOD),
     schedule: cron,
     warn_at: z
       .number()

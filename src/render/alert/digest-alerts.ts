@@ -1,3 +1,5 @@
+import { isRate } from "../../alerts/alert-metrics.js";
+import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type { Team } from "../../config/types.js";
 import type { FiringAlert } from "../../report/types.js";
 import type { AlertEvaluation, AlertState } from "../../state/ledger.js";
@@ -14,10 +16,10 @@ import type { AlertRow } from "../workbook/workbook-alerts.js";
 export function firingAlertsOf(team: Team, states: readonly AlertState[]): FiringAlert[] {
   return states.flatMap((s) => {
     const alert = team.alerts.find((a) => a.name === s.alert);
-    if (!alert || alert.metric === "runs" || s.lastValue === null) return [];
+    if (!alert || !isRate(alert.metric) || s.lastValue === null) return [];
     if (s.state !== "warn" && s.state !== "critical") return [];
     const threshold = s.state === "critical" ? alert.criticalAt : alert.warnAt;
-    const projectId = s.scope === "team" ? null : s.scope;
+    const projectId = s.scope === TEAM_SCOPE ? null : s.scope;
     return [
       {
         alert: s.alert,
@@ -43,7 +45,7 @@ interface StoredResult {
 /** One row per scope of a recorded evaluation, for the Alerts sheet. */
 export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
   const alert = team.alerts.find((a) => a.name === evaluation.alert);
-  const rate = alert?.metric !== "runs";
+  const rate = alert === undefined || isRate(alert.metric);
   return (JSON.parse(evaluation.results) as StoredResult[]).map((r) => {
     const threshold = r.state === "critical" ? alert?.criticalAt : alert?.warnAt;
     const state =
@@ -56,7 +58,7 @@ export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
     return {
       alert: evaluation.alert,
       state,
-      projectId: r.scope === "team" ? null : r.scope,
+      projectId: r.scope === TEAM_SCOPE ? null : r.scope,
       project: r.name,
       value: rate && r.value !== null ? r.value / 100 : null,
       threshold: rate && threshold !== undefined ? threshold / 100 : null,
