@@ -32,21 +32,11 @@ export function firingAlertsOf(team: Team, states: readonly AlertState[]): Firin
   });
 }
 
-/** A scope's outcome as `run-alert.ts` records it in an evaluation's results. */
-interface StoredResult {
-  scope: string;
-  name: string;
-  value: number | null;
-  size: number;
-  state: AlertState["state"];
-  transition: string | null;
-}
-
 /** One row per scope of a recorded evaluation, for the Alerts sheet. */
 export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
   const alert = team.alerts.find((a) => a.name === evaluation.alert);
   const rate = alert === undefined || isRate(alert.metric);
-  return (JSON.parse(evaluation.results) as StoredResult[]).map((r) => {
+  return evaluation.results.map((r) => {
     const threshold = r.state === "critical" ? alert?.criticalAt : alert?.warnAt;
     const state =
       r.state === "warn" || r.state === "critical"
