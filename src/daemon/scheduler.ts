@@ -1,18 +1,17 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { LedgerLockedError } from "../errors.js";
 import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
-import type { Logger } from "../logger.js";
 import { nextFires } from "../schedule/cron-fires.js";
-import { planCatchUp, type SkippedFire } from "../schedule/plan-catch-up.js";
+import { planCatchUp } from "../schedule/plan-catch-up.js";
 import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
 import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
-import type { Daemon, DaemonLedger, DaemonOptions, Timers } from "./daemon-types.js";
+import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
 import { createFailureLog } from "./failure-log.js";
 import { createJobPlans, type DueSlot } from "./job-plans.js";
-import { jobId, keyForFire, metricJob, type ScheduledJob } from "./jobs.js";
-import type { DaemonMetrics } from "./metrics.js";
+import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
+import { bySlot, giveUp, logNextFire, logSkipped } from "./plan-reports.js";
 import { createSlotRuns, type SlotLaunch } from "./slot-runs.js";
 import { atTickStart, createTickTimer, noWake, sleepAfterTick } from "./tick-timer.js";
 import { createUnrecordedRetries } from "./unrecorded-retries.js";
@@ -226,68 +225,6 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
     status: () => ({ lastTickAt, running: runs.keys(), stopping }),
   };
-}
-
-interface Reporting {
-  logger: Logger;
-  metrics: DaemonMetrics | null;
-}
-
-/** The due retries grouped by slot, in the order the ledger gave them. */
-function bySlot(retries: readonly DueRetry[]): DueRetry[][] {
-  const groups = new Map<string, DueRetry[]>();
-  for (const retry of retries) {
-    groups.set(retry.slot.key, [...(groups.get(retry.slot.key) ?? []), retry]);
-  }
-  return [...groups.values()];
-}
-
-async function giveUp(
-  retries: readonly DueRetry[],
-  reason: string,
-  { ledger, logger, metrics }: Reporting & { ledger: Pick<DaemonLedger, "markFailed"> },
-): Promise<void> {
-  for (const { slot, destination, attempts, lastError } of retries) {
-    await ledger.markFailed(
-      slot.key,
-      destination,
-      `${lastError ?? "failed"} (given up: ${reason})`,
-      null,
-    );
-    logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
-    metrics?.delivery(
-      { team: slot.team, job: metricJob(slot.kind, slot.job) },
-      destination,
-      "gave_up",
-    );
-  }
-}
-
-function logSkipped(
-  job: ScheduledJob,
-  { fire, key, reason }: SkippedFire,
-  now: Date,
-  { logger, metrics }: Reporting,
-): void {
-  logger.warn(
-    { job: job.id, slot: key, fireAt: fire.toISOString(), reason },
-    reason === "superseded"
-      ? "missed slot skipped: a later fire of the same job is delivered instead"
-      : "missed slot skipped: it is older than the job's catch_up window",
-  );
-  metrics?.slotFinished(
-    { team: job.team.name, job: metricJob(job.kind, job.name) },
-    "skipped",
-    now,
-  );
-}
-
-function logNextFire(job: ScheduledJob, now: Date, logger: Logger): void {
-  const next = nextFires(job.schedule, job.zone, now, 1)[0];
-  logger.info(
-    { job: job.id, schedule: job.schedule, zone: job.zone, nextFire: next?.toISOString() ?? null },
-    "scheduled",
-  );
 }
 
 const realTimers: Timers = {
