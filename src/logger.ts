@@ -6,7 +6,13 @@ export type Logger = PinoLogger;
 
 /** The process logger: JSON lines on stderr, or pretty lines when stderr is a TTY. */
 export function createLogger(
-  options: { level?: string; pretty?: boolean; destination?: NodeJS.WritableStream } = {},
+  options: {
+    level?: string;
+    pretty?: boolean;
+    destination?: NodeJS.WritableStream;
+    /** Config paths of secrets (`SECRET_LOG_PATHS`, read off the config schema). */
+    secretPaths?: readonly string[];
+  } = {},
 ): Logger {
   const destination = options.destination ?? process.stderr;
   const usePretty =
@@ -19,14 +25,7 @@ export function createLogger(
       // second belt for the places a secret could travel as a plain string: the resolved
       // config's credentials and HTTP headers. A field merely named `key` (a slot key) is news.
       paths: [
-        "api.key",
-        "slack.token",
-        "email.smtpUrl",
-        "state.url",
-        "*.api.key",
-        "*.slack.token",
-        "*.email.smtpUrl",
-        "*.state.url",
+        ...(options.secretPaths ?? []),
         "headers.authorization",
         "headers['x-api-key']",
         "*.headers.authorization",

@@ -86,7 +86,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   let evaluation: Evaluation | null = null;
   let notification: AlertNotification | null;
   if (recorded) {
-    notification = parseNotification(recorded.notification);
+    notification = recorded.notification;
   } else {
     evaluation = await evaluate(job, key, window, deps);
     notification = buildAlertNotification({
@@ -104,7 +104,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
     // Another process recorded this evaluation first: send what it decided, not ours.
     if (!fresh) {
       const theirs = await deps.ledger?.getAlertEvaluation(key);
-      notification = parseNotification(theirs?.notification ?? null);
+      notification = theirs?.notification ?? null;
     }
   }
   const ledger = deps.dryRun ? null : deps.ledger;
@@ -199,18 +199,16 @@ async function record(
     },
     alert: job.alert.name,
     states: evaluation.results.map((r) => fromScopeState(job.team.name, job.alert.name, r.state)),
-    results: JSON.stringify(
-      evaluation.results.map(({ scope, name, sample, verdict, state }) => ({
-        scope,
-        name,
-        value: sample.value,
-        size: sample.size,
-        verdict,
-        state: state.state,
-        transition: evaluation.transitions.find((t) => t.scope === scope)?.kind ?? null,
-      })),
-    ),
-    notification: notification ? JSON.stringify(notification) : null,
+    results: evaluation.results.map(({ scope, name, sample, verdict, state }) => ({
+      scope,
+      name,
+      value: sample.value,
+      size: sample.size,
+      verdict,
+      state: state.state,
+      transition: evaluation.transitions.find((t) => t.scope === scope)?.kind ?? null,
+    })),
+    notification,
   });
 }
 
@@ -226,8 +224,4 @@ function threadTsOf(deps: AlertDeps) {
 /** No evaluation's message precedes the end of its window: where to start looking for one. */
 function postedSince(job: AlertJob, window: Period): Date {
   return startOfLocalDay(addDays(window.end, 1), job.team.timezone);
-}
-
-function parseNotification(json: string | null): AlertNotification | null {
-  return json === null ? null : (JSON.parse(json) as AlertNotification);
 }

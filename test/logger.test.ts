@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { SECRET_LOG_PATHS } from "../src/config/secret-paths.js";
 import { createLogger } from "../src/logger.js";
 import { Secret } from "../src/secret.js";
 
@@ -11,7 +12,10 @@ function capture() {
       callback();
     },
   });
-  return { logger: createLogger({ destination, pretty: false }), text: () => lines.join("") };
+  return {
+    logger: createLogger({ destination, pretty: false, secretPaths: SECRET_LOG_PATHS }),
+    text: () => lines.join(""),
+  };
 }
 
 describe("the logger", () => {
@@ -35,11 +39,12 @@ describe("the logger", () => {
       {
         config: { api: { key: "k-123456" }, slack: { token: "t-123456" } },
         email: { smtpUrl: "smtp://u:p-123456@h" },
+        state: { url: "postgres://u:d-123456@h/db" },
         request: { headers: { authorization: "Bearer b-123456", "x-api-key": "x-123456" } },
       },
       "x",
     );
-    for (const value of ["k-123456", "t-123456", "p-123456", "b-123456", "x-123456"]) {
+    for (const value of ["k-123456", "t-123456", "p-123456", "d-123456", "b-123456", "x-123456"]) {
       expect(text()).not.toContain(value);
     }
   });

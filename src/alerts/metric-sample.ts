@@ -1,13 +1,9 @@
+import { isRate } from "./alert-metrics.js";
 import type { AlertMetric, AlertRule, Sample, ScopeWindow, WindowCounts } from "./types.js";
 import { wilsonInterval } from "./wilson-interval.js";
 
 // From a window's counts to the number an alert compares: percent for rates (with its Wilson
 // interval), a plain count for runs.
-
-/** Metrics that are bad when low; the rest are bad when high. */
-export function lowIsBad(metric: AlertMetric): boolean {
-  return metric === "run_pass_rate" || metric === "test_pass_rate" || metric === "runs";
-}
 
 /** hits / trials of a rate metric; null for `runs`, which is a count. */
 function proportion(metric: AlertMetric, c: WindowCounts): { hits: number; trials: number } | null {
@@ -45,7 +41,7 @@ export function sampleOf(rule: AlertRule, window: ScopeWindow): Sample {
   return {
     value: metricValue(metric, c),
     interval,
-    size: c ? (metric === "runs" ? c.runs : c.tests) : 0,
+    size: c ? (isRate(metric) ? c.tests : c.runs) : 0,
     prior: metricValue(metric, window.prior),
     daily: window.daily.map((day) => metricValue(metric, day)),
   };

@@ -1,12 +1,9 @@
 // The alert engine's vocabulary. Its own plain types (no config, no report imports), so the
 // evaluation stays a pure function of numbers and last states, testable from a table.
 
-export type AlertMetric =
-  | "flaky_rate"
-  | "test_fail_rate"
-  | "run_pass_rate"
-  | "test_pass_rate"
-  | "runs";
+import type { AlertMetric } from "./alert-metrics.js";
+
+export type { AlertMetric } from "./alert-metrics.js";
 
 /** pending: breaching, `for` not met yet; no_data: too few results, or not fetched. */
 export type AlertStateName = "ok" | "pending" | "warn" | "critical" | "no_data";

@@ -1,4 +1,4 @@
-import { lowIsBad } from "./metric-sample.js";
+import { isRate, lowIsBad } from "./alert-metrics.js";
 import type { AlertRule, Sample, ScopeResult } from "./types.js";
 
 // What one sample says against the thresholds, before `for`, hysteresis and on_no_data. With
@@ -11,7 +11,7 @@ export type Verdict = ScopeResult["verdict"];
 export function verdictOf(rule: AlertRule, sample: Sample): Verdict {
   if (sample.value === null) return "no_data";
   // The runs count is its own evidence: a suite that stopped has no tests, and that is the news.
-  if (rule.metric !== "runs" && sample.size < rule.minTests) return "no_data";
+  if (isRate(rule.metric) && sample.size < rule.minTests) return "no_data";
   const low = lowIsBad(rule.metric);
   // The bound nearest the good side must be past a bad threshold; the bound nearest the bad
   // side must be past clear_at.

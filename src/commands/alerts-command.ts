@@ -1,3 +1,4 @@
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
@@ -29,7 +30,7 @@ export async function alertsCommand(
   const alert = findAlert(team, opts.alert);
   const dryRun = Boolean(opts.outbox);
   // A dry run reads the states of an existing ledger, and creates none.
-  const logger = createLogger();
+  const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger =
     !dryRun || storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const clients = createClients(config, {

@@ -1,4 +1,6 @@
 import { DateTime } from "luxon";
+import { resolvedSecretValues, secretForms } from "../config/secret-fields.js";
+import { SECRET_PATHS } from "../config/secret-paths.js";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
@@ -217,9 +219,7 @@ function listIds(projects: ProjectSummary[]): string {
 
 /** Upstream messages are ours and secret-free, but a library's may echo a request: scrub anyway. */
 function secretScrubber(config: ResolvedConfig): (text: string) => string {
-  const secrets = [config.api.key, config.slack.token, config.email.smtpUrl].map((s) =>
-    s?.reveal(),
-  );
+  const secrets = resolvedSecretValues(config, SECRET_PATHS).flatMap(secretForms);
   return (text) => redactSecrets(text, secrets, 4);
 }
 

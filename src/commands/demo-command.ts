@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../config/load-config.js";
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { startEmulator } from "../insights/emulator/start-emulator.js";
@@ -28,7 +29,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
   // Seven projects: the seventh has the flaky spike the demo's alert fires on.
   const emulator = await startEmulator({ projects: 7 });
   const env = { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" };
-  const logger = createLogger({ level: "warn" });
+  const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const config = loadConfig(DEMO_CONFIG, { env, requireCredentials: false });
   const clients = createClients(config, { logger, outbox: opts.out });
   const cache = createRequestCache();

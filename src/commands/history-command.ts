@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { loadConfigWithoutApi, resolveConfigPath } from "../config/load-config.js";
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { createLogger } from "../logger.js";
 import { openStore, storeExists } from "../state/open-store.js";
@@ -34,7 +35,9 @@ export async function historyCommand(
     );
     return 0;
   }
-  const ledger = await openStore(store, { logger: createLogger({ level: "warn" }) });
+  const ledger = await openStore(store, {
+    logger: createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS }),
+  });
   try {
     const slots = await ledger.history({
       ...(opts.team ? { team: opts.team } : {}),

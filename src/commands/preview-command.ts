@@ -1,3 +1,4 @@
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient } from "../create-deps.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
@@ -35,7 +36,7 @@ export async function previewCommand(
     return previewAlert(config, team, opts.alert, opts.at ?? new Date(), out);
   if (opts.digest === undefined) throw new UsageError("preview needs --digest D or --alert A");
   const digest = findDigest(team, opts.digest);
-  const logger = createLogger({ level: "warn" });
+  const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
   try {
     const { report } = await buildDigestReport(
@@ -58,7 +59,7 @@ async function previewAlert(
   out: (line: string) => void,
 ): Promise<number> {
   const alert = findAlert(team, name);
-  const logger = createLogger({ level: "warn" });
+  const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const api = createApiClient(config);
   try {

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
@@ -32,7 +33,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: opts.at ?? new Date() };
-  const logger = createLogger();
+  const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   try {
     if (ledger && !opts.force) {

@@ -1,3 +1,4 @@
+import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { startDaemonService } from "../daemon/daemon-service.js";
 import { createLogger, type Logger } from "../logger.js";
 import { loadCommandConfig } from "./command-context.js";
@@ -21,7 +22,7 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
  */
 export async function startCommand(opts: StartOptions): Promise<number> {
   const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox });
-  const logger = createLogger();
+  const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const service = await startDaemonService(config, {
     logger,
     ...(opts.outbox ? { outbox: opts.outbox } : {}),

@@ -10,7 +10,7 @@ import { parseYamlText } from "./parse-yaml-text.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
 import { configSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
-import { HEADER_VALUE_PATHS } from "./secret-text.js";
+import { HEADER_VALUE_PATHS } from "./secret-paths.js";
 import { substituteEnv } from "./substitute-env.js";
 import type { ConfigWithoutApi, ResolvedConfig } from "./types.js";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { COMPARE_TO, PERIOD_KINDS } from "../periods/types.js";
-import { isHeaderSafe } from "./secret-text.js";
+import { ALERT_METRICS, type AlertMetric, describeAlertMetrics } from "../alerts/alert-metrics.js";
+import { COMPARE_TO, PERIOD_KINDS, type PeriodKind } from "../periods/types.js";
+import { headerSecret, secretText } from "./secret-fields.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
 // live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
@@ -23,13 +24,11 @@ const cron = z
     'A 5-field cron expression (minute hour day-of-month month day-of-week), evaluated in the team\'s timezone, e.g. "0 9 * * 1-5".',
   );
 
-/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
-const headerSecret = z.string().min(1).refine(isHeaderSafe, {
-  message:
-    "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
-});
-
 const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
+
+/** Defaults the cross-field rules (team-rules.ts) also need, before the schema has filled them. */
+export const DEFAULT_PERIOD: PeriodKind = "previous_day";
+export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
 
 const slackDigestDestination = z
   .strictObject({
@@ -60,7 +59,7 @@ const digest = z
       .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
       .describe("Id used in commands and keys."),
     schedule: cron,
-    period: periodKind.default("previous_day"),
+    period: periodKind.default(DEFAULT_PERIOD),
     compare_to: z
       .enum(COMPARE_TO)
       .default("previous_period")
@@ -83,27 +82,14 @@ const digest = z
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
-export const ALERT_METRICS = [
-  "flaky_rate",
-  "test_fail_rate",
-  "run_pass_rate",
-  "test_pass_rate",
-  "runs",
-] as const;
-
 const alert = z
   .strictObject({
     name: z
       .string()
       .regex(/^[a-z0-9-]+$/, "lowercase letters, digits and -")
       .describe("Id used in commands and keys."),
-    metric: z
-      .enum(ALERT_METRICS)
-      .default("flaky_rate")
-      .describe(
-        "flaky_rate, test_fail_rate: percent, bad when high; run_pass_rate, test_pass_rate: percent, bad when low; runs: a count, bad when low.",
-      ),
-    window: periodKind.default("previous_day"),
+    metric: z.enum(ALERT_METRICS).default(DEFAULT_ALERT_METRIC).describe(describeAlertMetrics()),
+    window: periodKind.default(DEFAULT_PERIOD),
     schedule: cron,
     warn_at: z
       .number()
@@ -262,8 +248,7 @@ export const configSchema = z
       .describe("Slack credentials, shared by every Slack destination."),
     email: z
       .strictObject({
-        smtp_url: z
-          .string()
+        smtp_url: secretText
           .optional()
           .describe(
             "smtp://user:pass@host:587 or smtps://…; defaults to ${SMTP_URL}. Needed by email destinations.",
@@ -287,8 +272,7 @@ export const configSchema = z
           .string()
           .optional()
           .describe("The ledger, an SQLite file (default ./data/reporter.sqlite): one daemon."),
-        url: z
-          .string()
+        url: secretText
           .optional()
           .describe(
             "Instead of path: a PostgreSQL database shared by several replicas, postgres://user:pass@host:5432/db; use ${DATABASE_URL}.",

@@ -1,9 +1,6 @@
 // What a secret may hold, decided where it is loaded: a value the HTTP client cannot send
 // used to reach undici, which refused the header and then left later requests hanging.
 
-/** Config paths whose value travels in an HTTP header: the API key (X-Api-Key), the Slack token (Bearer). */
-export const HEADER_VALUE_PATHS: ReadonlySet<string> = new Set(["api.key", "slack.token"]);
-
 /** Why a secret cannot be used: a control character, or (in a header) one outside Latin-1. */
 export type SecretTextProblem = "control" | "not-latin1";
 

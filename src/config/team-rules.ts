@@ -1,7 +1,9 @@
+import { ALERT_METRIC_TABLE, type AlertMetric, isRate, lowIsBad } from "../alerts/alert-metrics.js";
 import type { ConfigIssue } from "../errors.js";
 import { describeCronError } from "../schedule/cron-expression.js";
 import { describeZoneProblem } from "./describe-zone-problem.js";
 import { asNumber, asRecords, asText, type Loose } from "./loose-access.js";
+import { DEFAULT_ALERT_METRIC, DEFAULT_PERIOD } from "./schema.js";
 
 /** Periods longer than a week, which cannot be compared with "the same period last week". */
 const LONGER_THAN_A_WEEK = new Set(["previous_month", "last_28_days"]);
@@ -24,7 +26,7 @@ export function checkTeam(team: Loose, at: string): ConfigIssue[] {
   for (const [i, digest] of digests) {
     const path = `${at}.digests[${i}]`;
     issues.push(...checkSchedule(digest, path), ...checkHasDestination(digest, path, "digest"));
-    const period = asText(digest.period) ?? "previous_day";
+    const period = asText(digest.period) ?? DEFAULT_PERIOD;
     if (digest.compare_to === "same_period_last_week" && LONGER_THAN_A_WEEK.has(period)) {
       issues.push({
         path: `${path}.compare_to`,
@@ -93,22 +95,21 @@ function checkHasDestination(item: Loose, path: string, kind: string): ConfigIss
   ];
 }
 
-/** Metrics that are bad when low; the others (flaky_rate, test_fail_rate) are bad when high. */
-const LOW_IS_BAD = new Set(["run_pass_rate", "test_pass_rate", "runs"]);
-
 /**
  * Thresholds ordered in the metric's direction — high-bad: clear_at < warn_at ≤ critical_at;
  * low-bad: clear_at > warn_at ≥ critical_at — and rates within 0–100.
  */
 function checkThresholds(alert: Loose, path: string): ConfigIssue[] {
-  const metric = asText(alert.metric) ?? "flaky_rate";
+  const given = asText(alert.metric) ?? DEFAULT_ALERT_METRIC;
+  // An unknown metric is the schema's to report; its thresholds are judged as the default's.
+  const metric = given in ALERT_METRIC_TABLE ? (given as AlertMetric) : DEFAULT_ALERT_METRIC;
   const values = {
     clear_at: alert.clear_at,
     warn_at: alert.warn_at,
     critical_at: alert.critical_at,
   };
   const issues: ConfigIssue[] = [];
-  if (metric !== "runs") {
+  if (isRate(metric)) {
     for (const [name, raw] of Object.entries(values)) {
       const value = asNumber(raw);
       if (value !== undefined && value > 100)
@@ -121,7 +122,7 @@ function checkThresholds(alert: Loose, path: string): ConfigIssue[] {
   const warn = asNumber(alert.warn_at);
   const critical = asNumber(alert.critical_at);
   const clear = asNumber(alert.clear_at);
-  const low = LOW_IS_BAD.has(metric);
+  const low = lowIsBad(metric);
   const order = low
     ? `${metric} is bad when low, so thresholds must satisfy clear_at > warn_at ≥ critical_at`
     : `${metric} is bad when high, so thresholds must satisfy clear_at < warn_at ≤ critical_at`;

@@ -8,8 +8,12 @@ import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
-import { jobId, keyForFire, metricJob, type ScheduledJob } from "./jobs.js";
+import { createFailureLog } from "./failure-log.js";
+import { createJobPlans, type DueSlot } from "./job-plans.js";
+import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
+import { bySlot, giveUp, logNextFire, logSkipped } from "./plan-reports.js";
 import { createSlotRuns, type SlotLaunch } from "./slot-runs.js";
+import { atTickStart, createTickTimer, noWake, sleepAfterTick } from "./tick-timer.js";
 import { createUnrecordedRetries } from "./unrecorded-retries.js";
 
 export type * from "./daemon-types.js";
@@ -32,11 +36,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const { ledger, logger } = options;
   const metrics = options.metrics ?? null;
   const clock = options.now ?? (() => new Date());
-  const timers = options.timers ?? realTimers;
   const maxSleepMs = options.tickMs ?? 5_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
-  // Per job, a due slot left alone because a send of it is in flight (see DueAt).
-  const elsewhere = new Map<string, { fire: Date; key: string }>();
+  const plans = createJobPlans();
+  const failures = createFailureLog(logger);
+  const timer = createTickTimer(options.timers ?? realTimers, clock, () => void loop());
+  let wake = noWake();
+  let jobs = [...options.jobs];
+  let lastTickAt: Date | null = null;
+  let stopping = false;
+
   const unrecorded = createUnrecordedRetries(
     logger,
     async (key) => (await ledger.getSlot(key)) !== null,
@@ -44,7 +53,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const runs = createSlotRuns({
     claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
     onLeftToOthers: (job, due) => {
-      elsewhere.set(job.id, due);
+      plans.leftElsewhere(job.id, due);
       wakeWithin(ELSEWHERE_POLL_MS);
     },
     ledger,
@@ -54,46 +63,37 @@ export function createDaemon(options: DaemonOptions): Daemon {
     metrics,
     clock,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    timers,
+    timers: options.timers ?? realTimers,
     onUnrecordedFailure: (job, due, retryAt) => unrecorded.failed({ job, ...due }, retryAt),
     onRetryScheduled: (at) => {
-      retryWakeAt = Math.min(retryWakeAt, at.getTime());
+      wake = { ...wake, retryAt: Math.min(wake.retryAt, at.getTime()) };
       wakeWithin(Math.max(0, at.getTime() - clock().getTime()));
     },
   });
-  let jobs = [...options.jobs];
-  // Per job, the `now` of its last plan: fires up to it were decided on (see planCatchUp).
-  const lastChecked = new Map<string, Date>();
-  // Per job, its next fire after the last plan: until then there is nothing to plan, so a
-  // tick of a daemon at rest costs a map lookup per job, not a cron walk and a period each.
-  const nextFireAt = new Map<string, number>();
-  // The earliest next fire seen by the last tick, and the earliest retry this daemon set.
-  let fireWakeAt = Number.POSITIVE_INFINITY;
-  let retryWakeAt = Number.POSITIVE_INFINITY;
-  const reported = new Set<string>();
-  let lastTickAt: Date | null = null;
-  let stopping = false;
-  let timer: unknown = null;
-  // When the pending timer fires (clock ms), so a sooner need can bring it forward.
-  let timerAt = Number.POSITIVE_INFINITY;
-  let looping = false;
+
+  /** Ticks, then sleeps until the next fire or retry (see sleepAfterTick). */
+  async function loop(): Promise<void> {
+    wake = atTickStart(wake, clock().getTime());
+    try {
+      await tick();
+      failures.recovered("scheduler");
+    } catch (error) {
+      failures.failed(
+        "scheduler",
+        error,
+        "the scheduler tick failed (is the ledger writable?); trying again every tick",
+      );
+    }
+    if (stopping) return;
+    const longest = plans.anyElsewhere() ? ELSEWHERE_POLL_MS : maxSleepMs;
+    timer.arm(sleepAfterTick(wake, clock().getTime(), longest));
+  }
 
   async function tick(): Promise<void> {
     if (stopping) return;
     const now = clock();
-    try {
-      await ledger.renewLease();
-    } catch (error) {
-      if (!(error instanceof LedgerLockedError)) throw error;
-      stopping = true;
-      options.onFatal?.(error);
-      return;
-    }
-    // The daemon goes on (a restart looks in each channel before posting), but says so.
-    const fileProblem = ledger.fileProblem();
-    if (fileProblem !== null) {
-      reportOnce("ledger", fileProblem, "the ledger file is gone or replaced");
-    }
+    if (!(await keepLease())) return;
+    noteFileProblem();
     const cache = createRequestCache();
     let since = performance.now();
     for (const job of [...jobs]) {
@@ -106,76 +106,90 @@ export function createDaemon(options: DaemonOptions): Daemon {
     }
     if (stopping) return;
     await runDueRetries(now, cache);
-    runUnrecordedRetries(now, cache);
+    for (const { job, fire, key } of unrecorded.takeDue(now, jobs, runs.isRunning)) {
+      launch({ job, fire, key, trigger: "retry", now, cache });
+    }
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
+  }
+
+  /** False when another daemon took the ledger over: this one stops. */
+  async function keepLease(): Promise<boolean> {
+    try {
+      await ledger.renewLease();
+      return true;
+    } catch (error) {
+      if (!(error instanceof LedgerLockedError)) throw error;
+      stopping = true;
+      options.onFatal?.(error);
+      return false;
+    }
+  }
+
+  // The daemon goes on (a restart looks in each channel before posting), but says so.
+  function noteFileProblem(): void {
+    const problem = ledger.fileProblem();
+    if (problem === null) failures.recovered("ledger");
+    else failures.failed("ledger", problem, "the ledger file is gone or replaced");
   }
 
   async function planJob(job: ScheduledJob, now: Date, cache: RequestCache): Promise<void> {
     // A busy job is planned once its run ends, from its last plan: no fire is lost meanwhile.
     if (runs.isRunning(job.id)) return;
-    const next = nextFireAt.get(job.id) ?? Number.NEGATIVE_INFINITY;
-    if (next > now.getTime() && !elsewhere.has(job.id)) {
-      wakeBy(next);
-      return;
-    }
-    const lastCheckedAt = lastChecked.get(job.id) ?? null;
+    const resting = plans.restingUntil(job.id, now);
+    if (resting !== null) return wakeBy(resting);
+    const lastPlannedAt = plans.lastPlannedAt(job.id);
     try {
       const plan = await planCatchUp({
         schedule: job.schedule,
         zone: job.zone,
         catchUpMs: job.catchUpMs,
         now,
-        lastCheckedAt,
+        lastCheckedAt: lastPlannedAt,
         keyForFire: (fire) => keyForFire(job, fire),
         isDelivered: (key) => ledger.isSlotDelivered(key),
       });
-      lastChecked.set(job.id, now);
       const following = nextFires(job.schedule, job.zone, now, 1)[0]?.getTime();
-      nextFireAt.set(job.id, following ?? Number.POSITIVE_INFINITY);
+      plans.planned(job.id, now, following);
       if (following !== undefined) wakeBy(following);
-      for (const { fire, key, reason } of plan.skipped) {
-        logger.warn(
-          { job: job.id, slot: key, fireAt: fire.toISOString(), reason },
-          reason === "superseded"
-            ? "missed slot skipped: a later fire of the same job is delivered instead"
-            : "missed slot skipped: it is older than the job's catch_up window",
-        );
-        metrics?.slotFinished(
-          { team: job.team.name, job: metricJob(job.kind, job.name) },
-          "skipped",
-          now,
-        );
-      }
-      if (lastCheckedAt === null) logNextFire(job, now);
+      for (const skipped of plan.skipped) logSkipped(job, skipped, now, { logger, metrics });
+      if (lastPlannedAt === null) logNextFire(job, now, logger);
       // A slot another process was sending is looked at again every tick until it settles.
-      const due = plan.due ?? elsewhere.get(job.id) ?? null;
-      elsewhere.delete(job.id);
-      const at = { now, sendTimeoutMs };
-      if (due && (await hasDueDestination(ledger, due.key, at))) {
-        launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
-      } else if (due && (await slotSendingElsewhere(ledger, due.key, at))) {
-        elsewhere.set(job.id, due);
-      }
+      const leftElsewhere = plans.takeElsewhere(job.id);
+      await runIfDue(job, plan.due ?? leftElsewhere, now, cache);
+      failures.recovered(job.id);
     } catch (error) {
-      reportOnce(job.id, error, "could not plan the job; it does not run until this is fixed");
+      failures.failed(job.id, error, "could not plan the job; it does not run until this is fixed");
+    }
+  }
+
+  /** Runs the due slot if a destination of it is due; leaves it to a process sending it. */
+  async function runIfDue(
+    job: ScheduledJob,
+    due: DueSlot | null,
+    now: Date,
+    cache: RequestCache,
+  ): Promise<void> {
+    if (!due) return;
+    const at = { now, sendTimeoutMs };
+    if (await hasDueDestination(ledger, due.key, at)) {
+      launch({ job, fire: due.fire, key: due.key, trigger: "schedule", now, cache });
+    } else if (await slotSendingElsewhere(ledger, due.key, at)) {
+      plans.leftElsewhere(job.id, due);
     }
   }
 
   async function runDueRetries(now: Date, cache: RequestCache): Promise<void> {
-    const bySlot = new Map<string, DueRetry[]>();
-    for (const retry of await ledger.dueRetries(now)) {
-      bySlot.set(retry.slot.key, [...(bySlot.get(retry.slot.key) ?? []), retry]);
-    }
-    for (const [key, retries] of bySlot) {
+    for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
       if (!job) {
-        await giveUp(retries, "its job is no longer in the config");
-      } else if (keyForFire(job, slot.fireAt) !== key) {
-        await giveUp(retries, "its job now covers another period (the config changed)");
+        await giveUp(retries, "its job is no longer in the config", { ledger, logger, metrics });
+      } else if (keyForFire(job, slot.fireAt) !== slot.key) {
+        const reason = "its job now covers another period (the config changed)";
+        await giveUp(retries, reason, { ledger, logger, metrics });
       } else if (!runs.isRunning(job.id)) {
-        launch({ job, fire: slot.fireAt, key, trigger: "retry", now, cache });
+        launch({ job, fire: slot.fireAt, key: slot.key, trigger: "retry", now, cache });
       }
     }
   }
@@ -186,90 +200,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
     if (!stopping) runs.launch(run);
   }
 
-  function runUnrecordedRetries(now: Date, cache: RequestCache): void {
-    for (const { job, fire, key } of unrecorded.takeDue(now, jobs, runs.isRunning)) {
-      launch({ job, fire, key, trigger: "retry", now, cache });
-    }
-  }
-
-  async function giveUp(retries: DueRetry[], reason: string): Promise<void> {
-    for (const { slot, destination, attempts, lastError } of retries) {
-      await ledger.markFailed(
-        slot.key,
-        destination,
-        `${lastError ?? "failed"} (given up: ${reason})`,
-        null,
-      );
-      logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
-      metrics?.delivery(
-        { team: slot.team, job: metricJob(slot.kind, slot.job) },
-        destination,
-        "gave_up",
-      );
-    }
-  }
-
-  function logNextFire(job: ScheduledJob, now: Date): void {
-    const next = nextFires(job.schedule, job.zone, now, 1)[0];
-    logger.info(
-      {
-        job: job.id,
-        schedule: job.schedule,
-        zone: job.zone,
-        nextFire: next?.toISOString() ?? null,
-      },
-      "scheduled",
-    );
-  }
-
-  function reportOnce(id: string, error: unknown, message: string): void {
-    const err = error instanceof Error ? error.message : String(error);
-    if (reported.has(`${id} ${err}`)) return;
-    reported.add(`${id} ${err}`);
-    logger.error({ job: id, err }, message);
-  }
-
   function wakeBy(at: number): void {
-    if (at < fireWakeAt) fireWakeAt = at;
+    if (at < wake.fireAt) wake = { ...wake, fireAt: at };
   }
 
-  async function loop(): Promise<void> {
-    looping = true;
-    fireWakeAt = Number.POSITIVE_INFINITY;
-    // This tick runs every retry due by now; a later one re-arms the wake when it is set.
-    if (retryWakeAt <= clock().getTime()) retryWakeAt = Number.POSITIVE_INFINITY;
-    try {
-      await tick();
-    } catch (error) {
-      reportOnce(
-        "scheduler",
-        error,
-        "the scheduler tick failed (is the ledger writable?); trying again every tick",
-      );
-    }
-    looping = false;
-    if (stopping) return;
-    // Sleep until the next fire or retry, but never longer than maxSleepMs: the wall clock may
-    // jump (NTP, a suspended laptop or VM) while timers count real time.
-    const wakeAt = Math.min(fireWakeAt, retryWakeAt);
-    // A slot another process is sending is looked at again every second until it settles.
-    const longest = elsewhere.size > 0 ? ELSEWHERE_POLL_MS : maxSleepMs;
-    arm(Math.min(longest, Math.max(0, wakeAt - clock().getTime())));
-  }
-
-  function arm(sleepMs: number): void {
-    if (timer !== null) timers.clearTimeout(timer);
-    timerAt = clock().getTime() + sleepMs;
-    timer = timers.setTimeout(() => {
-      timer = null;
-      void loop();
-    }, sleepMs);
-  }
-
-  /** Brings the next tick forward to within `ms`, unless a tick is running (it re-arms). */
   function wakeWithin(ms: number): void {
-    if (stopping || looping || timer === null) return;
-    if (timerAt > clock().getTime() + ms) arm(ms);
+    if (!stopping) timer.bringForward(ms);
   }
 
   return {
@@ -278,18 +214,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
     idle: runs.idle,
     async stop(graceMs) {
       stopping = true;
-      if (timer !== null) timers.clearTimeout(timer);
+      timer.cancel();
       if (runs.keys().length === 0) return [];
       logger.info({ running: runs.keys(), graceMs }, "stopping: waiting for slots in flight");
       return (await runs.settleWithin(graceMs)) ? [] : runs.keys();
     },
     replaceJobs(next) {
       jobs = [...next];
-      const ids = new Set(jobs.map((j) => j.id));
-      for (const id of lastChecked.keys()) if (!ids.has(id)) lastChecked.delete(id);
-      // A changed schedule has other fires: every job is planned again on the next tick.
-      nextFireAt.clear();
-      for (const id of elsewhere.keys()) if (!ids.has(id)) elsewhere.delete(id);
+      plans.replaced(new Set(jobs.map((j) => j.id)));
     },
     status: () => ({ lastTickAt, running: runs.keys(), stopping }),
   };

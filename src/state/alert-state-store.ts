@@ -1,6 +1,12 @@
 import type Database from "better-sqlite3";
 import type { AlertEvaluation, AlertLevel, AlertState, SyncLedger } from "./ledger.js";
 import type { Instant } from "./slot-rows.js";
+import {
+  decodeNotification,
+  decodeResults,
+  encodeNotification,
+  encodeResults,
+} from "./stored-evaluation.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
@@ -103,8 +109,8 @@ export function createAlertStateStore(
             record.alert,
             period.start,
             period.end,
-            record.results,
-            record.notification,
+            encodeResults(record.results),
+            encodeNotification(record.notification),
             at,
           );
           return true;
@@ -143,8 +149,8 @@ export function toEvaluation(row: EvaluationRow): AlertEvaluation {
     team: row.team,
     alert: row.alert,
     period: { start: row.period_start, end: row.period_end },
-    results: row.results,
-    notification: row.notification,
+    results: decodeResults(row.results, row.slot_key),
+    notification: decodeNotification(row.notification, row.slot_key),
     createdAt: new Date(row.created_at),
   };
 }

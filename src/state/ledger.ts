@@ -2,6 +2,10 @@
 // narrow asynchronous interface with plain types (Dates, strings) and two stores behind it:
 // SQLite (`open-ledger.ts`, one daemon per file) and PostgreSQL (`postgres-ledger.ts`, shared
 // by replicas). Every change that must not race is one conditional statement in either.
+// What it keeps as JSON is versioned and checked where it is read (`stored-evaluation.ts`).
+
+import type { AlertNotification } from "../messages.js";
+import type { StoredAlertResult } from "./stored-evaluation.js";
 
 /** What a slot delivers: a digest, or the notification of an alert evaluation. */
 export type SlotKind = "digest" | "alert";
@@ -135,10 +139,10 @@ export interface NewAlertEvaluation {
   slot: NewSlot;
   alert: string;
   states: Omit<AlertState, "updatedAt">[];
-  /** Each scope's outcome, as JSON (the workbook's Alerts sheet reads it back). */
-  results: string;
-  /** What to send, as JSON; null when nothing changed and nothing is sent. */
-  notification: string | null;
+  /** Each scope's outcome (the workbook's Alerts sheet reads it back). */
+  results: StoredAlertResult[];
+  /** What to send, rendered; null when nothing changed and nothing is sent. */
+  notification: AlertNotification | null;
 }
 
 export interface AlertEvaluation {
@@ -146,8 +150,8 @@ export interface AlertEvaluation {
   team: string;
   alert: string;
   period: { start: string; end: string };
-  results: string;
-  notification: string | null;
+  results: StoredAlertResult[];
+  notification: AlertNotification | null;
   createdAt: Date;
 }
 

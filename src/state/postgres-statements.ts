@@ -17,6 +17,7 @@ import {
   toDelivery,
   toSlot,
 } from "./slot-rows.js";
+import { encodeNotification, encodeResults } from "./stored-evaluation.js";
 
 // The ledger's statements in PostgreSQL. Each change that must not race is one conditional
 // statement (a claim is `INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING`, the same as in
@@ -290,7 +291,15 @@ export function postgresStatements(
           `INSERT INTO alert_evaluations (slot_key, team, alert, period_start, period_end, results,
              notification, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())`,
-          [key, team, record.alert, period.start, period.end, record.results, record.notification],
+          [
+            key,
+            team,
+            record.alert,
+            period.start,
+            period.end,
+            encodeResults(record.results),
+            encodeNotification(record.notification),
+          ],
         );
         return true;
       }),

@@ -50,7 +50,7 @@ describe("alerts in a digest", () => {
       team: "t",
       alert: "flaky",
       period: { start: "2026-11-18", end: "2026-11-18" },
-      results: JSON.stringify([
+      results: [
         {
           scope: "p1",
           name: "Web",
@@ -69,7 +69,7 @@ describe("alerts in a digest", () => {
           state: "no_data",
           transition: null,
         },
-      ]),
+      ],
       notification: null,
       createdAt: new Date(0),
     });

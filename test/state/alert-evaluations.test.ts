@@ -25,8 +25,8 @@ function anEvaluation(
         threadKey: key,
       },
     ],
-    results: "[]",
-    notification: '{"slack":null}',
+    results: [],
+    notification: { slack: null, email: null },
     ...overrides,
   };
 }
@@ -58,9 +58,12 @@ describe("alert evaluations in the ledger", () => {
     expect(
       (await ledger.getSlot("checkout.alert.flaky.2026-11-15"))?.deliveries.map((d) => d.state),
     ).toEqual(["pending"]);
-    expect((await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification).toBe(
-      '{"slack":null}',
-    );
+    expect(
+      (await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification,
+    ).toEqual({
+      slack: null,
+      email: null,
+    });
 
     // A second evaluation of the same slot (a retry, a restart) changes nothing.
     const again = anEvaluation("checkout.alert.flaky.2026-11-15", {
@@ -69,9 +72,12 @@ describe("alert evaluations in the ledger", () => {
     });
     expect(await ledger.recordAlertEvaluation(again)).toBe(false);
     expect((await ledger.alertStates("checkout", "flaky"))[0]?.state).toBe("warn");
-    expect((await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification).toBe(
-      '{"slack":null}',
-    );
+    expect(
+      (await ledger.getAlertEvaluation("checkout.alert.flaky.2026-11-15"))?.notification,
+    ).toEqual({
+      slack: null,
+      email: null,
+    });
   });
 
   it("leave nothing behind when the transaction fails half-way", async () => {

@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { LedgerError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
+import type { AlertNotification } from "../../src/messages.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
@@ -14,8 +18,15 @@ import { aSlot } from "./ledger-builders.js";
 // processes"), and uses real time: a claim is fresh with a long send timeout, stale with 0.
 
 interface Store {
-  /** A fresh, empty ledger; `again()` opens a second connection to the same one. */
-  open(): Promise<{ ledger: Ledger; again: () => Promise<Ledger> }>;
+  /**
+   * A fresh, empty ledger; `again()` opens a second connection to the same one, and
+   * `setEvaluationJson` writes an evaluation's JSON columns as given, as another version would.
+   */
+  open(): Promise<{
+    ledger: Ledger;
+    again: () => Promise<Ledger>;
+    setEvaluationJson: (key: string, results: string, notification: string | null) => Promise<void>;
+  }>;
 }
 
 const logger = createLogger({ level: "silent" });
@@ -28,7 +39,17 @@ const sqlite: Store = {
     dirs.push(dir);
     const path = join(dir, "ledger.sqlite");
     const connect = async () => track(openLedger(path));
-    return { ledger: await connect(), again: connect };
+    const setEvaluationJson = async (key: string, results: string, notification: string | null) => {
+      const db = new Database(path);
+      try {
+        db.prepare(
+          "UPDATE alert_evaluations SET results = ?, notification = ? WHERE slot_key = ?",
+        ).run(results, notification, key);
+      } finally {
+        db.close();
+      }
+    };
+    return { ledger: await connect(), again: connect, setEvaluationJson };
   },
 };
 
@@ -36,7 +57,19 @@ const postgres: Store = {
   async open() {
     const url = await createTestDatabase();
     const connect = async () => track(await openPostgresLedger(url, { logger }));
-    return { ledger: await connect(), again: connect };
+    const setEvaluationJson = async (key: string, results: string, notification: string | null) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(
+          "UPDATE alert_evaluations SET results = $1, notification = $2 WHERE slot_key = $3",
+          [results, notification, key],
+        );
+      } finally {
+        await client.end();
+      }
+    };
+    return { ledger: await connect(), again: connect, setEvaluationJson };
   },
 };
 
@@ -219,7 +252,8 @@ describe.each([
     expect(states[0]?.since.toISOString()).toBe("2026-11-16T08:00:00.000Z");
     expect((await ledger.firingAlerts("checkout")).map((s) => s.state)).toEqual([winner]);
     const stored = await ledger.getAlertEvaluation(evaluation.slot.key);
-    expect(stored).toMatchObject({ alert: "flaky", notification: '{"text":"fired"}' });
+    expect(stored).toMatchObject({ alert: "flaky", notification: NOTIFICATION });
+    expect(stored?.results).toEqual(anEvaluation(winner).results);
     expect(
       await ledger.alertEvaluations({ team: "checkout", from: "2026-11-01", to: "2026-11-30" }),
     ).toHaveLength(1);
@@ -229,6 +263,47 @@ describe.each([
     const slot = await ledger.getSlot(evaluation.slot.key);
     expect(slot?.kind).toBe("alert");
     expect(slot?.deliveries.map((d) => d.state)).toEqual(["pending"]);
+  });
+
+  it("refuses an evaluation written in a newer format, naming the upgrade", async () => {
+    const { ledger, setEvaluationJson } = await store.open();
+    const evaluation = anEvaluation("warn");
+    await ledger.recordAlertEvaluation(evaluation);
+    const newer = JSON.stringify({ version: 99, data: { slack: null, email: null, teams: {} } });
+    await setEvaluationJson(evaluation.slot.key, JSON.stringify({ version: 1, data: [] }), newer);
+    const refused = await ledger.getAlertEvaluation(evaluation.slot.key).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(LedgerError);
+    expect((refused as LedgerError).message).toBe(
+      `the stored notification of the alert evaluation ${evaluation.slot.key} was written in format version 99 by a newer insights-reporter (this one reads up to version 1) — upgrade every replica that shares this ledger to the same version`,
+    );
+  });
+
+  it("reads an evaluation written before the format had a version", async () => {
+    const { ledger, setEvaluationJson } = await store.open();
+    const evaluation = anEvaluation("warn");
+    await ledger.recordAlertEvaluation(evaluation);
+    // As run-alert wrote them until then: the bare array and the bare notification.
+    await setEvaluationJson(
+      evaluation.slot.key,
+      JSON.stringify(evaluation.results),
+      JSON.stringify(NOTIFICATION),
+    );
+    const stored = await ledger.getAlertEvaluation(evaluation.slot.key);
+    expect(stored?.results).toEqual(evaluation.results);
+    expect(stored?.notification).toEqual(NOTIFICATION);
+  });
+
+  it("refuses a stored notification that does not match its format, without a cast", async () => {
+    const { ledger, setEvaluationJson } = await store.open();
+    const evaluation = anEvaluation("warn");
+    await ledger.recordAlertEvaluation(evaluation);
+    await setEvaluationJson(evaluation.slot.key, "[]", JSON.stringify({ text: "fired" }));
+    await expect(ledger.getAlertEvaluation(evaluation.slot.key)).rejects.toThrow(
+      /stored notification of the alert evaluation .* does not match its format/,
+    );
   });
 
   it("lists history newest first, by team, within the limit", async () => {
@@ -286,7 +361,22 @@ function anEvaluation(state: "warn" | "critical"): NewAlertEvaluation {
         threadKey: "checkout.alert.flaky.2026-11-15",
       },
     ],
-    results: "[]",
-    notification: '{"text":"fired"}',
+    results: [
+      {
+        scope: "team",
+        name: "Checkout (team)",
+        value: 7,
+        size: 1200,
+        verdict: state,
+        state,
+        transition: "fired",
+      },
+    ],
+    notification: NOTIFICATION,
   };
 }
+
+const NOTIFICATION: AlertNotification = {
+  slack: null,
+  email: { to: ["qa@example.com"], subject: "Fired", html: "<p>fired</p>", text: "fired" },
+};

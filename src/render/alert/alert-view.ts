@@ -1,3 +1,4 @@
+import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import type {
   AlertMetric,
   AlertStateName,
@@ -37,14 +38,6 @@ export interface RootView {
   resolvedAt: string | null;
 }
 
-export const METRIC_NAME: Record<AlertMetric, string> = {
-  flaky_rate: "flaky rate",
-  test_fail_rate: "test fail rate",
-  run_pass_rate: "run pass rate",
-  test_pass_rate: "test pass rate",
-  runs: "runs",
-};
-
 export const STATE_MARK: Record<AlertStateName, string> = {
   critical: "\u{1F534}",
   warn: "\u{1F7E0}",
@@ -64,7 +57,7 @@ export const KIND_TITLE: Record<TransitionKind, string> = {
 /** 4.2 → "4.2%" for rates; 12 → "12" runs. */
 export function formatMetric(metric: AlertMetric, value: number | null): string {
   if (value === null) return "no data";
-  return metric === "runs" ? formatCount(value) : `${value.toFixed(1)}%`;
+  return isRate(metric) ? `${value.toFixed(1)}%` : formatCount(value);
 }
 
 /** The value with its interval: "6.2% (5.8–6.6%)". */
@@ -76,7 +69,7 @@ export function valueWithInterval(metric: AlertMetric, t: Transition): string {
 
 /** "≥ critical 5.0%", "< clear 2.5%", in the metric's direction. */
 export function thresholdText(input: AlertMessageInput, t: Transition): string {
-  const low = input.alert.metric.endsWith("pass_rate") || input.alert.metric === "runs";
+  const low = lowIsBad(input.alert.metric);
   const bad = low ? "\u2264" : "\u2265";
   const good = low ? ">" : "<";
   const value = formatMetric(input.alert.metric, t.threshold);
@@ -89,21 +82,20 @@ export function changeText(metric: AlertMetric, t: Transition): string {
   const { value, prior } = t.sample;
   if (value === null || prior === null) return "";
   const diff = value - prior;
-  const change =
-    metric === "runs"
-      ? `${diff >= 0 ? "+" : "\u2212"}${formatCount(Math.abs(diff))}`
-      : formatPp(diff);
+  const change = isRate(metric)
+    ? formatPp(diff)
+    : `${diff >= 0 ? "+" : "\u2212"}${formatCount(Math.abs(diff))}`;
   return `${change} vs prior window`;
 }
 
 /** The pieces of one transition's line, plain text (escape before mrkdwn or HTML). */
 export function transitionParts(input: AlertMessageInput, t: Transition, now: string): string[] {
   const { metric } = input.alert;
-  const sizeWord = metric === "runs" ? "" : ` ${t.sample.size === 1 ? "result" : "results"}`;
+  const sizeWord = isRate(metric) ? ` ${t.sample.size === 1 ? "result" : "results"}` : "";
   const spark = sparkline(t.sample.daily);
   const parts = [
-    `${METRIC_NAME[metric]} ${valueWithInterval(metric, t)} ${thresholdText(input, t)}`,
-    metric === "runs" ? "" : `${formatCount(t.sample.size)}${sizeWord}`,
+    `${metricName(metric)} ${valueWithInterval(metric, t)} ${thresholdText(input, t)}`,
+    isRate(metric) ? `${formatCount(t.sample.size)}${sizeWord}` : "",
     t.sample.daily.length > 1 ? spark : "",
     changeText(metric, t),
     t.kind === "resolved" && t.firedAt ? `fired for ${formatSpan(t.firedAt, now)}` : "",
@@ -131,12 +123,12 @@ export function worstOf(states: readonly AlertStateName[]): AlertStateName {
 /** "the thresholds: warn ≥ 3.0%, critical ≥ 5.0%, clears < 2.5%, 95% Wilson interval". */
 export function ruleText(input: AlertMessageInput): string {
   const { metric, warnAt, criticalAt, clearAt, confidence } = input.alert;
-  const low = metric.endsWith("pass_rate") || metric === "runs";
+  const low = lowIsBad(metric);
   const [bad, good] = low ? ["\u2264", ">"] : ["\u2265", "<"];
   const f = (v: number) => formatMetric(metric, v);
   const interval =
-    confidence === null || metric === "runs"
+    confidence === null || !isRate(metric)
       ? "raw value"
       : `${Math.round(confidence * 100)}% Wilson interval`;
-  return `${METRIC_NAME[metric]}: warn ${bad} ${f(warnAt)}, critical ${bad} ${f(criticalAt)}, clears ${good} ${f(clearAt)} \u00b7 ${interval}`;
+  return `${metricName(metric)}: warn ${bad} ${f(warnAt)}, critical ${bad} ${f(criticalAt)}, clears ${good} ${f(clearAt)} \u00b7 ${interval}`;
 }

@@ -1,3 +1,5 @@
+import { isRate } from "../../alerts/alert-metrics.js";
+import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type { Team } from "../../config/types.js";
 import type { FiringAlert } from "../../report/types.js";
 import type { AlertEvaluation, AlertState } from "../../state/ledger.js";
@@ -14,10 +16,10 @@ import type { AlertRow } from "../workbook/workbook-alerts.js";
 export function firingAlertsOf(team: Team, states: readonly AlertState[]): FiringAlert[] {
   return states.flatMap((s) => {
     const alert = team.alerts.find((a) => a.name === s.alert);
-    if (!alert || alert.metric === "runs" || s.lastValue === null) return [];
+    if (!alert || !isRate(alert.metric) || s.lastValue === null) return [];
     if (s.state !== "warn" && s.state !== "critical") return [];
     const threshold = s.state === "critical" ? alert.criticalAt : alert.warnAt;
-    const projectId = s.scope === "team" ? null : s.scope;
+    const projectId = s.scope === TEAM_SCOPE ? null : s.scope;
     return [
       {
         alert: s.alert,
@@ -30,21 +32,11 @@ export function firingAlertsOf(team: Team, states: readonly AlertState[]): Firin
   });
 }
 
-/** A scope's outcome as `run-alert.ts` records it in an evaluation's results. */
-interface StoredResult {
-  scope: string;
-  name: string;
-  value: number | null;
-  size: number;
-  state: AlertState["state"];
-  transition: string | null;
-}
-
 /** One row per scope of a recorded evaluation, for the Alerts sheet. */
 export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
   const alert = team.alerts.find((a) => a.name === evaluation.alert);
-  const rate = alert?.metric !== "runs";
-  return (JSON.parse(evaluation.results) as StoredResult[]).map((r) => {
+  const rate = alert === undefined || isRate(alert.metric);
+  return evaluation.results.map((r) => {
     const threshold = r.state === "critical" ? alert?.criticalAt : alert?.warnAt;
     const state =
       r.state === "warn" || r.state === "critical"
@@ -56,7 +48,7 @@ export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
     return {
       alert: evaluation.alert,
       state,
-      projectId: r.scope === "team" ? null : r.scope,
+      projectId: r.scope === TEAM_SCOPE ? null : r.scope,
       project: r.name,
       value: rate && r.value !== null ? r.value / 100 : null,
       threshold: rate && threshold !== undefined ? threshold / 100 : null,

@@ -1,3 +1,4 @@
+import { metricName } from "../../alerts/alert-metrics.js";
 import type { Transition, TransitionKind } from "../../alerts/types.js";
 import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../messages.js";
 import { formatPeriod } from "../format.js";
@@ -8,7 +9,6 @@ import {
   formatMetric,
   formatSpan,
   KIND_TITLE,
-  METRIC_NAME,
   type RootView,
   ruleText,
   STATE_MARK,
@@ -77,7 +77,7 @@ export function renderSlackAlertRoot(input: AlertMessageInput, root: RootView): 
       s.firedAt && root.resolvedAt
         ? ` \u00b7 fired for ${formatSpan(s.firedAt, root.resolvedAt)}`
         : "";
-    return `${STATE_MARK[s.state]} *${name}* ${s.state === "no_data" ? "no data" : s.state} \u00b7 ${METRIC_NAME[input.alert.metric]} ${value}${span}`;
+    return `${STATE_MARK[s.state]} *${name}* ${s.state === "no_data" ? "no data" : s.state} \u00b7 ${metricName(input.alert.metric)} ${value}${span}`;
   });
   const status = root.resolvedAt
     ? `${STATE_MARK.ok} *Resolved* \u00b7 ${title}`

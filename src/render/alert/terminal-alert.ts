@@ -1,6 +1,7 @@
+import { isRate, metricName } from "../../alerts/alert-metrics.js";
 import type { AlertMetric, Evaluation } from "../../alerts/types.js";
 import { formatCount, formatPeriod } from "../format.js";
-import { formatMetric, METRIC_NAME, STATE_MARK } from "./alert-view.js";
+import { formatMetric, STATE_MARK } from "./alert-view.js";
 
 // An evaluation as terminal text (for `alerts` and `preview --alert`): every scope with its
 // state and value, then what would be sent.
@@ -18,13 +19,13 @@ export function renderTerminalAlert(
   };
   const { evaluation } = outcome;
   const lines = [
-    `${input.key} · ${METRIC_NAME[input.metric]} · window ${formatPeriod(input.window)}`,
+    `${input.key} · ${metricName(input.metric)} · window ${formatPeriod(input.window)}`,
   ];
   const width = Math.max(8, ...evaluation.results.map((r) => r.name.length));
   for (const r of evaluation.results) {
     const i = r.sample.interval;
     const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
-    const size = input.metric === "runs" ? "" : `  ${formatCount(r.sample.size)} results`;
+    const size = isRate(input.metric) ? `  ${formatCount(r.sample.size)} results` : "";
     lines.push(
       `  ${STATE_MARK[r.state.state]} ${r.name.padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}`,
     );

@@ -1,0 +1,143 @@
+// Which config fields hold secrets is declared once, on the schema field itself (`secretText`,
+// `headerSecret`), and every list of secret paths is read off the composed schema: a field a
+// destination module adds is redacted and checked without anyone editing a list.
+import { z } from "zod";
+import type { Secret } from "../secret.js";
+import { isHeaderSafe } from "./secret-text.js";
+
+/** What the schema says about a secret field: whether its value travels in an HTTP header. */
+interface SecretMark {
+  header: boolean;
+}
+
+// A registry, not `.meta()`: the marks stay out of the JSON Schema written for editors.
+// `.describe()` and `.optional()` keep them: zod's clones read their parent's entry.
+const secretMarks = z.registry<SecretMark>();
+
+/** A secret config value (a URL with a password, a token), never logged or echoed. */
+export const secretText = z.string().register(secretMarks, { header: false });
+
+/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
+export const headerSecret = z
+  .string()
+  .min(1)
+  .refine(isHeaderSafe, {
+    message:
+      "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
+  })
+  .register(secretMarks, { header: true });
+
+/** A secret field of the config, by its path as written (snake_case, `[]` for every item). */
+export interface SecretPath {
+  /** `email.smtp_url`, `teams[].…`: as in config messages, `[]` standing for any index. */
+  path: string;
+  /** The same field in the ResolvedConfig: `email.smtpUrl`. */
+  resolved: string;
+  header: boolean;
+}
+
+/** Every secret field of `schema`, found by walking it. */
+export function secretPathsOf(schema: z.ZodType): SecretPath[] {
+  const found: SecretPath[] = [];
+  const walk = (node: z.ZodType, path: string[]): void => {
+    const mark = secretMarks.get(node);
+    if (mark) {
+      const resolved = path.map((part) =>
+        part.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+      );
+      found.push({ path: joinPath(path), resolved: joinPath(resolved), header: mark.header });
+      return;
+    }
+    for (const [segment, child] of childrenOf(node))
+      walk(child, segment ? [...path, segment] : path);
+  };
+  walk(schema, []);
+  return found;
+}
+
+/** The values at `paths` of a config as read (snake_case, before the schema), as text. */
+export function secretValuesAt(raw: unknown, paths: readonly SecretPath[]): string[] {
+  return paths.flatMap(({ path }) => valuesAt(raw, path.split(".")));
+}
+
+/** The revealed values of a resolved config's secrets, to scrub from messages. */
+export function resolvedSecretValues(config: unknown, paths: readonly SecretPath[]): string[] {
+  return paths.flatMap(({ resolved }) =>
+    valuesAt(config, resolved.split("."), (value) =>
+      typeof (value as Secret | null)?.reveal === "function"
+        ? (value as Secret).reveal()
+        : undefined,
+    ),
+  );
+}
+
+/** The text forms a secret travels in: the value, and a URL's password as written and decoded. */
+export function secretForms(value: string): string[] {
+  const forms = [value];
+  try {
+    const password = new URL(value).password;
+    if (password) forms.push(password, safeDecode(password));
+  } catch {
+    // Not a URL: the whole value is already listed.
+  }
+  return forms;
+}
+
+/** Paths for pino's `redact`: each secret of the resolved config, at the top and one level down. */
+export function logRedactPaths(paths: readonly SecretPath[]): string[] {
+  const pino = paths.map(({ resolved }) => resolved.replace(/\[\]/g, "[*]"));
+  return [...pino, ...pino.map((path) => `*.${path}`)];
+}
+
+function childrenOf(node: z.ZodType): [string, z.ZodType][] {
+  if (node instanceof z.ZodObject) {
+    return Object.entries(node.shape as Record<string, z.ZodType>);
+  }
+  if (node instanceof z.ZodArray) return [["[]", node.element as z.ZodType]];
+  if (
+    node instanceof z.ZodOptional ||
+    node instanceof z.ZodNullable ||
+    node instanceof z.ZodDefault ||
+    node instanceof z.ZodPrefault ||
+    node instanceof z.ZodReadonly ||
+    node instanceof z.ZodCatch ||
+    node instanceof z.ZodNonOptional
+  ) {
+    return [["", node.unwrap() as z.ZodType]];
+  }
+  if (node instanceof z.ZodPipe) return [["", node.in as z.ZodType]];
+  if (node instanceof z.ZodUnion) {
+    return (node.options as z.ZodType[]).map((option) => ["", option] as [string, z.ZodType]);
+  }
+  return [];
+}
+
+function joinPath(parts: string[]): string {
+  return parts.join(".").replace(/\.\[\]/g, "[]");
+}
+
+function valuesAt(
+  node: unknown,
+  segments: string[],
+  read: (value: unknown) => string | undefined = (value) =>
+    typeof value === "string" ? value : undefined,
+): string[] {
+  const [head, ...rest] = segments;
+  if (head === undefined) {
+    const value = read(node);
+    return value === undefined ? [] : [value];
+  }
+  if (typeof node !== "object" || node === null) return [];
+  const key = head.endsWith("[]") ? head.slice(0, -2) : head;
+  const child = (node as Record<string, unknown>)[key];
+  if (!head.endsWith("[]")) return valuesAt(child, rest, read);
+  return Array.isArray(child) ? child.flatMap((item) => valuesAt(item, rest, read)) : [];
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Logger } from "../logger.js";
+import { nextFires } from "../schedule/cron-fires.js";
+import type { SkippedFire } from "../schedule/plan-catch-up.js";
+import type { DueRetry } from "../state/ledger.js";
+import type { DaemonLedger } from "./daemon-types.js";
+import { metricJob, type ScheduledJob } from "./jobs.js";
+import type { DaemonMetrics } from "./metrics.js";
+
+// What the scheduler says about its plans and gives up on, beside it so its loop reads as the
+// story: skipped missed fires, a job's first next fire, and retries whose job is gone.
+
+/** Where the scheduler reports. */
+export interface Reporting {
+  logger: Logger;
+  metrics: DaemonMetrics | null;
+}
+
+/** The due retries grouped by slot, in the order the ledger gave them. */
+export function bySlot(retries: readonly DueRetry[]): DueRetry[][] {
+  const groups = new Map<string, DueRetry[]>();
+  for (const retry of retries) {
+    groups.set(retry.slot.key, [...(groups.get(retry.slot.key) ?? []), retry]);
+  }
+  return [...groups.values()];
+}
+
+/** Fails the retries for good, saying why, in the ledger, the log and the metrics. */
+export async function giveUp(
+  retries: readonly DueRetry[],
+  reason: string,
+  { ledger, logger, metrics }: Reporting & { ledger: Pick<DaemonLedger, "markFailed"> },
+): Promise<void> {
+  for (const { slot, destination, attempts, lastError } of retries) {
+    await ledger.markFailed(
+      slot.key,
+      destination,
+      `${lastError ?? "failed"} (given up: ${reason})`,
+      null,
+    );
+    logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
+    metrics?.delivery(
+      { team: slot.team, job: metricJob(slot.kind, slot.job) },
+      destination,
+      "gave_up",
+    );
+  }
+}
+
+/** A missed fire that is not run, in the log and the metrics. */
+export function logSkipped(
+  job: ScheduledJob,
+  { fire, key, reason }: SkippedFire,
+  now: Date,
+  { logger, metrics }: Reporting,
+): void {
+  logger.warn(
+    { job: job.id, slot: key, fireAt: fire.toISOString(), reason },
+    reason === "superseded"
+      ? "missed slot skipped: a later fire of the same job is delivered instead"
+      : "missed slot skipped: it is older than the job's catch_up window",
+  );
+  metrics?.slotFinished(
+    { team: job.team.name, job: metricJob(job.kind, job.name) },
+    "skipped",
+    now,
+  );
+}
+
+/** The job's next fire, logged when it is first planned. */
+export function logNextFire(job: ScheduledJob, now: Date, logger: Logger): void {
+  const next = nextFires(job.schedule, job.zone, now, 1)[0];
+  logger.info(
+    { job: job.id, schedule: job.schedule, zone: job.zone, nextFire: next?.toISOString() ?? null },
+    "scheduled",
+  );
+}

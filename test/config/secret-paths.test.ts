@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { SECRET_PATHS } from "../../src/config/secret-paths.js";
+import { Secret } from "../../src/secret.js";
+import { configText, issueLines, parse } from "./config-builders.js";
+
+// The secret fields are read off the schema; this holds that list to what a resolved config
+// really carries as Secret, so a new secret field anywhere cannot slip past the redaction.
+
+/** Where `node` holds a Secret, as resolved paths with `[]` for any array index. */
+function secretPathsIn(node: unknown, path = ""): string[] {
+  if (node instanceof Secret) return [path];
+  if (Array.isArray(node)) return node.flatMap((item) => secretPathsIn(item, `${path}[]`));
+  if (typeof node !== "object" || node === null) return [];
+  return Object.entries(node).flatMap(([key, child]) =>
+    secretPathsIn(child, path ? `${path}.${key}` : key),
+  );
+}
+
+describe("the secret paths of the config", () => {
+  it("are every Secret field of a full resolved config, and nothing else", () => {
+    // Every optional secret set: the PostgreSQL ledger instead of the SQLite file.
+    const result = parse(configText({ "state.url": "postgres://u:db-pass@127.0.0.1:5432/r" }));
+    if (!("config" in result)) throw new Error(issueLines(result).join("\n"));
+    const found = [...new Set(secretPathsIn(result.config))].sort();
+    expect(found).toEqual(SECRET_PATHS.map((s) => s.resolved).sort());
+    expect(found).toContain("state.url");
+  });
+
+  it("mark as header values the ones sent in an HTTP header", () => {
+    const header = SECRET_PATHS.filter((s) => s.header).map((s) => s.path);
+    expect(header.sort()).toEqual(["api.key", "slack.token"]);
+  });
+
+  it("scrub the ledger URL's password from config messages too", () => {
+    const password = "SEKRIT-db-password";
+    const result = parse(
+      configText({
+        "state.url": `postgres://reporter:${password}@127.0.0.1:5432/reporter`,
+        "teams[1].timezone": password,
+      }),
+    );
+    const lines = issueLines(result).join("\n");
+    expect(lines).toContain("teams[1].timezone");
+    expect(lines).not.toContain(password);
+  });
+});
