@@ -108,6 +108,7 @@ export async function writeTableSheet<R>(
     15 * (1 + Math.max(...columns.map((c, i) => wrappedLines(c.header, widths[i] ?? 10))));
   header.commit();
 
+  const styles = new StyleCache(columns.map((c, i) => styleOf(c.kind, i)));
   let written = 1;
   for (const row of spec.rows()) {
     const added = sheet.addRow(columns.map((c) => c.value(row)));
@@ -115,19 +116,18 @@ export async function writeTableSheet<R>(
     let tall = 1;
     columns.forEach((column, i) => {
       const cell = added.getCell(i + 1);
+      let wrap = false;
       if (column.kind === "text" && typeof cell.value === "string") {
         const lines = wrappedLines(cell.value, widths[i] ?? 10);
-        if (lines > 1) cell.alignment = { vertical: "top", wrapText: true };
+        wrap = lines > 1;
         tall = Math.max(tall, lines);
       }
       const link = column.link?.(row) ?? null;
       if (link !== null && typeof cell.value === "string") {
         cell.value = { text: cell.value, hyperlink: link };
-        cell.font = fontOf({ bold, link: true });
-        return;
       }
-      const tone = column.tone?.(row);
-      if (bold || (tone !== undefined && tone !== "neutral")) cell.font = fontOf({ bold, tone });
+      const tone = link === null ? (column.tone?.(row) ?? "neutral") : "neutral";
+      cell.style = styles.of(i, { bold, tone, link: link !== null, wrap });
     });
     // A long note wraps in its column: the row grows to show it (no spreadsheet grows it).
     if (tall > 1) added.height = 15 * tall;
@@ -182,6 +182,34 @@ export function wrappedLines(text: string, width: number): number {
     }
   }
   return lines;
+}
+
+type Look = { bold: boolean; tone: CellTone; link: boolean; wrap: boolean };
+
+/**
+ * One style object per column and look, shared by every cell that has it: exceljs recognises a
+ * style it has seen by identity, and works out a new object's style id from scratch (a font's
+ * XML and all), which for 45,000 rows was most of the writing time.
+ */
+class StyleCache {
+  private readonly cache = new Map<string, Partial<ExcelJS.Style>>();
+  constructor(private readonly base: readonly Partial<ExcelJS.Style>[]) {}
+
+  of(column: number, look: Look): Partial<ExcelJS.Style> {
+    const key = `${column}|${look.bold}|${look.tone}|${look.link}|${look.wrap}`;
+    let style = this.cache.get(key);
+    if (!style) {
+      const base = this.base[column] ?? {};
+      const plain = !look.bold && look.tone === "neutral" && !look.link;
+      style = {
+        ...base,
+        ...(plain ? {} : { font: fontOf({ bold: look.bold, tone: look.tone, link: look.link }) }),
+        ...(look.wrap ? { alignment: { ...base.alignment, vertical: "top", wrapText: true } } : {}),
+      };
+      this.cache.set(key, style);
+    }
+    return style;
+  }
 }
 
 function styleOf(kind: CellKind, index: number): Partial<ExcelJS.Style> {
