@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cell, loadWorkbook, records, sheet, value } from "../render/workbook-read.js";
 import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
@@ -11,10 +12,23 @@ import { countRuns, datesOf, flakyRate, runPassRate, runsIn } from "./raw-figure
  * checked cell by cell against the emulator's raw runs; and the ranges it must refuse.
  */
 
+const DASHBOARD = "https://dash.example.com/p/{project_id}?range=week";
+
 let f: TeamFixture;
 beforeAll(async () => {
-  f = await startTeamFixture();
+  f = await startTeamFixture({ dashboardUrl: DASHBOARD });
 });
+
+/** A Summary, Runs or Tests row of a project, found by the dashboard link of its name. */
+function rowOf(book: ExcelJS.Workbook, name: string, id: string): Map<string, ExcelJS.Cell> {
+  const link = DASHBOARD.replace("{project_id}", id);
+  const row = records(sheet(book, name)).find((r) => {
+    const v = r.get("Project")?.value;
+    return typeof v === "object" && v !== null && "hyperlink" in v && v.hyperlink === link;
+  });
+  if (!row) throw new Error(`no ${name} row linked to ${link}`);
+  return row;
+}
 afterAll(async () => {
   await f.close();
 });
@@ -45,19 +59,26 @@ describe("export", () => {
     if (!web) throw new Error("no project");
     const now = countRuns(runsIn(f.runsOf(web.id), range, ZONE, web.filters));
     const before = countRuns(runsIn(f.runsOf(web.id), prior, ZONE, web.filters));
-    const summary = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === web.id);
-    if (!summary) throw new Error("no Summary row for the project");
+    // Each project's name links to its dashboard, on every sheet of figures.
+    const summary = rowOf(book, "Summary", web.id);
+    expect(value(summary, "Project")).toEqual({
+      text: web.name,
+      hyperlink: `https://dash.example.com/p/${web.id}?range=week`,
+    });
+    expect(value(rowOf(book, "Runs", web.id), "Project ID")).toBe(web.id);
     expect(value(summary, "Runs")).toBe(now.runs);
-    expect(value(summary, "Runs failed")).toBe(now.runsFailed);
-    expect(value(summary, "Tests flaky")).toBe(now.testsFlaky);
+    expect(value(rowOf(book, "Runs", web.id), "Runs failed")).toBe(now.runsFailed);
+    expect(value(rowOf(book, "Tests", web.id), "Tests flaky")).toBe(now.testsFlaky);
     expect(value(summary, "Flaky rate") as number).toBeCloseTo(flakyRate(now) ?? -1, 12);
     expect(value(summary, "Run pass rate (prior)") as number).toBeCloseTo(
       runPassRate(before) ?? -1,
       12,
     );
-    // Stored as shown, to 0.1 pp, so no cell reads "-0.0".
+    // Stored exact: only the number format rounds it to 0.1 pp.
     const pp = ((flakyRate(now) ?? 0) - (flakyRate(before) ?? 0)) * 100;
-    expect(value(summary, "Flaky rate Δ (pp)")).toBe(Math.round(pp * 10) / 10 || 0);
+    expect(Math.round(pp * 10) / 10).not.toBe(pp);
+    expect(value(summary, "Flaky rate Δ (pp)") as number).toBeCloseTo(pp, 12);
+    expect(cell(summary, "Flaky rate Δ (pp)").numFmt).toBe("+0.0;-0.0;0.0");
 
     const daily = records(sheet(book, "Daily")).filter((r) => value(r, "Project ID") === web.id);
     expect(daily).toHaveLength(14);
@@ -104,13 +125,11 @@ describe("export", () => {
     );
     const book = await loadWorkbook(await readFile(out));
     expect(records(sheet(book, "Daily"))).toHaveLength(10);
-    const row = records(sheet(book, "Summary")).find(
-      (r) => value(r, "Project ID") === IDS.checkoutApi,
-    );
+    const row = rowOf(book, "Summary", IDS.checkoutApi);
     const served = countRuns(
       runsIn(f.runsOf(IDS.checkoutApi), { start: "2026-11-09", end: "2026-11-18" }, ZONE),
     );
-    expect(value(row ?? new Map(), "Runs")).toBe(served.runs);
+    expect(value(row, "Runs")).toBe(served.runs);
   });
 
   it("refuses a --from beyond the API's lookback with exit 2, naming the earliest date allowed", async () => {

@@ -36,7 +36,10 @@ export interface TeamFixture {
   close(): Promise<void>;
 }
 
-export async function startTeamFixture(): Promise<TeamFixture> {
+/** `dashboardUrl`: the team's `dashboard_url`, when the test needs links to dashboards. */
+export async function startTeamFixture(
+  options: { dashboardUrl?: string } = {},
+): Promise<TeamFixture> {
   requireBuiltCli();
   const [emulator, dirs] = await Promise.all([
     startEmulator({ today: TODAY, key: API_KEY }),
@@ -49,6 +52,7 @@ export async function startTeamFixture(): Promise<TeamFixture> {
         name: "checkout",
         title: "Checkout squad",
         timezone: ZONE,
+        ...(options.dashboardUrl ? { dashboard_url: options.dashboardUrl } : {}),
         projects: PROJECTS.map((p) => ({ id: p.id, ...p.yaml })),
         digests: [
           {

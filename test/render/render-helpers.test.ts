@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
 import { sparkline } from "../../src/render/format.js";
-import { shownDelta } from "../../src/render/workbook/workbook-cells.js";
 import { worstFirst } from "../../src/render/worst-first.js";
 import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
 
@@ -146,17 +145,5 @@ describe("sparkline", () => {
     // Against a project at 6%, the same 0.5–0.7% is near the floor.
     expect(sparkline(low, 0.06)).toBe("\u2582\u2582\u2582");
     expect(sparkline([null, 0.06], 0.06)).toBe(" \u2588");
-  });
-});
-
-describe("shownDelta", () => {
-  it.each([
-    ["pp", -0.04, 0],
-    ["pp", -0.06, -0.1],
-    ["pct", -0.004, 0],
-    ["pct", 0.126, 0.13],
-  ] as const)("stores %s %s as %s, never -0", (kind, value, expected) => {
-    const shown = shownDelta(kind, value);
-    expect(Object.is(shown, expected)).toBe(true);
   });
 });

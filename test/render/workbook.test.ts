@@ -14,10 +14,9 @@ import type { AvailableProject, Figures, Report } from "../../src/report/types.j
 import { HOSTILE_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 import { cell, headers, loadWorkbook, records, sheet, value } from "./workbook-read.js";
 
-// Grouped by figure: value, prior, change and significance side by side.
+// The figures people compare, each beside its prior and change (rates: and significance).
 const SUMMARY_CONTRACT = [
   "Project",
-  "Project ID",
   "Runs",
   "Runs (prior)",
   "Runs Δ (%)",
@@ -33,8 +32,8 @@ const SUMMARY_CONTRACT = [
   "Test pass rate (prior)",
   "Test pass rate Δ (pp)",
   "Test pass rate Δ significance",
-  "Mean run duration (s)",
-  "Mean run duration (s) (prior)",
+  "Mean run duration",
+  "Mean run duration (prior)",
   "Mean run duration Δ (%)",
 ];
 
@@ -46,7 +45,7 @@ const DAILY_CONTRACT = [
   "Runs passed",
   "Runs failed",
   "Run pass rate",
-  "Mean run duration (s)",
+  "Mean run duration",
   "Tests",
   "Tests passed",
   "Tests failed",
@@ -63,9 +62,10 @@ const FIGURE_COLUMNS: [string, (f: Figures) => number | null][] = [
   ["Runs passed", (f) => f.runsPassed],
   ["Runs failed", (f) => f.runsFailed],
   ["Run pass rate", (f) => f.runPassRate],
+  // A duration is a fraction of a day, shown as [m]:ss.
   [
-    "Mean run duration (s)",
-    (f) => (f.meanRunDurationMs === null ? null : f.meanRunDurationMs / 1000),
+    "Mean run duration",
+    (f) => (f.meanRunDurationMs === null ? null : f.meanRunDurationMs / 86_400_000),
   ],
   ["Tests", (f) => f.tests],
   ["Tests passed", (f) => f.testsPassed],
@@ -82,11 +82,46 @@ const FORMATS: Record<string, string> = {
   "Run pass rate": "0.0%",
   "Run pass rate (prior)": "0.0%",
   "Run pass rate Δ (pp)": "+0.0;-0.0;0.0",
-  "Mean run duration (s)": "0.0",
+  "Mean run duration": "[m]:ss",
   "Flaky rate": "0.0%",
   "Flaky rate Δ (pp)": "+0.0;-0.0;0.0",
   "Runs Δ (%)": "+0%;-0%;0%",
 };
+
+/** A cell's value as stored: exceljs reads a time-formatted number back as a Date from 1899-12-30. */
+function stored(v: unknown): unknown {
+  return v instanceof Date && v.getUTCFullYear() < 1900
+    ? (v.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000
+    : v;
+}
+
+/** Every figure of FIGURE_COLUMNS in `row` is the model's; a duration to the millisecond exceljs reads it back to. */
+function expectFigures(row: Map<string, ExcelJS.Cell>, figures: Figures): void {
+  for (const [header, read] of FIGURE_COLUMNS) {
+    const expected = read(figures);
+    const got = stored(value(row, header));
+    if (header === "Mean run duration" && expected !== null)
+      expect(got as number, header).toBeCloseTo(expected, 7);
+    else expect(got, header).toBe(expected);
+  }
+}
+
+/** The text of a cell, a hyperlink's included. */
+function textOf(c: ExcelJS.Cell | undefined): unknown {
+  const v = c?.value;
+  return v !== null && typeof v === "object" && "text" in v ? v.text : v;
+}
+
+/** A project's (or the Total's) cells across Summary, Runs and Tests, by header. */
+function figureRow(book: ExcelJS.Workbook, project: string): Map<string, ExcelJS.Cell> {
+  const merged = new Map<string, ExcelJS.Cell>();
+  for (const name of ["Summary", "Runs", "Tests"]) {
+    const row = records(sheet(book, name)).find((r) => textOf(r.get("Project")) === project);
+    if (!row) throw new Error(`no ${name} row for ${project}`);
+    for (const [header, c] of row) if (!merged.has(header)) merged.set(header, c);
+  }
+  return merged;
+}
 
 describe("renderWorkbook", () => {
   const report = sampleReport();
@@ -97,71 +132,65 @@ describe("renderWorkbook", () => {
     book = await loadWorkbook(await renderWorkbook(report));
   });
 
-  it("has About, Summary, Daily and, with firing alerts, Alerts, and opens on Summary", () => {
-    expect(book.worksheets.map((w) => w.name)).toEqual(["About", "Summary", "Daily", "Alerts"]);
+  it("has About, Summary, Runs, Tests, Daily and, with firing alerts, Alerts, and opens on Summary", () => {
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      "About",
+      "Summary",
+      "Runs",
+      "Tests",
+      "Daily",
+      "Alerts",
+    ]);
     expect(book.views[0]?.activeTab).toBe(1);
   });
 
   it("starts Summary with the contract's headers, in order", () => {
-    expect(headers(sheet(book, "Summary")).slice(0, SUMMARY_CONTRACT.length)).toEqual(
-      SUMMARY_CONTRACT,
-    );
+    expect(headers(sheet(book, "Summary"))).toEqual(SUMMARY_CONTRACT);
     expect(headers(sheet(book, "Daily")).slice(0, DAILY_CONTRACT.length)).toEqual(DAILY_CONTRACT);
   });
 
   it("holds every project's figures, priors and pp deltas as the model has them", () => {
-    const rows = records(sheet(book, "Summary"));
     for (const project of available) {
-      const row = rows.find((r) => value(r, "Project ID") === project.projectId);
-      expect(row, project.name).toBeDefined();
-      if (!row) continue;
-      expect(value(row, "Project")).toBe(project.name);
-      for (const [header, read] of FIGURE_COLUMNS)
-        expect(value(row, header), header).toBe(read(project.current));
+      const row = figureRow(book, project.name);
+      expect(value(row, "Project ID")).toBe(project.projectId);
+      expectFigures(row, project.current);
       expect(value(row, "Run pass rate (prior)")).toBe(project.prior?.runPassRate ?? null);
       expect(value(row, "Runs passed (prior)")).toBe(project.prior?.runsPassed ?? null);
       expect(value(row, "Tests skipped (prior)")).toBe(project.prior?.testsSkipped ?? null);
       const runs = project.deltas.runs;
-      // Deltas are stored as shown (0.1 pp, 1%), so none reads "-0.0" or "-0%".
-      expect(value(row, "Runs Δ (%)")).toBe(
-        runs.kind === "change" && runs.pct !== null ? Math.round(runs.pct * 100) / 100 || 0 : null,
-      );
+      // Deltas are stored exact; only their formats round them.
+      expect(value(row, "Runs Δ (%)")).toBe(runs.kind === "change" ? runs.pct : null);
       expect(value(row, "Flaky rate (prior)")).toBe(project.prior?.flakyRate ?? null);
       const flaky = project.deltas.flakyRate;
-      expect(value(row, "Flaky rate Δ (pp)")).toBe(
-        flaky.kind === "change" ? Math.round(flaky.pp * 10) / 10 || 0 : null,
-      );
+      expect(value(row, "Flaky rate Δ (pp)")).toBe(flaky.kind === "change" ? flaky.pp : null);
       const run = project.deltas.runPassRate;
-      expect(value(row, "Run pass rate Δ (pp)")).toBe(
-        run.kind === "change" ? Math.round(run.pp * 10) / 10 || 0 : null,
-      );
+      expect(value(row, "Run pass rate Δ (pp)")).toBe(run.kind === "change" ? run.pp : null);
       expect(value(row, "Status")).toBe("ok");
     }
   });
 
   it("ends Summary with a bold Total row from the team's figures", () => {
-    const rows = records(sheet(book, "Summary"));
-    const total = rows.at(-1);
-    expect(total && value(total, "Project")).toBe("Total");
-    if (!total) return;
-    for (const [header, read] of FIGURE_COLUMNS)
-      expect(value(total, header), header).toBe(read(report.total.current));
+    expect(records(sheet(book, "Summary")).at(-1)?.get("Project")?.value).toBe("Total");
+    const total = figureRow(book, "Total");
+    expectFigures(total, report.total.current);
     expect(cell(total, "Runs").font?.bold).toBe(true);
     expect(value(total, "Note")).toContain("Legacy <API>");
   });
 
   it("lists an unavailable project with its reason and empty figures", () => {
-    const row = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === "legacy1");
+    const row = figureRow(book, "Legacy <API>");
+    expect(row && value(row, "Project ID")).toBe("legacy1");
     expect(row && value(row, "Status")).toBe("unavailable");
     expect(row && value(row, "Note")).toBe(
       "UPSTREAM: the insights API kept failing (503) after 6 attempts",
     );
     expect(row && value(row, "Runs")).toBeNull();
     expect(row && value(row, "Run pass rate")).toBeNull();
+    expect(row && value(row, "Run pass rate Δ significance")).toBe("unavailable");
   });
 
   it("leaves rates empty, not 0%, where there was no data", () => {
-    const quiet = records(sheet(book, "Summary")).find((r) => value(r, "Project ID") === "perf000");
+    const quiet = figureRow(book, "Nightly perf");
     expect(quiet && value(quiet, "Runs")).toBe(0);
     expect(quiet && value(quiet, "Run pass rate")).toBeNull();
     expect(quiet && value(quiet, "Flaky rate")).toBeNull();
@@ -174,12 +203,10 @@ describe("renderWorkbook", () => {
   });
 
   it("colours deltas by direction: flaky up red, run pass rate up green, noise plain", () => {
-    const rows = records(sheet(book, "Summary"));
     const colours = { good: "FF1A7F37", bad: "FFCF222E", neutral: undefined };
     const seen = new Set<string>();
     for (const project of available) {
-      const row = rows.find((r) => value(r, "Project ID") === project.projectId);
-      if (!row) throw new Error(project.projectId);
+      const row = figureRow(book, project.name);
       for (const [header, figure] of [
         ["Flaky rate Δ (pp)", "flakyRate"],
         ["Run pass rate Δ (pp)", "runPassRate"],
@@ -201,12 +228,13 @@ describe("renderWorkbook", () => {
       const found: ExcelJS.Cell[] = [];
       ws.eachRow((row) =>
         row.eachCell((c) => {
-          if (c.value === HOSTILE_NAME) found.push(c);
+          if (textOf(c) === HOSTILE_NAME) found.push(c);
         }),
       );
       expect(found.length, name).toBeGreaterThan(0);
       for (const c of found) {
-        expect(c.type).toBe(ExcelJS.ValueType.String);
+        // Linked to its dashboard in Summary: a hyperlink whose text is the name, not a formula.
+        expect([ExcelJS.ValueType.String, ExcelJS.ValueType.Hyperlink]).toContain(c.type);
         expect(c.formula).toBeUndefined();
       }
     }
@@ -227,14 +255,13 @@ describe("renderWorkbook", () => {
       expect((date as Date).toISOString()).toBe(`${d.date}T00:00:00.000Z`);
       expect(cell(row, "Date").numFmt).toBe("yyyy-mm-dd");
       expect(value(row, "Project ID")).toBe(p.projectId);
-      for (const [header, read] of FIGURE_COLUMNS)
-        expect(value(row, header), header).toBe(read(d.figures));
+      expectFigures(row, d.figures);
     });
     const empty = rows.find((r) => value(r, "Project ID") === "pdqmxlz" && value(r, "Runs") === 0);
     expect(empty && value(empty, "Run pass rate")).toBeNull();
   });
 
-  it.each(["Summary", "Daily", "Alerts"])(
+  it.each(["Summary", "Runs", "Tests", "Daily", "Alerts"])(
     "freezes the bold header row of %s and filters it",
     (name) => {
       const ws = sheet(book, name);
@@ -242,12 +269,13 @@ describe("renderWorkbook", () => {
       expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
       const lastColumn = ws.getColumn(headers(ws).length).letter;
       // Summary's Total row, the last, stays outside the filter: sorting never mixes it in.
-      const lastFiltered = name === "Summary" ? ws.rowCount - 1 : ws.rowCount;
+      const totalLast = ["Summary", "Runs", "Tests"].includes(name);
+      const lastFiltered = totalLast ? ws.rowCount - 1 : ws.rowCount;
       expect(ws.autoFilter).toBe(`A1:${lastColumn}${lastFiltered}`);
     },
   );
 
-  it.each(["Summary", "Daily"])(
+  it.each(["Summary", "Runs", "Tests", "Daily"])(
     "prints %s landscape, fitted to the page width, header on every page",
     (name) => {
       const ws = sheet(book, name);
@@ -261,11 +289,12 @@ describe("renderWorkbook", () => {
     },
   );
 
-  it("fits the Project column to the longest name", () => {
+  it("fits the Project column to the longest name, up to 30 characters", () => {
     const ws = sheet(book, "Summary");
     const longest = Math.max(...report.projects.map((p) => p.name.length));
-    expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(longest);
-    expect(ws.getColumn(3).width).toBeGreaterThanOrEqual("Runs".length);
+    expect(longest).toBeGreaterThan(30);
+    expect(ws.getColumn(1).width).toBe(30);
+    expect(ws.getColumn(2).width).toBeGreaterThanOrEqual("Runs".length);
   });
 
   it("says in About what the workbook covers", () => {
@@ -301,7 +330,13 @@ describe("renderWorkbook options", () => {
   it("writes no Alerts sheet when no alerts ran", async () => {
     const quiet: Report = { ...sampleReport(), alerts: [] };
     const book = await loadWorkbook(await renderWorkbook(quiet));
-    expect(book.worksheets.map((w) => w.name)).toEqual(["About", "Summary", "Daily"]);
+    expect(book.worksheets.map((w) => w.name)).toEqual([
+      "About",
+      "Summary",
+      "Runs",
+      "Tests",
+      "Daily",
+    ]);
   });
 
   it("writes the alert evaluations it is given, team alerts without a project id", async () => {

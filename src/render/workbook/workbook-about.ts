@@ -2,15 +2,16 @@ import type ExcelJS from "exceljs";
 import { DateTime } from "luxon";
 import type { Report } from "../../report/types.js";
 import { formatPeriod } from "../format.js";
-import { cellText } from "./workbook-cells.js";
-import { PRINT_SETUP } from "./workbook-sheet.js";
+import { cellText, fontOf } from "./workbook-cells.js";
+import { PRINT_SETUP, wrappedLines } from "./workbook-sheet.js";
 
 // The `About` sheet: what the workbook covers (team, period, prior period, zone, filters, when
 // it was made) and how its rates are defined, so a file forwarded by mail still explains itself.
 
 type AboutLine = { cells: string[]; bold?: boolean };
 
-const MAX_WIDTH = 100;
+/** A column is never wider than this: its text wraps instead. */
+const MAX_WIDTH = 40;
 
 const DEFINITIONS: [string, string][] = [
   ["Run pass rate", "passed runs ÷ (passed + failed runs)"],
@@ -85,6 +86,15 @@ export function aboutLines(report: Report, generatedAt: string): AboutLine[] {
   return lines;
 }
 
+/** Columns of the About sheet: labels, then the project table's four (values span them). */
+const COLUMNS = 5;
+/** Points per line of 11 pt text, and of the 14 pt title. */
+const LINE_HEIGHT = 15;
+const TITLE_SIZE = 14;
+const TITLE_LINE_HEIGHT = 20;
+/** Width the merged value cells get at least, so a definition wraps to a line or two. */
+const MIN_VALUE_WIDTH = 100;
+
 /** Writes the About sheet and commits it. */
 export function writeAboutSheet(
   book: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -94,44 +104,57 @@ export function writeAboutSheet(
   const lines = aboutLines(report, generatedAt);
   const sheet = book.addWorksheet("About", { pageSetup: { ...PRINT_SETUP } });
   const widths = fitWidths(lines);
-  sheet.columns = widths.map((width) => ({ width }));
-  for (const line of lines) {
+  sheet.columns = widths.map((width) => ({ width, style: { font: fontOf() } }));
+  const total = widths.reduce((sum, w) => sum + w, 0);
+  lines.forEach((line, index) => {
+    const r = index + 1;
     const row = sheet.addRow(line.cells.map(cellText));
-    // The streaming writer drops rows without values unless they have a height: keep the spacing.
-    // Wrapped text gets its height here: neither LibreOffice nor Excel grows a row written with
-    // no height on opening, and the second line of a long note was cut off.
-    // A title alone on its line spills into the empty cells beside it: one line.
-    row.height = line.cells.length < 2 ? 15 : 15 * linesShown(line.cells, widths);
     row.alignment = { vertical: "top", wrapText: true };
-    if (line.bold) row.font = { bold: true };
-    else row.getCell(1).font = { bold: true };
+    // Neither LibreOffice nor Excel grows a streamed row to fit wrapped text, so every row gets
+    // the height of its tallest cell. A lone cell (a title) and a label's value span the
+    // columns to the right, merged, so they wrap in the sheet's whole width, not in one column.
+    const spans = spanWidths(line.cells.length, widths, total);
+    const title = index === 0;
+    const tall = Math.max(1, ...line.cells.map((text, i) => wrappedLines(text, spans[i] ?? 10)));
+    row.height = tall * (title ? TITLE_LINE_HEIGHT : LINE_HEIGHT);
+    line.cells.forEach((_, i) => {
+      row.getCell(i + 1).font = fontOf({
+        bold: line.bold === true || i === 0,
+        ...(title ? { size: TITLE_SIZE } : {}),
+      });
+    });
+    if (line.cells.length === 1) sheet.mergeCells(r, 1, r, COLUMNS);
+    if (line.cells.length === 2) sheet.mergeCells(r, 2, r, COLUMNS);
     row.commit();
-  }
+  });
   sheet.commit();
 }
 
-/** How many lines the tallest cell of a row wraps to in columns of these widths (characters). */
-function linesShown(cells: readonly string[], widths: readonly number[]): number {
-  let most = 1;
-  cells.forEach((text, i) => {
-    const width = Math.max(1, (widths[i] ?? 10) - 1);
-    const lines = text
-      .split("\n")
-      .reduce((n, part) => n + Math.max(1, Math.ceil(part.length / width)), 0);
-    most = Math.max(most, lines);
-  });
-  return most;
+/** The width each cell of a row shows in: a lone cell spans all columns, a value all but A. */
+function spanWidths(cells: number, widths: readonly number[], total: number): number[] {
+  if (cells === 1) return [total];
+  if (cells === 2) return [widths[0] ?? 10, total - (widths[0] ?? 10)];
+  return [...widths];
 }
 
+/**
+ * Column A fits the labels and project names; B–E the project table, E widened so the merged
+ * value cells are at least MIN_VALUE_WIDTH wide together.
+ */
 function fitWidths(lines: readonly AboutLine[]): number[] {
-  const widths: number[] = [];
+  const widths: number[] = Array.from({ length: COLUMNS }, () => 10);
   for (const line of lines) {
-    // A title alone on its line may spill into the empty cells beside it.
-    if (line.cells.length < 2) continue;
+    const table = line.cells.length > 2;
     line.cells.forEach((text, i) => {
-      widths[i] = Math.min(MAX_WIDTH, Math.max(widths[i] ?? 10, text.length + 2));
+      if (line.cells.length === 1 || (!table && i > 0)) return;
+      // Bold text (labels, the table's header) is about a tenth wider.
+      const bold = line.bold === true || i === 0;
+      const needed = Math.ceil(text.length * (bold ? 1.1 : 1)) + 2;
+      widths[i] = Math.min(MAX_WIDTH, Math.max(widths[i] ?? 10, needed));
     });
   }
+  const values = widths.slice(1).reduce((sum, w) => sum + w, 0);
+  widths[COLUMNS - 1] = (widths[COLUMNS - 1] ?? 10) + Math.max(0, MIN_VALUE_WIDTH - values);
   return widths;
 }
 

@@ -1,10 +1,12 @@
+import type ExcelJS from "exceljs";
+
 // How one value becomes one workbook cell: the kinds of column we write, their Excel number
 // formats, how wide their values print (for fitted widths), and the font colours of tones.
 // Pure; shared by every sheet of the workbook.
 
 export type CellValue = string | number | Date | null;
 
-export type CellKind = "text" | "count" | "rate" | "pp" | "pct" | "seconds" | "date";
+export type CellKind = "text" | "count" | "rate" | "pp" | "pct" | "duration" | "date";
 
 /** Good news, bad news, or a warning; anything else stays uncoloured. */
 export type CellTone = "good" | "bad" | "warn" | "neutral";
@@ -14,12 +16,43 @@ export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
   text: undefined,
   count: "#,##0",
   rate: "0.0%",
-  // A third section for zero, so no change reads "0.0", not "+0.0".
+  // A third section for zero, so no change reads "0.0", not "+0.0". Values are stored exact
+  // and only shown rounded, so a formula on them never inherits the rounding.
   pp: "+0.0;-0.0;0.0",
   pct: "+0%;-0%;0%",
-  seconds: "0.0",
+  // A duration is a fraction of a day, shown as minutes and seconds (75:04 past an hour).
+  duration: "[m]:ss",
   date: "yyyy-mm-dd",
 };
+
+/**
+ * The font of every cell. Named and sized everywhere: a font entry with only `bold` makes
+ * LibreOffice fall back to its default serif face.
+ */
+export const BASE_FONT = { name: "Calibri", family: 2, size: 11 } as const;
+
+/** The font for `size` points, bold or not, in a tone's colour. */
+export function fontOf(
+  options: { bold?: boolean; tone?: CellTone; size?: number; link?: boolean } = {},
+): Partial<ExcelJS.Font> {
+  const colour = options.link ? LINK_COLOUR : options.tone ? TONE_COLOURS[options.tone] : undefined;
+  return {
+    ...BASE_FONT,
+    ...(options.size ? { size: options.size } : {}),
+    ...(options.bold ? { bold: true } : {}),
+    ...(options.link ? { underline: true } : {}),
+    ...(colour ? { color: { argb: colour } } : {}),
+  };
+}
+
+const LINK_COLOUR = "FF0563C1";
+
+const MS_PER_DAY = 86_400_000;
+
+/** Milliseconds as the fraction of a day Excel keeps durations in. */
+export function excelDuration(ms: number | null): number | null {
+  return ms === null ? null : ms / MS_PER_DAY;
+}
 
 /** ARGB font colours; the same greens and reds the email uses, readable on white. */
 export const TONE_COLOURS: Record<CellTone, string | undefined> = {
@@ -43,16 +76,6 @@ export function cellText(text: string): string {
   return text.length > MAX_CELL_TEXT ? text.slice(0, MAX_CELL_TEXT) : text;
 }
 
-/**
- * A delta rounded to what its format shows (0.1 pp, 1%), so −0.04 pp is stored as 0 and never
- * reads "-0.0" or "-0%" in any spreadsheet.
- */
-export function shownDelta(kind: "pp" | "pct", value: number | null): number | null {
-  if (value === null) return null;
-  const rounded = kind === "pp" ? Math.round(value * 10) / 10 : Math.round(value * 100) / 100;
-  return rounded === 0 ? 0 : rounded; // -0 → 0
-}
-
 /** How many characters a value shows as in its column's format, for fitting column widths. */
 export function displayLength(kind: CellKind, value: CellValue): number {
   if (value === null) return 0;
@@ -67,8 +90,10 @@ export function displayLength(kind: CellKind, value: CellValue): number {
       return Math.abs(value).toFixed(1).length + 1;
     case "pct":
       return Math.abs(Math.round(value * 100)).toString().length + 2;
-    case "seconds":
-      return value.toFixed(1).length;
+    case "duration": {
+      const seconds = Math.round(value * 86_400);
+      return `${Math.floor(seconds / 60)}:00`.length;
+    }
     default:
       return String(value).length;
   }

@@ -1,5 +1,5 @@
 import type { Figures, RateFigure, Report } from "../../report/types.js";
-import { cellText, excelDate } from "./workbook-cells.js";
+import { cellText, excelDate, excelDuration } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
 // The `Daily` sheet: a row per available project per day of the period, every day present
@@ -36,10 +36,9 @@ export const DAILY_COLUMNS: readonly Col[] = [
   count("Runs failed", "runsFailed"),
   rate("Run pass rate", "runPassRate"),
   {
-    header: "Mean run duration (s)",
-    kind: "seconds",
-    value: (r) =>
-      r.figures.meanRunDurationMs === null ? null : r.figures.meanRunDurationMs / 1000,
+    header: "Mean run duration",
+    kind: "duration",
+    value: (r) => excelDuration(r.figures.meanRunDurationMs),
   },
   count("Tests", "tests"),
   count("Tests passed", "testsPassed"),

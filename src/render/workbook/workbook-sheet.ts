@@ -5,8 +5,8 @@ import {
   type CellTone,
   type CellValue,
   displayLength,
+  fontOf,
   NUMBER_FORMATS,
-  TONE_COLOURS,
 } from "./workbook-cells.js";
 
 // One table sheet, written through exceljs's streaming writer: a bold frozen header row, an
@@ -19,6 +19,8 @@ export interface SheetColumn<R> {
   value(row: R): CellValue;
   /** Font colour for the value, for deltas and states that know good from bad. */
   tone?(row: R): CellTone;
+  /** A web address the cell links to (the value stays its text), or null for none. */
+  link?(row: R): string | null;
 }
 
 export interface TableSheet<R> {
@@ -37,17 +39,26 @@ export interface TableSheet<R> {
 /** Rows between waits for the zip to catch up (about 300 KB of sheet XML). */
 const ROWS_PER_DRAIN = 500;
 const MIN_WIDTH = 6;
-const MAX_WIDTH = 60;
+/** Text wider than this wraps, its row made as tall as it needs. */
+const MAX_WIDTH = 30;
 
 const HEADER_STYLE: Partial<ExcelJS.Style> = {
-  font: { bold: true },
+  font: fontOf({ bold: true }),
   fill: { type: "pattern", pattern: "solid", fgColor: { argb: "FFF2F2F2" } },
   border: { bottom: { style: "thin", color: { argb: "FFBFBFBF" } } },
-  alignment: { vertical: "bottom", wrapText: true },
+  // Top-aligned with a spare line below: the autofilter button sits there, never on the text.
+  alignment: { vertical: "top", wrapText: true },
 };
 
-/** A header wraps rather than widen its column past this: 42 columns must print legibly. */
-const HEADER_WIDTH = 14;
+/** A header wraps rather than widen its column past this (its longest word still fits). */
+const HEADER_WIDTH = 7;
+
+/**
+ * The widest sheet that is shrunk to the page's width when printed: about 20 fitted columns
+ * print at 70–90% on landscape A4. A wider sheet (42 columns printed at 23%, 2.5 pt text) is
+ * printed at full size across pages instead, its first column repeated on each.
+ */
+export const MAX_FITTED_COLUMNS = 20;
 
 /** Landscape A4, all columns on the page's width, as many pages down as it takes. */
 export const PRINT_SETUP = {
@@ -59,6 +70,15 @@ export const PRINT_SETUP = {
   margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 },
 } as const;
 
+/** Landscape A4 at full size, for sheets too wide to shrink to one page's width legibly. */
+const WIDE_PRINT_SETUP = {
+  orientation: "landscape",
+  paperSize: 9,
+  fitToPage: false,
+  scale: 100,
+  margins: PRINT_SETUP.margins,
+} as const;
+
 /** Writes one table sheet into a streaming workbook and commits it. */
 export async function writeTableSheet<R>(
   book: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -67,14 +87,16 @@ export async function writeTableSheet<R>(
   const { columns } = spec;
   const sheet = book.addWorksheet(spec.name, {
     views: [{ state: "frozen", xSplit: spec.frozenColumns ?? 0, ySplit: 1 }],
-    // Printed: landscape, as wide as the page, the header on every page, so a few projects
-    // print on a page or two instead of a column per page.
-    pageSetup: { ...PRINT_SETUP, printTitlesRow: "1:1" },
+    // Printed: landscape, the header on every page; as wide as the page when that stays legible.
+    pageSetup:
+      columns.length <= MAX_FITTED_COLUMNS
+        ? { ...PRINT_SETUP, printTitlesRow: "1:1" }
+        : { ...WIDE_PRINT_SETUP, printTitlesRow: "1:1", printTitlesColumn: "A:A" },
   });
   const widths = fitWidths(spec);
   sheet.columns = columns.map((column, i) => ({
     width: widths[i],
-    style: styleOf(column.kind),
+    style: styleOf(column.kind, i),
   }));
 
   const header = sheet.addRow(columns.map((c) => c.header));
@@ -82,22 +104,33 @@ export async function writeTableSheet<R>(
     cell.style = HEADER_STYLE;
   });
   // Neither Excel nor LibreOffice grows a streamed row to fit wrapped text: say how tall.
-  header.height = 15 * Math.max(...columns.map((c, i) => wrappedLines(c.header, widths[i] ?? 10)));
+  header.height =
+    15 * (1 + Math.max(...columns.map((c, i) => wrappedLines(c.header, widths[i] ?? 10))));
   header.commit();
 
+  const styles = new StyleCache(columns.map((c, i) => styleOf(c.kind, i)));
   let written = 1;
   for (const row of spec.rows()) {
     const added = sheet.addRow(columns.map((c) => c.value(row)));
     const bold = spec.emphasis?.(row) === true;
+    let tall = 1;
     columns.forEach((column, i) => {
-      const colour = column.tone ? TONE_COLOURS[column.tone(row)] : undefined;
-      if (!colour && !bold) return;
       const cell = added.getCell(i + 1);
-      cell.font = {
-        ...(bold ? { bold: true } : {}),
-        ...(colour ? { color: { argb: colour } } : {}),
-      };
+      let wrap = false;
+      if (column.kind === "text" && typeof cell.value === "string") {
+        const lines = wrappedLines(cell.value, widths[i] ?? 10);
+        wrap = lines > 1;
+        tall = Math.max(tall, lines);
+      }
+      const link = column.link?.(row) ?? null;
+      if (link !== null && typeof cell.value === "string") {
+        cell.value = { text: cell.value, hyperlink: link };
+      }
+      const tone = link === null ? (column.tone?.(row) ?? "neutral") : "neutral";
+      cell.style = styles.of(i, { bold, tone, link: link !== null, wrap });
     });
+    // A long note wraps in its column: the row grows to show it (no spreadsheet grows it).
+    if (tall > 1) added.height = 15 * tall;
     added.commit();
     written += 1;
     if (written % ROWS_PER_DRAIN === 0) await drained(sheet);
@@ -113,14 +146,13 @@ export async function writeTableSheet<R>(
 
 /** Widths from the longest header or value of each column (the streaming writer needs them up front). */
 function fitWidths<R>(spec: TableSheet<R>): number[] {
-  // Autofilter buttons sit on the header's right edge: leave room for them. Long headers wrap,
-  // but their longest word still fits.
-  const longest = spec.columns.map(
-    (c) =>
-      Math.max(
-        Math.min(c.header.length, HEADER_WIDTH),
-        ...c.header.split(" ").map((w) => w.length),
-      ) + 2,
+  // Long headers wrap, but their longest word still fits, in bold (a character wider). The
+  // autofilter button has the header's spare bottom line, so needs no width.
+  const longest = spec.columns.map((c) =>
+    Math.max(
+      Math.min(c.header.length, HEADER_WIDTH),
+      ...c.header.split(" ").map((w) => w.length + 1),
+    ),
   );
   for (const row of spec.rows()) {
     spec.columns.forEach((column, i) => {
@@ -128,29 +160,63 @@ function fitWidths<R>(spec: TableSheet<R>): number[] {
       if (length > (longest[i] ?? 0)) longest[i] = length;
     });
   }
-  return longest.map((n) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, n + 2)));
+  return longest.map((n) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, n + 1)));
 }
 
-/** Lines `text` word-wraps to in a column `width` characters wide (less the filter button). */
-function wrappedLines(text: string, width: number): number {
-  const room = Math.max(1, width - 4);
-  let lines = 1;
-  let used = 0;
-  for (const word of text.split(" ")) {
-    const need = used === 0 ? word.length : used + 1 + word.length;
-    if (need > room && used > 0) {
-      lines += 1;
-      used = word.length;
-    } else {
-      used = need;
+/** Lines `text` word-wraps to in a column `width` characters wide; a longer word is broken. */
+export function wrappedLines(text: string, width: number): number {
+  const room = Math.max(1, width - 1);
+  let lines = 0;
+  for (const part of text.split("\n")) {
+    lines += 1;
+    let used = 0;
+    for (const word of part.split(" ")) {
+      const need = used === 0 ? word.length : used + 1 + word.length;
+      if (need <= room) {
+        used = need;
+        continue;
+      }
+      if (used > 0) lines += 1;
+      lines += Math.max(0, Math.ceil(word.length / room) - 1);
+      used = word.length % room || room;
     }
   }
   return lines;
 }
 
-function styleOf(kind: CellKind): Partial<ExcelJS.Style> {
+type Look = { bold: boolean; tone: CellTone; link: boolean; wrap: boolean };
+
+/**
+ * One style object per column and look, shared by every cell that has it: exceljs recognises a
+ * style it has seen by identity, and works out a new object's style id from scratch (a font's
+ * XML and all), which for 45,000 rows was most of the writing time.
+ */
+class StyleCache {
+  private readonly cache = new Map<string, Partial<ExcelJS.Style>>();
+  constructor(private readonly base: readonly Partial<ExcelJS.Style>[]) {}
+
+  of(column: number, look: Look): Partial<ExcelJS.Style> {
+    const key = `${column}|${look.bold}|${look.tone}|${look.link}|${look.wrap}`;
+    let style = this.cache.get(key);
+    if (!style) {
+      const base = this.base[column] ?? {};
+      const plain = !look.bold && look.tone === "neutral" && !look.link;
+      style = {
+        ...base,
+        ...(plain ? {} : { font: fontOf({ bold: look.bold, tone: look.tone, link: look.link }) }),
+        ...(look.wrap ? { alignment: { ...base.alignment, vertical: "top", wrapText: true } } : {}),
+      };
+      this.cache.set(key, style);
+    }
+    return style;
+  }
+}
+
+function styleOf(kind: CellKind, index: number): Partial<ExcelJS.Style> {
   const numFmt = NUMBER_FORMATS[kind];
-  return numFmt ? { numFmt } : {};
+  if (numFmt) return { numFmt, font: fontOf() };
+  // Text right of a right-aligned number ("+12%noise") keeps a space's distance from it.
+  return index === 0 ? { font: fontOf() } : { font: fontOf(), alignment: { indent: 1 } };
 }
 
 /**

@@ -8,12 +8,15 @@ import type {
   Report,
 } from "../../report/types.js";
 import { deltaView, toneOf as toneOfView } from "../delta-view.js";
-import { type CellTone, cellText, shownDelta } from "./workbook-cells.js";
+import { projectUrl } from "../email/email-content.js";
+import { type CellTone, cellText, excelDuration } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 
-// The `Summary` sheet: a row per project and a `Total` row, each with the current value, the
-// prior value and the delta of every figure, grouped by figure. Scripts should read columns by
-// header, not by position: the grouping moved them.
+// The `Summary` sheet: a row per project and a `Total` row with the figures people compare —
+// runs, the three rates, the mean run duration — each beside its prior value and its change,
+// the rates also with the change's significance. Nineteen columns, so it prints legibly on one
+// page's width; the counts behind them are on `Runs` and `Tests` (workbook-counts.ts). Scripts
+// should read columns by header, not by position.
 
 /** One line of the sheet: a project (available or not) or the team total. */
 export interface SummaryRow {
@@ -66,10 +69,11 @@ export function summaryRows(report: Report): SummaryRow[] {
   return rows;
 }
 
-type Col = SheetColumn<SummaryRow>;
-type CountField = Exclude<keyof Figures, RateFigure | "meanRunDurationMs">;
+export type SummaryColumn = SheetColumn<SummaryRow>;
+type Col = SummaryColumn;
+export type CountField = Exclude<keyof Figures, RateFigure | "meanRunDurationMs">;
 
-const text = (header: string, pick: (r: SummaryRow) => string | null): Col => ({
+export const text = (header: string, pick: (r: SummaryRow) => string | null): Col => ({
   header,
   kind: "text",
   value: (r) => {
@@ -78,7 +82,17 @@ const text = (header: string, pick: (r: SummaryRow) => string | null): Col => ({
   },
 });
 
-const count = (header: string, field: CountField, when: "current" | "prior" = "current"): Col => ({
+/** The project's name, linked to its dashboard when the team's template names a project. */
+export const projectName = (dashboardUrl: string | null): Col => ({
+  ...text("Project", (r) => r.project),
+  link: (r) => (r.projectId === null ? null : projectUrl(dashboardUrl, r.projectId)),
+});
+
+export const count = (
+  header: string,
+  field: CountField,
+  when: "current" | "prior" = "current",
+): Col => ({
   header,
   kind: "count",
   value: (r) => r[when]?.[field] ?? null,
@@ -90,39 +104,39 @@ const rate = (header: string, field: RateFigure, when: "current" | "prior" = "cu
   value: (r) => r[when]?.[field] ?? null,
 });
 
-const seconds = (header: string, when: "current" | "prior"): Col => ({
+export const duration = (header: string, when: "current" | "prior"): Col => ({
   header,
-  kind: "seconds",
-  value: (r) => {
-    const ms = r[when]?.meanRunDurationMs ?? null;
-    return ms === null ? null : ms / 1000;
-  },
+  kind: "duration",
+  value: (r) => excelDuration(r[when]?.meanRunDurationMs ?? null),
 });
 
+/** A rate's change in percentage points, stored exact: the format rounds it to 0.1. */
 const ppDelta = (header: string, field: RateFigure): Col => ({
   header,
   kind: "pp",
   value: (r) => {
     const delta = r.deltas?.[field];
-    return delta?.kind === "change" ? shownDelta("pp", delta.pp) : null;
+    return delta?.kind === "change" ? delta.pp : null;
   },
   tone: (r) => toneOf(field, r.deltas?.[field]),
 });
 
-const pctDelta = (header: string, field: AmountFigure): Col => ({
+/** A count's or duration's change as a fraction of the prior, stored exact: the format rounds. */
+export const pctDelta = (header: string, field: AmountFigure): Col => ({
   header,
   kind: "pct",
   value: (r) => {
     const delta = r.deltas?.[field];
-    return delta?.kind === "change" ? shownDelta("pct", delta.pct) : null;
+    return delta?.kind === "change" ? delta.pct : null;
   },
   tone: (r) => toneOf(field, r.deltas?.[field]),
 });
 
-const significance = (header: string, field: RateFigure): Col => ({
+export const significance = (header: string, field: RateFigure | AmountFigure): Col => ({
   header,
   kind: "text",
   value: (r) => {
+    if (r.status === "unavailable") return "unavailable";
     const delta = r.deltas?.[field];
     return delta ? significanceOf(delta) : null;
   },
@@ -136,7 +150,7 @@ function toneOf(
 }
 
 /** Why a delta cell holds what it holds, in words a filter can select on. */
-function significanceOf(delta: RateDelta): string {
+function significanceOf(delta: RateDelta | AmountDelta): string {
   switch (delta.kind) {
     case "change":
       // As the digest colours it: significant and large enough to matter, else noise.
@@ -150,59 +164,40 @@ function significanceOf(delta: RateDelta): string {
   }
 }
 
-export const SUMMARY_COLUMNS: readonly Col[] = [
-  // Grouped by figure: its value, prior, change and significance side by side, so a reader
-  // (and a print) takes one figure in at a glance; the raw counts come last.
-  text("Project", (r) => r.project),
-  text("Project ID", (r) => r.projectId),
-  count("Runs", "runs"),
-  count("Runs (prior)", "runs", "prior"),
-  pctDelta("Runs Δ (%)", "runs"),
-  rate("Run pass rate", "runPassRate"),
-  rate("Run pass rate (prior)", "runPassRate", "prior"),
-  ppDelta("Run pass rate Δ (pp)", "runPassRate"),
-  significance("Run pass rate Δ significance", "runPassRate"),
-  rate("Flaky rate", "flakyRate"),
-  rate("Flaky rate (prior)", "flakyRate", "prior"),
-  ppDelta("Flaky rate Δ (pp)", "flakyRate"),
-  significance("Flaky rate Δ significance", "flakyRate"),
-  rate("Test pass rate", "testPassRate"),
-  rate("Test pass rate (prior)", "testPassRate", "prior"),
-  ppDelta("Test pass rate Δ (pp)", "testPassRate"),
-  significance("Test pass rate Δ significance", "testPassRate"),
-  seconds("Mean run duration (s)", "current"),
-  seconds("Mean run duration (s) (prior)", "prior"),
-  pctDelta("Mean run duration Δ (%)", "meanRunDurationMs"),
-  count("Tests", "tests"),
-  count("Tests (prior)", "tests", "prior"),
-  pctDelta("Tests Δ (%)", "tests"),
-  count("Tests failed", "testsFailed"),
-  count("Tests failed (prior)", "testsFailed", "prior"),
-  pctDelta("Tests failed Δ (%)", "testsFailed"),
-  count("Tests flaky", "testsFlaky"),
-  count("Tests flaky (prior)", "testsFlaky", "prior"),
-  pctDelta("Tests flaky Δ (%)", "testsFlaky"),
-  count("Tests timed out", "testsTimedOut"),
-  count("Tests timed out (prior)", "testsTimedOut", "prior"),
-  pctDelta("Tests timed out Δ (%)", "testsTimedOut"),
-  count("Runs passed", "runsPassed"),
-  count("Runs passed (prior)", "runsPassed", "prior"),
-  count("Runs failed", "runsFailed"),
-  count("Runs failed (prior)", "runsFailed", "prior"),
-  count("Tests passed", "testsPassed"),
-  count("Tests passed (prior)", "testsPassed", "prior"),
-  count("Tests skipped", "testsSkipped"),
-  count("Tests skipped (prior)", "testsSkipped", "prior"),
-  text("Status", (r) => r.status),
-  text("Note", (r) => r.note),
+/** A rate beside its prior, its change and whether the change is significant. */
+const rateGroup = (name: string, field: RateFigure): Col[] => [
+  rate(name, field),
+  rate(`${name} (prior)`, field, "prior"),
+  ppDelta(`${name} Δ (pp)`, field),
+  significance(`${name} Δ significance`, field),
 ];
+
+/**
+ * Summary's columns: 19, so it prints at about 70% or more fitted to one page's width. Notes
+ * (why a project is unavailable, what the total leaves out) are on `Runs`; an unavailable
+ * project's significance cells say so here.
+ */
+export function summaryColumns(dashboardUrl: string | null): Col[] {
+  return [
+    projectName(dashboardUrl),
+    count("Runs", "runs"),
+    count("Runs (prior)", "runs", "prior"),
+    pctDelta("Runs Δ (%)", "runs"),
+    ...rateGroup("Run pass rate", "runPassRate"),
+    ...rateGroup("Flaky rate", "flakyRate"),
+    ...rateGroup("Test pass rate", "testPassRate"),
+    duration("Mean run duration", "current"),
+    duration("Mean run duration (prior)", "prior"),
+    pctDelta("Mean run duration Δ (%)", "meanRunDurationMs"),
+  ];
+}
 
 /** The Summary sheet of a report. */
 export function summarySheet(report: Report): TableSheet<SummaryRow> {
   const rows = summaryRows(report);
   return {
     name: "Summary",
-    columns: SUMMARY_COLUMNS,
+    columns: summaryColumns(report.dashboardUrl),
     rows: () => rows,
     emphasis: (r) => r.status === "total",
     frozenColumns: 1,

@@ -3,14 +3,15 @@ import ExcelJS from "exceljs";
 import type { Report } from "../../report/types.js";
 import { writeAboutSheet } from "./workbook-about.js";
 import { type AlertRow, alertsSheet, firingAlertRows } from "./workbook-alerts.js";
+import { runsSheet, testsSheet } from "./workbook-counts.js";
 import { dailySheet } from "./workbook-daily.js";
 import { writeTableSheet } from "./workbook-sheet.js";
 import { summarySheet } from "./workbook-summary.js";
 
 export type { AlertRow } from "./workbook-alerts.js";
 
-// The XLSX export of a report (README "The workbook"): `About`, `Summary`, `Daily` and, where
-// alerts ran, `Alerts`. Written once, through exceljs's streaming writer, to any stream: a
+// The XLSX export of a report (README "The workbook"): `About`, `Summary`, `Runs`, `Tests`,
+// `Daily` and, where alerts ran, `Alerts`. Written once, through exceljs's streaming writer, to any stream: a
 // buffer for mail attachments, a file for `export`.
 
 export interface WorkbookOptions {
@@ -52,6 +53,8 @@ export async function writeWorkbook(
 
   writeAboutSheet(book, report, generatedAt);
   await writeTableSheet(book, summarySheet(report));
+  await writeTableSheet(book, runsSheet(report));
+  await writeTableSheet(book, testsSheet(report));
   await writeTableSheet(book, dailySheet(report));
   const alerts = options.alerts ?? (report.alerts.length > 0 ? firingAlertRows(report) : null);
   if (alerts) await writeTableSheet(book, alertsSheet(alerts));
