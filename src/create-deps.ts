@@ -48,8 +48,9 @@ export function createApiClient(
   config: ResolvedConfig,
   onRequest?: (info: RequestInfo) => void,
   logger?: Logger,
+  now: () => number = Date.now,
 ): InsightsClient {
-  return withLedgerDays(config, createPlainApiClient(config, onRequest), logger);
+  return withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now);
 }
 
 /**
@@ -60,6 +61,7 @@ function withLedgerDays(
   config: ResolvedConfig,
   client: InsightsClient,
   logger: Logger = createLogger({ level: "silent" }),
+  now: () => number = Date.now,
 ): InsightsClient {
   const store = openOnce(
     async () => (storeExists(config.state) ? openDayStore(config.state, logger) : null),
@@ -71,7 +73,7 @@ function withLedgerDays(
   );
   const stored = withDayStore(client, {
     days: store.days,
-    now: Date.now,
+    now,
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
   });
   return {
@@ -83,7 +85,8 @@ function withLedgerDays(
   };
 }
 
-function createPlainApiClient(
+/** The insights API client without the day store (the backfill holds the store itself). */
+export function createPlainApiClient(
   config: ResolvedConfig,
   onRequest?: (info: RequestInfo) => void,
 ): InsightsClient {

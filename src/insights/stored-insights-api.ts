@@ -1,3 +1,4 @@
+import { InvalidRangeError } from "../errors.js";
 import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
@@ -78,9 +79,16 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         settleAfterMs: options.settleAfterMs,
       });
       const byDate = new Map(held.map((day) => [day.date, day]));
-      const fetched = await Promise.all(
-        ranges.map((range) => fetchRange(store, series, query, range)),
-      );
+      let fetched: StoredDay[][];
+      try {
+        fetched = await Promise.all(ranges.map((range) => fetchRange(store, series, query, range)));
+      } catch (error) {
+        // The API's today is behind ours (its clock, or a test's emulator): the recent window
+        // starts after it. The range as asked gets the API's own answer, and is stored.
+        if (!(error instanceof InvalidRangeError)) throw error;
+        const range = { start: query.startDate, end: query.endDate };
+        fetched = [await fetchRange(store, series, query, range)];
+      }
       for (const day of fetched.flat()) byDate.set(day.date, day);
       const dates = datesIn({ start: query.startDate, end });
       const days = dates.map((date) => byDate.get(date));
