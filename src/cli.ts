@@ -195,6 +195,16 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("store")
+    .description("what the day store holds per project: first and last day, days missing")
+    .addOption(configOption())
+    .action(
+      exitWith(async (opts) =>
+        (await import("./commands/store-command.js")).storeCommand(opts, out),
+      ),
+    );
+
+  program
     .command("history")
     .description("recent slots with each destination's state, attempts and last error")
     .option("--team <team>", "only this team")

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backfillCommand } from "../../src/commands/backfill-command.js";
 import { exportCommand } from "../../src/commands/export-command.js";
+import { storeCommand } from "../../src/commands/store-command.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
 import { API_KEY, tempDir, writeConfig } from "./e2e-setup.js";
@@ -65,6 +66,15 @@ describe("backfill", () => {
     const now = () => new Date(clock);
     expect(await backfillCommand({ config: path }, (l) => lines.push(l), now, quiet)).toBe(0);
     expect(lines.at(-1)).toMatch(/^backfilled 3 of 3 series with \d+ requests$/);
+
+    const covered: string[] = [];
+    expect(await storeCommand({ config: path }, (l) => covered.push(l))).toBe(0);
+    // Three calendar months back from 2026-07-20, a day's margin: 04-21 through today.
+    expect([...covered].sort()).toEqual(
+      emulator.projects
+        .map((p) => `${p.id} (Europe/Berlin): 2026-04-21..2026-07-20, 91 days`)
+        .sort(),
+    );
 
     // Again: only the recent days, not yet final, are asked — one request per series.
     emulator.requestLog.length = 0;
