@@ -6,7 +6,11 @@ import { backfillCommand } from "../../src/commands/backfill-command.js";
 import { exportCommand } from "../../src/commands/export-command.js";
 import { storeCommand } from "../../src/commands/store-command.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
+import { Secret } from "../../src/secret.js";
+import { openDayStore } from "../../src/state/open-day-store.js";
+import { createTestDatabase } from "../postgres/create-test-database.js";
 import { API_KEY, tempDir, writeConfig } from "./e2e-setup.js";
 import { CLI, requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -28,12 +32,12 @@ afterAll(async () => {
   await dirs.remove();
 });
 
-function config(name: string, url = emulator.url) {
+function config(name: string, url = emulator.url, state?: Record<string, string>) {
   return writeConfig(
     dirs.dir,
     {
       api: { url, key: API_KEY },
-      state: { path: join(dirs.dir, `${name}.sqlite`) },
+      state: state ?? { path: join(dirs.dir, `${name}.sqlite`) },
       teams: [
         {
           name: "checkout",
@@ -94,6 +98,30 @@ describe("backfill", () => {
     expect(code, out.join("\n")).toBe(0);
     expect(out[0]).toContain("3 projects, 2026-06-08..2026-06-14 vs 2026-06-01..2026-06-07");
     expect(insightsRequests()).toBe(0);
+  });
+
+  it("two replicas backfilling one PostgreSQL at once store each day once", async () => {
+    clock = Date.parse("2026-07-20T10:00:00Z");
+    const url = await createTestDatabase();
+    const path = await config("replicas", emulator.url, { url });
+    const now = () => new Date(clock);
+    const codes = await Promise.all([
+      backfillCommand({ config: path }, () => {}, now, quiet),
+      backfillCommand({ config: path }, () => {}, now, quiet),
+    ]);
+    expect(codes).toEqual([0, 0]);
+    const store = await openDayStore(
+      { path: "", url: new Secret(url) },
+      createLogger({ level: "silent" }),
+    );
+    try {
+      const rows = await store.coverage();
+      expect(rows.map((row) => [row.first, row.last, row.days])).toEqual(
+        emulator.projects.map(() => ["2026-04-21", "2026-07-20", 91]),
+      );
+    } finally {
+      await store.close();
+    }
   });
 
   it("killed midway and run again, leaves no day out", { timeout: 90_000 }, async () => {
