@@ -181,6 +181,30 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("backfill")
+    .description(
+      "fill the day store with every day the insights API still serves (default: its 3 months)",
+    )
+    .option("--team <team>", "only this team's projects")
+    .option("--from <date>", "first day, e.g. 2026-09-01", isoDate)
+    .addOption(configOption())
+    .action(
+      exitWith(async (opts) =>
+        (await import("./commands/backfill-command.js")).backfillCommand(opts, out),
+      ),
+    );
+
+  program
+    .command("store")
+    .description("what the day store holds per project: first and last day, days missing")
+    .addOption(configOption())
+    .action(
+      exitWith(async (opts) =>
+        (await import("./commands/store-command.js")).storeCommand(opts, out),
+      ),
+    );
+
+  program
     .command("history")
     .description("recent slots with each destination's state, attempts and last error")
     .option("--team <team>", "only this team")

@@ -8,8 +8,13 @@ import {
   type InsightsClient,
   type RequestInfo,
 } from "./insights/create-insights-client.js";
-import type { Logger } from "./logger.js";
+import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
+import { createLogger, type Logger } from "./logger.js";
 import type { Secret } from "./secret.js";
+import { openDayStore } from "./state/open-day-store.js";
+import { storeExists } from "./state/open-store.js";
+
+const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
 // The Slack SDK and nodemailer are loaded when a destination is first used, not when the
 // clients are built: a daemon at rest, or one writing to an outbox, never holds them (some
@@ -42,6 +47,48 @@ export interface ClientOptions {
 export function createApiClient(
   config: ResolvedConfig,
   onRequest?: (info: RequestInfo) => void,
+  logger?: Logger,
+  now: () => number = Date.now,
+): InsightsClient {
+  return withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now);
+}
+
+/**
+ * The client behind the day store of the ledger, when there is a ledger (a command run before
+ * any daemon, on a fresh machine, asks the API alone rather than create one).
+ */
+function withLedgerDays(
+  config: ResolvedConfig,
+  client: InsightsClient,
+  logger: Logger = createLogger({ level: "silent" }),
+  now: () => number = Date.now,
+): InsightsClient {
+  const store = openOnce(
+    async () => (storeExists(config.state) ? openDayStore(config.state, logger) : null),
+    (error) =>
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "the day store did not open: asking the insights API for every day",
+      ),
+  );
+  const stored = withDayStore(client, {
+    days: store.days,
+    now,
+    settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
+  });
+  return {
+    ...stored,
+    close: async () => {
+      await client.close();
+      await store.close();
+    },
+  };
+}
+
+/** The insights API client without the day store (the backfill holds the store itself). */
+export function createPlainApiClient(
+  config: ResolvedConfig,
+  onRequest?: (info: RequestInfo) => void,
 ): InsightsClient {
   return createInsightsClient({
     baseUrl: config.api.url,
@@ -57,7 +104,7 @@ export function createApiClient(
 /** The API client and every destination the config has credentials for (or the outbox). */
 export function createClients(config: ResolvedConfig, options: ClientOptions): Clients {
   const { logger } = options;
-  const api = createApiClient(config, options.onApiRequest);
+  const api = createApiClient(config, options.onApiRequest, logger);
 
   if (options.outbox) {
     const outbox = createOutbox(

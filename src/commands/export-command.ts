@@ -50,7 +50,7 @@ export async function exportCommand(
   let periods = rangePeriods(periodForRange(opts.from, opts.to));
   await prepareOutFile(opts.out);
 
-  const api = createApiClient(config);
+  const api = createApiClient(config, undefined, undefined, () => now().getTime());
   try {
     const showProgress = progress.isTTY === true && projects.length >= 10;
     const cache = createRequestCache();

@@ -65,6 +65,7 @@ export function normalizeConfigWithoutApi(
       url: input.state.url === undefined ? null : new Secret(input.state.url),
       sendTimeoutMs: parseDuration(input.state.send_timeout),
     },
+    history: { settleAfterMs: parseDuration(input.history.settle_after) },
     server: { port: input.server.port, host: input.server.host },
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };

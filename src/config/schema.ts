@@ -289,6 +289,16 @@ export const configSchema = z
       })
       .default({ send_timeout: "5m" })
       .describe("Where deliveries and alert states are recorded."),
+    history: z
+      .strictObject({
+        settle_after: positiveDuration
+          .default("48h")
+          .describe(
+            "A day's figures are final once it ended this long ago (runs uploaded late still land in it until then); a final day in the store is never fetched again.",
+          ),
+      })
+      .default({ settle_after: "48h" })
+      .describe("The day store: each project day fetched is kept in the ledger."),
     server: z
       .strictObject({
         port: z

@@ -24,6 +24,8 @@ export interface ResolvedConfig {
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
   state: { path: string; url: Secret | null; sendTimeoutMs: number };
+  /** The day store; absent in configs built by hand (then 48 h). */
+  history?: { settleAfterMs: number };
   server: { port: number; host: string };
   teams: Team[];
 }

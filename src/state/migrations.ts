@@ -127,6 +127,26 @@ const MIGRATIONS: readonly string[] = [
     taken_over INTEGER NOT NULL DEFAULT 0
   );
   `,
+  // 5: the day store (`day-store.ts`): each project day fetched, as counts, with when it was
+  // fetched; one row per project, filter set, zone and date.
+  `
+  CREATE TABLE insight_days (
+    project TEXT NOT NULL,
+    filters TEXT NOT NULL,
+    zone TEXT NOT NULL,
+    date TEXT NOT NULL,
+    runs_passed INTEGER,
+    runs_failed INTEGER,
+    run_mean_ms REAL,
+    tests_passed INTEGER,
+    tests_failed INTEGER,
+    tests_skipped INTEGER,
+    tests_flaky INTEGER,
+    tests_timed_out INTEGER,
+    fetched_at TEXT NOT NULL,
+    PRIMARY KEY (project, filters, zone, date)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this code writes. */

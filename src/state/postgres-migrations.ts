@@ -85,6 +85,25 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX alert_evaluations_by_team ON alert_evaluations (team, period_start);
   `,
+  // 2: the day store (`day-store.ts`), as SQLite's migration 5.
+  `
+  CREATE TABLE insight_days (
+    project text NOT NULL,
+    filters text NOT NULL,
+    zone text NOT NULL,
+    date text NOT NULL,
+    runs_passed integer,
+    runs_failed integer,
+    run_mean_ms double precision,
+    tests_passed integer,
+    tests_failed integer,
+    tests_skipped integer,
+    tests_flaky integer,
+    tests_timed_out integer,
+    fetched_at timestamptz NOT NULL,
+    PRIMARY KEY (project, filters, zone, date)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -40,6 +40,7 @@ describe("openLedger", () => {
         "daemon_lease",
         "deliveries",
         "delivery_parts",
+        "insight_days",
         "slot_runs",
         "slots",
       ],

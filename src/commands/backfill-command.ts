@@ -1,0 +1,146 @@
+import { createPlainApiClient } from "../create-deps.js";
+import { LookbackError, UsageError } from "../errors.js";
+import { withDayStore } from "../insights/stored-insights-api.js";
+import type { InsightsApi, ProjectSelection } from "../insights/types.js";
+import { createLogger } from "../logger.js";
+import { addDays, isIsoDate, localDateOf, monthStart } from "../periods/calendar-date.js";
+import { dayFilterKey } from "../state/day-store.js";
+import { openDayStore } from "../state/open-day-store.js";
+import { findTeam, loadCommandConfig } from "./command-context.js";
+
+// `backfill`: fills the day store with every day the API still serves. It asks in chunks of a
+// month, each written to the store in one statement when it arrives, and skips the days the
+// store holds final: killed, it loses only the chunks in flight, and run again it asks for
+// exactly those. A second run, or two at once, stores each day once.
+
+export interface BackfillOptions {
+  team?: string;
+  from?: string;
+  config?: string;
+}
+
+const CHUNK_DAYS = 31;
+const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
+
+interface Series {
+  project: ProjectSelection;
+  timezone: string;
+}
+
+/** Exit 0 when every series is filled, 1 when some project could not be fetched. */
+export async function backfillCommand(
+  opts: BackfillOptions,
+  out: (line: string) => void,
+  now: () => Date = () => new Date(),
+  progress: NodeJS.WriteStream = process.stderr,
+): Promise<number> {
+  if (opts.from !== undefined && !isIsoDate(opts.from)) {
+    throw new UsageError(`--from "${opts.from}" is not a date — use YYYY-MM-DD, e.g. 2026-09-01`);
+  }
+  const config = loadCommandConfig(opts, { requireCredentials: false });
+  const teams = opts.team ? [findTeam(config, opts.team)] : config.teams;
+  const series = uniqueSeries(
+    teams.flatMap((team) => team.projects.map((project) => ({ project, timezone: team.timezone }))),
+  );
+  const logger = createLogger({ level: "silent" });
+  const store = await openDayStore(config.state, logger);
+  let requests = 0;
+  const client = createPlainApiClient(config, (info) => {
+    if (info.path.endsWith("/insights")) requests += 1;
+  });
+  const api = withDayStore(client, {
+    days: async () => store,
+    now: () => now().getTime(),
+    settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
+  });
+  const bar = progressBar(progress, out, series.length);
+  let failed = 0;
+  try {
+    await Promise.all(
+      series.map(async (one) => {
+        try {
+          await fillSeries(api, one, opts.from, now());
+          bar.done(`${one.project.id} (${one.timezone}) filled`);
+        } catch (error) {
+          if (error instanceof LookbackError || !(error instanceof Error)) throw error;
+          failed += 1;
+          bar.done(`${one.project.id} (${one.timezone}) not filled: ${error.message}`);
+        }
+      }),
+    );
+    bar.end();
+    out(
+      `backfilled ${series.length - failed} of ${series.length} series with ${requests} requests`,
+    );
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await client.close();
+    await store.close();
+  }
+}
+
+/** One series from its first served day to today, a chunk at a time, oldest first. */
+async function fillSeries(
+  api: InsightsApi,
+  { project, timezone }: Series,
+  from: string | undefined,
+  now: Date,
+): Promise<void> {
+  const today = localDateOf(now, timezone);
+  // Three calendar months back, and a day's margin for the API's own idea of its today.
+  let start = from ?? addDays(threeMonthsBefore(today), 1);
+  const query = { timezone, branch: project.branch, author: project.author, tags: project.tags };
+  while (start <= today) {
+    const end = addDays(start, CHUNK_DAYS - 1) < today ? addDays(start, CHUNK_DAYS - 1) : today;
+    try {
+      await api.getInsights(project.id, { ...query, startDate: start, endDate: end });
+    } catch (error) {
+      // --from older than the API serves: start at the day it names instead.
+      if (error instanceof LookbackError && error.earliestDate > start) {
+        start = error.earliestDate;
+        continue;
+      }
+      throw error;
+    }
+    start = addDays(end, 1);
+  }
+}
+
+function threeMonthsBefore(date: string): string {
+  const first = monthStart(date, -3);
+  const day = Number(date.slice(8, 10));
+  // The same day of the month three months back, or that month's last day.
+  const last = addDays(monthStart(date, -2), -1);
+  const same = `${first.slice(0, 8)}${String(day).padStart(2, "0")}`;
+  return same > last ? last : same;
+}
+
+/** Teams sharing a project, its filters and zone fill it once. */
+function uniqueSeries(all: readonly Series[]): Series[] {
+  const byKey = new Map<string, Series>();
+  for (const one of all) {
+    byKey.set(JSON.stringify([one.project.id, dayFilterKey(one.project), one.timezone]), one);
+  }
+  return [...byKey.values()];
+}
+
+/** A bar redrawn in place on a terminal; elsewhere, a line per series done. */
+function progressBar(stream: NodeJS.WriteStream, out: (line: string) => void, total: number) {
+  let count = 0;
+  const tty = stream.isTTY === true;
+  return {
+    done(line: string) {
+      count += 1;
+      if (!tty) {
+        out(`[${count}/${total}] ${line}`);
+        return;
+      }
+      const width = 30;
+      const filled = total === 0 ? width : Math.round((count / total) * width);
+      stream.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${count}/${total}`);
+    },
+    end() {
+      if (tty && total > 0) stream.write("\n");
+    },
+  };
+}

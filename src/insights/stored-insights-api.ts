@@ -1,0 +1,161 @@
+import { InvalidRangeError } from "../errors.js";
+import { datesIn, localDateOf } from "../periods/calendar-date.js";
+import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
+import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
+import type {
+  InsightsApi,
+  InsightsDay,
+  InsightsQuery,
+  ProjectInsights,
+  RunCounts,
+} from "./types.js";
+
+// The insights API behind the day store: a request is answered from the days the store holds
+// and asks the API only for days it lacks or that are not final (`planDayFetches`); every day
+// fetched is written to the store. Fetches of the same days at once share one request, so the
+// digests and alerts of a run that all need the recent days ask for them once.
+
+export interface DayStoreOptions {
+  /** The store, opened on first use; null: no store (the API alone answers). */
+  days: () => Promise<DayStore | null>;
+  /** Epoch milliseconds. */
+  now: () => number;
+  /** `history.settle_after`. */
+  settleAfterMs: number;
+}
+
+/** `api` with the day store in front of its insights; the project list is the API's. */
+export function withDayStore(api: InsightsApi, options: DayStoreOptions): InsightsApi {
+  const inFlight = new Map<string, Promise<StoredDay[]>>();
+
+  /** One range of a series from the API, written to the store; shared while in flight. */
+  function fetchRange(
+    store: DayStore,
+    series: DaySeries,
+    query: InsightsQuery,
+    range: DateRange,
+  ): Promise<StoredDay[]> {
+    const key = JSON.stringify([series, range]);
+    let request = inFlight.get(key);
+    if (!request) {
+      request = (async () => {
+        const insights = await api.getInsights(series.projectId, {
+          ...query,
+          startDate: range.start,
+          endDate: range.end,
+        });
+        const fetchedAt = new Date(options.now());
+        const days = insights.days.map((day) => ({ ...storedDay(day), fetchedAt }));
+        await store.writeDays(series, days);
+        return days;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, request);
+    }
+    return request;
+  }
+
+  return {
+    listProjects: () => api.listProjects(),
+
+    async getInsights(projectId, query): Promise<ProjectInsights> {
+      const store = await options.days();
+      const nowMs = options.now();
+      const today = localDateOf(new Date(nowMs), query.timezone);
+      const end = query.endDate < today ? query.endDate : today;
+      // A range the API refuses as such (reversed) gets the API's own answer.
+      if (!store || query.startDate > end) return api.getInsights(projectId, query);
+      const series: DaySeries = {
+        projectId,
+        filters: dayFilterKey(query),
+        timezone: query.timezone,
+      };
+      const held = await store.readDays(series, query.startDate, end);
+      const ranges = planDayFetches({
+        start: query.startDate,
+        end,
+        timezone: query.timezone,
+        held: new Map(held.map((day) => [day.date, day.fetchedAt.getTime()])),
+        nowMs,
+        settleAfterMs: options.settleAfterMs,
+      });
+      const byDate = new Map(held.map((day) => [day.date, day]));
+      let fetched: StoredDay[][];
+      try {
+        fetched = await Promise.all(ranges.map((range) => fetchRange(store, series, query, range)));
+      } catch (error) {
+        // The API's today is behind ours (its clock, or a test's emulator): the recent window
+        // starts after it. The range as asked gets the API's own answer, and is stored.
+        if (!(error instanceof InvalidRangeError)) throw error;
+        const range = { start: query.startDate, end: query.endDate };
+        fetched = [await fetchRange(store, series, query, range)];
+      }
+      for (const day of fetched.flat()) byDate.set(day.date, day);
+      const dates = datesIn({ start: query.startDate, end });
+      const days = dates.map((date) => byDate.get(date));
+      // A day neither held nor sent (the API cut the range short): the API's answer, not zeros.
+      if (days.some((day) => day === undefined)) return api.getInsights(projectId, query);
+      return assemble(projectId, query, end, days as StoredDay[]);
+    },
+  };
+}
+
+function storedDay(day: InsightsDay): Omit<StoredDay, "fetchedAt"> {
+  return { date: day.date, runs: day.runs, tests: day.tests };
+}
+
+/** The insights of a range from its days: the totals are the days' sums. */
+function assemble(
+  projectId: string,
+  query: InsightsQuery,
+  end: string,
+  days: readonly StoredDay[],
+): ProjectInsights {
+  const runs: RunCounts = { passed: 0, failed: 0, meanDurationMs: null };
+  const tests = { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 };
+  let durationTotal = 0;
+  for (const day of days) {
+    if (day.runs) {
+      runs.passed += day.runs.passed;
+      runs.failed += day.runs.failed;
+      durationTotal += (day.runs.meanDurationMs ?? 0) * (day.runs.passed + day.runs.failed);
+    }
+    if (day.tests) {
+      tests.passed += day.tests.passed;
+      tests.failed += day.tests.failed;
+      tests.skipped += day.tests.skipped;
+      tests.flaky += day.tests.flaky;
+      tests.timedOut += day.tests.timedOut;
+    }
+  }
+  const count = runs.passed + runs.failed;
+  // Day means are whole milliseconds, so the range's mean may differ from the API's by under 1 ms.
+  if (count > 0) runs.meanDurationMs = Math.round(durationTotal / count);
+  return {
+    projectId,
+    startDate: query.startDate,
+    endDate: end,
+    timezone: query.timezone,
+    days: days.map((day) => ({ date: day.date, runs: day.runs, tests: day.tests })),
+    overall: { runs, tests },
+  };
+}
+
+/** Opens the store once, on first use; a store that will not open leaves the API alone to answer. */
+export function openOnce(
+  open: () => Promise<DayStore | null>,
+  onError: (error: unknown) => void,
+): { days: () => Promise<DayStore | null>; close: () => Promise<void> } {
+  let opened: Promise<DayStore | null> | null = null;
+  return {
+    days: () => {
+      opened ??= open().catch((error: unknown) => {
+        onError(error);
+        return null;
+      });
+      return opened;
+    },
+    close: async () => {
+      await (await opened)?.close();
+    },
+  };
+}

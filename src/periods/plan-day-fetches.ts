@@ -1,0 +1,79 @@
+import { addDays, datesIn, localDateOf, startOfLocalDay } from "./calendar-date.js";
+
+// Which days of a range to ask the insights API for, given the days the store holds. A day is
+// final once it was fetched after it settled (it ended more than `settleAfterMs` before the
+// fetch): runs uploaded late land in a day until then, so an earlier copy may still be short.
+// Final days are never asked again. The days not final are asked in as few ranges as possible,
+// and those near today as one fixed window, so that every digest and alert of a run asks the
+// same request for them, whatever its own range, and shares it.
+
+export interface DayFetchPlanInput {
+  /** ISO dates, inclusive, in `timezone`. */
+  start: string;
+  end: string;
+  timezone: string;
+  /** When each held day was fetched (epoch ms), by ISO date. */
+  held: ReadonlyMap<string, number>;
+  nowMs: number;
+  settleAfterMs: number;
+}
+
+export interface DateRange {
+  start: string;
+  end: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whether a day fetched at `fetchedAtMs` holds its final figures. */
+export function isFinalDay(
+  date: string,
+  timezone: string,
+  fetchedAtMs: number,
+  settleAfterMs: number,
+): boolean {
+  const endsAt = startOfLocalDay(addDays(date, 1), timezone).getTime();
+  return fetchedAtMs - endsAt > settleAfterMs;
+}
+
+/**
+ * The recent window: from the oldest day that can still be unsettled (with a day's margin, so
+ * a day leaves the window only once a fetch inside it was final) to today.
+ */
+export function recentWindow(nowMs: number, timezone: string, settleAfterMs: number): DateRange {
+  const today = localDateOf(new Date(nowMs), timezone);
+  const back = Math.ceil(settleAfterMs / DAY_MS) + 2;
+  return { start: addDays(today, -back), end: today };
+}
+
+/** The ranges to fetch so that every day of the range is final or fresh; [] when none. */
+export function planDayFetches(input: DayFetchPlanInput): DateRange[] {
+  const today = localDateOf(new Date(input.nowMs), input.timezone);
+  const end = input.end < today ? input.end : today;
+  if (input.start > end) return [];
+  const window = recentWindow(input.nowMs, input.timezone, input.settleAfterMs);
+  const needed = datesIn({ start: input.start, end }).filter((date) => {
+    const fetchedAt = input.held.get(date);
+    return (
+      fetchedAt === undefined || !isFinalDay(date, input.timezone, fetchedAt, input.settleAfterMs)
+    );
+  });
+  const ranges: DateRange[] = [];
+  let windowNeeded = false;
+  for (const date of needed) {
+    if (date >= window.start) {
+      windowNeeded = true;
+      continue;
+    }
+    const last = ranges.at(-1);
+    if (last && addDays(last.end, 1) === date) last.end = date;
+    else ranges.push({ start: date, end: date });
+  }
+  if (windowNeeded) {
+    // Joined to a range that ends the day before the window: one request instead of two.
+    const last = ranges.at(-1);
+    if (last && addDays(last.end, 1) === window.start) last.end = window.end;
+    else ranges.push({ ...window });
+  }
+  return ranges;
+}

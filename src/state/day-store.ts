@@ -1,0 +1,56 @@
+// The day store: each project day fetched from the insights API, as counts (never percentages)
+// with the time it was fetched, so that a settled day is asked once and a range older than the
+// API's lookback can still be reported. A day is one project, one set of filters and one zone:
+// the API buckets days by the requested zone, so a day in Berlin is not a day in Auckland.
+
+/** Which series a day belongs to. `filters` is the canonical text of `dayFilterKey`. */
+export interface DaySeries {
+  projectId: string;
+  filters: string;
+  timezone: string;
+}
+
+/** One stored day. `runs`/`tests` are null on a day the API sent with only its date. */
+export interface StoredDay {
+  /** ISO date in the series' zone. */
+  date: string;
+  runs: { passed: number; failed: number; meanDurationMs: number | null } | null;
+  tests: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    flaky: number;
+    timedOut: number;
+  } | null;
+  fetchedAt: Date;
+}
+
+/** What the store holds of one series: its first and last day and how many days. */
+export interface SeriesCoverage extends DaySeries {
+  first: string;
+  last: string;
+  days: number;
+}
+
+export interface DayStore {
+  /** The held days of a series between two ISO dates (inclusive), oldest first. */
+  readDays(series: DaySeries, start: string, end: string): Promise<StoredDay[]>;
+  /** Writes days, replacing any held copy of the same day with a later-fetched one. */
+  writeDays(series: DaySeries, days: readonly StoredDay[]): Promise<void>;
+  /** Every series held, with its extent. */
+  coverage(): Promise<SeriesCoverage[]>;
+  close(): Promise<void>;
+}
+
+/** The canonical text of a filter set: tags sorted, since they all have to match. */
+export function dayFilterKey(filters: {
+  branch: string | null;
+  author: string | null;
+  tags: readonly string[];
+}): string {
+  return JSON.stringify({
+    branch: filters.branch,
+    author: filters.author,
+    tags: [...filters.tags].sort(),
+  });
+}

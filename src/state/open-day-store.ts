@@ -1,0 +1,38 @@
+import { resolve } from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import type { Logger } from "../logger.js";
+import type { DayStore } from "./day-store.js";
+import { openLedger } from "./open-ledger.js";
+import type { StoreConfig } from "./open-store.js";
+import { createPostgresDayStore } from "./postgres-day-store.js";
+import { openPostgresLedger } from "./postgres-ledger.js";
+import { createSqliteDayStore } from "./sqlite-day-store.js";
+
+// The day store lives in the ledger (same file or database, same migrations) on a connection of
+// its own: the ledger is opened once first, so that migrating, and refusing a file or database
+// that is not ours, with the fix named, happen exactly as for the ledger.
+
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** Opens the day store of the configured ledger, migrated. */
+export async function openDayStore(store: StoreConfig, logger: Logger): Promise<DayStore> {
+  if (store.url) {
+    const url = store.url.reveal();
+    await (await openPostgresLedger(url, { logger })).close();
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 2,
+      connectionTimeoutMillis: 5_000,
+      application_name: "insights-reporter",
+    });
+    pool.on("error", (error) =>
+      logger.warn({ err: error.message }, "a day store connection was lost"),
+    );
+    return createPostgresDayStore(pool);
+  }
+  await openLedger(store.path).close();
+  const db = new Database(resolve(store.path), { timeout: BUSY_TIMEOUT_MS });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return createSqliteDayStore(db);
+}

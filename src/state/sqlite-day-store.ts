@@ -1,0 +1,63 @@
+import type Database from "better-sqlite3";
+import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "./day-rows.js";
+import type { DaySeries, DayStore, SeriesCoverage } from "./day-store.js";
+
+// The day store in the SQLite ledger file (table `insight_days`, migration 5).
+
+const PLACEHOLDERS = Array.from({ length: 13 }, () => "?").join(", ");
+
+/** The day store over an open, migrated SQLite database; `close` closes the database. */
+export function createSqliteDayStore(db: Database.Database): DayStore {
+  const read = db.prepare<[string, string, string, string, string], DayRow>(
+    `SELECT ${DAY_COLUMNS} FROM insight_days
+     WHERE project = ? AND filters = ? AND zone = ? AND date >= ? AND date <= ? ORDER BY date`,
+  );
+  // A copy fetched later wins; an older copy arriving late (a slow replica) is not written over it.
+  const write = db.prepare(
+    `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS}) VALUES (${PLACEHOLDERS})
+     ON CONFLICT (project, filters, zone, date) DO UPDATE SET
+       runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
+       run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
+       tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
+       tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
+       fetched_at = excluded.fetched_at
+     WHERE excluded.fetched_at >= insight_days.fetched_at`,
+  );
+  const writeAll = db.transaction(
+    (series: DaySeries, days: Parameters<DayStore["writeDays"]>[1]) => {
+      for (const day of days) {
+        write.run(series.projectId, series.filters, series.timezone, ...dayValues(day));
+      }
+    },
+  );
+  const cover = db.prepare<
+    [],
+    { project: string; filters: string; zone: string; first: string; last: string; days: number }
+  >(
+    `SELECT project, filters, zone, MIN(date) AS first, MAX(date) AS last, COUNT(*) AS days
+     FROM insight_days GROUP BY project, filters, zone ORDER BY project, filters, zone`,
+  );
+  return {
+    async readDays(series, start, end) {
+      return read
+        .all(series.projectId, series.filters, series.timezone, start, end)
+        .map(dayFromRow);
+    },
+    async writeDays(series, days) {
+      writeAll.immediate(series, days);
+    },
+    async coverage(): Promise<SeriesCoverage[]> {
+      return cover.all().map((row) => ({
+        projectId: row.project,
+        filters: row.filters,
+        timezone: row.zone,
+        first: row.first,
+        last: row.last,
+        days: row.days,
+      }));
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

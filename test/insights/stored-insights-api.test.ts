@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LookbackError } from "../../src/errors.js";
+import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { withDayStore } from "../../src/insights/stored-insights-api.js";
+import type { InsightsApi } from "../../src/insights/types.js";
+import { createLogger } from "../../src/logger.js";
+import type { DayStore } from "../../src/state/day-store.js";
+import { openDayStore } from "../../src/state/open-day-store.js";
+import { query, rejection, TEST_KEY, testClient } from "./client-builders.js";
+
+// The day store in front of the emulator, whose today moves with the test's clock: the days
+// fetched are asked once once final, still answer after the API's lookback has passed them,
+// and days within settle_after are asked again. Requests are counted in the emulator's log.
+
+const H48 = 48 * 3_600_000;
+let clock = Date.parse("2026-07-20T10:00:00Z");
+let emulator: RunningEmulator;
+let store: DayStore;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ now: () => new Date(clock), key: TEST_KEY, projects: 2 });
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  clock = Date.parse("2026-07-20T10:00:00Z");
+  dir = mkdtempSync(join(tmpdir(), "stored-insights-"));
+  store = await openDayStore(
+    { path: join(dir, "ledger.sqlite"), url: null },
+    createLogger({ level: "silent" }),
+  );
+  emulator.requestLog.length = 0;
+  return async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+});
+
+function apis(): { plain: InsightsApi; stored: InsightsApi } {
+  const { client } = testClient(emulator.url, { now: () => clock });
+  return {
+    plain: client,
+    stored: withDayStore(client, { days: async () => store, now: () => clock, settleAfterMs: H48 }),
+  };
+}
+
+const projectId = () => emulator.projects[0]?.id ?? "";
+const insightsRequests = () =>
+  emulator.requestLog.filter((request) => request.path.endsWith("/insights"));
+const JULY = query({ startDate: "2026-07-01", endDate: "2026-07-14", timezone: "Europe/Berlin" });
+
+describe("insights behind the day store", () => {
+  it("answers an old range from the store, with the API's figures, once the API refuses it", async () => {
+    const { plain, stored } = apis();
+    const fromApi = await plain.getInsights(projectId(), JULY);
+    await stored.getInsights(projectId(), JULY);
+
+    clock = Date.parse("2026-11-20T10:00:00Z"); // four months on: July is past the lookback
+    expect(await rejection(plain.getInsights(projectId(), JULY))).toBeInstanceOf(LookbackError);
+    emulator.requestLog.length = 0;
+    const fromStore = await stored.getInsights(projectId(), JULY);
+    expect(insightsRequests()).toEqual([]);
+    expect(fromStore.days).toEqual(fromApi.days);
+    expect(fromStore.overall.tests).toEqual(fromApi.overall.tests);
+    expect({ ...fromStore.overall.runs, meanDurationMs: null }).toEqual({
+      ...fromApi.overall.runs,
+      meanDurationMs: null,
+    });
+    expect(
+      Math.abs(
+        (fromStore.overall.runs.meanDurationMs ?? 0) - (fromApi.overall.runs.meanDurationMs ?? 0),
+      ),
+    ).toBeLessThan(1);
+  });
+
+  it("never asks again for a settled day it holds", async () => {
+    const { stored } = apis();
+    await stored.getInsights(projectId(), JULY);
+    expect(insightsRequests()).toHaveLength(1);
+    await stored.getInsights(projectId(), JULY);
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-07-05",
+      endDate: "2026-07-10",
+    });
+    expect(insightsRequests()).toHaveLength(1);
+  });
+
+  it("asks only for the days it lacks, in one range per gap", async () => {
+    const { stored } = apis();
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-07-05",
+      endDate: "2026-07-07",
+    });
+    emulator.requestLog.length = 0;
+    await stored.getInsights(projectId(), JULY);
+    expect(insightsRequests().map((r) => [r.query.start_date, r.query.end_date])).toEqual(
+      expect.arrayContaining([
+        ["2026-07-01", "2026-07-04"],
+        ["2026-07-08", "2026-07-14"],
+      ]),
+    );
+    expect(insightsRequests()).toHaveLength(2);
+  });
+
+  it("asks again for a day within settle_after, and not once it was fetched settled", async () => {
+    const { stored } = apis();
+    const yesterday = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
+    await stored.getInsights(projectId(), yesterday);
+    await stored.getInsights(projectId(), yesterday);
+    expect(insightsRequests()).toHaveLength(2);
+
+    clock = Date.parse("2026-07-23T10:00:00Z"); // 07-19 ended 3 days ago: settled
+    await stored.getInsights(projectId(), yesterday);
+    expect(insightsRequests()).toHaveLength(3);
+    await stored.getInsights(projectId(), yesterday);
+    expect(insightsRequests()).toHaveLength(3);
+  });
+
+  it("shares one request for the recent days among queries of different ranges at once", async () => {
+    const { stored } = apis();
+    const daily = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
+    const dayBefore = { ...JULY, startDate: "2026-07-18", endDate: "2026-07-18" };
+    const lastDays = { ...JULY, startDate: "2026-07-17", endDate: "2026-07-20" };
+    await Promise.all([daily, dayBefore, lastDays].map((q) => stored.getInsights(projectId(), q)));
+    expect(insightsRequests()).toHaveLength(1);
+  });
+
+  it("keeps zones apart: a day in Berlin is not a day in Auckland", async () => {
+    const { stored } = apis();
+    await stored.getInsights(projectId(), JULY);
+    await stored.getInsights(projectId(), { ...JULY, timezone: "Pacific/Auckland" });
+    expect(insightsRequests()).toHaveLength(2);
+  });
+});
