@@ -193,13 +193,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
   }
 
   async function giveUp(retries: DueRetry[], reason: string): Promise<void> {
-    for (const { slot, destination, attempts, lastError } of retries) {
-      await ledger.markFailed(
+    for (const { slot, destination, attempts, lastError, claim } of retries) {
+      // Fenced by the token read: a `run` that claimed it meanwhile keeps its send.
+      const written = await ledger.markFailed(
         slot.key,
         destination,
         `${lastError ?? "failed"} (given up: ${reason})`,
         null,
+        claim,
       );
+      if (!written) continue;
       logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
       metrics?.delivery(
         { team: slot.team, job: metricJob(slot.kind, slot.job) },

@@ -38,7 +38,8 @@ export async function settleSlot(
     return repair ? [{ delivery, ...repair }] : [];
   });
   for (const { delivery, error: lastError, next } of repairs) {
-    await ledger.markFailed(key, delivery.destination, lastError, next);
+    // Fenced by the token read: a process that claimed the send meanwhile keeps its row.
+    await ledger.markFailed(key, delivery.destination, lastError, next, delivery.claim);
   }
   if (repairs.length > 0) slot = await ledger.getSlot(key);
 
