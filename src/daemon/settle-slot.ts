@@ -1,4 +1,5 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
+import { worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
@@ -52,7 +53,9 @@ export async function settleSlot(
     if (outcome === "gave_up") {
       logger.error(
         { slot: key, destination: result.id, attempts: row?.attempts, err: row?.lastError },
-        "delivery failed for good: no retry is left before the slot's deadline",
+        worthRetrying(result.error)
+          ? "delivery failed for good: no retry is left before the slot's deadline"
+          : "delivery failed for good: not worth retrying until the cause is fixed",
       );
     }
   }
