@@ -1,12 +1,4 @@
-import type {
-  Claimed,
-  ClaimOptions,
-  Delivery,
-  DeliveryState,
-  NotClaimed,
-  Slot,
-  SlotKind,
-} from "./ledger.js";
+import type { Claimed, Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
 
 // The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
 // stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
