@@ -125,17 +125,49 @@ export class MalformedResponseError extends ReporterError {
 }
 
 /** A Slack destination failed; `slackError` is Slack's own error string when there is one. */
-export class SlackDeliveryError extends ReporterError {
+/**
+ * The sender's verdict on a failure (Alertmanager's `Notify → retry bool`): false when trying
+ * again cannot help until a person fixes something (a refused token, a missing channel, our own
+ * malformed message), so the delivery is given up at once instead of retried for hours.
+ */
+export interface RetryVerdict {
+  retry: boolean;
+}
+
+export class SlackDeliveryError extends ReporterError implements RetryVerdict {
   readonly code = "SLACK";
   readonly slackError: string | null;
-  constructor(message: string, slackError: string | null, context: Record<string, unknown> = {}) {
+  readonly retry: boolean;
+  constructor(
+    message: string,
+    slackError: string | null,
+    context: Record<string, unknown> = {},
+    verdict: RetryVerdict = { retry: true },
+  ) {
     super(message, { slackError, ...context });
     this.slackError = slackError;
+    this.retry = verdict.retry;
   }
 }
 
-export class EmailDeliveryError extends ReporterError {
+export class EmailDeliveryError extends ReporterError implements RetryVerdict {
   readonly code = "EMAIL";
+  readonly retry: boolean;
+  constructor(
+    message: string,
+    context: Record<string, unknown> = {},
+    verdict: RetryVerdict = { retry: true },
+  ) {
+    super(message, context);
+    this.retry = verdict.retry;
+  }
+}
+
+/** Whether a failed send is worth another attempt: the sender's verdict, else yes. */
+export function worthRetrying(error: unknown): boolean {
+  return (
+    !(error instanceof SlackDeliveryError || error instanceof EmailDeliveryError) || error.retry
+  );
 }
 
 export class LedgerLockedError extends ReporterError {

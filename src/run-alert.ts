@@ -42,6 +42,20 @@ export interface AlertLedger
   extends DeliveryLedger,
     Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot"> {}
 
+/** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
+export function alertLedger(
+  store: Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot">,
+  deliveries: DeliveryLedger,
+): AlertLedger {
+  return {
+    ...deliveries,
+    alertStates: (team, alert) => store.alertStates(team, alert),
+    recordAlertEvaluation: (evaluation) => store.recordAlertEvaluation(evaluation),
+    getAlertEvaluation: (key) => store.getAlertEvaluation(key),
+    getSlot: (key) => store.getSlot(key),
+  };
+}
+
 export interface AlertDeps {
   api: InsightsApi;
   slack: SlackAlertDestination | null;

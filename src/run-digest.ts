@@ -5,6 +5,12 @@ import {
   type DeliveryResult,
   deliverAll,
 } from "./deliver/deliver-all.js";
+import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
+import {
+  type DigestMessages,
+  digestDeliveryJobs,
+  type FitEmail,
+} from "./deliver/digest-deliveries.js";
 import { messageIdForKey } from "./deliver/email-message-id.js";
 import type { EmailDestination, SlackDestination } from "./deliver/types.js";
 import { UpstreamError } from "./errors.js";
@@ -160,7 +166,8 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   let jobs: DeliveryJob[];
   try {
     ({ report } = await buildDigestReport(job, deps));
-    jobs = await deliveryJobs(job, key, report, deps);
+    const messages = await renderDigest(job, key, report, deps);
+    jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
   } catch (error) {
     await recordRunFailure(key, destinations, error, deps);
     throw error;
@@ -187,9 +194,6 @@ function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "
   return ids;
 }
 
-const slackDestinationId = (channel: string) => `slack:${channel}`;
-const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
-
 async function recordRunFailure(
   key: string,
   destinations: string[],
@@ -206,86 +210,51 @@ async function recordRunFailure(
   }
 }
 
-async function deliveryJobs(
+/**
+ * The digest rendered for each destination it has: the Slack post (with the workbook, when it
+ * attaches one) and the mail. Pure renderers; the workbook is the one that loads a library.
+ */
+async function renderDigest(
   job: DigestJob,
   key: string,
   report: Report,
   deps: DigestDeps,
-): Promise<DeliveryJob[]> {
+): Promise<DigestMessages> {
   const { digest, team } = job;
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
   const workbook = needsWorkbook
     ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
     : undefined;
-  const jobs: DeliveryJob[] = [];
-
-  const slack = deps.slack;
-  if (digest.slack && slack) {
-    const { channel, attachXlsx } = digest.slack;
-    const post = renderSlackDigest(report, { key });
-    jobs.push({
-      id: slackDestinationId(channel),
-      send: async (progress) => ({
-        slackTs: (await slack.post(channel, post, attachXlsx ? workbook : undefined, progress)).ts,
+  const slack = digest.slack && deps.slack ? digest.slack : null;
+  const email = digest.email && deps.email ? digest.email : null;
+  return {
+    slack: slack && {
+      channel: slack.channel,
+      post: renderSlackDigest(report, { key }),
+      file: slack.attachXlsx ? workbook : undefined,
+    },
+    email: email && {
+      ...renderDigestEmail(report, {
+        key,
+        workbook: email.attachXlsx && workbook ? workbook.filename : null,
       }),
-      recover: async (progress) => {
-        // No fire covers a period before it has ended, so neither can an earlier post of it.
-        const since = startOfLocalDay(addDays(report.periods.current.end, 1), team.timezone);
-        const ts =
-          progress.done.get("post") ?? (await slack.findPosted(channel, key, since))?.ts ?? null;
-        if (ts === null) return null;
-        await progress.record("post", ts);
-        // The thread replies and the upload the interrupted attempt did not get to.
-        await slack.post(channel, post, attachXlsx ? workbook : undefined, progress);
-        return { slackTs: ts };
-      },
-    });
-  }
+      to: email.to,
+      attachments: email.attachXlsx && workbook ? [workbook] : [],
+      messageId: messageIdForKey(key),
+    },
+  };
+}
 
-  const email = deps.email;
-  if (digest.email && email) {
-    const { to, attachXlsx } = digest.email;
-    const rendered = renderDigestEmail(report, {
-      key,
-      workbook: attachXlsx && workbook ? workbook.filename : null,
-    });
-    jobs.push({
-      id: emailDestinationId(to),
-      send: async () => {
-        const sized = await fitEmailToSize(
-          {
-            ...rendered,
-            to,
-            attachments: attachXlsx && workbook ? [workbook] : [],
-            messageId: messageIdForKey(key),
-          },
-          {
-            maxBytes: email.maxBytes,
-            measure: (message) => email.measure(message),
-            hint: exportCommandLine(team.name, report.periods.current),
-          },
-        );
-        if (sized.dropped.length > 0) {
-          deps.logger.warn(
-            {
-              slot: key,
-              bytes: sized.fullBytes,
-              maxBytes: email.maxBytes,
-              dropped: sized.dropped.map((a) => a.filename),
-            },
-            "mail over email.max_bytes: sending it without its attachment, with a note on how to get it",
-          );
-        }
-        const sent = await email.send(sized.message);
-        if (sent.rejected.length === 0) return { messageId: sent.messageId };
-        return {
-          messageId: sent.messageId,
-          warning: `the SMTP server refused ${sent.rejected.join(", ")}; the others got the mail — check those addresses in email.to`,
-        };
-      },
-    });
-  }
-  return jobs;
+/** What the digest's deliveries need besides the destinations: the size cap, where to look. */
+function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
+  const hint = exportCommandLine(job.team.name, report.periods.current);
+  return {
+    slack: deps.slack,
+    email: deps.email,
+    logger: deps.logger,
+    fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
+    since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
+  };
 }
 
 /**

@@ -1,9 +1,11 @@
+import { hostname } from "node:os";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
-import { runAlert } from "../run-alert.js";
+import { alertLedger, runAlert } from "../run-alert.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
@@ -33,6 +35,18 @@ export async function alertsCommand(
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger =
     !dryRun || storeExists(config.state) ? await openStore(config.state, { logger }) : null;
+  // Claimed at the moment of sending, like `run`: a daemon sending the same notification now
+  // keeps it, and this command leaves it alone instead of posting it a second time.
+  const claims =
+    ledger &&
+    alertLedger(
+      ledger,
+      claimingLedger(ledger, {
+        owner: `alerts pid ${process.pid} on ${hostname()}`,
+        sendTimeoutMs: config.state.sendTimeoutMs,
+        take: "open",
+      }),
+    );
   const clients = createClients(config, {
     logger,
     ...(opts.outbox ? { outbox: opts.outbox } : {}),
@@ -44,7 +58,7 @@ export async function alertsCommand(
         api: clients.api,
         slack: clients.slackAlerts,
         email: clients.email,
-        ledger,
+        ledger: claims,
         dryRun,
         ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
         cache: createRequestCache(),

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import type { Clients } from "../create-deps.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
-import { runAlert } from "../run-alert.js";
+import { alertLedger, runAlert } from "../run-alert.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { openLedger } from "../state/open-ledger.js";
 
@@ -27,6 +28,15 @@ export async function runDemoAlerts(
   // Outside the outbox, which holds only what would be sent; gone when the demo ends.
   const dir = mkdtempSync(join(tmpdir(), "insights-demo-ledger-"));
   const ledger = openLedger(join(dir, "ledger.sqlite"));
+  // The demo's own ledger, yet claimed like any sender's: no path reaches a send unclaimed.
+  const claimed = alertLedger(
+    ledger,
+    claimingLedger(ledger, {
+      owner: "demo",
+      sendTimeoutMs: config.state.sendTimeoutMs,
+      take: "open",
+    }),
+  );
   let failed = 0;
   try {
     for (const team of config.teams) {
@@ -45,7 +55,7 @@ export async function runDemoAlerts(
               api: clients.api,
               slack: clients.slackAlerts,
               email: clients.email,
-              ledger,
+              ledger: claimed,
               cache: deps.cache,
               logger: deps.logger,
             },

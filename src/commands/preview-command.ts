@@ -1,11 +1,12 @@
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient } from "../create-deps.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
-import { runAlert } from "../run-alert.js";
+import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport } from "../run-digest.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import {
@@ -67,7 +68,17 @@ async function previewAlert(
       api,
       slack: null,
       email: null,
-      ledger,
+      // A dry run reads states and sends nothing; the view is claimed all the same (types say so).
+      ledger:
+        ledger &&
+        alertLedger(
+          ledger,
+          claimingLedger(ledger, {
+            owner: "preview",
+            sendTimeoutMs: config.state.sendTimeoutMs,
+            take: "open",
+          }),
+        ),
       dryRun: true,
       cache: createRequestCache(),
       logger,

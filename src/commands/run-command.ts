@@ -3,6 +3,7 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DeliveryResult } from "../deliver/deliver-all.js";
+import { worthRetrying } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { plural } from "../render/format.js";
@@ -134,7 +135,7 @@ function describeDelivery(
   const sent = outbox ? "written to the outbox" : "sent";
   switch (delivery.status) {
     case "failed":
-      return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? " (recorded; a running daemon retries it)" : ""}`;
+      return `✗ ${delivery.id} failed: ${delivery.error?.message ?? "unknown error"}${recorded ? retryNote(delivery.error) : ""}`;
     case "waiting":
       return `… ${delivery.id} was left alone: another process is sending it right now — check \`history\` in a few minutes; --force sends anyway, at the risk of a second post`;
     case "already-sent":
@@ -146,4 +147,11 @@ function describeDelivery(
         ? `✓ ${delivery.id} ${sent}, but: ${delivery.error.message}`
         : `✓ ${delivery.id} ${sent}`;
   }
+}
+
+/** What happens next to a recorded failure: the daemon retries it, unless no retry can mend it. */
+function retryNote(error: Error | undefined): string {
+  return worthRetrying(error)
+    ? " (recorded; a running daemon retries it)"
+    : " (recorded; not retried: fix the cause, then run again)";
 }

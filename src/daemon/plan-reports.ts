@@ -30,13 +30,16 @@ export async function giveUp(
   reason: string,
   { ledger, logger, metrics }: Reporting & { ledger: Pick<DaemonLedger, "markFailed"> },
 ): Promise<void> {
-  for (const { slot, destination, attempts, lastError } of retries) {
-    await ledger.markFailed(
+  for (const { slot, destination, attempts, lastError, claim } of retries) {
+    // Fenced by the token read: a `run` that claimed it meanwhile keeps its send.
+    const written = await ledger.markFailed(
       slot.key,
       destination,
       `${lastError ?? "failed"} (given up: ${reason})`,
       null,
+      claim,
     );
+    if (!written) continue;
     logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
     metrics?.delivery(
       { team: slot.team, job: metricJob(slot.kind, slot.job) },

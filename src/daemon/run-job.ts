@@ -1,5 +1,5 @@
 import type { Clients } from "../create-deps.js";
-import { type AlertLedger, runAlert } from "../run-alert.js";
+import { type AlertLedger, alertLedger as alertLedgerOf, runAlert } from "../run-alert.js";
 import { runDigest } from "../run-digest.js";
 import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
@@ -23,14 +23,8 @@ export function createJobRunner(
       retryAt: context.retryAt,
     };
     if (job.kind === "alert") {
-      const ledger: AlertLedger = {
-        // Deliveries through the run's view: claimed when due, each write fenced by its claim.
-        ...context.ledger,
-        alertStates: (team, alert) => alertLedger.alertStates(team, alert),
-        recordAlertEvaluation: (evaluation) => alertLedger.recordAlertEvaluation(evaluation),
-        getAlertEvaluation: (key) => alertLedger.getAlertEvaluation(key),
-        getSlot: (key) => alertLedger.getSlot(key),
-      };
+      // Deliveries through the run's view: claimed when due, each write fenced by its claim.
+      const ledger = alertLedgerOf(alertLedger, context.ledger);
       const outcome = await runAlert(
         { team: job.team, alert: job.alert, fireAt },
         {

@@ -1,4 +1,5 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
+import { worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
@@ -38,7 +39,8 @@ export async function settleSlot(
     return repair ? [{ delivery, ...repair }] : [];
   });
   for (const { delivery, error: lastError, next } of repairs) {
-    await ledger.markFailed(key, delivery.destination, lastError, next);
+    // Fenced by the token read: a process that claimed the send meanwhile keeps its row.
+    await ledger.markFailed(key, delivery.destination, lastError, next, delivery.claim);
   }
   if (repairs.length > 0) slot = await ledger.getSlot(key);
 
@@ -51,7 +53,9 @@ export async function settleSlot(
     if (outcome === "gave_up") {
       logger.error(
         { slot: key, destination: result.id, attempts: row?.attempts, err: row?.lastError },
-        "delivery failed for good: no retry is left before the slot's deadline",
+        worthRetrying(result.error)
+          ? "delivery failed for good: no retry is left before the slot's deadline"
+          : "delivery failed for good: not worth retrying until the cause is fixed",
       );
     }
   }

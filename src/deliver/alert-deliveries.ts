@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { AlertNotification } from "../messages.js";
 import type { DeliveryJob } from "./deliver-all.js";
+import { emailDestinationId, slackDestinationId } from "./destination-ids.js";
 import { messageIdForKey } from "./email-message-id.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./types.js";
 
@@ -20,8 +21,7 @@ export interface AlertDeliveryDeps {
   since: Date;
 }
 
-export const slackDestinationId = (channel: string) => `slack:${channel}`;
-export const emailDestinationId = (to: readonly string[]) => `email:${to.join(",")}`;
+export { emailDestinationId, slackDestinationId } from "./destination-ids.js";
 
 /** The delivery jobs of an alert's notification: Slack (edits, then the post) and mail. */
 export function alertDeliveryJobs(

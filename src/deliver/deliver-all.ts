@@ -1,4 +1,4 @@
-import { type ReporterError, SlackDeliveryError } from "../errors.js";
+import { type ReporterError, SlackDeliveryError, worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { DeliveryProgress } from "./types.js";
 
@@ -146,7 +146,9 @@ async function deliverOne(
       return { id: job.id, status: "sent", receipt: partial, error: asError(error) };
     }
     const attempts = before.attempts + 1;
-    const nextAttemptAt = options.retryAt?.(attempts) ?? null;
+    // The sender's verdict first: a refused token or our own malformed message is given up now.
+    const retry = worthRetrying(error);
+    const nextAttemptAt = retry ? (options.retryAt?.(attempts) ?? null) : null;
     const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     if (!(await recorded(failed))) return lostClaim();
     logger.error(
@@ -155,6 +157,7 @@ async function deliverOne(
         destination: job.id,
         attempts,
         retryAt: nextAttemptAt?.toISOString() ?? null,
+        ...(retry ? {} : { retry: "not worth retrying" }),
         err: messageOf(error),
       },
       "delivery failed",

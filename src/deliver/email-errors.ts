@@ -48,11 +48,15 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
     responseCode: responseCode ?? null,
   };
   const { endpoint } = where;
+  // A refusal that no retry mends (the login, an address, the size) unless the server says
+  // it is temporary (4xx, e.g. 454 "temporary authentication failure").
+  const permanent = { retry: responseCode !== undefined && responseCode < 500 };
 
   if (code === "EAUTH") {
     return new EmailDeliveryError(
       `the SMTP server ${endpoint} refused the login (${said}) — check the user and password in SMTP_URL`,
       context,
+      permanent,
     );
   }
   if (code === "EENVELOPE" && Array.isArray(failure.rejected) && failure.rejected.length > 0) {
@@ -60,12 +64,14 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
     return new EmailDeliveryError(
       `the SMTP server ${endpoint} refused every recipient (${rejected}): ${said} — check the addresses in the digest's email.to`,
       { ...context, rejected: failure.rejected.map(String) },
+      permanent,
     );
   }
   if (code === "EENVELOPE" && command === "MAIL FROM") {
     return new EmailDeliveryError(
       `the SMTP server ${endpoint} refused the sender address (${said}) — check email.from: many servers accept only their own domain or the login's address`,
       context,
+      permanent,
     );
   }
   if (isTlsFailure(failure, code)) {
@@ -105,6 +111,7 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
     return new EmailDeliveryError(
       `the SMTP server ${endpoint} refused the message as too large (${said}) — lower email.max_bytes below the server's limit`,
       context,
+      permanent,
     );
   }
   return new EmailDeliveryError(`sending mail through ${endpoint} failed: ${said}`, context);

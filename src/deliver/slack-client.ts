@@ -110,12 +110,17 @@ function rateLimitedFor(error: unknown): number | null {
     : null;
 }
 
+/** The library's "http request failed" text for a 429 (`rateLimitedErrorWithDelay`). */
+const RATE_LIMIT_DETAIL = /A rate-limit has been reached/;
+
 /** The library's logger interface over ours: debug and info dropped, warnings forwarded. */
 function libraryLogger(logger: SlackLogger | undefined, token: Secret): LibraryLogger {
   let level = LogLevel.WARN;
   const forward = (args: unknown[]) => {
     if (!logger) return;
     const detail = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
+    // A rate limit is `paced`'s to report (with its wait): one warning per limit, not two.
+    if (RATE_LIMIT_DETAIL.test(detail)) return;
     logger.warn(
       { detail: redactSecrets(detail, [token.reveal()]) },
       "Slack Web API client warning",

@@ -30,6 +30,22 @@ const MESSAGE_ERRORS = new Set([
 ]);
 
 /**
+ * Failures no retry can mend: a person must fix the token, the channel or the bot's scopes,
+ * or our code must stop sending a malformed message. Given up at once, not retried for hours.
+ */
+const NOT_WORTH_RETRYING = new Set([
+  ...AUTH_ERRORS,
+  ...CHANNEL_ERRORS,
+  ...MESSAGE_ERRORS,
+  "missing_scope",
+]);
+
+/** The sender's verdict on a Slack error code: retry unless no retry can mend it. */
+export function slackVerdict(code: string | null): { retry: boolean } {
+  return { retry: code === null || !NOT_WORTH_RETRYING.has(code) };
+}
+
+/**
  * Maps whatever @slack/web-api threw into a SlackDeliveryError that says what is wrong and how
  * to fix it. Only Slack's error string, scope names and statuses are copied: never the library
  * error itself, whose request config carries the token.
@@ -51,7 +67,9 @@ export function toSlackDeliveryError(
   const message = redactSecrets(error instanceof Error ? error.message : String(error), [token]);
 
   if (coded.code === ErrorCode.PlatformError && isRecord(coded.data)) {
-    return fromPlatformError(coded.data, site);
+    const classified = fromPlatformError(coded.data, site);
+    const { message, slackError, context } = classified;
+    return new SlackDeliveryError(message, slackError, context, slackVerdict(slackError));
   }
   if (coded.code === ErrorCode.RateLimitedError) {
     const retryAfter = typeof coded.retryAfter === "number" ? coded.retryAfter : null;

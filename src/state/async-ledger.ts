@@ -19,7 +19,6 @@ export function asyncLedger(sync: SyncLedger): Ledger {
     isSlotDelivered: lift(sync.isSlotDelivered),
     claimSlotRun: lift(sync.claimSlotRun),
     releaseSlotRun: lift(sync.releaseSlotRun),
-    beginAttempt: lift(sync.beginAttempt),
     claimDelivery: lift(sync.claimDelivery),
     holdsClaim: lift(sync.holdsClaim),
     markSent: lift(sync.markSent),

@@ -54,6 +54,11 @@ export interface Delivery {
   slackTs: string | null;
   messageId: string | null;
   updatedAt: Date;
+  /**
+   * The token of its last claim (see claimDelivery): a write that repairs the row after reading
+   * it carries this, so it changes nothing if another process has claimed the send since.
+   */
+  claim: number;
   /** Who last claimed it for sending, and when (see claimDelivery). */
   claimedBy: string | null;
   claimedAt: Date | null;
@@ -61,14 +66,6 @@ export interface Delivery {
 
 export interface SlotWithDeliveries extends Slot {
   deliveries: Delivery[];
-}
-
-/** A destination's state before `beginAttempt` moved it to sending; "new" if never recorded. */
-export interface PreviousAttempt {
-  state: DeliveryState | "new";
-  attempts: number;
-  slackTs: string | null;
-  messageId: string | null;
 }
 
 /** How a process claims a destination for sending (see `claimDelivery`). */
@@ -86,6 +83,14 @@ export interface ClaimOptions {
    * (`run --force`).
    */
   take: "due" | "open" | "any";
+}
+
+/** A destination's state before a claim moved it to sending; "new" if never recorded. */
+export interface PreviousAttempt {
+  state: DeliveryState | "new";
+  attempts: number;
+  slackTs: string | null;
+  messageId: string | null;
 }
 
 /** A claim won: the token later writes must carry, and the state it was taken from. */
@@ -113,6 +118,8 @@ export interface DueRetry {
   attempts: number;
   lastError: string | null;
   nextAttemptAt: Date;
+  /** The row's claim token as read: giving it up is fenced by it (see Delivery.claim). */
+  claim: number;
 }
 
 export interface AlertState {
@@ -193,16 +200,10 @@ export interface Ledger {
   releaseSlotRun(key: string, claim: SlotRunClaim): Promise<void>;
 
   /**
-   * Moves a destination to sending and counts the attempt, whatever another process is doing
-   * with it, and returns its state before; a "sent" destination is left as is. For tests and
-   * tools that play "a process attempts it": senders use `claimDelivery`.
-   */
-  beginAttempt(key: string, destination: string): Promise<PreviousAttempt>;
-  /**
    * Claims a destination for sending, in one conditional write: it moves to sending (attempt
    * counted, claimant and time recorded, claim token raised) only if `options` allow taking it
-   * from the state it is in. Senders use this, never `beginAttempt`, so two processes reaching
-   * the same send at once cannot both win.
+   * from the state it is in. The only way in to a send, so two processes reaching the same send
+   * at once cannot both win (there is no unclaimed "begin attempt": tests build one from this).
    */
   claimDelivery(
     key: string,

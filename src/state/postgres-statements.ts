@@ -7,11 +7,9 @@ import {
 } from "./alert-state-store.js";
 import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
 import {
-  ANY_OPEN_CLAIM,
   type ClaimRow,
   cleanError,
   type DeliveryRow,
-  previousAttempt,
   type SlotRow,
   toClaimed,
   toDelivery,
@@ -159,9 +157,6 @@ export function postgresStatements(
       ]);
     },
 
-    beginAttempt: async (key, destination) =>
-      previousAttempt(await claimDelivery(key, destination, ANY_OPEN_CLAIM)),
-
     claimDelivery,
 
     holdsClaim: async (key, destination, claim) =>
@@ -238,6 +233,7 @@ export function postgresStatements(
         attempts: row.attempts,
         lastError: row.last_error,
         nextAttemptAt: new Date(row.next_attempt_at ?? now),
+        claim: row.claim,
       }));
     },
 

@@ -1,13 +1,4 @@
-import type {
-  Claimed,
-  ClaimOptions,
-  Delivery,
-  DeliveryState,
-  NotClaimed,
-  PreviousAttempt,
-  Slot,
-  SlotKind,
-} from "./ledger.js";
+import type { Claimed, Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
 
 // The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
 // stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
@@ -66,19 +57,6 @@ export function toClaimed(row: ClaimRow): Claimed {
   };
 }
 
-/**
- * How `beginAttempt` claims, in either store: whatever is open, whoever is sending it — for
- * tests and tools that play "a process attempts it"; senders claim by their own rules.
- */
-export const ANY_OPEN_CLAIM: ClaimOptions = { owner: "unnamed", sendTimeoutMs: 0, take: "open" };
-
-/** What `beginAttempt` answers: the state the claim was taken from, or the one it found. */
-export function previousAttempt(claim: Claimed | NotClaimed): PreviousAttempt {
-  if (claim.claimed) return claim.before;
-  const { state = "new", attempts = 0, slackTs = null, messageId = null } = claim.delivery ?? {};
-  return { state, attempts, slackTs, messageId };
-}
-
 // Stored errors are for people reading history: the message, never a stack, and not a novel.
 const MAX_ERROR_CHARS = 1_000;
 
@@ -107,6 +85,7 @@ export function toDelivery(row: DeliveryRow): Delivery {
     slackTs: row.slack_ts,
     messageId: row.message_id,
     updatedAt: new Date(row.updated_at),
+    claim: row.claim,
     claimedBy: row.claimed_by,
     claimedAt: optionalDate(row.claimed_at),
   };

@@ -1,15 +1,7 @@
 import type Database from "better-sqlite3";
 import { createClaimStore } from "./delivery-claims.js";
 import type { SlotWithDeliveries, SyncLedger } from "./ledger.js";
-import {
-  ANY_OPEN_CLAIM,
-  cleanError,
-  type DeliveryRow,
-  previousAttempt,
-  type SlotRow,
-  toDelivery,
-  toSlot,
-} from "./slot-rows.js";
+import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
 
 // Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
 // delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
@@ -20,7 +12,6 @@ export type SlotStore = Pick<
   | "recordSlot"
   | "getSlot"
   | "isSlotDelivered"
-  | "beginAttempt"
   | "claimDelivery"
   | "holdsClaim"
   | "claimSlotRun"
@@ -95,9 +86,6 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
 
     isSlotDelivered: (key) => q.slot.get(key) !== undefined && !isOpen(key),
 
-    beginAttempt: (key, destination) =>
-      previousAttempt(claims.claimDelivery(key, destination, ANY_OPEN_CLAIM)),
-
     markSent: (key, destination, receipt, claim) =>
       write(() => {
         const slackTs = receipt.slackTs ?? null;
@@ -127,7 +115,7 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
       q.dueRetries.all(at.toISOString()).flatMap((row) => {
         const slot = q.slot.get(row.slot_key);
         if (!slot || row.next_attempt_at === null) return [];
-        const { destination, attempts, last_error: lastError } = row;
+        const { destination, attempts, last_error: lastError, claim } = row;
         return [
           {
             slot: toSlot(slot),
@@ -135,6 +123,7 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
             attempts,
             lastError,
             nextAttemptAt: new Date(row.next_attempt_at),
+            claim,
           },
         ];
       }),

@@ -13,6 +13,7 @@ function aDelivery(overrides: Partial<Delivery> = {}): Delivery {
     messageId: null,
     updatedAt: new Date("2026-11-16T08:00:02Z"),
     claimedBy: null,
+    claim: 0,
     claimedAt: null,
     ...overrides,
   };

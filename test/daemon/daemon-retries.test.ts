@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dueDestinationsOnly } from "../../src/daemon/due-destinations.js";
 import { LedgerLockedError } from "../../src/errors.js";
 import { openLedger } from "../../src/state/open-ledger.js";
+import { beginAttempt } from "../state/begin-attempt.js";
 import { aDigest, aTeam, type Harness, useHarness } from "./daemon-harness.js";
 
 const MINUTE = 60_000;
@@ -191,7 +192,7 @@ describe("a slot another process is sending", () => {
     await h.tickAt("2026-06-10T06:59:30Z");
     // A `run` from the CLI starts posting this slot 30 s before the daemon's fire.
     await recordSlot(h, [SLACK]);
-    await h.ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(h.ledger, KEY, SLACK);
     await h.tickAt(FIRE);
     await h.tickAt("2026-06-10T07:04:29Z");
     expect(h.runs).toEqual([]);
@@ -207,7 +208,7 @@ describe("a slot another process is sending", () => {
       gate: () => new Promise(() => {}),
     });
     await before.tickOnly(FIRE);
-    await before.ledger.beginAttempt(KEY, SLACK); // it is posting when the process is killed
+    await beginAttempt(before.ledger, KEY, SLACK); // it is posting when the process is killed
     const dir = before.ledger.location.replace(/\/ledger\.sqlite$/, "");
     await before.ledger.releaseLease();
     const after = await harness([team], {
@@ -239,7 +240,7 @@ describe("a slot another process starts sending while a daemon run has it", () =
     await h.tickAt("2026-06-10T06:59:30Z");
     await recordSlot(h, [SLACK]); // a `run` from the CLI records the slot and fetches its report
     await h.tickOnly(FIRE); // the daemon launches too: the row is only pending
-    await h.ledger.beginAttempt(KEY, SLACK); // the CLI reaches its post first
+    await beginAttempt(h.ledger, KEY, SLACK); // the CLI reaches its post first
     release();
     await h.daemon.idle();
     expect(await delivery(h, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
@@ -259,8 +260,8 @@ describe("a slot another process starts sending while a daemon run has it", () =
     });
     await h.tickAt("2026-06-10T06:59:30Z");
     await recordSlot(h, [SLACK, EMAIL]);
-    await h.ledger.beginAttempt(KEY, SLACK); // the CLI posts to Slack …
-    await h.ledger.beginAttempt(KEY, EMAIL);
+    await beginAttempt(h.ledger, KEY, SLACK); // the CLI posts to Slack …
+    await beginAttempt(h.ledger, KEY, EMAIL);
     await h.ledger.markFailed(KEY, EMAIL, "smtp down", new Date("2026-06-10T07:00:30Z")); // … its mail failed
     await h.tickAt(FIRE);
     await h.tickAt("2026-06-10T07:00:31Z"); // the email's retry runs

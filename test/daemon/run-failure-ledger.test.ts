@@ -5,6 +5,7 @@ import { createRequestCache } from "../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { digestSlot, runDigest } from "../../src/run-digest.js";
+import { beginAttempt } from "../state/begin-attempt.js";
 import { manualClock, useTempLedgers } from "../state/ledger-builders.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
 
@@ -33,7 +34,7 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
     period: periods.current,
     destinations: [SLACK, EMAIL],
   });
-  for (const destination of [SLACK, EMAIL]) await ledger.beginAttempt(key, destination);
+  for (const destination of [SLACK, EMAIL]) await beginAttempt(ledger, key, destination);
   await ledger.markFailed(key, SLACK, "given up earlier", null);
   await ledger.markFailed(key, EMAIL, "waiting", new Date("2026-06-10T07:05:00Z"));
   const before = (await ledger.getSlot(key))?.deliveries;

@@ -70,6 +70,17 @@ describe.concurrent("rate limits", () => {
     });
   });
 
+  it("says so once per rate limit: ours, not also the Slack library's own warning", async (context) => {
+    const { slack, warnings, destination } = await setup(context, {});
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1 });
+
+    await destination.post("C0123ABCD", post);
+
+    expect(warnings.map((w) => w.msg)).toEqual([
+      "Slack rate-limited a call; waiting as its Retry-After asks before retrying",
+    ]);
+  });
+
   it("gives up after the configured number of retries and says it was rate-limited", async (context) => {
     const { slack, slept, destination } = await setup(context, { retries: 1 });
     slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 1, times: 5 });

@@ -35,6 +35,8 @@ export async function startAlertSetup(options: {
   schedule: string;
   /** Give the team a daily digest too (else a daemon could post it mid-test). */
   digest?: boolean;
+  /** How long a send may take before another process takes it over (default 2s). */
+  sendTimeout?: string;
 }): Promise<AlertSetup> {
   const emulator = await startEmulator({ projects: 7, today: options.today });
   const slack = await startFakeSlack();
@@ -48,7 +50,7 @@ export async function startAlertSetup(options: {
     api: { url: "${INSIGHTS_API_URL}", key: "${INSIGHTS_API_KEY}", max_attempts: 2 },
     email: { from: "Test insights <insights@example.com>" },
     // A send cut off by a kill is taken over once this has passed since it began.
-    state: { path: ledgerPath, send_timeout: "2s" },
+    state: { path: ledgerPath, send_timeout: options.sendTimeout ?? "2s" },
     server: { host: "127.0.0.1", port: 0 },
     teams: [
       {

@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import {
   type DeliveryJob,
   type DeliveryLedger,
   deliverAll,
 } from "../../src/deliver/deliver-all.js";
 import { silentLogger } from "../../src/logger.js";
+import { beginAttempt } from "./begin-attempt.js";
 import { aSlot, exited, manualClock, startUntil, useTempLedgers } from "./ledger-builders.js";
 
 const KEY = "checkout.daily.2026-11-15";
@@ -40,6 +42,7 @@ describe("recording a slot", () => {
         slackTs: null,
         messageId: null,
         updatedAt: new Date("2026-11-16T08:00:00.000Z"),
+        claim: 0,
         claimedBy: null,
         claimedAt: null,
       })),
@@ -62,14 +65,14 @@ describe("the delivery state machine", () => {
     const clock = manualClock();
     const ledger = ledgers.open(undefined, clock);
     await ledger.recordSlot(aSlot());
-    expect(await ledger.beginAttempt(KEY, SLACK)).toEqual({
+    expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "pending",
       attempts: 0,
       slackTs: null,
       messageId: null,
     });
     await ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
-    expect(await ledger.beginAttempt(KEY, SLACK)).toEqual({
+    expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "sent",
       attempts: 1,
       slackTs: "1763280000.000100",
@@ -83,10 +86,10 @@ describe("the delivery state machine", () => {
     const clock = manualClock();
     const ledger = ledgers.open(undefined, clock);
     await ledger.recordSlot(aSlot());
-    await ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(ledger, KEY, SLACK);
     await ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
 
-    await ledger.beginAttempt(KEY, EMAIL);
+    await beginAttempt(ledger, KEY, EMAIL);
     const retryAt = new Date(clock.now().getTime() + MINUTE);
     await ledger.markFailed(
       KEY,
@@ -108,7 +111,7 @@ describe("the delivery state machine", () => {
     });
 
     clock.advance(MINUTE);
-    expect(await ledger.beginAttempt(KEY, EMAIL)).toMatchObject({ state: "failed", attempts: 1 });
+    expect(await beginAttempt(ledger, KEY, EMAIL)).toMatchObject({ state: "failed", attempts: 1 });
     expect(await ledger.dueRetries(retryAt)).toEqual([]); // sending now, not due
     await ledger.markSent(KEY, EMAIL, {
       messageId: "<checkout.daily.2026-11-15@insights-reporter>",
@@ -127,7 +130,7 @@ describe("the delivery state machine", () => {
   it("a delivery given up (no next attempt) is final: the slot counts as delivered, nothing is due", async () => {
     const ledger = ledgers.open();
     await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
-    await ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(ledger, KEY, SLACK);
     await ledger.markFailed(KEY, SLACK, "channel_not_found", null);
     expect(await ledger.isSlotDelivered(KEY)).toBe(true);
     expect(await ledger.dueRetries(new Date("2100-01-01T00:00:00Z"))).toEqual([]);
@@ -140,7 +143,7 @@ describe("the delivery state machine", () => {
   it("a failure reported after a send does not undo it", async () => {
     const ledger = ledgers.open();
     await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
-    await ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(ledger, KEY, SLACK);
     await ledger.markSent(KEY, SLACK, { slackTs: "1.2" });
     await ledger.markFailed(KEY, SLACK, "late timeout", new Date());
     expect((await ledger.getSlot(KEY))?.deliveries[0]).toMatchObject({
@@ -153,7 +156,7 @@ describe("the delivery state machine", () => {
   it("stores an error's message, never its stack", async () => {
     const ledger = ledgers.open();
     await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
-    await ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(ledger, KEY, SLACK);
     const error = new Error("Slack said ratelimited");
     await ledger.markFailed(KEY, SLACK, String(error.stack), null);
     const stored = (await ledger.getSlot(KEY))?.deliveries[0]?.lastError;
@@ -164,7 +167,7 @@ describe("the delivery state machine", () => {
     const ledger = ledgers.open();
     await ledger.recordSlot(aSlot({ destinations: [] }));
     expect(await ledger.isSlotDelivered(KEY)).toBe(true); // nothing to deliver
-    expect(await ledger.beginAttempt(KEY, SLACK)).toEqual({
+    expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "new",
       attempts: 0,
       slackTs: null,
@@ -183,7 +186,7 @@ describe("a crash mid-send", () => {
     const path = join(ledgers.dir(), "ledger.db");
     const before = ledgers.open(path);
     await before.recordSlot(aSlot());
-    await before.beginAttempt(KEY, SLACK);
+    await beginAttempt(before, KEY, SLACK);
     await before.close(); // the process dies here: no markSent, no markFailed
 
     const after = ledgers.open(path);
@@ -191,7 +194,7 @@ describe("a crash mid-send", () => {
     expect((await after.getSlot(KEY))?.deliveries.find((d) => d.destination === SLACK)?.state).toBe(
       "sending",
     );
-    expect(await after.beginAttempt(KEY, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
+    expect(await beginAttempt(after, KEY, SLACK)).toMatchObject({ state: "sending", attempts: 1 });
   });
 
   it("with deliverAll, the restart finds the earlier post instead of posting again", async () => {
@@ -208,11 +211,15 @@ describe("a crash mid-send", () => {
 
     const crashed = ledgers.open(path);
     await crashed.recordSlot(aSlot({ destinations: [SLACK] }));
-    await crashed.beginAttempt(KEY, SLACK);
+    await beginAttempt(crashed, KEY, SLACK);
     posts.push("1.1"); // the post went out, then the process died before recording it
     await crashed.close();
 
-    const ledger: DeliveryLedger = ledgers.open(path);
+    const ledger: DeliveryLedger = claimingLedger(ledgers.open(path), {
+      owner: "restarted",
+      sendTimeoutMs: 0,
+      take: "open",
+    });
     const results = await deliverAll(KEY, [slack("2.2")], { ledger, logger: silentLogger() });
     expect(results.map((r) => r.status)).toEqual(["recovered"]);
     expect(posts).toEqual(["1.1"]);
@@ -235,7 +242,7 @@ describe("two processes on one ledger", () => {
     );
     try {
       // Blocks in SQLite's busy handler until the other process commits, then goes ahead.
-      expect(await ledger.beginAttempt(KEY, SLACK)).toMatchObject({ state: "pending" });
+      expect(await beginAttempt(ledger, KEY, SLACK)).toMatchObject({ state: "pending" });
       expect((await ledger.getSlot("other.daily.2026-11-15"))?.team).toBe("other");
     } finally {
       await exited(holder);
@@ -295,7 +302,7 @@ describe("claiming a destination for sending", () => {
     const clock = manualClock();
     const ledger = ledgers.open(undefined, clock);
     await ledger.recordSlot(aSlot());
-    await ledger.beginAttempt(KEY, SLACK);
+    await beginAttempt(ledger, KEY, SLACK);
     await ledger.markFailed(KEY, SLACK, "down", new Date(clock.now().getTime() + MINUTE));
     expect((await ledger.claimDelivery(KEY, SLACK, daemon)).claimed).toBe(false);
     expect(await ledger.claimDelivery(KEY, SLACK, run)).toMatchObject({

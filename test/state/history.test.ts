@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { beginAttempt } from "./begin-attempt.js";
 import { aSlot, manualClock, useTempLedgers } from "./ledger-builders.js";
 
 const MINUTE = 60_000;
@@ -23,7 +24,7 @@ describe("history", () => {
     await ledger.recordSlot(day("2026-11-13"));
     for (const key of ["checkout.daily.2026-11-13", "checkout.daily.2026-11-14"]) {
       for (const destination of ["slack:C0123", "email:qa@example.com"]) {
-        await ledger.beginAttempt(key, destination);
+        await beginAttempt(ledger, key, destination);
         await ledger.markSent(
           key,
           destination,
@@ -31,9 +32,9 @@ describe("history", () => {
         );
       }
     }
-    await ledger.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
+    await beginAttempt(ledger, "checkout.daily.2026-11-15", "slack:C0123");
     await ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "2.2" });
-    await ledger.beginAttempt("checkout.daily.2026-11-15", "email:qa@example.com");
+    await beginAttempt(ledger, "checkout.daily.2026-11-15", "email:qa@example.com");
     clock.advance(MINUTE);
     await ledger.markFailed(
       "checkout.daily.2026-11-15",

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../src/state/migrations.js";
 import { openLedger } from "../../src/state/open-ledger.js";
+import { beginAttempt } from "./begin-attempt.js";
 import { aSlot, useTempLedgers } from "./ledger-builders.js";
 
 const inspect = (path: string) => {
@@ -92,7 +93,7 @@ describe("openLedger", () => {
     const cli = ledgers.open(path);
     await daemon.recordSlot(aSlot());
     expect((await cli.getSlot("checkout.daily.2026-11-15"))?.key).toBe("checkout.daily.2026-11-15");
-    await cli.beginAttempt("checkout.daily.2026-11-15", "slack:C0123");
+    await beginAttempt(cli, "checkout.daily.2026-11-15", "slack:C0123");
     await cli.markSent("checkout.daily.2026-11-15", "slack:C0123", {
       slackTs: "1700000000.000100",
     });
