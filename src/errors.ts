@@ -37,6 +37,8 @@ export abstract class ReporterError extends Error {
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** The path with names beside positions, `teams[1] (payments).schedule`, as messages show it. */
+  label?: string;
 }
 
 export class ConfigError extends ReporterError {
@@ -45,7 +47,10 @@ export class ConfigError extends ReporterError {
   readonly issues: readonly ConfigIssue[];
 
   constructor(source: string, issues: readonly ConfigIssue[]) {
-    const at = (i: ConfigIssue) => `${i.path ? `${i.path}: ` : ""}${i.message}`;
+    const at = (i: ConfigIssue) => {
+      const where = i.label ?? i.path;
+      return `${where ? `${where}: ` : ""}${i.message}`;
+    };
     // One problem reads as one line; several are listed under a count.
     const [only] = issues;
     super(
