@@ -112,7 +112,7 @@ export class ProjectNotFoundError extends ReporterError {
   readonly projectId: string;
   constructor(projectId: string, context: Record<string, unknown> = {}) {
     super(
-      `project "${projectId}" was not found in this workspace — check the project id in the config (list-projects shows the ids) and that the key belongs to the right workspace`,
+      `project "${projectId}" was not found in this workspace — check the project id in the config (\`insights-reporter projects\` lists them) and that the key belongs to the right workspace`,
       { projectId, ...context },
     );
     this.projectId = projectId;
