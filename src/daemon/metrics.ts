@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestInfo } from "../insights/create-insights-client.js";
+import { registerEventLoopDelay } from "./event-loop-delay.js";
 
 // The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
 // two daemons in one test process do not share counters). Labels are bounded by the config:
@@ -32,10 +33,14 @@ const PREFIX = "insights_reporter_";
 
 /**
  * How often the event-loop delay histogram takes a sample. Node's histogram records the whole
- * interval between samples, so its gauges (`nodejs_eventloop_lag_min/p50/p99/max_seconds`)
- * read this much plus the delay: an idle loop reads about 0.100 s, not 0.
+ * interval between samples; the gauges (`nodejs_eventloop_lag_min/p50/p99/max_seconds`)
+ * subtract it, so an idle loop reads about 0 (see event-loop-delay.ts).
  */
 export const EVENT_LOOP_SAMPLING_MS = 100;
+
+// prom-client's own event-loop histogram is replaced (its gauges include the interval); it
+// samples this seldom, so it does not wake the daemon for nothing.
+const REPLACED_SAMPLING_MS = 60_000;
 
 /** An alert scope's state, as the gauge reads it at each scrape. */
 export interface AlertStateSample {
@@ -62,14 +67,13 @@ export function createDaemonMetrics(
   alertStates: () => Promise<readonly AlertStateSample[]> = async () => [],
 ): DaemonMetrics {
   const registry = new Registry();
+  // Node's process metrics under their standard names (process_cpu_seconds_total,
+  // nodejs_heap_size_used_bytes …), so stock Node.js dashboards work; ours carry PREFIX.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: REPLACED_SAMPLING_MS });
   // The event-loop delay histogram samples every 10 ms by default: a hundred wake-ups a second
   // in a daemon that otherwise sleeps for seconds. A tenth of a second is fine-grained enough
   // to see a blocked loop, and lets the daemon rest.
-  collectDefaultMetrics({
-    register: registry,
-    prefix: PREFIX,
-    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS,
-  });
+  registerEventLoopDelay(registry, EVENT_LOOP_SAMPLING_MS);
   const registers = [registry];
 
   const slots = new Counter({
