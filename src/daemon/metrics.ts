@@ -12,8 +12,10 @@ export type SlotResult = "delivered" | "retrying" | "failed" | "skipped";
 /** How one destination's attempt ended; `gave_up` is a failure past the slot's deadline. */
 export type DeliveryMetricResult = "sent" | "recovered" | "already_sent" | "failed" | "gave_up";
 
+/** One scheme for digests and alerts: the team, `kind` (digest or alert) and the job's name. */
 export interface JobLabels {
   team: string;
+  kind: "digest" | "alert";
   job: string;
 }
 
@@ -79,13 +81,13 @@ export function createDaemonMetrics(
   const slots = new Counter({
     name: `${PREFIX}slots_total`,
     help: "Slot runs by result: delivered, retrying (a destination waits for a retry), failed (given up), skipped (missed, outside catch_up or superseded).",
-    labelNames: ["team", "job", "result"] as const,
+    labelNames: ["team", "kind", "job", "result"] as const,
     registers,
   });
   const deliveries = new Counter({
     name: `${PREFIX}deliveries_total`,
     help: "Delivery attempts by destination kind and result: sent, recovered (found after a crash), already_sent, failed (will retry), gave_up.",
-    labelNames: ["team", "job", "destination", "result"] as const,
+    labelNames: ["team", "kind", "job", "destination", "result"] as const,
     registers,
   });
   const apiRequests = new Counter({
@@ -103,20 +105,20 @@ export function createDaemonMetrics(
   const lastSuccess = new Gauge({
     name: `${PREFIX}last_success_timestamp_seconds`,
     help: "When a slot of the job was last delivered to every destination (Unix time).",
-    labelNames: ["team", "job"] as const,
+    labelNames: ["team", "kind", "job"] as const,
     registers,
   });
   const lag = new Histogram({
     name: `${PREFIX}slot_lag_seconds`,
     help: "How long after its scheduled fire a slot run started (catch-up and retries included).",
-    labelNames: ["team", "job"] as const,
+    labelNames: ["team", "kind", "job"] as const,
     buckets: [1, 5, 15, 60, 300, 900, 3600, 6 * 3600, 24 * 3600],
     registers,
   });
   const takenOver = new Counter({
     name: `${PREFIX}claims_taken_over_total`,
     help: "Claims taken over from a process that left them stale (it died, stalled, or lost the database): a slot's run, or a delivery's send.",
-    labelNames: ["team", "job", "claim"] as const,
+    labelNames: ["team", "kind", "job", "claim"] as const,
     registers,
   });
   const lastTick = new Gauge({
@@ -127,13 +129,16 @@ export function createDaemonMetrics(
   new Gauge({
     name: `${PREFIX}alert_state`,
     help: "Each alert scope's state: 0 ok, 1 pending, 2 warn, 3 critical; -1 no data.",
-    labelNames: ["team", "alert", "scope"] as const,
+    labelNames: ["team", "kind", "job", "scope"] as const,
     registers,
     async collect() {
       const states = await alertStates();
       this.reset();
       for (const s of states) {
-        this.set({ team: s.team, alert: s.alert, scope: s.scope }, ALERT_LEVEL[s.state]);
+        this.set(
+          { team: s.team, kind: "alert", job: s.alert, scope: s.scope },
+          ALERT_LEVEL[s.state],
+        );
       }
     },
   });

@@ -8,7 +8,7 @@ import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
-import { jobId, keyForFire, metricJob, type ScheduledJob } from "./jobs.js";
+import { jobId, keyForFire, metricLabels, type ScheduledJob } from "./jobs.js";
 import { createSlotRuns, type SlotLaunch } from "./slot-runs.js";
 import { createUnrecordedRetries } from "./unrecorded-retries.js";
 
@@ -141,11 +141,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
             ? "missed slot skipped: a later fire of the same job is delivered instead"
             : "missed slot skipped: it is older than the job's catch_up window",
         );
-        metrics?.slotFinished(
-          { team: job.team.name, job: metricJob(job.kind, job.name) },
-          "skipped",
-          now,
-        );
+        metrics?.slotFinished(metricLabels(job.team.name, job.kind, job.name), "skipped", now);
       }
       if (lastCheckedAt === null) logNextFire(job, now);
       // A slot another process was sending is looked at again every tick until it settles.
@@ -201,11 +197,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         null,
       );
       logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
-      metrics?.delivery(
-        { team: slot.team, job: metricJob(slot.kind, slot.job) },
-        destination,
-        "gave_up",
-      );
+      metrics?.delivery(metricLabels(slot.team, slot.kind, slot.job), destination, "gave_up");
     }
   }
 
