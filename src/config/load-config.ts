@@ -21,6 +21,8 @@ export interface LoadConfigOptions {
   readFile?: (path: string) => string;
   /** Whether Slack/email destinations need their token / SMTP URL; default true (false for outbox/demo). */
   requireCredentials?: boolean;
+  /** Only this team's destinations need their credentials (a command run for one team). */
+  credentialsFor?: string;
   /** Larger config text is refused before it is parsed; default MAX_CONFIG_BYTES. */
   maxConfigBytes?: number;
 }
@@ -136,6 +138,7 @@ function checkConfigText<S extends z.ZodType>(
     ...checkConfigRules(raw, {
       requireCredentials: options.requireCredentials ?? true,
       unsetOptional: substituted.unsetOptional,
+      ...(options.credentialsFor === undefined ? {} : { credentialsFor: options.credentialsFor }),
     }),
   ];
   // A value whose variable is missing still reads `${NAME}`; judging that text would only add noise.
