@@ -1,5 +1,4 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { EVENT_LOOP_SAMPLING_MS } from "../src/daemon/metrics.js";
 import { cpuSeconds, rssBytes } from "./proc-stats.js";
 import { type Scrape, scrapeMetrics } from "./scrape-metrics.js";
 
@@ -7,12 +6,10 @@ import { type Scrape, scrapeMetrics } from "./scrape-metrics.js";
 // few seconds, /healthz every second (how long it takes to answer is the event loop's delay as
 // a caller feels it), and /metrics and /readyz once a minute. The daemon's event-loop gauges cover the time
 // since the previous scrape (prom-client resets the histogram on each), so one scrape a
-// minute gives each minute its own p99; they read the sampling interval plus the delay, and
-// the interval is taken off here.
+// minute gives each minute its own p99; the daemon's gauges already leave the sampling
+// interval out.
 
-const PREFIX = "insights_reporter_";
 const RSS_EVERY_MS = 5_000;
-const SAMPLING_S = EVENT_LOOP_SAMPLING_MS / 1000;
 
 export interface RssSample {
   /** Seconds since the daemon started. */
@@ -87,11 +84,12 @@ export async function startMonitor(options: MonitorOptions): Promise<Monitor> {
 
   async function minuteEnded(minute: number): Promise<void> {
     const scrape = await scrapeMetrics(metricsUrl);
-    const gauge = (name: string) => scrape.get(`${PREFIX}${name}`) ?? Number.NaN;
+    // Node's process metrics keep their standard names, without our prefix.
+    const gauge = (name: string) => scrape.get(name) ?? Number.NaN;
     minutes.push({
       minute,
-      loopP99S: Math.max(0, gauge("nodejs_eventloop_lag_p99_seconds") - SAMPLING_S),
-      loopMaxS: Math.max(0, gauge("nodejs_eventloop_lag_max_seconds") - SAMPLING_S),
+      loopP99S: gauge("nodejs_eventloop_lag_p99_seconds"),
+      loopMaxS: gauge("nodejs_eventloop_lag_max_seconds"),
       heapUsedBytes: gauge("nodejs_heap_size_used_bytes"),
       heapTotalBytes: gauge("nodejs_heap_size_total_bytes"),
       externalBytes: gauge("nodejs_external_memory_bytes"),

@@ -11,10 +11,25 @@ import { ReporterError } from "./errors.js";
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** One style for every usage error, commander's own included: "insights-reporter: …". */
-export function usageLine(commanderMessage: string): string {
+/**
+ * One style for every usage error, commander's own included: "insights-reporter: …", pointing
+ * at the help of the command that was run, where its options are listed.
+ */
+export function usageLine(commanderMessage: string, command?: string): string {
   const message = commanderMessage.trim().replace(/^error: /, "");
-  return `insights-reporter: ${message} — see insights-reporter --help\n`;
+  return `insights-reporter: ${message} — see insights-reporter ${command ? `${command} ` : ""}--help\n`;
+}
+
+/** Each command's usage errors point at its own help, where required options say so. */
+function describeRequiredOptions(program: Command): void {
+  for (const command of program.commands) {
+    command.configureOutput({
+      outputError: (text, write) => write(usageLine(text, command.name())),
+    });
+    for (const option of command.options) {
+      if (option.mandatory) option.description = `${option.description} (required)`;
+    }
+  }
 }
 
 // dist/cli.js and src/cli.ts both sit one level below package.json.
@@ -243,6 +258,7 @@ export function buildProgram(): Command {
       await new Promise(() => {}); // serve until interrupted
     });
 
+  describeRequiredOptions(program);
   return program;
 }
 

@@ -37,6 +37,8 @@ export abstract class ReporterError extends Error {
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** The path with names beside positions, `teams[1] (payments).schedule`, as messages show it. */
+  label?: string;
 }
 
 export class ConfigError extends ReporterError {
@@ -45,7 +47,10 @@ export class ConfigError extends ReporterError {
   readonly issues: readonly ConfigIssue[];
 
   constructor(source: string, issues: readonly ConfigIssue[]) {
-    const at = (i: ConfigIssue) => `${i.path ? `${i.path}: ` : ""}${i.message}`;
+    const at = (i: ConfigIssue) => {
+      const where = i.label ?? i.path;
+      return `${where ? `${where}: ` : ""}${i.message}`;
+    };
     // One problem reads as one line; several are listed under a count.
     const [only] = issues;
     super(
@@ -107,7 +112,7 @@ export class ProjectNotFoundError extends ReporterError {
   readonly projectId: string;
   constructor(projectId: string, context: Record<string, unknown> = {}) {
     super(
-      `project "${projectId}" was not found in this workspace — check the project id in the config (list-projects shows the ids) and that the key belongs to the right workspace`,
+      `project "${projectId}" was not found in this workspace — check the project id in the config (\`insights-reporter projects\` lists them) and that the key belongs to the right workspace`,
       { projectId, ...context },
     );
     this.projectId = projectId;

@@ -27,7 +27,7 @@ export async function alertsCommand(
   opts: AlertsOptions,
   out: (line: string) => void,
 ): Promise<number> {
-  const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox });
+  const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox, team: opts.team });
   const team = findTeam(config, opts.team);
   const alert = findAlert(team, opts.alert);
   const dryRun = Boolean(opts.outbox);

@@ -41,7 +41,9 @@ export async function checkConfigCommand(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
   out(`  ledger ${describeStore(config.state)}`);
-  for (const note of missingForSending(config)) out(`  note: ${note}`);
+  for (const note of [...missingForSending(config), ...channelNameNotes(config)]) {
+    out(`  note: ${note}`);
+  }
   for (const team of config.teams) {
     out("");
     for (const line of describeTeam(team, now)) out(line);
@@ -74,6 +76,19 @@ function missingForSending(config: ResolvedConfig): string[] {
     notes.push(`${plural(email, "destination")} by email: set SMTP_URL to send (${without})`);
   }
   return notes;
+}
+
+/** A channel given by #name is looked up on every run: it needs a scope, and a rename breaks it. */
+function channelNameNotes(config: ResolvedConfig): string[] {
+  return config.teams.flatMap((team) =>
+    [...team.digests, ...team.alerts].flatMap((job) => {
+      const channel = job.slack?.channel;
+      if (!channel?.startsWith("#")) return [];
+      return [
+        `${team.name}/${job.name} posts to "${channel}" by name: finding it needs the channels:read scope, and renaming the channel breaks it — prefer the channel ID (C0123ABCD; in Slack: channel details, at the bottom)`,
+      ];
+    }),
+  );
 }
 
 function describeCounts(config: ResolvedConfig): string {

@@ -11,12 +11,14 @@ import { UsageError } from "../errors.js";
 /** Loads the config a command names (`--config`, else REPORTER_CONFIG, else the default path). */
 export function loadCommandConfig(
   opts: { config?: string },
-  options: { requireCredentials?: boolean; env?: NodeJS.ProcessEnv } = {},
+  options: { requireCredentials?: boolean; env?: NodeJS.ProcessEnv; team?: string } = {},
 ): ResolvedConfig {
   const env = options.env ?? process.env;
   return loadConfig(resolveConfigPath(opts.config, env), {
     env,
     requireCredentials: options.requireCredentials ?? true,
+    // A command for one team sends only that team's jobs: other teams' secrets are not needed.
+    ...(options.team === undefined ? {} : { credentialsFor: options.team }),
   });
 }
 

@@ -30,7 +30,7 @@ export interface RunOptions {
  * retry. The outbox never touches the ledger.
  */
 export async function runCommand(opts: RunOptions, out: (line: string) => void): Promise<number> {
-  const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox });
+  const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox, team: opts.team });
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: opts.at ?? new Date() };

@@ -6,6 +6,8 @@ import { checkDashboardUrl, checkTeam, checkUnique } from "./team-rules.js";
 export interface RuleContext {
   /** Whether Slack/email destinations need their credentials (false for the outbox and demo). */
   requireCredentials: boolean;
+  /** Only this team's destinations need credentials: a command for one team (`run --team`). */
+  credentialsFor?: string;
   /** Optional credentials left out because their variable is unset: path → variable name. */
   unsetOptional: ReadonlyMap<string, string>;
 }
@@ -25,7 +27,15 @@ export function checkConfigRules(raw: unknown, context: RuleContext): ConfigIssu
     ...checkDashboardUrl(config.dashboard_url, "dashboard_url"),
     ...checkUnique(teams, "name", "teams", "team name"),
     ...teams.flatMap(([i, team]) => checkTeam(team, `teams[${i}]`)),
-    ...(context.requireCredentials ? checkCredentials(config, teams, context.unsetOptional) : []),
+    ...(context.requireCredentials
+      ? checkCredentials(
+          config,
+          teams.filter(
+            ([, t]) => context.credentialsFor === undefined || t.name === context.credentialsFor,
+          ),
+          context.unsetOptional,
+        )
+      : []),
   ];
 }
 

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "../errors.js";
-import { compareConfigPaths } from "./config-path.js";
+import { compareConfigPaths, labelConfigPath } from "./config-path.js";
 import { checkConfigRules } from "./config-rules.js";
 import { OPTIONAL_ENV_PATHS, withEnvDefaults } from "./env-defaults.js";
 import { normalizeConfig, normalizeConfigWithoutApi } from "./normalize-config.js";
-import { parseYamlText } from "./parse-yaml-text.js";
+import { commentAdvice, parseYamlText } from "./parse-yaml-text.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
 import { configSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
@@ -21,6 +21,8 @@ export interface LoadConfigOptions {
   readFile?: (path: string) => string;
   /** Whether Slack/email destinations need their token / SMTP URL; default true (false for outbox/demo). */
   requireCredentials?: boolean;
+  /** Only this team's destinations need their credentials (a command run for one team). */
+  credentialsFor?: string;
   /** Larger config text is refused before it is parsed; default MAX_CONFIG_BYTES. */
   maxConfigBytes?: number;
 }
@@ -136,19 +138,36 @@ function checkConfigText<S extends z.ZodType>(
     ...checkConfigRules(raw, {
       requireCredentials: options.requireCredentials ?? true,
       unsetOptional: substituted.unsetOptional,
+      ...(options.credentialsFor === undefined ? {} : { credentialsFor: options.credentialsFor }),
     }),
   ];
   // A value whose variable is missing still reads `${NAME}`; judging that text would only add noise.
   const unresolved = new Set(substituted.issues.map((i) => i.path));
-  const issues = [...substituted.issues, ...later.filter((i) => !unresolved.has(i.path))].sort(
-    (a, b) => compareConfigPaths(a.path, b.path),
-  );
+  // `channel: #qa` reads as empty: "required" or "must be text" would hide the real slip.
+  const commented = parsed.commented.map((c) => ({
+    path: c.path,
+    message: `${commentAdvice(c.written)} (line ${c.line})`,
+  }));
+  const explained = new Set([...unresolved, ...commented.map((i) => i.path)]);
+  const issues = [
+    ...substituted.issues,
+    ...commented,
+    ...later.filter((i) => !explained.has(i.path)),
+  ]
+    .sort((a, b) => compareConfigPaths(a.path, b.path))
+    .map((i) => withLabel(i, raw));
   if (issues.length > 0 || !validated.success) {
     return {
       issues: redactIssues(issues, [...substituted.secrets, ...configSecrets(raw, unresolved)]),
     };
   }
   return { data: validated.data };
+}
+
+/** The issue with its path labelled by the names in the config, when any position has one. */
+function withLabel(issue: ConfigIssue, raw: unknown): ConfigIssue {
+  const label = labelConfigPath(issue.path, raw);
+  return label === issue.path ? issue : { ...issue, label };
 }
 
 /** The YAML without its `api` section: not read, so its variables are never looked up. */

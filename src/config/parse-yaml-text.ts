@@ -1,11 +1,22 @@
-import { parseDocument } from "yaml";
+import { isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { ConfigIssue } from "../errors.js";
+import { formatConfigPath } from "./config-path.js";
+
+/** A value YAML read as empty because it starts with `#`: `channel: #qa` is `channel:` and a comment. */
+export interface CommentedValue {
+  path: string;
+  line: number;
+  /** What was written after the colon, as it must be quoted: `#qa`. */
+  written: string;
+}
 
 /**
  * Parses YAML text into plain data. Syntax errors come back as issues with `line:column`; only
  * the parser's one-line reason is kept, never the quoted source line (it might hold a secret).
  */
-export function parseYamlText(text: string): { value: unknown } | { issues: ConfigIssue[] } {
+export function parseYamlText(
+  text: string,
+): { value: unknown; commented: CommentedValue[] } | { issues: ConfigIssue[] } {
   const doc = parseDocument(text, { merge: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     const seenLines = new Set<number>();
@@ -15,13 +26,24 @@ export function parseYamlText(text: string): { value: unknown } | { issues: Conf
       // One problem per line: a single bad line often trips several follow-on errors.
       if (at && seenLines.has(at.line)) continue;
       if (at) seenLines.add(at.line);
+      const commented = at ? commentedOnLine(text, at.line) : null;
+      if (commented && at) {
+        issues.push({
+          path: "",
+          message: `YAML syntax error at ${commented.line}:${commented.col}: ${commentAdvice(commented.written)}`,
+        });
+        continue;
+      }
       const where = at ? ` at ${at.line}:${at.col}` : "";
       issues.push({ path: "", message: `YAML syntax error${where}: ${reason(error.message)}` });
     }
     return { issues };
   }
   try {
-    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+    return {
+      value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }),
+      commented: commentedValues(doc, text),
+    };
   } catch (error) {
     // yaml stops an alias bomb (aliases of aliases, expanding without bound) with a ReferenceError.
     if (error instanceof ReferenceError && /alias count/i.test(error.message)) {
@@ -44,4 +66,61 @@ function reason(message: string): string {
     return `${first} — a value starting with * must be quoted, e.g. schedule: "*/15 * * * *"`;
   }
   return first;
+}
+
+/** The advice for a value that YAML read as a comment. */
+export function commentAdvice(written: string): string {
+  return `\`#\` starts a comment in YAML — quote it: "${written}"`;
+}
+
+// `key: #word`: a `#` right after the colon and directly followed by a word is a value meant,
+// not a comment written (comments are `# words`, with a space).
+const COMMENTED = /:[ \t]+(#[^\s,}\]#]+)/;
+
+// An unclosed `{ channel: #qa }` is reported where the parser gave up: on a line below.
+const LINES_LOOKED_BACK = 3;
+
+/** The `key: #word` on the error's line or just above it, with where its `#` stands. */
+function commentedOnLine(
+  text: string,
+  errorLine: number,
+): { line: number; col: number; written: string } | null {
+  const lines = text.split(/\r?\n/);
+  for (let line = errorLine; line >= Math.max(1, errorLine - LINES_LOOKED_BACK); line--) {
+    const match = COMMENTED.exec(lines[line - 1] ?? "");
+    if (match?.[1]) {
+      return { line, col: match.index + match[0].length - match[1].length + 1, written: match[1] };
+    }
+  }
+  return null;
+}
+
+/** Every key whose value is empty only because what follows its colon starts with `#`. */
+function commentedValues(doc: ReturnType<typeof parseDocument>, text: string): CommentedValue[] {
+  const found: CommentedValue[] = [];
+  visit(doc, {
+    Pair(_, pair, ancestors) {
+      const value = pair.value;
+      const empty = value === null || (isScalar(value) && value.value === null && !value.source);
+      const keyEnd = isScalar(pair.key) ? pair.key.range?.[1] : undefined;
+      if (!empty || keyEnd === undefined) return;
+      const lineEnd = text.indexOf("\n", keyEnd);
+      const rest = text.slice(keyEnd, lineEnd < 0 ? undefined : lineEnd);
+      const match = /^[ \t]*:[ \t]+(#[^\s,}\]#]+)/.exec(rest);
+      if (!match?.[1]) return;
+      const line = text.slice(0, keyEnd).split("\n").length;
+      found.push({ path: pathOf([...ancestors, pair]), line, written: match[1] });
+    },
+  });
+  return found;
+}
+
+/** The config path of a pair from its ancestors in the document. */
+function pathOf(nodes: readonly unknown[]): string {
+  const segments: (string | number)[] = [];
+  for (const [i, node] of nodes.entries()) {
+    if (isPair(node) && isScalar(node.key)) segments.push(String(node.key.value));
+    if (isSeq(node)) segments.push(node.items.indexOf(nodes[i + 1] as never));
+  }
+  return formatConfigPath(segments);
 }

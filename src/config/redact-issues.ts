@@ -20,5 +20,9 @@ export function configSecrets(raw: unknown, unresolved: ReadonlySet<string>): st
 /** Replaces every occurrence of a secret in the issues' paths and messages with `[redacted]`. */
 export function redactIssues(issues: ConfigIssue[], secrets: readonly string[]): ConfigIssue[] {
   const clean = (text: string) => redactSecrets(text, secrets, MIN_SECRET_LENGTH);
-  return issues.map((issue) => ({ path: clean(issue.path), message: clean(issue.message) }));
+  return issues.map((issue) => ({
+    path: clean(issue.path),
+    message: clean(issue.message),
+    ...(issue.label === undefined ? {} : { label: clean(issue.label) }),
+  }));
 }

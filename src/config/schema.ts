@@ -160,7 +160,7 @@ const alert = z
 
 const project = z
   .strictObject({
-    id: z.string().min(1).describe("Project id, from the list-projects operation."),
+    id: z.string().min(1).describe("Project id, as `insights-reporter projects` lists them."),
     name: z
       .string()
       .min(1)

@@ -63,11 +63,15 @@ export function listJobs(teams: readonly Team[]): ScheduledJob[] {
 }
 
 /**
- * The `job` label of a job's metrics: a digest's name as it always was, an alert's as
- * `alert/<name>`, so an alert and a digest of one team may share a name and never a series.
+ * The labels of a job's metrics, one scheme for digests and alerts: `kind` keeps an alert and
+ * a digest of one team that share a name in separate series.
  */
-export function metricJob(kind: SlotKind, name: string): string {
-  return kind === "digest" ? name : `${kind}/${name}`;
+export function metricLabels(
+  team: string,
+  kind: SlotKind,
+  name: string,
+): { team: string; kind: SlotKind; job: string } {
+  return { team, kind, job: name };
 }
 
 /** The id of the job that delivers a recorded slot (for retries of a slot read from the ledger). */

@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestInfo } from "../insights/create-insights-client.js";
+import { registerEventLoopDelay } from "./event-loop-delay.js";
 
 // The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
 // two daemons in one test process do not share counters). Labels are bounded by the config:
@@ -11,8 +12,10 @@ export type SlotResult = "delivered" | "retrying" | "failed" | "skipped";
 /** How one destination's attempt ended; `gave_up` is a failure past the slot's deadline. */
 export type DeliveryMetricResult = "sent" | "recovered" | "already_sent" | "failed" | "gave_up";
 
+/** One scheme for digests and alerts: the team, `kind` (digest or alert) and the job's name. */
 export interface JobLabels {
   team: string;
+  kind: "digest" | "alert";
   job: string;
 }
 
@@ -32,10 +35,14 @@ const PREFIX = "insights_reporter_";
 
 /**
  * How often the event-loop delay histogram takes a sample. Node's histogram records the whole
- * interval between samples, so its gauges (`nodejs_eventloop_lag_min/p50/p99/max_seconds`)
- * read this much plus the delay: an idle loop reads about 0.100 s, not 0.
+ * interval between samples; the gauges (`nodejs_eventloop_lag_min/p50/p99/max_seconds`)
+ * subtract it, so an idle loop reads about 0 (see event-loop-delay.ts).
  */
 export const EVENT_LOOP_SAMPLING_MS = 100;
+
+// prom-client's own event-loop histogram is replaced (its gauges include the interval); it
+// samples this seldom, so it does not wake the daemon for nothing.
+const REPLACED_SAMPLING_MS = 60_000;
 
 /** An alert scope's state, as the gauge reads it at each scrape. */
 export interface AlertStateSample {
@@ -62,26 +69,25 @@ export function createDaemonMetrics(
   alertStates: () => Promise<readonly AlertStateSample[]> = async () => [],
 ): DaemonMetrics {
   const registry = new Registry();
+  // Node's process metrics under their standard names (process_cpu_seconds_total,
+  // nodejs_heap_size_used_bytes …), so stock Node.js dashboards work; ours carry PREFIX.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: REPLACED_SAMPLING_MS });
   // The event-loop delay histogram samples every 10 ms by default: a hundred wake-ups a second
   // in a daemon that otherwise sleeps for seconds. A tenth of a second is fine-grained enough
   // to see a blocked loop, and lets the daemon rest.
-  collectDefaultMetrics({
-    register: registry,
-    prefix: PREFIX,
-    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS,
-  });
+  registerEventLoopDelay(registry, EVENT_LOOP_SAMPLING_MS);
   const registers = [registry];
 
   const slots = new Counter({
     name: `${PREFIX}slots_total`,
     help: "Slot runs by result: delivered, retrying (a destination waits for a retry), failed (given up), skipped (missed, outside catch_up or superseded).",
-    labelNames: ["team", "job", "result"] as const,
+    labelNames: ["team", "kind", "job", "result"] as const,
     registers,
   });
   const deliveries = new Counter({
     name: `${PREFIX}deliveries_total`,
     help: "Delivery attempts by destination kind and result: sent, recovered (found after a crash), already_sent, failed (will retry), gave_up.",
-    labelNames: ["team", "job", "destination", "result"] as const,
+    labelNames: ["team", "kind", "job", "destination", "result"] as const,
     registers,
   });
   const apiRequests = new Counter({
@@ -99,20 +105,20 @@ export function createDaemonMetrics(
   const lastSuccess = new Gauge({
     name: `${PREFIX}last_success_timestamp_seconds`,
     help: "When a slot of the job was last delivered to every destination (Unix time).",
-    labelNames: ["team", "job"] as const,
+    labelNames: ["team", "kind", "job"] as const,
     registers,
   });
   const lag = new Histogram({
     name: `${PREFIX}slot_lag_seconds`,
     help: "How long after its scheduled fire a slot run started (catch-up and retries included).",
-    labelNames: ["team", "job"] as const,
+    labelNames: ["team", "kind", "job"] as const,
     buckets: [1, 5, 15, 60, 300, 900, 3600, 6 * 3600, 24 * 3600],
     registers,
   });
   const takenOver = new Counter({
     name: `${PREFIX}claims_taken_over_total`,
     help: "Claims taken over from a process that left them stale (it died, stalled, or lost the database): a slot's run, or a delivery's send.",
-    labelNames: ["team", "job", "claim"] as const,
+    labelNames: ["team", "kind", "job", "claim"] as const,
     registers,
   });
   const lastTick = new Gauge({
@@ -123,13 +129,16 @@ export function createDaemonMetrics(
   new Gauge({
     name: `${PREFIX}alert_state`,
     help: "Each alert scope's state: 0 ok, 1 pending, 2 warn, 3 critical; -1 no data.",
-    labelNames: ["team", "alert", "scope"] as const,
+    labelNames: ["team", "kind", "job", "scope"] as const,
     registers,
     async collect() {
       const states = await alertStates();
       this.reset();
       for (const s of states) {
-        this.set({ team: s.team, alert: s.alert, scope: s.scope }, ALERT_LEVEL[s.state]);
+        this.set(
+          { team: s.team, kind: "alert", job: s.alert, scope: s.scope },
+          ALERT_LEVEL[s.state],
+        );
       }
     },
   });

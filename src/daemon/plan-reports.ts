@@ -3,7 +3,7 @@ import { nextFires } from "../schedule/cron-fires.js";
 import type { SkippedFire } from "../schedule/plan-catch-up.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { DaemonLedger } from "./daemon-types.js";
-import { metricJob, type ScheduledJob } from "./jobs.js";
+import { metricLabels, type ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
 
 // What the scheduler says about its plans and gives up on, beside it so its loop reads as the
@@ -41,11 +41,7 @@ export async function giveUp(
     );
     if (!written) continue;
     logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
-    metrics?.delivery(
-      { team: slot.team, job: metricJob(slot.kind, slot.job) },
-      destination,
-      "gave_up",
-    );
+    metrics?.delivery(metricLabels(slot.team, slot.kind, slot.job), destination, "gave_up");
   }
 }
 
@@ -62,11 +58,7 @@ export function logSkipped(
       ? "missed slot skipped: a later fire of the same job is delivered instead"
       : "missed slot skipped: it is older than the job's catch_up window",
   );
-  metrics?.slotFinished(
-    { team: job.team.name, job: metricJob(job.kind, job.name) },
-    "skipped",
-    now,
-  );
+  metrics?.slotFinished(metricLabels(job.team.name, job.kind, job.name), "skipped", now);
 }
 
 /** The job's next fire, logged when it is first planned. */

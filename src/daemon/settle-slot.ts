@@ -3,7 +3,7 @@ import { worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
-import { metricJob, type ScheduledJob } from "./jobs.js";
+import { metricLabels, type ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
 // After a slot run: make sure no destination is left due (a run that threw half-way, or a
@@ -29,7 +29,7 @@ export async function settleSlot(
   error: unknown,
 ): Promise<void> {
   const { ledger, metrics, logger } = deps;
-  const labels = { team: job.team.name, job: metricJob(job.kind, job.name) };
+  const labels = metricLabels(job.team.name, job.kind, job.name);
   const reason = error === null ? null : error instanceof Error ? error.message : String(error);
   if (reason !== null) logger.error({ slot: key, err: reason }, "slot run failed");
 

@@ -4,7 +4,7 @@ import { nextAttemptAt } from "../schedule/retry-delays.js";
 import type { ClaimOptions } from "../state/ledger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
 import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
-import { metricJob, type ScheduledJob } from "./jobs.js";
+import { metricLabels, type ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
 import { slotDeadline } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
@@ -174,7 +174,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
 }
 
 function labelsOf(job: ScheduledJob) {
-  return { team: job.team.name, job: metricJob(job.kind, job.name) };
+  return metricLabels(job.team.name, job.kind, job.name);
 }
 
 function once<T>(compute: () => T): () => T {

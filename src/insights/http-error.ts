@@ -8,6 +8,7 @@ import {
   UnknownTimezoneError,
   UpstreamError,
 } from "../errors.js";
+import { tlsProblem } from "./tls-problem.js";
 
 // Maps what the insights API answered to the typed errors of `errors.ts`. Context carries
 // the status and the API path (`/projects/abc/insights`), never the key or a full URL.
@@ -73,6 +74,8 @@ export function errorForTransport(
       context,
     );
   }
+  const tls = tlsProblem(reason, host, "INSIGHTS_API_URL");
+  if (tls) return new UpstreamError(tls, context);
   if (reason === "ECONNREFUSED" || reason === "ENOTFOUND") {
     return new UpstreamError(
       `could not connect to ${host} (${reason}) — check the host in INSIGHTS_API_URL`,

@@ -1,5 +1,6 @@
 import { CronExpressionParser } from "cron-parser";
 import { UsageError } from "../errors.js";
+import { cronFieldProblem } from "./cron-field-problem.js";
 import { type WallClockSchedule, wallClockSchedule } from "./wall-clock-schedule.js";
 
 // Parsing of the 5-field cron expressions in the config. The library parses the fields; we
@@ -27,7 +28,8 @@ export function describeCronError(expr: string): string | null {
     const alone = NEUTRAL.map((neutral, i) => (i === index ? field : neutral)).join(" ");
     const problem = parseProblem(alone);
     if (problem) {
-      return `"${expr}" is not a cron expression: ${name} "${field}" is not valid (${problem}) (${SHAPE})`;
+      const words = cronFieldProblem(name, field) ?? `is not valid (${problem})`;
+      return `"${expr}" is not a cron expression: ${name} "${field}": ${words} (${SHAPE})`;
     }
   }
   const problem = parseProblem(fields.join(" "));

@@ -124,7 +124,7 @@ describe("loadConfig", () => {
     const error = caught as ConfigError;
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe(
-      `${path}: teams[1].digests[0].schedule: "0 9 * *" is not a cron expression (5 fields: minute hour day-of-month month day-of-week)`,
+      `${path}: teams[1] (payments).digests[0] (daily).schedule: "0 9 * *" is not a cron expression (5 fields: minute hour day-of-month month day-of-week)`,
     );
   });
 
@@ -164,7 +164,7 @@ describe("loadConfigWithoutApi, for commands that never call the insights API", 
   it("still checks everything else, with paths", () => {
     const path = writeConfig("no-api-bad.yaml", configText({ "teams[0].timezone": "Mars/Base" }));
     expect(() => loadConfigWithoutApi(path, { env: {}, requireCredentials: false })).toThrow(
-      /teams\[0\]\.timezone/,
+      /teams\[0\] \(checkout\)\.timezone/,
     );
   });
 });

@@ -73,7 +73,9 @@ describe("secrets in config messages", () => {
     ].join("\n");
     for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
     // The mistakes are still shown, with the secret replaced.
-    expect(error.message).toContain('teams[0].timezone: "[redacted]" is not an IANA time zone');
+    expect(error.message).toContain(
+      'teams[0] (checkout).timezone: "[redacted]" is not an IANA time zone',
+    );
   });
 
   it("keeps the resolved secrets wrapped so printing the config shows none", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlertConfig, DigestConfig, Team } from "../../src/config/types.js";
-import { keyForFire, listJobs, metricJob } from "../../src/daemon/jobs.js";
+import { keyForFire, listJobs, metricLabels } from "../../src/daemon/jobs.js";
 
 const digest = {
   name: "daily",
@@ -37,6 +37,10 @@ describe("an alert and a digest of one team with one name", () => {
       "checkout.daily.2026-11-15",
       "checkout.alert.daily.2026-11-15",
     ]);
-    expect(jobs.map((j) => metricJob(j.kind, j.name))).toEqual(["daily", "alert/daily"]);
+    // One label scheme for both: the same name, told apart by kind.
+    expect(jobs.map((j) => metricLabels(j.team.name, j.kind, j.name))).toEqual([
+      { team: "checkout", kind: "digest", job: "daily" },
+      { team: "checkout", kind: "alert", job: "daily" },
+    ]);
   });
 });

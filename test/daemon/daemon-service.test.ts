@@ -76,24 +76,24 @@ describe("the daemon service", () => {
 
     const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(
-      /insights_reporter_slots_total\{team="checkout",job="weekly",result="retrying"\} [1-9]/,
+      /insights_reporter_slots_total\{team="checkout",kind="digest",job="weekly",result="retrying"\} [1-9]/,
     );
     expect(metrics).toMatch(
-      /insights_reporter_slots_total\{team="checkout",job="weekly",result="delivered"\} 1/,
+      /insights_reporter_slots_total\{team="checkout",kind="digest",job="weekly",result="delivered"\} 1/,
     );
     expect(metrics).toMatch(
-      /insights_reporter_deliveries_total\{team="checkout",job="weekly",destination="email",result="failed"\} [1-9]/,
+      /insights_reporter_deliveries_total\{team="checkout",kind="digest",job="weekly",destination="email",result="failed"\} [1-9]/,
     );
     expect(metrics).toMatch(
-      /insights_reporter_deliveries_total\{team="checkout",job="weekly",destination="slack",result="sent"\} 1/,
+      /insights_reporter_deliveries_total\{team="checkout",kind="digest",job="weekly",destination="slack",result="sent"\} 1/,
     );
     expect(metrics).toMatch(/insights_reporter_api_requests_total\{status="200"\} [1-9]/);
     expect(metrics).toMatch(/insights_reporter_api_request_duration_seconds_count [1-9]/);
     expect(metrics).toMatch(
-      /insights_reporter_last_success_timestamp_seconds\{team="checkout",job="weekly"\} \d/,
+      /insights_reporter_last_success_timestamp_seconds\{team="checkout",kind="digest",job="weekly"\} \d/,
     );
     expect(metrics).toMatch(
-      /insights_reporter_slot_lag_seconds_count\{team="checkout",job="weekly"\} 1/,
+      /insights_reporter_slot_lag_seconds_count\{team="checkout",kind="digest",job="weekly"\} 1/,
     );
   });
 

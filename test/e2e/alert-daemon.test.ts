@@ -88,7 +88,7 @@ describe("alerts in the daemon", () => {
     const metrics = await (await fetch(`${await third.opsUrl()}/metrics`)).text();
     const scope = s.emulator.projects[6]?.id;
     expect(metrics).toContain(
-      `insights_reporter_alert_state{team="design",alert="flaky-rate",scope="${scope}"} 3`,
+      `insights_reporter_alert_state{team="design",kind="alert",job="flaky-rate",scope="${scope}"} 3`,
     );
   });
 });

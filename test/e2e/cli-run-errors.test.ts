@@ -95,7 +95,7 @@ describe("run, when something is wrong", () => {
     ]);
     const result = await f.run(path, "daily");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("teams[0].digests[0].schedule");
+    expect(result.stderr).toContain("teams[0] (checkout).digests[0] (daily).schedule");
     expect(result.stderr).toContain(path);
     expect(f.slack.posts).toEqual([]);
   });
