@@ -2,6 +2,7 @@ import type { Team } from "../../config/types.js";
 import type { FiringAlert } from "../../report/types.js";
 import type { AlertEvaluation, AlertState } from "../../state/ledger.js";
 import type { AlertRow } from "../workbook/workbook-alerts.js";
+import { METRIC_NAME } from "./alert-view.js";
 
 // Alerts as a digest shows them: the firing ones at the top of the message, and every
 // evaluation of the period in the workbook's Alerts sheet — both read from the ledger's states
@@ -25,6 +26,8 @@ export function firingAlertsOf(team: Team, states: readonly AlertState[]): Firin
         value: s.lastValue / 100,
         threshold: threshold / 100,
         projectId,
+        metricName: METRIC_NAME[alert.metric],
+        direction: alert.metric.endsWith("pass_rate") ? ("below" as const) : ("above" as const),
       },
     ];
   });
