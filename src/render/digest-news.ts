@@ -68,7 +68,19 @@ export function digestNews(report: Report): DigestNews {
           ]
         : [],
     ),
-    ...changeLines(report.projects.filter((p): p is AvailableProject => p.status === "ok")),
+    ...changeLines([
+      // The team's own change is news too: a day never says "No significant change" beside a
+      // coloured team figure.
+      {
+        projectId: null,
+        name: "Team",
+        silent: false,
+        current: report.total.current,
+        prior: report.total.prior,
+        deltas: report.total.deltas,
+      },
+      ...report.projects.filter((p): p is AvailableProject => p.status === "ok"),
+    ]),
   ];
   return {
     lines,
@@ -109,7 +121,11 @@ interface Change {
 }
 
 // Worse before better, then the larger change first; ties by name, the same on every run.
-function changeLines(projects: readonly AvailableProject[]): NewsLine[] {
+type Changed = Pick<AvailableProject, "name" | "silent" | "current" | "prior" | "deltas"> & {
+  projectId: string | null;
+};
+
+function changeLines(projects: readonly Changed[]): NewsLine[] {
   const changes: Change[] = [];
   for (const project of projects) {
     if (project.silent) continue;

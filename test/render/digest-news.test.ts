@@ -3,7 +3,7 @@ import { digestNews, newsSentence, newsSummary } from "../../src/render/digest-n
 import { renderDigestEmail } from "../../src/render/email/email-digest.js";
 import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import type { AvailableProject, FiringAlert, Report } from "../../src/report/types.js";
-import { type Counts, checkoutReport, project, unavailable } from "./report-fixture.js";
+import { type Counts, checkoutReport, project, quietTotal, unavailable } from "./report-fixture.js";
 
 // The news a digest opens with, decided once: its order, its words, its cut at three, and who
 // it pings. Small builders: a project whose flaky rate moved from one value to another.
@@ -48,8 +48,9 @@ const ALERT: FiringAlert = {
   direction: "above",
 };
 
+/** A team of these projects whose own total moved by chance only. */
 function team(projects: Report["projects"], alerts: FiringAlert[] = []): Report {
-  return checkoutReport({ projects, alerts, topMovers: [] });
+  return quietTotal(checkoutReport({ projects, alerts, topMovers: [] }));
 }
 
 describe("digestNews", () => {
@@ -88,6 +89,13 @@ describe("digestNews", () => {
     expect(newsSummary(news)).toMatch(
       /^a: .*; b: .*; c: .*; and 1 more; run pass rate .*, flaky rate /,
     );
+  });
+
+  it("names the team's own significant change, so no day says No significant change beside it", () => {
+    const news = digestNews(checkoutReport({ projects: [], alerts: [] }));
+    expect(news.lines.map(newsSentence)).toEqual([
+      "Team: flaky rate 0.9% \u2192 2.0% (+1.1 pp, worse)",
+    ]);
   });
 
   it("says No significant change when nothing is news: noise is never news", () => {

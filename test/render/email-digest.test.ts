@@ -97,7 +97,7 @@ describe("renderDigestEmail HTML", () => {
       "<b>Legacy &lt;API&gt;</b> (legacy1) could not be fetched — the team figures leave it out",
     );
     expect(body).toContain("<b>Web E2E</b>: flaky rate 2.0% → 4.6% (+2.6 pp, worse)");
-    expect(body).toContain("… and 1 more under What changed below");
+    expect(body).toContain("… and 3 more under What changed below");
     expect(body).toContain("What changed (continued)");
     expect(body).toContain("<b>Web E2E</b>: run pass rate 84.6% → 95.5% (+10.9 pp, better)");
     expect(body).not.toContain("Biggest worsenings");

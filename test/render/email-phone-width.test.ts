@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NO_NEWS } from "../../src/render/digest-news.js";
 import { renderDigestEmail } from "../../src/render/email/email-digest.js";
-import { checkoutReport } from "./report-fixture.js";
+import { checkoutReport, quietTotal } from "./report-fixture.js";
 
 // One quiet and one noisy digest mail laid out by a real browser in a 390 px wide frame (an
 // iPhone's width): the page must not scroll sideways, and the news must sit in the first
@@ -64,7 +64,7 @@ describe.skipIf(chromium === undefined)(
     const cases = [
       {
         name: "quiet",
-        report: checkoutReport({ alerts: [], topMovers: [], projects: [] }),
+        report: quietTotal(checkoutReport({ alerts: [], topMovers: [], projects: [] })),
         first: NO_NEWS,
       },
       { name: "noisy", report: checkoutReport(), first: "\u25CF Team flaky-rate" },

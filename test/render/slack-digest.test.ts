@@ -8,6 +8,7 @@ import {
   deltasBetween,
   figures,
   LOOKBACK_NOTE,
+  quietTotal,
   unavailableDeltas,
 } from "./report-fixture.js";
 import {
@@ -23,7 +24,7 @@ const KEY = "checkout.weekly.2026-11-09";
 
 /** The fixture's team with nothing that is news: no alert, every project fetched, no significant change. */
 function quietReport(overrides: Partial<Report> = {}): Report {
-  const report = checkoutReport({ alerts: [], topMovers: [], ...overrides });
+  const report = quietTotal(checkoutReport({ alerts: [], topMovers: [], ...overrides }));
   report.projects = report.projects.filter(
     (p) => digestNews({ ...report, projects: [p] }).lines.length === 0,
   );
@@ -35,20 +36,20 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
   it("names team, digest and period, then the news (three and N more), then the two headline figures, in the fallback text", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: Team flaky-rate 2.1% \u2014 above critical 2%; Web E2E flaky-rate 4.5% \u2014 above warn 3%; Legacy &lt;suite&gt; (old-proj) could not be fetched \u2014 the team figures leave it out; and 3 more; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: Team flaky-rate 2.1% \u2014 above critical 2%; Web E2E flaky-rate 4.5% \u2014 above warn 3%; Legacy &lt;suite&gt; (old-proj) could not be fetched \u2014 the team figures leave it out; and 4 more; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
     );
   });
 
   it("says No significant change on a day without news, then the two headline figures", () => {
     const { main } = renderSlackDigest(quietReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: No significant change; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: No significant change; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (\u2248 +1.1 pp)",
     );
     expect(main.blocks[0]).toEqual({
       type: "section",
       text: {
         type: "mrkdwn",
-        text: "*No significant change* \u00b7 run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
+        text: "*No significant change* \u00b7 run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (\u2248 +1.1 pp)",
       },
     });
   });
@@ -107,7 +108,7 @@ describe("renderSlackDigest: the message", () => {
           `${RED} *Team* flaky-rate 2.1% \u2014 above critical 2%`,
           `${RED} *Web E2E* flaky-rate 4.5% \u2014 above warn 3%`,
           "\u26A0\uFE0F *Legacy &lt;suite&gt;* (old-proj) could not be fetched \u2014 the team figures leave it out",
-          "\u2026 and 3 more under _What changed_ below",
+          "\u2026 and 4 more under _What changed_ below",
         ].join("\n"),
       },
     });

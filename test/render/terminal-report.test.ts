@@ -80,7 +80,7 @@ describe("renderTerminalReport", () => {
       "! Team flaky-rate 2.1% \u2014 above critical 2%",
       "! Web E2E flaky-rate 4.5% \u2014 above warn 3%",
       "! Legacy <suite> (old-proj) could not be fetched \u2014 the team figures leave it out",
-      "  and 3 more under What changed",
+      "  and 4 more under What changed",
     ]);
     expect(plain).toContain(
       "What changed (continued)\n! Web E2E: flaky rate 1.2% \u2192 4.5% (+3.3 pp, worse)",
