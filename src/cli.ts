@@ -38,14 +38,28 @@ function packageVersion(): string {
   return (JSON.parse(text) as { version: string }).version;
 }
 
+// ISO 8601 only: `new Date` would also take "2026/11/20" or "Nov 20", in the machine's zone.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function isoInstant(value: string): Date {
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) {
+  if (!ISO_INSTANT.test(value) || Number.isNaN(date.getTime())) {
     throw new InvalidArgumentError(
       `"${value}" is not an ISO date-time, e.g. 2026-11-16T09:00:00+01:00`,
     );
   }
   return date;
+}
+
+/** A digest's --at: an ISO instant, or an ISO date meaning that day's fire in the team's zone. */
+function fireAtOption(value: string): Date | string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  if (!ISO_INSTANT.test(value) || Number.isNaN(new Date(value).getTime())) {
+    throw new InvalidArgumentError(
+      `"${value}" is not an ISO date or date-time, e.g. 2026-11-20 or 2026-11-16T09:00:00+01:00`,
+    );
+  }
+  return new Date(value);
 }
 
 function whole(value: string): number {
@@ -104,8 +118,8 @@ export function buildProgram(): Command {
     .requiredOption("--digest <digest>", "digest name")
     .option(
       "--at <iso>",
-      "the scheduled fire instant whose period to report (default: now)",
-      isoInstant,
+      "the scheduled fire instant whose period to report, or a date for that day's fire in the team's zone (default: now)",
+      fireAtOption,
     )
     .option("--outbox <dir>", "write what would be sent to DIR instead of sending")
     .option("--force", "send even if the ledger says this slot was delivered")
@@ -146,8 +160,8 @@ export function buildProgram(): Command {
     )
     .option(
       "--at <iso>",
-      "the scheduled fire instant whose period to report (default: now)",
-      isoInstant,
+      "the scheduled fire instant whose period to report, or a date for that day's fire in the team's zone (default: now)",
+      fireAtOption,
     )
     .addOption(configOption())
     .action(

@@ -10,6 +10,7 @@ import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport } from "../run-digest.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import {
+  digestFireAt,
   findAlert,
   findDigest,
   findTeam,
@@ -22,7 +23,7 @@ export interface PreviewOptions {
   team: string;
   digest?: string;
   alert?: string;
-  at?: Date;
+  at?: Date | string;
   config?: string;
 }
 
@@ -34,14 +35,14 @@ export async function previewCommand(
   const config = loadCommandConfig(opts, { requireCredentials: false });
   const team = findTeam(config, opts.team);
   if (opts.alert !== undefined)
-    return previewAlert(config, team, opts.alert, opts.at ?? new Date(), out);
+    return previewAlert(config, team, opts.alert, alertAt(opts.at), out);
   if (opts.digest === undefined) throw new UsageError("preview needs --digest D or --alert A");
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
   try {
     const { report } = await buildDigestReport(
-      { team, digest, fireAt: opts.at ?? new Date() },
+      { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
       { api, cache: createRequestCache(), logger },
     );
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
@@ -92,4 +93,9 @@ async function previewAlert(
     await api.close();
     await ledger?.close();
   }
+}
+
+// An alert's window has no "day's fire": a date-only --at is that day's start in UTC.
+function alertAt(at: Date | string | undefined): Date {
+  return at === undefined ? new Date() : typeof at === "string" ? new Date(at) : at;
 }

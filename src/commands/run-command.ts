@@ -12,12 +12,12 @@ import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
 import { openStore } from "../state/open-store.js";
-import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
+import { digestFireAt, findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface RunOptions {
   team: string;
   digest: string;
-  at?: Date;
+  at?: Date | string;
   outbox?: string;
   force?: boolean;
   config?: string;
@@ -33,7 +33,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const config = loadCommandConfig(opts, { requireCredentials: !opts.outbox, team: opts.team });
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
-  const job = { team, digest, fireAt: opts.at ?? new Date() };
+  const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   try {

@@ -26,7 +26,7 @@ export type DeltaVerdict =
 
 export interface DeltaView {
   verdict: DeltaVerdict;
-  /** The change in words without cue: "+1.2 pp", "−8%", "+3", "±0%", "new", "n/a"; "" for none. */
+  /** The change in words without cue: "+1.2 pp", "−8%", "(was 0)", "±0%", "new", "n/a"; "" for none. */
   text: string;
   /** "↑" or "↓" for a real change, "≈" for noise, "" otherwise. */
   arrow: "\u2191" | "\u2193" | "\u2248" | "";
@@ -58,7 +58,8 @@ export function deltaView(
   }
   if (!delta.significant || !delta.large) return { verdict: "noise", text, arrow: "\u2248" };
   const change = isRate ? delta.pp : delta.diff;
-  const arrow = change > 0 ? "\u2191" : "\u2193";
+  // "(was 0)" says the direction itself.
+  const arrow = !isRate && delta.pct === null ? "" : change > 0 ? "\u2191" : "\u2193";
   const direction = risingIs(figure);
   if (direction === "neutral") return { verdict: "changed", text, arrow };
   return { verdict: change > 0 === (direction === "good") ? "better" : "worse", text, arrow };

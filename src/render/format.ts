@@ -44,9 +44,12 @@ export function formatPp(pp: number): string {
   return `${signed(pp, 1)} pp`;
 }
 
-/** A count's or duration's change: "−8%", "+12%", or "+5" when the prior was zero. */
+/**
+ * A count's or duration's change: "−8%", "+12%", or "(was 0)" when the prior was zero (a bare
+ * "+19" beside percentages reads as a percentage).
+ */
 export function formatAmountChange(diff: number, pct: number | null): string {
-  return pct === null ? signed(diff, 0) : `${signed(pct * 100, 0)}%`;
+  return pct === null ? (diff === 0 ? "\u00b10" : "(was 0)") : `${signed(pct * 100, 0)}%`;
 }
 
 /** Whether a rising value of the figure is good news, bad news, or neither. */

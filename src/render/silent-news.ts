@@ -9,6 +9,7 @@ import { formatCount, formatPeriod } from "./format.js";
 
 /** One silent project: its name and the sentence after it. */
 export interface SilentNews {
+  projectId: string;
   name: string;
   /** "had no runs on Nov 22 (3 the day before)". */
   what: string;
@@ -18,7 +19,11 @@ export interface SilentNews {
 export function silentNews(report: Report): SilentNews[] {
   return report.projects
     .filter((p): p is AvailableProject => p.status === "ok" && p.silent)
-    .map((p) => ({ name: p.name, what: silentWhat(p.prior?.runs ?? 0, report.periods) }));
+    .map((p) => ({
+      projectId: p.projectId,
+      name: p.name,
+      what: silentWhat(p.prior?.runs ?? 0, report.periods),
+    }));
 }
 
 /** "Mobile smoke had no runs on Nov 22 (3 the day before)". */

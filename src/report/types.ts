@@ -149,6 +149,10 @@ export interface FiringAlert {
   /** Fraction. */
   threshold: number;
   projectId: string | null;
+  /** The metric in words ("flaky rate"); the alert's name stands in without it. */
+  metricName?: string;
+  /** Which side of the threshold is bad: "below" for pass rates; "above" without it. */
+  direction?: "above" | "below";
 }
 
 export interface Report {

@@ -57,7 +57,7 @@ describe("first minutes", () => {
     const cases: [string[], string][] = [
       [["run", "--team", "t"], "required option '--digest <digest>' not specified"],
       [["nope"], "unknown command 'nope'"],
-      [["run", "--team", "t", "--digest", "d", "--at", "soon"], '"soon" is not an ISO date-time'],
+      [["run", "--team", "t", "--digest", "d", "--at", "soon"], '"soon" is not an ISO date'],
     ];
     // Side by side: each is a process start, and the suite's time budget is tight.
     const results = await Promise.all(cases.map(([args]) => runCli(args)));

@@ -110,7 +110,7 @@ function mainPostText(): string {
 }
 
 describe("one project the API does not know", () => {
-  it("still delivers the digest, shows the project as unavailable with the reason, and leaves it out of the total", async () => {
+  it("still delivers the digest, names the project as not fetched (no operator advice in the channel), and leaves it out of the total", async () => {
     const fireAt = new Date("2026-11-18T08:00:00Z"); // 09:00 Berlin: Nov 17
     const outcome = await runWith(
       teamDoc({ name: "daily", period: "previous_day" }, [
@@ -141,11 +141,14 @@ describe("one project the API does not know", () => {
 
     const posted = mainPostText();
     expect(posted).toContain("Ghost project");
-    expect(posted).toContain(`\`${GHOST}\``);
-    expect(posted).toContain("was not found in this workspace");
+    expect(posted).toContain(
+      `*Ghost project* (${GHOST}) could not be fetched \u2014 the team figures leave it out`,
+    );
+    expect(posted).not.toContain("was not found in this workspace");
     expect(posted).toContain("Totals leave out 1 unavailable project");
     const text = slack.posts.find((p) => p.thread_ts === null)?.text ?? "";
     expect(text).toContain(`flaky rate ${percent(flakyRate(pooled))}`);
+    expect(text).toContain(`Ghost project (${GHOST}) could not be fetched`);
   });
 });
 

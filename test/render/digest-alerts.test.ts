@@ -39,8 +39,24 @@ describe("alerts in a digest", () => {
         state("gone-from-config", "p1", "warn", 4),
       ]),
     ).toEqual([
-      { alert: "flaky", severity: "critical", value: 0.062, threshold: 0.05, projectId: "p1" },
-      { alert: "flaky", severity: "warn", value: 0.034, threshold: 0.03, projectId: null },
+      {
+        alert: "flaky",
+        severity: "critical",
+        value: 0.062,
+        threshold: 0.05,
+        projectId: "p1",
+        metricName: "flaky rate",
+        direction: "above",
+      },
+      {
+        alert: "flaky",
+        severity: "warn",
+        value: 0.034,
+        threshold: 0.03,
+        projectId: null,
+        metricName: "flaky rate",
+        direction: "above",
+      },
     ]);
   });
 

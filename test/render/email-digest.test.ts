@@ -66,7 +66,8 @@ describe("renderDigestEmail HTML", () => {
     expect(email.html).toContain(escapeHtml(HTML_NAME));
     expect(email.html).toContain("Legacy &lt;API&gt;");
     expect(email.html).toContain(escapeHtml(HOSTILE_NAME));
-    expect(email.html).toContain("the insights API kept failing (503) after 6 attempts");
+    // The reason and its advice are the operator's (log, history), not the team's.
+    expect(email.html).not.toContain("the insights API kept failing (503)");
   });
 
   it("colours headline deltas by direction: flaky up red, pass rate up green, noise grey with ≈", () => {
@@ -87,11 +88,28 @@ describe("renderDigestEmail HTML", () => {
     expect(row).toContain("337");
   });
 
-  it("lists firing alerts, movers, unavailable projects and prior-period notes", () => {
-    expect(email.html).toContain("Firing alerts");
-    expect(email.html).toMatch(/CRITICAL<\/b> flaky-rate · Web E2E: 5\.2% \(threshold 5\.0%\)/);
-    expect(email.html).toContain("Web E2E: flaky rate 1.9% → 4.8% (+2.8 pp)");
-    expect(email.html).toContain("Not available this time");
+  it("opens with the news, before the title: alerts, projects not fetched, changes; the rest under What changed", () => {
+    const body = email.html.slice(email.html.indexOf("<body"));
+    const first = body.indexOf("<b>Web E2E</b> flaky-rate 5.2% — above critical 5%");
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(body.indexOf("Checkout squad — weekly test insights"));
+    expect(body).toContain(
+      "<b>Legacy &lt;API&gt;</b> (legacy1) could not be fetched — the team figures leave it out",
+    );
+    expect(body).toContain("<b>Web E2E</b>: flaky rate 2.0% → 4.6% (+2.6 pp, worse)");
+    expect(body).toContain("… and 3 more under What changed below");
+    expect(body).toContain("What changed (continued)");
+    expect(body).toContain("<b>Web E2E</b>: run pass rate 84.6% → 95.5% (+10.9 pp, better)");
+    expect(body).not.toContain("Biggest worsenings");
+  });
+
+  it("puts the news in the preheader, the inbox's preview line", () => {
+    expect(email.html).toContain(
+      '<div style="display:none;max-height:0;overflow:hidden;">Web E2E flaky-rate 5.2% — above critical 5%; Legacy &lt;API&gt; (legacy1) could not be fetched',
+    );
+  });
+
+  it("lists prior-period notes", () => {
     expect(email.html).toContain("prior period not available: insights go back to 2026-08-25");
     expect(email.html).toContain("The team total leaves out Legacy &lt;API&gt; (unavailable).");
   });
@@ -141,15 +159,16 @@ describe("renderDigestEmail HTML", () => {
 describe("renderDigestEmail text", () => {
   it("carries the same content as plain text, names unescaped", () => {
     const { text } = email;
-    expect(text.split("\n")[0]).toBe("Checkout squad — weekly test insights");
+    expect(text.split("\n")[0]).toBe("! Web E2E flaky-rate 5.2% — above critical 5%");
+    expect(text).toContain("\nCheckout squad — weekly test insights\n");
     expect(text).toMatch(/Run pass rate +94\.3% {2}↑ \+8\.5 pp {2}\(prior 85\.8%\)/);
     expect(text).toMatch(/Test pass rate +98\.9% {2}≈ \+0\.1 pp/);
     expect(text).toContain(`${HTML_NAME} (mob77aa)`);
     expect(text).toContain(`${HOSTILE_NAME} (hyp4x1k)`);
-    expect(text).toContain("CRITICAL flaky-rate · Web E2E: 5.2% (threshold 5.0%)");
     expect(text).toContain(
-      "Legacy <API> (legacy1): the insights API kept failing (503) after 6 attempts",
+      "! Legacy <API> (legacy1) could not be fetched — the team figures leave it out",
     );
+    expect(text).toContain("  ✓ Web E2E: run pass rate 84.6% → 95.5% (+10.9 pp, better)");
     expect(text).toContain(KEY);
     for (const markup of ["<td", "<span", "<br", "&lt;", "&amp;", "&nbsp;"])
       expect(text).not.toContain(markup);

@@ -424,3 +424,11 @@ export function manyProjectsReport(n: number): Report {
   const excluded = projects.filter((p) => p.status === "unavailable").map((p) => p.name);
   return { ...base, projects, total: { ...base.total, excluded } };
 }
+
+/** The report with its team total's rate changes all chance (≈): no team news. */
+export function quietTotal(report: Report): Report {
+  const { current, prior } = report.total;
+  if (prior === null) return report;
+  const deltas = deltasBetween(current, prior, ["runPassRate", "testPassRate", "flakyRate"]);
+  return { ...report, total: { ...report.total, deltas } };
+}

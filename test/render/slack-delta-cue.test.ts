@@ -56,10 +56,10 @@ describe("deltaCue", () => {
     ["more runs is neither good nor bad", "runs", amount(40, 0.12), "\u2191 +12%"],
     ["a change that rounds to nothing carries no cue", "testsFailed", amount(1, 0.001), "\u00b10%"],
     [
-      "a count up from zero shows the difference",
+      "a count up from zero says what it was, never a bare +5 beside percentages",
       "testsTimedOut",
       amount(5, null),
-      `${RED} \u2191 +5`,
+      `${RED} (was 0)`,
     ],
     // Seen in the preview: "Timed-out tests 0 ≈ ±0 (noise)"; no change at all is flat.
     [

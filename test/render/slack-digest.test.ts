@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { digestNews } from "../../src/render/digest-news.js";
 import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
+import type { Report } from "../../src/report/types.js";
 import {
   checkoutReport,
   DAY_VS_LAST_WEEK,
   deltasBetween,
   figures,
   LOOKBACK_NOTE,
+  quietTotal,
   unavailableDeltas,
 } from "./report-fixture.js";
 import {
@@ -18,18 +21,41 @@ import {
 } from "./slack-blocks.js";
 
 const KEY = "checkout.weekly.2026-11-09";
+
+/** The fixture's team with nothing that is news: no alert, every project fetched, no significant change. */
+function quietReport(overrides: Partial<Report> = {}): Report {
+  const report = quietTotal(checkoutReport({ alerts: [], topMovers: [], ...overrides }));
+  report.projects = report.projects.filter(
+    (p) => digestNews({ ...report, projects: [p] }).lines.length === 0,
+  );
+  return report;
+}
 const RED = "\u{1F534}";
 
 describe("renderSlackDigest: what scripts and notifications read", () => {
-  it("names team, digest, period, run pass rate and flaky rate with their deltas in the fallback text", () => {
+  it("names team, digest and period, then the news (three and N more), then the two headline figures, in the fallback text", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: Team flaky-rate 2.1% \u2014 above critical 2%; Web E2E flaky-rate 4.5% \u2014 above warn 3%; Legacy &lt;suite&gt; (old-proj) could not be fetched \u2014 the team figures leave it out; and 4 more; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
     );
   });
 
+  it("says No significant change on a day without news, then the two headline figures", () => {
+    const { main } = renderSlackDigest(quietReport(), { key: KEY });
+    expect(main.text).toBe(
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: No significant change; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (\u2248 +1.1 pp)",
+    );
+    expect(main.blocks[0]).toEqual({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: "*No significant change* \u00b7 run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (\u2248 +1.1 pp)",
+      },
+    });
+  });
+
   it("marks noise with ≈ in the fallback text and says new when the prior had no data", () => {
-    const report = checkoutReport({ periods: DAY_VS_LAST_WEEK });
+    const report = quietReport({ periods: DAY_VS_LAST_WEEK });
     const current = figures({
       runsPassed: 150,
       runsFailed: 10,
@@ -52,7 +78,7 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
     };
     const { main } = renderSlackDigest(report, { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 15, 2026: run pass rate 93.8% (new), flaky rate 2.1% (\u2248 +0.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 15, 2026: No significant change; run pass rate 93.8% (new), flaky rate 2.1% (\u2248 +0.1 pp)",
     );
   });
 
@@ -72,9 +98,21 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
 });
 
 describe("renderSlackDigest: the message", () => {
-  it("opens with a header of team title, digest and period", () => {
+  it("opens with the news, worst first, then a header of team title, digest and period", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.blocks[0]).toEqual({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: [
+          `${RED} *Team* flaky-rate 2.1% \u2014 above critical 2%`,
+          `${RED} *Web E2E* flaky-rate 4.5% \u2014 above warn 3%`,
+          "\u26A0\uFE0F *Legacy &lt;suite&gt;* (old-proj) could not be fetched \u2014 the team figures leave it out",
+          "\u2026 and 4 more under _What changed_ below",
+        ].join("\n"),
+      },
+    });
+    expect(main.blocks[1]).toEqual({
       type: "header",
       text: {
         type: "plain_text",
@@ -172,32 +210,25 @@ describe("renderSlackDigest: the message", () => {
     expect(blocksOfType(main, "table")).toHaveLength(0);
     const field = mrkdwnTexts(main).find((t) => t.includes("`pdqmxlz`"));
     expect(field).toContain(`Flaky 4.5% ${RED} \u2191 +3.3 pp`);
-    expect(field).toContain("Flaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`");
+    // The same shape as the table's cell: each project on its own scale, not inline code.
+    expect(field).toContain("Flaky by day \u2583\u2585\u2587\u2588\u2586\u2587\u2588");
   });
 
-  it("shows top movers and firing alerts, critical first", () => {
-    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
-    const text = sectionTexts(main);
-    expect(text).toContain(
-      `*Top movers* (significantly worse)\n\u2022 *Web E2E*: flaky rate 1.2% \u2192 4.5% (${RED} +3.3 pp)`,
-    );
-    expect(text).toContain("run pass rate 94.1% \u2192 91.0%");
-    expect(text).toMatch(
-      /\*Alerts firing\*\n\u2022 .*\*critical\* flaky-rate \u00b7 team: 2\.1% \(threshold 2\.0%\)\n\u2022 .*\*warn\* flaky-rate \u00b7 Web E2E/,
-    );
-  });
-
-  it("leaves the movers and alerts sections out when there are none", () => {
-    const { main } = renderSlackDigest(checkoutReport({ topMovers: [], alerts: [] }), { key: KEY });
-    expect(sectionTexts(main)).not.toContain("Top movers");
-    expect(sectionTexts(main)).not.toContain("Alerts firing");
-  });
-
-  it("names an unavailable project with its reason, and says the totals leave it out", () => {
+  it("lists the news that did not fit the first block under What changed: worse before better, by size", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(sectionTexts(main)).toContain(
-      "*Unavailable* (left out of the totals)\n\u2022 *Legacy &lt;suite&gt;* (`old-proj`): the insights API answered 503 after 3 attempts \u2014 try again later",
+      [
+        "*What changed* (continued)",
+        `${RED} *Web E2E*: flaky rate 1.2% \u2192 4.5% (+3.3 pp, worse)`,
+        `${RED} *Web E2E*: run pass rate 94.1% \u2192 91.0% (\u22123.1 pp, worse)`,
+      ].join("\n"),
     );
+    expect(sectionTexts(main)).not.toContain("Top movers");
+  });
+
+  it("names an unavailable project without the operator's advice, and says the totals leave it out", () => {
+    const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
+    expect(sectionTexts(main)).not.toContain("503");
     expect(mrkdwnTexts(main)).toContain("Totals leave out 1 unavailable project");
     expect(tableRows(main).map((r) => r[0])).not.toContain("Legacy <suite>");
   });
@@ -213,8 +244,7 @@ describe("renderSlackDigest: the message", () => {
     const { main } = renderSlackDigest(report, { key: KEY });
     expect(mrkdwnTexts(main)).toContain(`\u2139\uFE0F ${LOOKBACK_NOTE}`);
     expect(headlineField(main, "Flaky rate")).toBe("*Flaky rate*\n2.0%");
-    expect(main.text).toContain("flaky rate 2.0%");
-    expect(main.text).not.toContain("(");
+    expect(main.text).toMatch(/run pass rate 95\.1%, flaky rate 2\.0%$/);
 
     const perProject = renderSlackDigest(checkoutReport(), { key: KEY }).main;
     expect(mrkdwnTexts(perProject)).toContain(`\u2139\uFE0F Payments: ${LOOKBACK_NOTE}`);
@@ -270,9 +300,12 @@ describe("renderSlackDigest: the message", () => {
     expect(fields[0]).toBe(
       `*<https://insights.example.com/projects/pdqmxlz?range=7d&amp;team=checkout|Web E2E>* \u00b7 \`pdqmxlz\` \u00b7 branch main, tags smoke, e2e\n` +
         `Runs 200 \u2248 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
-        "Failed 500 \u00b7 timed out 100\nFlaky by day `\u2583\u2585\u2587\u2588\u2586\u2587\u2588`",
+        "Failed 500 \u00b7 timed out 100\nFlaky by day \u2583\u2585\u2587\u2588\u2586\u2587\u2588",
     );
-    expect(fields[5]).toContain("\u26A0\uFE0F unavailable: the insights API answered 503");
+    expect(fields[5]).toContain(
+      "\u26A0\uFE0F could not be fetched \u2014 the team figures leave it out",
+    );
+    expect(fields[5]).not.toContain("503");
     expect(thread[0]?.text).toBe(
       "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: projects 1\u20136 of 6",
     );

@@ -113,7 +113,7 @@ describe("Slack limits", () => {
     });
     const post = renderSlackDigest(report, { key: KEY });
     expectWithinLimits(post);
-    expect(mrkdwnTexts(post.main).join("\n")).toContain("more in the thread");
+    expect(mrkdwnTexts(post.main).join("\n")).toContain("\u2026 and ");
     expect(post.main.text.length).toBeLessThan(SLACK_LIMITS.messageChars);
   });
 });

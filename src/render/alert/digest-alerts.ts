@@ -1,4 +1,4 @@
-import { isRate } from "../../alerts/alert-metrics.js";
+import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type { Team } from "../../config/types.js";
 import type { FiringAlert } from "../../report/types.js";
@@ -27,6 +27,8 @@ export function firingAlertsOf(team: Team, states: readonly AlertState[]): Firin
         value: s.lastValue / 100,
         threshold: threshold / 100,
         projectId,
+        metricName: metricName(alert.metric),
+        direction: lowIsBad(alert.metric) ? ("below" as const) : ("above" as const),
       },
     ];
   });

@@ -1,17 +1,12 @@
-import type {
-  AvailableProject,
-  FiringAlert,
-  Mover,
-  Report,
-  UnavailableProject,
-} from "../../report/types.js";
+import type { AvailableProject, Report, UnavailableProject } from "../../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
-import { formatPeriod, formatPp, formatRate } from "../format.js";
-import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
+import { type DigestNews, digestNews } from "../digest-news.js";
+import { formatPeriod } from "../format.js";
+import { silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 
 // What a digest mail shows, chosen once so its HTML and plain-text bodies never disagree:
-// projects worst first (cut to a limit), notes, firing alerts, movers, unavailable projects.
+// the news first, then projects worst first (cut to a limit) and notes.
 
 // Gmail clips a body over ~102 KB behind "view entire message"; 50 rows stay well under it
 // even with long names, and the workbook has every project.
@@ -20,14 +15,12 @@ const DEFAULT_MAX_PROJECTS = 50;
 export interface DigestContent {
   title: string;
   periodLine: string;
-  /** "Mobile smoke had no runs on Nov 22 (3 the day before)": said first. */
-  silent: string[];
+  /** Said first: silent projects, firing alerts, projects not fetched, significant changes. */
+  news: DigestNews;
   projects: AvailableProject[];
   hiddenProjects: number;
   unavailable: UnavailableProject[];
   notes: string[];
-  alerts: { alert: FiringAlert; project: string }[];
-  movers: Mover[];
 }
 
 /** The content of a digest mail; `maxProjects` defaults to 50. */
@@ -39,7 +32,6 @@ export function digestContent(
     report.projects.filter((p): p is AvailableProject => p.status === "ok"),
   );
   const max = Math.max(0, options.maxProjects ?? DEFAULT_MAX_PROJECTS);
-  const names = new Map(report.projects.map((p) => [p.projectId, p.name]));
   const notes = [
     silentTotalsNote(report),
     report.total.priorNote,
@@ -51,27 +43,12 @@ export function digestContent(
   return {
     title: `${report.team.title} \u2014 ${report.digest} test insights`,
     periodLine: `${formatPeriod(report.periods.current)} \u00b7 ${report.team.timezone} \u00b7 ${comparisonLabel(report.periods)}`,
-    silent: silentNews(report).map(silentSentence),
+    news: digestNews(report),
     projects: available.slice(0, max),
     hiddenProjects: Math.max(0, available.length - max),
     unavailable: report.projects.filter((p): p is UnavailableProject => p.status === "unavailable"),
     notes,
-    alerts: report.alerts.map((alert) => ({
-      alert,
-      project:
-        alert.projectId === null
-          ? report.team.title
-          : (names.get(alert.projectId) ?? alert.projectId),
-    })),
-    movers: report.topMovers,
   };
-}
-
-/** "Web E2E: flaky rate 2.0% → 4.8% (+2.8 pp)". */
-export function moverLine(m: Mover): string {
-  const label = m.figure === "flakyRate" ? "flaky rate" : "run pass rate";
-  const change = formatPp(m.pp);
-  return `${m.name}: ${label} ${formatRate(m.prior)} \u2192 ${formatRate(m.current)} (${change})`;
 }
 
 /** The project's dashboard link when the template names a project; null otherwise. */

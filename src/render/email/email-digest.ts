@@ -1,9 +1,16 @@
-import type { AvailableProject, Mover, Report, UnavailableProject } from "../../report/types.js";
-import { deltaView, deltaWords } from "../delta-view.js";
+import type { AvailableProject, Report } from "../../report/types.js";
+import {
+  type DigestNews,
+  moreWords,
+  NEWS_TITLE,
+  type NewsLine,
+  NO_NEWS,
+  newsSummary,
+} from "../digest-news.js";
 import { formatCount, formatDuration, formatPeriod, formatRate } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
-import { type DigestContent, digestContent, moverLine, projectUrl } from "./email-content.js";
+import { type DigestContent, digestContent, projectUrl } from "./email-content.js";
 import {
   COLOURS,
   deltaHtml,
@@ -27,6 +34,11 @@ export interface DigestEmailOptions {
   maxProjects?: number;
   /** The attached workbook's file name, so the mail says it is there and what it holds. */
   workbook?: string | null;
+  /**
+   * Who owns each project, by project id; the email addresses among them are put in `Cc` when
+   * the news names their project for something bad (never for noise or an improvement).
+   */
+  owners?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Wraps what says the workbook is attached, so a size cap that drops it can drop this too. */
@@ -36,6 +48,8 @@ export interface DigestEmail {
   subject: string;
   html: string;
   text: string;
+  /** Owners' addresses of the projects the news names for something bad; each once. */
+  cc: string[];
 }
 
 /** Subject, HTML and plain text of a digest mail. */
@@ -45,7 +59,21 @@ export function renderDigestEmail(report: Report, options: DigestEmailOptions): 
     subject: digestSubject(report),
     html: digestHtml(report, content, options.key, options.workbook ?? null),
     text: digestText(report, content, options.key, workbookLine(options.workbook ?? null)),
+    cc: ownersCc(content.news, options.owners ?? {}),
   };
+}
+
+/** The owners to copy: of every project with bad news, email addresses only, each once. */
+export function ownersCc(
+  news: DigestNews,
+  owners: Readonly<Record<string, readonly string[]>>,
+): string[] {
+  const cc = new Set<string>();
+  for (const line of news.lines) {
+    if (line.tone !== "bad" || line.projectId === null) continue;
+    for (const owner of owners[line.projectId] ?? []) if (owner.includes("@")) cc.add(owner);
+  }
+  return [...cc];
 }
 
 /** "[Checkout squad] daily test insights · Nov 15, 2026". */
@@ -68,16 +96,16 @@ function digestHtml(
 ): string {
   const attached = workbookLine(workbook);
   const rows = [
-    `<tr><td style="padding:20px 24px 4px;${FONT}font-size:20px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(content.title)}</td></tr>`,
+    // The verdict first, above the title: what a reader on a phone must see before any figure.
+    newsHtml(content.news, content.news.shown, "padding-top:20px;"),
+    `<tr><td style="padding:12px 24px 4px;${FONT}font-size:18px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(content.title)}</td></tr>`,
     paragraphHtml(escapeHtml(content.periodLine), `color:${COLOURS.neutral};`),
-    ...silentHtml(content.silent),
     headingHtml("Team"),
     headlineTable(report),
     ...content.notes.map((note) =>
       paragraphHtml(escapeHtml(note), `color:${COLOURS.neutral};font-size:12px;`),
     ),
-    ...alertsHtml(content),
-    ...moversHtml(content.movers),
+    ...moreNewsHtml(content.news),
     headingHtml(`Projects (${WORST_FIRST_LABEL})`),
     ...content.projects.map((p, i) => projectBlock(p, report.dashboardUrl, i)),
     ...(content.hiddenProjects > 0
@@ -89,7 +117,6 @@ function digestHtml(
           ),
         ]
       : []),
-    ...unavailableHtml(content.unavailable),
     ...(attached
       ? [
           `${ATTACHED_MARK.start}${paragraphHtml(escapeHtml(attached), "padding-top:12px;")}${ATTACHED_MARK.end}`,
@@ -112,7 +139,7 @@ function digestHtml(
     `<title>${escapeHtml(digestSubject(report))}</title></head>`,
     `<body style="margin:0;padding:0;background:${COLOURS.muted};">`,
     // Inbox preview text: hidden in the body, shown by Gmail and Outlook beside the subject.
-    `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader(report))}</div>`,
+    `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader(content))}</div>`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${COLOURS.muted};"><tr><td align="center" style="padding:16px 8px;">`,
     // Fluid up to 680 px: on a 390 px phone the card is the screen's width, nothing cut off.
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:680px;background:#ffffff;border:1px solid ${COLOURS.border};">`,
@@ -121,9 +148,9 @@ function digestHtml(
   ].join("\n");
 }
 
-function preheader(report: Report): string {
-  const { current, deltas } = report.total;
-  return `Run pass rate ${formatRate(current.runPassRate)} (${deltaWords(deltaView("runPassRate", deltas.runPassRate)) || "no data"}) \u00b7 Flaky rate ${formatRate(current.flakyRate)} (${deltaWords(deltaView("flakyRate", deltas.flakyRate)) || "no data"})`;
+/** The inbox preview: the news in one line, then the two headline figures. */
+function preheader(content: DigestContent): string {
+  return newsSummary(content.news);
 }
 
 function headlineTable(report: Report): string {
@@ -179,35 +206,36 @@ function projectBlock(p: AvailableProject, dashboardUrl: string | null, index: n
   return `<tr><td style="padding:6px 24px;${FONT}font-size:13px;color:${COLOURS.text};${stripe}">${name}<br>${figures}</td></tr>`;
 }
 
-function alertsHtml(content: DigestContent): string[] {
-  if (content.alerts.length === 0) return [];
-  const items = content.alerts.map(({ alert, project }) => {
-    const colour = alert.severity === "critical" ? COLOURS.bad : "#9a6700";
-    return `<b style="color:${colour};">${alert.severity.toUpperCase()}</b> ${escapeHtml(alert.alert)} \u00b7 ${escapeHtml(project)}: ${escapeHtml(formatRate(alert.value))} (threshold ${escapeHtml(formatRate(alert.threshold))})`;
+/** News lines, bad in red and good in green; `No significant change` and the figures when none. */
+function newsHtml(news: DigestNews, lines: readonly NewsLine[], style = ""): string {
+  if (news.lines.length === 0) {
+    return paragraphHtml(
+      `<b>${NO_NEWS}</b> \u00b7 ${escapeHtml(news.figures)}`,
+      `font-size:15px;${style}`,
+    );
+  }
+  const items = lines.map((line) => {
+    const colour = line.tone === "bad" ? COLOURS.bad : COLOURS.good;
+    return `<span style="color:${colour};">${MARK[line.kind]}</span> <b>${escapeHtml(line.name)}</b>${escapeHtml(line.what)}`;
   });
+  if (lines === news.shown && news.more > 0) {
+    items.push(escapeHtml(`\u2026 ${moreWords(news)} under ${NEWS_TITLE} below`));
+  }
+  return paragraphHtml(items.join("<br>"), `font-size:15px;line-height:1.5;${style}`);
+}
+
+function moreNewsHtml(news: DigestNews): string[] {
+  if (news.more === 0) return [];
   return [
-    headingHtml("Firing alerts"),
-    paragraphHtml(items.join("<br>"), `background:${COLOURS.alert};`),
+    headingHtml(`${NEWS_TITLE} (continued)`),
+    newsHtml(news, news.lines.slice(news.shown.length)),
   ];
 }
 
-function moversHtml(movers: readonly Mover[]): string[] {
-  if (movers.length === 0) return [];
-  const items = movers.map((m) => escapeHtml(moverLine(m)));
-  return [headingHtml("Biggest worsenings"), paragraphHtml(items.join("<br>"))];
-}
-
-function silentHtml(sentences: readonly string[]): string[] {
-  if (sentences.length === 0) return [];
-  const items = sentences.map((s) => `&#9888;&#65039; <b>${escapeHtml(s)}</b>`);
-  return [paragraphHtml(items.join("<br>"), `background:${COLOURS.alert};color:${COLOURS.bad};`)];
-}
-
-function unavailableHtml(projects: readonly UnavailableProject[]): string[] {
-  if (projects.length === 0) return [];
-  const items = projects.map(
-    (p) =>
-      `<b>${escapeHtml(p.name)}</b> <span style="color:${COLOURS.neutral};">(${escapeHtml(p.projectId)})</span>: ${escapeHtml(p.reason.message)}`,
-  );
-  return [headingHtml("Not available this time"), paragraphHtml(items.join("<br>"))];
-}
+const MARK: Record<NewsLine["kind"], string> = {
+  silent: "&#9888;&#65039;",
+  alert: "&#9679;",
+  unavailable: "&#9888;&#65039;",
+  worse: "&#9679;",
+  better: "&#9679;",
+};

@@ -1,8 +1,12 @@
 import type { AvailableProject, Report } from "../../report/types.js";
+import { moreWords, NEWS_TITLE, NO_NEWS, newsSentence } from "../digest-news.js";
 import { formatCount, formatDuration, formatRate } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
-import { type DigestContent, moverLine } from "./email-content.js";
+import type { DigestContent } from "./email-content.js";
+
+const MARK = { bad: "!", good: "\u2713" } as const;
+
 import { emailDeltaText } from "./email-html.js";
 
 /**
@@ -17,10 +21,14 @@ export function digestText(
 ): string {
   const { current, prior, deltas } = report.total;
   const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
-  const lines: string[] = [content.title, content.periodLine, ""];
-  if (content.silent.length > 0) {
-    lines.push(...content.silent.map((s) => `! ${s}`), "");
-  }
+  const { news } = content;
+  // The verdict is the first line, as in the HTML body and the preheader.
+  const lines: string[] =
+    news.lines.length === 0
+      ? [`${NO_NEWS}: ${news.figures}`]
+      : news.shown.map((line) => `${MARK[line.tone]} ${newsSentence(line)}`);
+  if (news.more > 0) lines.push(`  ${moreWords(news)} under ${NEWS_TITLE} below`);
+  lines.push("", content.title, content.periodLine, "");
   lines.push("Team");
   for (const h of HEADLINE_FIGURES) {
     const change = emailDeltaText(h.figure, deltas[h.figure]);
@@ -31,17 +39,11 @@ export function digestText(
   }
   for (const note of content.notes) lines.push(`  Note: ${note}`);
 
-  if (content.alerts.length > 0) {
-    lines.push("", "Firing alerts");
-    for (const { alert, project } of content.alerts) {
-      lines.push(
-        `  ${alert.severity.toUpperCase()} ${alert.alert} \u00b7 ${project}: ${formatRate(alert.value)} (threshold ${formatRate(alert.threshold)})`,
-      );
+  if (news.more > 0) {
+    lines.push("", `${NEWS_TITLE} (continued)`);
+    for (const line of news.lines.slice(news.shown.length)) {
+      lines.push(`  ${MARK[line.tone]} ${newsSentence(line)}`);
     }
-  }
-  if (content.movers.length > 0) {
-    lines.push("", "Biggest worsenings");
-    for (const mover of content.movers) lines.push(`  ${moverLine(mover)}`);
   }
 
   lines.push("", `Projects (${WORST_FIRST_LABEL})`);
@@ -51,12 +53,6 @@ export function digestText(
       `  ${content.hiddenProjects} more projects are not listed here; the workbook export lists every project.`,
     );
   }
-  if (content.unavailable.length > 0) {
-    lines.push("", "Not available this time");
-    for (const p of content.unavailable)
-      lines.push(`  ${p.name} (${p.projectId}): ${p.reason.message}`);
-  }
-
   if (attached !== null) lines.push("", attached);
   lines.push(
     "",

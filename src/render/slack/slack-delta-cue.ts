@@ -22,14 +22,18 @@ function cueOf(view: DeltaView): string {
     case "unavailable":
       return "";
     case "better":
-      return `${TONE_MARK.good} ${view.arrow} ${view.text}`;
+      return spaced(TONE_MARK.good, view.arrow, view.text);
     case "worse":
-      return `${TONE_MARK.bad} ${view.arrow} ${view.text}`;
+      return spaced(TONE_MARK.bad, view.arrow, view.text);
     case "changed":
-      return `${view.arrow} ${view.text}`;
+      return spaced(view.arrow, view.text);
     default:
       return deltaWords(view);
   }
+}
+
+function spaced(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join(" ");
 }
 
 /** A delta in words for a notification or the fallback text: "+1.2 pp", "≈ +0.1 pp", "new"; "" when none. */

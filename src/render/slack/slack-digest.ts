@@ -6,18 +6,14 @@ import type {
   UnavailableProject,
 } from "../../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
-import { flakyScale, formatPeriod, formatRate, sparkline } from "../format.js";
+import { digestNews, type NewsLine, newsSentence, newsSummary } from "../digest-news.js";
+import { formatPeriod, sparkline } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
-import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
+import { silentTotalsNote } from "../silent-news.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../worst-first.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
-import { deltaCue, plainDelta } from "./slack-delta-cue.js";
-import {
-  alertsSection,
-  contextBlock,
-  moversSection,
-  unavailableSection,
-} from "./slack-digest-sections.js";
+import { deltaCue } from "./slack-delta-cue.js";
+import { contextBlock } from "./slack-digest-sections.js";
 import {
   MESSAGE_TEXT_BUDGET,
   SLACK_LIMITS,
@@ -25,11 +21,12 @@ import {
   truncateText,
 } from "./slack-limits.js";
 import { dashboardLinks } from "./slack-links.js";
+import { moreNewsSection, type NewsOptions, newsBlock } from "./slack-news.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
 import { threadReplies } from "./slack-thread.js";
 
-export interface SlackDigestOptions {
+export interface SlackDigestOptions extends NewsOptions {
   /** The delivery key: names the outbox file and the ledger row; goes into the metadata. */
   key: string;
   /** Projects listed in the main message, worst first (default 10, at most 98); all are in the thread. */
@@ -43,9 +40,9 @@ const UNAVAILABLE_IN_MESSAGE = 5;
 const TITLE_CHARS = 100;
 
 /**
- * A digest as Slack Block Kit, for a QA lead reading on a phone: the headline with deltas,
- * the worst projects, movers, alerts and unavailable projects in the channel message, every
- * project in thread replies. Every Slack limit is respected by construction.
+ * A digest as Slack Block Kit, for a QA lead reading on a phone: the news first (silent
+ * projects, firing alerts, projects not fetched, significant changes), then the team's figures
+ * and the worst projects in the channel message, every project in thread replies. Every Slack limit is respected by construction.
  */
 export function renderSlackDigest(report: Report, options: SlackDigestOptions): SlackPost {
   const available = worstFirst(report.projects.filter(isAvailable));
@@ -53,11 +50,11 @@ export function renderSlackDigest(report: Report, options: SlackDigestOptions): 
   const layout = options.projectLayout ?? "table";
   const wanted = options.maxProjectsInMessage ?? DEFAULT_PROJECTS_IN_MESSAGE;
   let shown = Math.max(0, Math.min(Math.floor(wanted), TABLE_PROJECT_ROWS));
-  let main = mainMessage(report, available, shown, unavailable, layout);
+  let main = mainMessage(report, available, shown, layout, options);
   // Long names and many alerts can crowd the message: list fewer projects until it fits.
   while (slackTextLength(main) > MESSAGE_TEXT_BUDGET && shown > 0) {
     shown = Math.floor(shown / 2);
-    main = mainMessage(report, available, shown, unavailable, layout);
+    main = mainMessage(report, available, shown, layout, options);
   }
   // A team whose projects all fit in the message gets no thread repeating them.
   const allShown = shown >= available.length && unavailable.length <= UNAVAILABLE_IN_MESSAGE;
@@ -84,38 +81,30 @@ export function digestMetadata(report: Report, key: string): SlackMetadata {
   };
 }
 
-/** The notification text: team, digest, period, run pass rate and flaky rate with their deltas. */
+/** The notification text: team, digest and period, the news (or `No significant change`), then the two headline figures. */
 export function digestFallbackText(report: Report): string {
-  const { current, deltas } = report.total;
-  const rate = (value: number | null, delta: string) =>
-    delta === "" ? formatRate(value) : `${formatRate(value)} (${delta})`;
-  const figures = [
-    `run pass rate ${rate(current.runPassRate, plainDelta("runPassRate", deltas.runPassRate))}`,
-    `flaky rate ${rate(current.flakyRate, plainDelta("flakyRate", deltas.flakyRate))}`,
-  ];
-  // A stopped suite is the news a notification must carry, ahead of the figures.
-  const silent = silentNews(report).map(silentSentence).join("; ");
-  const lead = silent !== "" ? `${escapeMrkdwn(truncateText(silent, 300))}; ` : "";
-  return `${titleOf(report)}: ${lead}${figures.join(", ")}`;
+  const news = digestNews(report);
+  const sentence = (line: NewsLine) => escapeMrkdwn(truncateText(newsSentence(line), 200));
+  return `${titleOf(report)}: ${newsSummary(news, sentence)}`;
 }
 
 function mainMessage(
   report: Report,
   available: readonly AvailableProject[],
   shown: number,
-  unavailable: readonly UnavailableProject[],
   layout: "table" | "fields",
+  options: NewsOptions,
 ): SlackMessage {
   const listed = available.slice(0, shown);
   const hidden = available.length - listed.length;
+  const news = digestNews(report);
   const blocks: (SlackBlock | null)[] = [
+    // The verdict first: what a reader on a phone must know before any figure.
+    newsBlock(news, options),
     headerBlock(report),
-    silentSection(report),
     contextBlock([
       `${formatPeriod(report.periods.current)} \u00b7 ${escapeMrkdwn(report.team.timezone)} \u00b7 ${comparisonLabel(report.periods)}`,
     ]),
-    // Firing alerts are the most urgent news of the team: first, before the figures.
-    alertsSection(report.alerts, report.projects),
     headlineBlock(report),
     contextBlock(teamNotes(report)),
     { type: "divider" },
@@ -123,8 +112,7 @@ function mainMessage(
     contextBlock(
       hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
     ),
-    moversSection(report.topMovers),
-    unavailableSection(unavailable, UNAVAILABLE_IN_MESSAGE),
+    moreNewsSection(news, options),
     dashboardLinks(report.dashboardUrl, listed),
   ];
   return {
@@ -142,18 +130,6 @@ function headerBlock(report: Report): SlackBlock {
   };
 }
 
-/** Silent projects, first of all news: a suite that stopped is not a quiet 0. */
-function silentSection(report: Report): SlackBlock | null {
-  const lines = silentNews(report).map(
-    (n) => `\u26A0\uFE0F *${escapeMrkdwn(truncateText(n.name, 60))}* ${escapeMrkdwn(n.what)}`,
-  );
-  if (lines.length === 0) return null;
-  return {
-    type: "section",
-    text: { type: "mrkdwn", text: truncateText(lines.join("\n"), SLACK_LIMITS.sectionChars) },
-  };
-}
-
 function headlineBlock(report: Report): SlackBlock {
   const { current, deltas } = report.total;
   const fields = HEADLINE_FIGURES.map(({ label, figure, value }) => {
@@ -167,7 +143,8 @@ function teamNotes(report: Report): string[] {
   const { daily, priorNote, excluded } = report.total;
   const notes: string[] = [];
   if (daily.length > 1) {
-    notes.push(`Team flaky rate by day \`${sparkline(daily.map((d) => d.figures.flakyRate))}\``);
+    // Plain text: Slack paints inline code red, and this line is no alarm.
+    notes.push(`Team flaky rate by day ${sparkline(daily.map((d) => d.figures.flakyRate))}`);
   }
   const silent = silentTotalsNote(report);
   if (silent !== null) notes.push(escapeMrkdwn(truncateText(silent, 500)));
@@ -195,8 +172,7 @@ function projectBlocks(
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
   if (layout === "table") return [title, projectTable(listed, report.total)];
-  const flakyTop = flakyScale(listed);
-  return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl, flakyTop)))];
+  return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl)))];
 }
 
 // Names are cut before escaping so an entity is never split.

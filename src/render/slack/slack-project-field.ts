@@ -1,5 +1,6 @@
 import type { SlackBlock } from "../../messages.js";
-import type { AvailableProject, ProjectReport, UnavailableProject } from "../../report/types.js";
+import type { AvailableProject, ProjectReport } from "../../report/types.js";
+import { UNAVAILABLE_WORDS } from "../digest-news.js";
 import { formatCount, formatRate, sparkline } from "../format.js";
 import { escapeMrkdwn, mrkdwnLink } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
@@ -8,24 +9,19 @@ import { linksPerProject, projectDashboardUrl } from "./slack-links.js";
 
 const NAME_CHARS = 60;
 const FILTER_CHARS = 80;
-const REASON_CHARS = 300;
 
 /**
  * One project as a mrkdwn section field (the layout when a table does not fit, and the thread's
  * detail): name linked to its dashboard, id and filters, then its figures with deltas and the
  * flaky rate by day. Everything from the API or config is escaped.
  */
-export function projectField(
-  project: ProjectReport,
-  dashboardUrl: string | null,
-  flakyTop: number,
-): string {
+export function projectField(project: ProjectReport, dashboardUrl: string | null): string {
   const lines = [titleLine(project, dashboardUrl)];
   if (project.status === "unavailable") {
-    const reason = truncateText(project.reason.message, REASON_CHARS);
-    lines.push(`\u26A0\uFE0F unavailable: ${escapeMrkdwn(reason)}`);
+    // The reason and its advice are for the operator (log, history), not the team's channel.
+    lines.push(`\u26A0\uFE0F ${UNAVAILABLE_WORDS}`);
   } else {
-    lines.push(...figureLines(project, flakyTop));
+    lines.push(...figureLines(project));
   }
   return truncateText(lines.join("\n"), SLACK_LIMITS.fieldChars);
 }
@@ -61,7 +57,7 @@ function filterText(project: ProjectReport): string {
   return parts.join(", ");
 }
 
-function figureLines(project: AvailableProject, flakyTop: number): string[] {
+function figureLines(project: AvailableProject): string[] {
   const { current: f, deltas: d } = project;
   const lines = [
     `Runs ${formatCount(f.runs)} ${deltaCue("runs", d.runs)}`.trimEnd(),
@@ -74,20 +70,10 @@ function figureLines(project: AvailableProject, flakyTop: number): string[] {
     );
   }
   if (project.daily.length > 1) {
-    const trend = sparkline(
-      project.daily.map((p) => p.figures.flakyRate),
-      flakyTop,
-    );
-    lines.push(`Flaky by day \`${trend}\``);
+    // Its own scale, as in the table: the same project has the same shape wherever it is shown.
+    const trend = sparkline(project.daily.map((p) => p.figures.flakyRate));
+    lines.push(`Flaky by day ${trend}`);
   }
   if (project.priorNote !== null) lines.push(`_${escapeMrkdwn(project.priorNote)}_`);
   return lines;
-}
-
-/** An unavailable project in one line for a list: name, id and reason. */
-export function unavailableLine(project: UnavailableProject): string {
-  const name = escapeMrkdwn(truncateText(project.name || project.projectId, NAME_CHARS));
-  const id = escapeMrkdwn(truncateText(project.projectId, NAME_CHARS));
-  const reason = escapeMrkdwn(truncateText(project.reason.message, REASON_CHARS));
-  return `\u2022 *${name}* (\`${id}\`): ${reason}`;
 }

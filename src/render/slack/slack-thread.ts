@@ -1,6 +1,5 @@
 import type { SlackMessage } from "../../messages.js";
 import type { ProjectReport } from "../../report/types.js";
-import { flakyScale } from "../format.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
 import { MESSAGE_TEXT_BUDGET, SLACK_LIMITS } from "./slack-limits.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
@@ -23,9 +22,8 @@ export function threadReplies(
   const groups: string[][] = [];
   let group: string[] = [];
   let chars = 0;
-  const flakyTop = flakyScale(projects);
   for (const project of projects) {
-    const field = projectField(project, dashboardUrl, flakyTop);
+    const field = projectField(project, dashboardUrl);
     if (group.length > 0 && (chars + field.length > FIELDS_BUDGET || group.length >= MAX_FIELDS)) {
       groups.push(group);
       group = [];

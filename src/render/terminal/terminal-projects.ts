@@ -50,7 +50,7 @@ export function terminalDelta(
     case "flat":
       return view.text;
     default:
-      return paint(`${view.arrow} ${view.text}`, toneOf(view), layout.color);
+      return paint(`${view.arrow} ${view.text}`.trim(), toneOf(view), layout.color);
   }
 }
 

@@ -1,13 +1,22 @@
 import { periodDays } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
-import type { ProjectReport, Report, UnavailableProject } from "../../report/types.js";
+import type { Report } from "../../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
-import { formatPeriod, formatPp, formatRate } from "../format.js";
+import {
+  type DigestNews,
+  digestNews,
+  moreWords,
+  NEWS_TITLE,
+  type NewsLine,
+  NO_NEWS,
+  newsSentence,
+} from "../digest-news.js";
+import { formatPeriod } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
-import { silentNews, silentSentence, silentTotalsNote } from "../silent-news.js";
+import { silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
-import { clean, clip, pad, paint, visibleLength, wrap } from "./terminal-style.js";
+import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
 
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
@@ -27,15 +36,14 @@ const HANGING = INDENT.repeat(2);
 export function renderTerminalReport(report: Report, options: TerminalOptions): string {
   const layout: TerminalLayout = { color: options.color, width: options.width ?? DEFAULT_WIDTH };
   const available = worstFirst(report.projects.filter((p) => p.status === "ok"));
-  const unavailable = report.projects.filter((p) => p.status === "unavailable");
+  const news = digestNews(report);
   const sections = [
+    // The first line is the verdict, as in every other renderer.
+    newsLines(news, news.shown, layout),
     heading(report, layout),
-    silentLines(report, layout),
     headline(report, layout),
     projectLines(available, layout, report.total),
-    moverLines(report, layout),
-    alertLines(report, layout),
-    unavailableLines(unavailable, layout),
+    moreNewsLines(news, layout),
   ];
   const text = sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n"));
   return `${text.join("\n\n")}\n`;
@@ -52,14 +60,34 @@ function heading(report: Report, layout: TerminalLayout): string[] {
   ];
 }
 
-/** A suite that stopped, before any figure. */
-function silentLines(report: Report, layout: TerminalLayout): string[] {
-  return silentNews(report).flatMap((n) =>
-    wrap(`! ${clean(silentSentence(n))}`, layout.width, "", INDENT).map((line) =>
-      paint(line, "bad", layout.color),
+/** News lines (or `No significant change` and the two figures), bad in red, good in green. */
+function newsLines(news: DigestNews, lines: readonly NewsLine[], layout: TerminalLayout): string[] {
+  if (news.lines.length === 0) return [clip(`${NO_NEWS}: ${news.figures}`, layout.width)];
+  const out = lines.flatMap((line) =>
+    wrap(`${MARK[line.kind]} ${clean(newsSentence(line))}`, layout.width, "", INDENT).map((l) =>
+      paint(l, line.tone, layout.color),
     ),
   );
+  if (lines === news.shown && news.more > 0) out.push(`  ${moreWords(news)} under ${NEWS_TITLE}`);
+  return out;
 }
+
+function moreNewsLines(news: DigestNews, layout: TerminalLayout): string[] {
+  if (news.more === 0) return [];
+  const rest = news.lines.slice(news.shown.length);
+  return [
+    paint(`${NEWS_TITLE} (continued)`, "title", layout.color),
+    ...newsLines(news, rest, layout),
+  ];
+}
+
+const MARK: Record<NewsLine["kind"], string> = {
+  silent: "!",
+  alert: "!",
+  unavailable: "!",
+  worse: "!",
+  better: "\u2713",
+};
 
 function daysLabel(period: Period): string {
   const days = periodDays(period);
@@ -86,52 +114,4 @@ function headline(report: Report, layout: TerminalLayout): string[] {
   }
   for (const note of notes) lines.push(...wrap(note, layout.width, INDENT, HANGING));
   return lines;
-}
-
-function moverLines(report: Report, layout: TerminalLayout): string[] {
-  if (report.topMovers.length === 0) return [];
-  const names = report.topMovers.map((m) => clip(clean(m.name), 40));
-  const width = Math.max(...names.map((n) => visibleLength(n)));
-  return [
-    paint("Top movers (significantly worse)", "title", layout.color),
-    ...report.topMovers.map((m, i) => {
-      const figure = m.figure === "flakyRate" ? "flaky rate" : "run pass rate";
-      const change = formatPp(m.pp);
-      const moved = `${figure} ${formatRate(m.prior)} \u2192 ${formatRate(m.current)}`;
-      const cue = paint(`(${change})`, "bad", layout.color);
-      return `${INDENT}${pad(names[i] ?? "", width)}  ${moved} ${cue}`;
-    }),
-  ];
-}
-
-function alertLines(report: Report, layout: TerminalLayout): string[] {
-  if (report.alerts.length === 0) return [];
-  const names = new Map(report.projects.map((p: ProjectReport) => [p.projectId, p.name]));
-  const critical = (severity: string) => Number(severity === "critical");
-  const ordered = [...report.alerts].sort((a, b) => critical(b.severity) - critical(a.severity));
-  const lines = [paint("Alerts firing", "title", layout.color)];
-  for (const a of ordered) {
-    const scope = a.projectId === null ? "team" : (names.get(a.projectId) ?? a.projectId);
-    const tone = a.severity === "critical" ? "bad" : "noise";
-    const severity = paint(pad(a.severity, 8), tone, layout.color);
-    const what = `${clean(a.alert)} \u00b7 ${clean(scope)}: ${formatRate(a.value)} (threshold ${formatRate(a.threshold)})`;
-    // Wrapped without the colour codes, which take no columns; the severity is 8 wide.
-    const [first = "", ...rest] = wrap(what, layout.width, `${INDENT}${" ".repeat(10)}`, HANGING);
-    lines.push(`${INDENT}${severity}  ${first.slice(INDENT.length + 10)}`, ...rest);
-  }
-  return lines;
-}
-
-function unavailableLines(
-  projects: readonly UnavailableProject[],
-  layout: TerminalLayout,
-): string[] {
-  if (projects.length === 0) return [];
-  return [
-    paint("Unavailable (left out of the totals)", "title", layout.color),
-    ...projects.flatMap((p) => {
-      const line = `${clean(p.name || p.projectId)} (${clean(p.projectId)}): ${clean(p.reason.message)}`;
-      return wrap(line, layout.width, INDENT, HANGING);
-    }),
-  ];
 }

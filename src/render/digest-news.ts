@@ -1,0 +1,199 @@
+import type { AvailableProject, FiringAlert, Report } from "../report/types.js";
+import { deltaView, deltaWords } from "./delta-view.js";
+import { formatPp, formatRate } from "./format.js";
+import { silentNews } from "./silent-news.js";
+
+// What a digest says first, decided once for every renderer (Slack text and first block, the
+// email's preheader and first line, `preview`'s first line): silent projects, alerts firing now,
+// projects that could not be fetched, then the significant changes by size, worse before better.
+// "Significant" is the delta view's verdict, never re-derived here. Names are as given: each
+// renderer escapes them for its medium.
+
+/** How many news lines a digest opens with before "and N more". */
+export const NEWS_SHOWN = 3;
+
+/** The one name of the news section in every renderer (it replaced "Top movers"). */
+export const NEWS_TITLE = "What changed";
+
+/** The words of a day without news. */
+export const NO_NEWS = "No significant change";
+
+export type NewsKind = "silent" | "alert" | "unavailable" | "worse" | "better";
+
+/** One line of news: a project (or the team) and what happened to it. */
+export interface NewsLine {
+  kind: NewsKind;
+  /** null for the team. */
+  projectId: string | null;
+  name: string;
+  /** What follows the name, with its separator: ": flaky rate 0.3% → 9.0% (+8.7 pp, worse)". */
+  what: string;
+  /** bad news may mention the project's owners; good news never does. */
+  tone: "bad" | "good";
+}
+
+export interface DigestNews {
+  /** Every line, in reading order. */
+  lines: NewsLine[];
+  /** The first NEWS_SHOWN lines. */
+  shown: NewsLine[];
+  /** Lines not shown: "and N more". */
+  more: number;
+  /** The two headline figures in words: "run pass rate 95.1% (≈ +0.2 pp), flaky rate 2.0% (+1.1 pp)". */
+  figures: string;
+}
+
+/** The news of a report, in the order every renderer opens with. */
+export function digestNews(report: Report): DigestNews {
+  const names = new Map(report.projects.map((p) => [p.projectId, p.name]));
+  const lines: NewsLine[] = [
+    ...silentNews(report).map((n) => ({
+      kind: "silent" as const,
+      projectId: n.projectId,
+      name: n.name,
+      what: ` ${n.what}`,
+      tone: "bad" as const,
+    })),
+    ...[...report.alerts].sort(bySeverity).map((a) => alertLine(a, names)),
+    ...report.projects.flatMap((p) =>
+      p.status === "unavailable"
+        ? [
+            {
+              kind: "unavailable" as const,
+              projectId: p.projectId,
+              name: p.name,
+              what: ` (${p.projectId}) ${UNAVAILABLE_WORDS}`,
+              tone: "bad" as const,
+            },
+          ]
+        : [],
+    ),
+    ...changeLines([
+      // The team's own change is news too: a day never says "No significant change" beside a
+      // coloured team figure.
+      {
+        projectId: null,
+        name: "Team",
+        silent: false,
+        current: report.total.current,
+        prior: report.total.prior,
+        deltas: report.total.deltas,
+      },
+      ...report.projects.filter((p): p is AvailableProject => p.status === "ok"),
+    ]),
+  ];
+  return {
+    lines,
+    shown: lines.slice(0, NEWS_SHOWN),
+    more: Math.max(0, lines.length - NEWS_SHOWN),
+    figures: headlineFigures(report),
+  };
+}
+
+/** What the channel says of a project that could not be fetched (the advice goes to the log). */
+export const UNAVAILABLE_WORDS = "could not be fetched \u2014 the team figures leave it out";
+
+/** "Checkout flows: flaky rate 0.3% → 9.0% (+8.7 pp, worse)". */
+export function newsSentence(line: NewsLine): string {
+  return `${line.name}${line.what}`;
+}
+
+/** "and 2 more", or "" when every line is shown. */
+export function moreWords(news: DigestNews): string {
+  return news.more > 0 ? `and ${news.more} more` : "";
+}
+
+/**
+ * The news as one line, for a notification or a preheader: the shown sentences and "and N
+ * more", then the two headline figures; `No significant change` first on a day without news.
+ */
+export function newsSummary(news: DigestNews, sentence = newsSentence): string {
+  if (news.lines.length === 0) return `${NO_NEWS}; ${news.figures}`;
+  const more = moreWords(news);
+  return [...news.shown.map(sentence), ...(more ? [more] : []), news.figures].join("; ");
+}
+
+const FIGURE_WORDS = { flakyRate: "flaky rate", runPassRate: "run pass rate" } as const;
+
+interface Change {
+  line: NewsLine;
+  size: number;
+}
+
+// Worse before better, then the larger change first; ties by name, the same on every run.
+type Changed = Pick<AvailableProject, "name" | "silent" | "current" | "prior" | "deltas"> & {
+  projectId: string | null;
+};
+
+function changeLines(projects: readonly Changed[]): NewsLine[] {
+  const changes: Change[] = [];
+  for (const project of projects) {
+    if (project.silent) continue;
+    for (const figure of ["flakyRate", "runPassRate"] as const) {
+      const delta = project.deltas[figure];
+      const current = project.current[figure];
+      const prior = project.prior?.[figure];
+      if (delta.kind !== "change" || current === null || prior === null || prior === undefined)
+        continue;
+      const verdict = deltaView(figure, delta).verdict;
+      if (verdict !== "worse" && verdict !== "better") continue;
+      const what = `: ${FIGURE_WORDS[figure]} ${formatRate(prior)} \u2192 ${formatRate(current)} (${formatPp(delta.pp)}, ${verdict})`;
+      changes.push({
+        line: {
+          kind: verdict,
+          projectId: project.projectId,
+          name: project.name,
+          what,
+          tone: verdict === "worse" ? "bad" : "good",
+        },
+        size: Math.round(Math.abs(delta.pp) * 10) / 10,
+      });
+    }
+  }
+  const rank = (c: Change) => (c.line.kind === "worse" ? 0 : 1);
+  return changes
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        b.size - a.size ||
+        byText(a.line.name, b.line.name) ||
+        byText(a.line.what, b.line.what),
+    )
+    .map((c) => c.line);
+}
+
+function alertLine(alert: FiringAlert, names: Map<string, string>): NewsLine {
+  const name = alert.projectId === null ? "Team" : (names.get(alert.projectId) ?? alert.projectId);
+  const metric = alert.metricName ?? alert.alert;
+  const side = alert.direction ?? "above";
+  return {
+    kind: "alert",
+    projectId: alert.projectId,
+    name,
+    what: ` ${metric} ${formatRate(alert.value)} \u2014 ${side} ${alert.severity} ${thresholdWords(alert.threshold)}`,
+    tone: "bad",
+  };
+}
+
+/** 0.06 → "6%", 0.025 → "2.5%": a threshold as it was configured. */
+export function thresholdWords(fraction: number): string {
+  return `${Number((fraction * 100).toFixed(2))}%`;
+}
+
+function bySeverity(a: FiringAlert, b: FiringAlert): number {
+  return Number(b.severity === "critical") - Number(a.severity === "critical");
+}
+
+function headlineFigures(report: Report): string {
+  const { current, deltas } = report.total;
+  const rate = (value: number | null, figure: "runPassRate" | "flakyRate") => {
+    const view = deltaView(figure, deltas[figure]);
+    const words = view.verdict === "unavailable" ? "" : deltaWords(view);
+    return words === "" ? formatRate(value) : `${formatRate(value)} (${words})`;
+  };
+  return `run pass rate ${rate(current.runPassRate, "runPassRate")}, flaky rate ${rate(current.flakyRate, "flakyRate")}`;
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
