@@ -13,6 +13,8 @@ const E2E = [
   // A store's tests that run against PostgreSQL too, wherever they live.
   "test/**/*postgres*.test.ts",
   "test/**/ledger-contract*.test.ts",
+  // Contracts that every store keeps (the day store's too) run against PostgreSQL as well.
+  "test/state/*-contract.test.ts",
 ];
 
 export default defineConfig({
