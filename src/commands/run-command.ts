@@ -95,7 +95,9 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       const undelivered = outcome.deliveries.some(
         (d) => d.status === "failed" || d.status === "waiting",
       );
-      return undelivered ? 1 : 0;
+      // Delivered without a project is still a problem the operator must fix (an id, a key).
+      const leftOut = outcome.report.projects.some((p) => p.status === "unavailable");
+      return undelivered || leftOut ? 1 : 0;
     } finally {
       await clients.close();
     }

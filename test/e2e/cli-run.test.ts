@@ -160,13 +160,13 @@ describe("run, when part of it goes wrong", () => {
     );
   });
 
-  it("still posts when a project is unknown to the API, and says which one was left out", async () => {
+  it("still posts when a project is unknown to the API, says which one was left out, and exits 1", async () => {
     const path = await f.config(
       [{ name: "daily", slack: { channel: "C0123ABCD" } }],
       [{ id: "zzghost", name: "Ghost" }],
     );
     const result = await f.run(path, "daily");
-    expect(result.code, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toContain("checkout.daily.2026-11-17: 4 projects");
     expect(result.stdout).toMatch(
       /! Ghost \(zzghost\) left out, unavailable: project "zzghost" was not found/,
