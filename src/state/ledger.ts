@@ -5,7 +5,7 @@
 // What it keeps as JSON is versioned and checked where it is read (`stored-evaluation.ts`).
 
 import type { AlertNotification } from "../messages.js";
-import type { StoredAlertResult } from "./stored-evaluation.js";
+import type { AlertLevel, StoredAlertResult } from "./stored-evaluation.js";
 
 /** What a slot delivers: a digest, or the notification of an alert evaluation. */
 export type SlotKind = "digest" | "alert";
@@ -13,8 +13,7 @@ export type SlotKind = "digest" | "alert";
 /** pending → sending → sent, or → failed (retried later, or final when no next attempt). */
 export type DeliveryState = "pending" | "sending" | "sent" | "failed";
 
-/** pending: breaching, not yet for long enough; no_data: no verdict (see `alerts/`). */
-export type AlertLevel = "ok" | "pending" | "warn" | "critical" | "no_data";
+export type { AlertLevel } from "./stored-evaluation.js";
 
 export interface NewSlot {
   /** `checkout.daily.2026-11-15` (see `state/slot-key.ts`). */

@@ -6,18 +6,14 @@
 import { z } from "zod";
 import { LedgerError } from "../errors.js";
 import type { AlertNotification } from "../messages.js";
-import type { AlertLevel } from "./ledger.js";
 
 /** The format this build writes, and the newest it reads. */
 export const STORED_JSON_VERSION = 1;
 
-const ALERT_LEVELS = [
-  "ok",
-  "pending",
-  "warn",
-  "critical",
-  "no_data",
-] as const satisfies readonly AlertLevel[];
+/** pending: breaching, not yet for long enough; no_data: no verdict (see `alerts/`). */
+export const ALERT_LEVELS = ["ok", "pending", "warn", "critical", "no_data"] as const;
+
+export type AlertLevel = (typeof ALERT_LEVELS)[number];
 
 const storedResult = z.object({
   scope: z.string(),
