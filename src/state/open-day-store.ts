@@ -6,7 +6,8 @@ import type { DayStore } from "./day-store.js";
 import { openLedger } from "./open-ledger.js";
 import type { StoreConfig } from "./open-store.js";
 import { createPostgresDayStore } from "./postgres-day-store.js";
-import { openPostgresLedger } from "./postgres-ledger.js";
+import { describeUrl, openPostgresLedger } from "./postgres-ledger.js";
+import { createOutageRetry } from "./postgres-retry.js";
 import { createSqliteDayStore } from "./sqlite-day-store.js";
 
 // The day store lives in the ledger (same file or database, same migrations) on a connection of
@@ -29,7 +30,8 @@ export async function openDayStore(store: StoreConfig, logger: Logger): Promise<
     pool.on("error", (error) =>
       logger.warn({ err: error.message }, "a day store connection was lost"),
     );
-    return createPostgresDayStore(pool);
+    // The daemon waits out a database restart for the days it reads as for its ledger calls.
+    return createPostgresDayStore(pool, createOutageRetry(logger, describeUrl(url)));
   }
   await openLedger(store.path).close();
   const db = new Database(resolve(store.path), { timeout: BUSY_TIMEOUT_MS });

@@ -5,15 +5,23 @@ import type { DayStore } from "./day-store.js";
 // The day store in the PostgreSQL ledger (table `insight_days`, migration 2). Replicas writing
 // the same day at once leave one row: the primary key makes the second insert an update.
 
+/** Runs one statement, waiting out a lost connection as the ledger does (`postgres-retry.ts`). */
+type Retrying = <T>(call: () => Promise<T>) => Promise<T>;
+
 /** The day store over a pool to a migrated database; `close` ends the pool. */
-export function createPostgresDayStore(pool: pg.Pool): DayStore {
+export function createPostgresDayStore(
+  pool: pg.Pool,
+  retrying: Retrying = (call) => call(),
+): DayStore {
   return {
     async readDays(series, start, end) {
-      const { rows } = await pool.query<DayRow>(
-        `SELECT ${DAY_COLUMNS} FROM insight_days
+      const { rows } = await retrying(() =>
+        pool.query<DayRow>(
+          `SELECT ${DAY_COLUMNS} FROM insight_days
          WHERE project = $1 AND filters = $2 AND zone = $3 AND date >= $4 AND date <= $5
          ORDER BY date`,
-        [series.projectId, series.filters, series.timezone, start, end],
+          [series.projectId, series.filters, series.timezone, start, end],
+        ),
       );
       return rows.map(dayFromRow);
     },
@@ -26,8 +34,9 @@ export function createPostgresDayStore(pool: pg.Pool): DayStore {
         const slots = Array.from({ length: 10 }, (_, i) => `$${first + i}`).join(", ");
         return `($1, $2, $3, ${slots})`;
       });
-      await pool.query(
-        `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS})
+      await retrying(() =>
+        pool.query(
+          `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS})
          VALUES ${tuples.join(", ")}
          ON CONFLICT (project, filters, zone, date) DO UPDATE SET
            runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
@@ -36,20 +45,23 @@ export function createPostgresDayStore(pool: pg.Pool): DayStore {
            tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
            fetched_at = excluded.fetched_at
          WHERE excluded.fetched_at >= insight_days.fetched_at`,
-        values,
+          values,
+        ),
       );
     },
     async coverage() {
-      const { rows } = await pool.query<{
-        project: string;
-        filters: string;
-        zone: string;
-        first: string;
-        last: string;
-        days: string;
-      }>(
-        `SELECT project, filters, zone, MIN(date) AS first, MAX(date) AS last, COUNT(*) AS days
+      const { rows } = await retrying(() =>
+        pool.query<{
+          project: string;
+          filters: string;
+          zone: string;
+          first: string;
+          last: string;
+          days: string;
+        }>(
+          `SELECT project, filters, zone, MIN(date) AS first, MAX(date) AS last, COUNT(*) AS days
          FROM insight_days GROUP BY project, filters, zone ORDER BY project, filters, zone`,
+        ),
       );
       return rows.map((row) => ({
         projectId: row.project,
