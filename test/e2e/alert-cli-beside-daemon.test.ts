@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { type DaemonProcess, runCli, startDaemonProcess } from "../daemon/daemon-process.js";
 import { waitFor } from "../daemon/live-setup.js";
-import { type AlertSetup, CHANNEL, startAlertSetup } from "./alert-fixture.js";
+import { type AlertSetup, CHANNEL, spikeToday, startAlertSetup } from "./alert-fixture.js";
 
 // `alerts` run by hand while the daemon is posting the same notification: the CLI claims the
 // destination like every sender, finds the daemon's send in flight, and leaves it alone. Before
@@ -18,11 +18,6 @@ afterEach(async () => {
   await setup?.close();
   setup = null;
 });
-
-/** The emulator's today, three days ahead: yesterday (Berlin) is its 7.5% day, critical. */
-function spikeToday(): string {
-  return new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-}
 
 async function alertSlot(s: AlertSetup) {
   const ledger = openLedger(s.ledgerPath);

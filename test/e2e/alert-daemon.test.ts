@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
 import { waitFor } from "../daemon/live-setup.js";
-import { type AlertSetup, MENTION, startAlertSetup } from "./alert-fixture.js";
+import { type AlertSetup, MENTION, spikeToday, startAlertSetup } from "./alert-fixture.js";
 
 // The daemon as a process evaluating an alert due every minute: killed between recording the
 // evaluation and sending it, then restarted, it sends the recorded notification exactly once;
@@ -18,11 +18,6 @@ afterEach(async () => {
   await setup?.close();
   setup = null;
 });
-
-/** The emulator's today, three days ahead: yesterday (Berlin) is its 7.5% day, critical. */
-function spikeToday(): string {
-  return new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-}
 
 function start(s: AlertSetup): DaemonProcess {
   const daemon = startDaemonProcess(s.configPath, s.env);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deltaView, toneOf } from "../../src/render/delta-view.js";
-import { deltaCue, plainDelta } from "../../src/render/slack/slack-delta-cue.js";
+import { deltaCue } from "../../src/render/slack/slack-delta-cue.js";
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../src/report/types.js";
 
 const RED = "\u{1F534}";
@@ -74,15 +74,6 @@ describe("deltaCue", () => {
   ];
   it.each(cases)("%s", (_name, figure, delta, expected) => {
     expect(deltaCue(figure, delta)).toBe(expected);
-  });
-});
-
-describe("plainDelta", () => {
-  it("reads without colour or arrows, for notifications", () => {
-    expect(plainDelta("flakyRate", rate(1.2))).toBe("+1.2 pp");
-    expect(plainDelta("flakyRate", rate(0.1, false))).toBe("\u2248 +0.1 pp");
-    expect(plainDelta("flakyRate", { kind: "new" })).toBe("new");
-    expect(plainDelta("flakyRate", { kind: "unavailable", reason: "beyond lookback" })).toBe("");
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AvailableProject, Report, UnavailableProject } from "../../report/types.js";
+import type { AvailableProject, Report } from "../../report/types.js";
 import { comparisonLabel, projectPriorNotes } from "../comparison-label.js";
 import { type DigestNews, digestNews } from "../digest-news.js";
 import { formatPeriod } from "../format.js";
@@ -19,7 +19,6 @@ export interface DigestContent {
   news: DigestNews;
   projects: AvailableProject[];
   hiddenProjects: number;
-  unavailable: UnavailableProject[];
   notes: string[];
 }
 
@@ -46,7 +45,6 @@ export function digestContent(
     news: digestNews(report),
     projects: available.slice(0, max),
     hiddenProjects: Math.max(0, available.length - max),
-    unavailable: report.projects.filter((p): p is UnavailableProject => p.status === "unavailable"),
     notes,
   };
 }

@@ -35,12 +35,3 @@ function cueOf(view: DeltaView): string {
 function spaced(...parts: string[]): string {
   return parts.filter((p) => p !== "").join(" ");
 }
-
-/** A delta in words for a notification or the fallback text: "+1.2 pp", "≈ +0.1 pp", "new"; "" when none. */
-export function plainDelta(
-  figure: RateFigure | AmountFigure,
-  delta: RateDelta | AmountDelta,
-): string {
-  const view = deltaView(figure, delta);
-  return view.verdict === "unavailable" ? "" : deltaWords(view);
-}
