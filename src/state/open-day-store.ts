@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import type { Logger } from "../logger.js";
 import type { DayStore } from "./day-store.js";
 import { openLedger } from "./open-ledger.js";
 import type { StoreConfig } from "./open-store.js";
 import { createPostgresDayStore } from "./postgres-day-store.js";
 import { describeUrl, openPostgresLedger } from "./postgres-ledger.js";
+import { createPostgresPool } from "./postgres-pool.js";
 import { createOutageRetry } from "./postgres-retry.js";
 import { createSqliteDayStore } from "./sqlite-day-store.js";
 
@@ -21,17 +21,10 @@ export async function openDayStore(store: StoreConfig, logger: Logger): Promise<
   if (store.url) {
     const url = store.url.reveal();
     await (await openPostgresLedger(url, { logger })).close();
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 2,
-      connectionTimeoutMillis: 5_000,
-      application_name: "insights-reporter",
-    });
-    pool.on("error", (error) =>
-      logger.warn({ err: error.message }, "a day store connection was lost"),
-    );
+    const location = describeUrl(url);
+    const pool = createPostgresPool(url, logger, { purpose: "day store", location, max: 2 });
     // The daemon waits out a database restart for the days it reads as for its ledger calls.
-    return createPostgresDayStore(pool, createOutageRetry(logger, describeUrl(url)));
+    return createPostgresDayStore(pool, createOutageRetry(logger, location));
   }
   await openLedger(store.path).close();
   const db = new Database(resolve(store.path), { timeout: BUSY_TIMEOUT_MS });

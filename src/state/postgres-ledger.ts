@@ -1,8 +1,9 @@
-import pg from "pg";
+import type pg from "pg";
 import { LedgerError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Ledger } from "./ledger.js";
 import { migratePostgres } from "./postgres-migrations.js";
+import { createPostgresPool } from "./postgres-pool.js";
 import {
   createOutageRetry,
   DEFAULT_RETRY,
@@ -37,19 +38,12 @@ export async function openPostgresLedger(
 ): Promise<Ledger> {
   const location = describeUrl(url);
   const retrying = createOutageRetry(options.logger, location, options.retry ?? DEFAULT_RETRY);
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = createPostgresPool(url, options.logger, {
+    purpose: "ledger",
+    location,
     max: options.poolSize ?? 4,
-    connectionTimeoutMillis: 5_000,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-    query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
-    application_name: "insights-reporter",
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
   });
-  // An idle connection the server dropped: the next query opens another. Without a listener
-  // the pool's error event would end the process.
-  pool.on("error", (error) =>
-    options.logger.warn({ ledger: location, err: error.message }, "a ledger connection was lost"),
-  );
   try {
     await retrying(() => withClient(pool, (client) => migratePostgres(client, location)));
   } catch (error) {
