@@ -221,8 +221,7 @@ async function renderDigest(
   deps: DigestDeps,
 ): Promise<DigestMessages> {
   const { digest, team } = job;
-  const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
-  const workbook = needsWorkbook
+  const workbook = attachesWorkbook(digest)
     ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
     : undefined;
   const slack = digest.slack && deps.slack ? digest.slack : null;
@@ -257,16 +256,27 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
   };
 }
 
+/** Whether the digest attaches the workbook, to its Slack post or its mail. */
+export function attachesWorkbook(digest: DigestConfig): boolean {
+  return Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
+}
+
 /**
- * The digest's workbook as an attachment. exceljs is loaded here, on the first digest that
- * attaches one, so a daemon whose digests attach none never holds it in memory.
+ * The workbook renderer, and exceljs with it: loaded only where a digest attaches a workbook,
+ * so a process whose digests attach none never holds it in memory. Its import holds the event
+ * loop for a while, so the daemon loads it at start rather than in its first digest.
  */
+export function loadWorkbookRenderer() {
+  return import("./render/workbook/workbook.js");
+}
+
+/** The digest's workbook as an attachment. */
 async function workbookAttachment(
   team: string,
   report: Report,
   options: { alerts?: AlertRow[] },
 ): Promise<Attachment> {
-  const { renderWorkbook, XLSX_CONTENT_TYPE } = await import("./render/workbook/workbook.js");
+  const { renderWorkbook, XLSX_CONTENT_TYPE } = await loadWorkbookRenderer();
   return {
     filename: workbookFileName(team, report.periods.current),
     content: await renderWorkbook(report, options),
