@@ -42,6 +42,7 @@ export type DaemonLedger = Pick<
   | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
+  | "forgetParts"
   | "markSent"
   | "markFailed"
   | "dueRetries"

@@ -16,6 +16,8 @@ export interface DeliveryProgress {
   done: ReadonlyMap<string, string | null>;
   /** Records a part as done; rejects when the send was taken over meanwhile (stop sending). */
   record(part: string, ref: string | null): Promise<void>;
+  /** Aborted at the attempt's deadline (`state.send_timeout`): no further call may start. */
+  signal?: AbortSignal;
 }
 
 export interface SlackDestination {
@@ -30,7 +32,12 @@ export interface SlackDestination {
     progress?: DeliveryProgress,
   ): Promise<SlackPosted>;
   /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
-  findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null>;
+  findPosted(
+    channel: string,
+    key: string,
+    since: Date,
+    signal?: AbortSignal,
+  ): Promise<SlackPosted | null>;
 }
 
 export interface EmailSent {

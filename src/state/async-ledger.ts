@@ -25,6 +25,7 @@ export function asyncLedger(sync: SyncLedger): Ledger {
     markFailed: lift(sync.markFailed),
     partsDone: lift(sync.partsDone),
     recordPart: lift(sync.recordPart),
+    forgetParts: lift(sync.forgetParts),
     dueRetries: lift(sync.dueRetries),
     alertStates: lift(sync.alertStates),
     firingAlerts: lift(sync.firingAlerts),

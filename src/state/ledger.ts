@@ -237,6 +237,8 @@ export interface Ledger {
   partsDone(key: string, destination: string): Promise<Map<string, string | null>>;
   /** Records one part of a delivery as done (idempotent). */
   recordPart(key: string, destination: string, part: string, ref: string | null): Promise<void>;
+  /** Forgets the parts done: a deliberate resend (`run --force`) records its own anew. */
+  forgetParts(key: string, destination: string): Promise<void>;
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
   dueRetries(now: Date): Promise<DueRetry[]>;
 

@@ -219,6 +219,13 @@ export function postgresStatements(
       );
     },
 
+    forgetParts: async (key, destination) => {
+      await pool.query("DELETE FROM delivery_parts WHERE slot_key = $1 AND destination = $2", [
+        key,
+        destination,
+      ]);
+    },
+
     dueRetries: async (now) => {
       const due = await rows<DeliveryRow & { slot: SlotRow }>(
         pool,

@@ -18,6 +18,7 @@ export type SlotStore = Pick<
   | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
+  | "forgetParts"
   | "markSent"
   | "markFailed"
   | "dueRetries"

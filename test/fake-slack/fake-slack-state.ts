@@ -70,6 +70,7 @@ export function scopeFor(method: string, params: Record<string, unknown>): strin
     case "conversations.list":
       return "channels:read";
     case "conversations.history":
+    case "conversations.replies":
       return String(params.channel ?? "").startsWith("G") ? "groups:history" : "channels:history";
     case "files.getUploadURLExternal":
     case "files.completeUploadExternal":

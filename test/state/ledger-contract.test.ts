@@ -212,6 +212,19 @@ describe.each([
     expect((await ledger.partsDone(key, EMAIL)).size).toBe(0);
   });
 
+  it("forgets a delivery's parts for a deliberate resend, and no other destination's", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    await ledger.recordPart(key, SLACK, "post", "1700000000.000100");
+    await ledger.recordPart(key, EMAIL, "mail", null);
+    await ledger.forgetParts(key, SLACK);
+    expect((await ledger.partsDone(key, SLACK)).size).toBe(0);
+    await ledger.recordPart(key, SLACK, "post", "1700000099.000100");
+    expect([...(await ledger.partsDone(key, SLACK))]).toEqual([["post", "1700000099.000100"]]);
+    expect([...(await ledger.partsDone(key, EMAIL))]).toEqual([["mail", null]]);
+  });
+
   it("lets one process run a slot at a time, and another take over a claim left stale", async () => {
     const { ledger, again } = await store.open();
     const other = await again();
