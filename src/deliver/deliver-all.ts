@@ -117,7 +117,10 @@ async function deliverOne(
   // A deliberate resend starts over, recording its own parts as any send does (a crash in it
   // then goes on from them); any other attempt goes on from the parts already done.
   if (before.resend) await ledger?.forgetParts?.(key, job.id);
-  const deadline = attemptDeadline(key, job.id, before.sendBy);
+  // A searchable destination's send is capped at its claim's end: past it, another process
+  // may look and send. One that cannot be searched is left to finish: abandoning a mail that
+  // the server may yet take would only add the one extra send ADR 0005 allows for a crash.
+  const deadline = attemptDeadline(key, job.id, job.recover ? before.sendBy : undefined);
   const progress = await progressOf(key, job.id, claim, ledger, deadline.signal);
   try {
     // Look before every send that is not a deliberate resend: after a crash mid-send (a claim

@@ -137,39 +137,19 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       // Every top-level message since the slot could first have been posted, page by page, so a
       // busy channel cannot push the digest out of sight.
       const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
-      let cursor: string | undefined;
-      do {
-        let page: Awaited<ReturnType<typeof client.conversations.history>>;
-        try {
-          const pageCursor = cursor;
-          page = await paced(
-            "conversations.history",
-            () =>
-              client.conversations.history({
-                channel: id,
-                oldest,
-                limit: historyPageSize,
-                include_all_metadata: true,
-                ...(pageCursor ? { cursor: pageCursor } : {}),
-              }),
-            signal,
-          );
-        } catch (error) {
-          const mapped = toSlackDeliveryError(
-            error,
-            { method: "conversations.history", channel },
-            client.token,
-          );
-          if (mapped.slackError !== "missing_scope") throw mapped;
-          warnHistoryScope(channel, mapped.context.needed);
-          return null;
-        }
-        const found = (page.messages ?? []).find(
-          (m) => m.metadata?.event_type !== PART_EVENT && keyOf(m.metadata?.event_payload) === key,
-        );
-        if (found?.ts) return { channel: id, ts: found.ts };
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor);
+      const pages = readPages("conversations.history", channel, signal, (cursor) =>
+        client.conversations.history({
+          channel: id,
+          oldest,
+          limit: historyPageSize,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        }),
+      );
+      for await (const m of pages) {
+        if (m.metadata?.event_type === PART_EVENT) continue;
+        if (m.ts && keyOf(m.metadata?.event_payload) === key) return { channel: id, ts: m.ts };
+      }
       return null;
     },
   };
@@ -207,41 +187,49 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     signal: AbortSignal | undefined,
   ): Promise<Set<string>> {
     const parts = new Set<string>();
+    const pages = readPages("conversations.replies", channel, signal, (cursor) =>
+      client.conversations.replies({
+        channel: posted.channel,
+        ts: posted.ts,
+        limit: historyPageSize,
+        include_all_metadata: true,
+        ...(cursor ? { cursor } : {}),
+      }),
+    );
+    for await (const m of pages) {
+      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
+      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
+      if (typeof payload.part === "string") parts.add(payload.part);
+    }
+    return parts;
+  }
+
+  /**
+   * The messages of a paged lookup (conversations.history, .replies), page by page as they
+   * are read, so a busy channel or a long thread cannot push one out of sight. Without the
+   * history scope: none, after the one warning that says so.
+   */
+  async function* readPages<M>(
+    method: string,
+    channel: string,
+    signal: AbortSignal | undefined,
+    page: (cursor: string | undefined) => Promise<Page<M>>,
+  ): AsyncGenerator<M> {
     let cursor: string | undefined;
     do {
-      let page: Awaited<ReturnType<typeof client.conversations.replies>>;
+      let read: Page<M>;
       try {
         const pageCursor = cursor;
-        page = await paced(
-          "conversations.replies",
-          () =>
-            client.conversations.replies({
-              channel: posted.channel,
-              ts: posted.ts,
-              limit: historyPageSize,
-              include_all_metadata: true,
-              ...(pageCursor ? { cursor: pageCursor } : {}),
-            }),
-          signal,
-        );
+        read = await paced(method, () => page(pageCursor), signal);
       } catch (error) {
-        const mapped = toSlackDeliveryError(
-          error,
-          { method: "conversations.replies", channel },
-          client.token,
-        );
+        const mapped = toSlackDeliveryError(error, { method, channel }, client.token);
         if (mapped.slackError !== "missing_scope") throw mapped;
         warnHistoryScope(channel, mapped.context.needed);
-        return parts;
+        return;
       }
-      for (const m of page.messages ?? []) {
-        const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
-        if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
-        if (typeof payload.part === "string") parts.add(payload.part);
-      }
-      cursor = page.response_metadata?.next_cursor || undefined;
+      yield* read.messages ?? [];
+      cursor = read.response_metadata?.next_cursor || undefined;
     } while (cursor);
-    return parts;
   }
 
   function warnHistoryScope(channel: string, needed: unknown): void {
@@ -253,6 +241,12 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       `the Slack app lacks the ${scope} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${scope} to the Slack app and reinstall it`,
     );
   }
+}
+
+/** One page of a Slack lookup that lists messages. */
+interface Page<M> {
+  messages?: M[];
+  response_metadata?: { next_cursor?: string };
 }
 
 /** The metadata event of a digest's thread reply: which slot, which part. */
