@@ -18,10 +18,18 @@ import {
   type Reply,
   scopeFor,
 } from "./fake-slack-state.js";
+import { createSocketMode, FAKE_SLACK_APP_TOKEN, type FakeSocketMode } from "./fake-socket-mode.js";
 import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-slack-request.js";
 
 export type { FailOptions, FakeFailure, HeldCall, HoldOptions } from "./fake-slack-faults.js";
 export type { FakeChannel, FakePost, FakeUpload } from "./fake-slack-state.js";
+export type {
+  EnvelopeType,
+  FakeEnvelope,
+  FakeSocketConnection,
+  FakeSocketMode,
+} from "./fake-socket-mode.js";
+export { FAKE_SLACK_APP_TOKEN } from "./fake-socket-mode.js";
 
 /**
  * A fake Slack Web API over real HTTP on 127.0.0.1, for tests of anything that posts to Slack
@@ -44,6 +52,8 @@ export interface FakeSlack {
   uploads: FakeUpload[];
   calls: FakeCall[];
   channels: FakeChannel[];
+  /** Socket Mode: connections opened with the app token, envelopes sent and their acks. */
+  socket: FakeSocketMode;
   failNext(method: string, error: FakeFailure, options?: FailOptions): void;
   holdNext(method: string, options?: HoldOptions): HeldCall;
   close(): Promise<void>;
@@ -51,6 +61,8 @@ export interface FakeSlack {
 
 export interface FakeSlackOptions {
   token?: string;
+  /** The app-level token `apps.connections.open` accepts (default FAKE_SLACK_APP_TOKEN). */
+  appToken?: string;
   channels?: FakeChannel[];
   scopes?: string[];
 }
@@ -91,10 +103,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     nextFileId: () => `F0FAKE${String(++seq).padStart(5, "0")}`,
   };
 
+  const socketMode = createSocketMode(options.appToken ?? FAKE_SLACK_APP_TOKEN, () => state.origin);
+
   function dispatch(method: string, request: SlackRequest): Reply {
     const failure = faults.failureFor(callName(method), request, scopes);
     if (failure) return failure;
     if (method.startsWith("upload/")) return receiveUpload(method.slice(7), request, state);
+    // The one method that takes the app-level token, never the bot token.
+    if (method === "apps.connections.open") return socketMode.connectionsOpen(request.token);
     const handler = METHODS[method];
     if (!handler) return { status: 404, body: { ok: false, error: "unknown_method" } };
     if (!request.token) return fail("not_authed");
@@ -155,6 +171,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       res.writeHead(500, { "content-type": "text/plain" }).end(String(error));
     });
   });
+  server.on("upgrade", socketMode.upgrade);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   state.origin = `http://127.0.0.1:${port}`;
@@ -165,11 +182,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     uploads: state.uploads,
     calls,
     channels: state.channels,
+    socket: socketMode.socket,
     failNext: faults.failNext,
     holdNext: faults.holdNext,
     async close() {
       // Held requests end unanswered; their sockets go with closeAllConnections.
       faults.dropAll();
+      socketMode.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

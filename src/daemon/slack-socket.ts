@@ -1,0 +1,219 @@
+import type { Logger as LibraryLogger, LogLevel } from "@slack/socket-mode";
+import { redactSecrets, type Secret } from "../secret.js";
+
+// The daemon's Socket Mode connection to Slack (ADR 0007): opened with the app-level token,
+// every envelope acknowledged the moment it arrives — before any work, so nothing we do can take
+// us past Slack's 3 s — and its state kept for /readyz and /metrics. Reconnecting after a drop
+// or a `disconnect` message is the library's (a delay of `pingTimeoutMs` × failures in a row).
+
+/** Where the connection stands. `refused` and `failed` are final: a restart is needed. */
+export type SlackSocketState =
+  | "connecting"
+  | "connected"
+  | "reconnecting"
+  | "refused"
+  | "failed"
+  | "stopped";
+
+export const SLACK_SOCKET_STATES: readonly SlackSocketState[] = [
+  "connecting",
+  "connected",
+  "reconnecting",
+  "refused",
+  "failed",
+  "stopped",
+];
+
+export interface SlackSocketStatus {
+  state: SlackSocketState;
+  /** When it entered this state. */
+  since: Date;
+  /** Connections Slack greeted (`hello`) since the daemon started. */
+  connects: number;
+  /** Why it is refused or failed: Slack's error code or the error's; null otherwise. */
+  problem: string | null;
+}
+
+/** One envelope from Slack, acknowledged already when a handler sees it. */
+export interface SlackEnvelope {
+  envelopeId: string;
+  /** `interactive`, `slash_commands` or `events_api`. */
+  type: string;
+  /** The envelope's payload, as Slack sent it. */
+  body: unknown;
+  /** Set by Slack on a redelivery of an envelope whose ack it did not get. */
+  retryAttempt: number;
+}
+
+/** What the connection reports as it goes; the daemon's metrics fit. */
+export interface SlackSocketMetrics {
+  socketState(state: SlackSocketState): void;
+  socketConnected(): void;
+  socketEnvelope(type: string, result: "acked" | "ack_failed", ackMs: number): void;
+}
+
+export interface SlackSocketOptions {
+  appToken: Secret;
+  /** SLACK_API_URL (where `apps.connections.open` is called); null for Slack itself. */
+  apiUrl: string | null;
+  logger: Pick<LibraryLoggerTarget, "info" | "warn">;
+  /** Runs after the ack; a failure is logged, and the envelope stays acknowledged. */
+  onEnvelope(envelope: SlackEnvelope): Promise<void>;
+  metrics?: SlackSocketMetrics;
+  now?: () => Date;
+  /**
+   * How long a ping may wait for its pong (the library's `clientPingTimeout`, 5 s by default),
+   * and so the step of its reconnect delay. Tests shorten it.
+   */
+  pingTimeoutMs?: number;
+}
+
+/** The part of our (pino) logger this module writes to. */
+interface LibraryLoggerTarget {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface SlackSocket {
+  status(): SlackSocketStatus;
+  /** Closes the connection; no reconnect follows. Envelope handlers in flight are awaited. */
+  stop(): Promise<void>;
+}
+
+/** Opens Socket Mode in the background; `status()` says how far it got. */
+export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
+  const now = options.now ?? (() => new Date());
+  const { logger, metrics } = options;
+  let status: SlackSocketStatus = { state: "connecting", since: now(), connects: 0, problem: null };
+  let stopping = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const enter = (state: SlackSocketState, problem: string | null = null) => {
+    if (status.state === state && status.problem === problem) return;
+    status = { ...status, state, since: now(), problem };
+    metrics?.socketState(state);
+    logger.info({ state, ...(problem ? { problem } : {}) }, `Slack Socket Mode ${state}`);
+  };
+  metrics?.socketState(status.state);
+
+  const client = import("@slack/socket-mode").then(({ SocketModeClient }) => {
+    const socket = new SocketModeClient({
+      appToken: options.appToken.reveal(),
+      logger: libraryLogger(logger, options.appToken),
+      clientPingTimeout: options.pingTimeoutMs ?? 5_000,
+      clientOptions: {
+        ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+        // The original axios error holds the request config, Authorization header included.
+        attachOriginalToWebAPIRequestError: false,
+        timeout: 30_000,
+      },
+    });
+    socket.on("connected", () => {
+      status = { ...status, connects: status.connects + 1 };
+      metrics?.socketConnected();
+      enter("connected");
+    });
+    // The WebSocket is gone (a drop, or Slack's `disconnect`); the library opens a new one.
+    socket.on("close", () => {
+      if (!stopping) enter("reconnecting");
+    });
+    socket.on("slack_event", (event: LibraryEvent) => {
+      const handled = acknowledgeThenHandle(event);
+      inFlight.add(handled);
+      void handled.finally(() => inFlight.delete(handled));
+    });
+    socket.start().catch((error: unknown) => {
+      if (stopping) return;
+      const code = slackErrorCode(error);
+      enter(
+        code ? "refused" : "failed",
+        code ?? redactSecrets(String(error), [options.appToken.reveal()]),
+      );
+    });
+    return socket;
+  });
+  client.catch((error: unknown) => enter("failed", String(error)));
+
+  async function acknowledgeThenHandle(event: LibraryEvent): Promise<void> {
+    const started = performance.now();
+    try {
+      await event.ack();
+    } catch (error) {
+      metrics?.socketEnvelope(event.type, "ack_failed", performance.now() - started);
+      // Unacknowledged, Slack sends it again (to this or another connection): do the work then.
+      logger.warn(
+        { envelopeId: event.envelope_id, type: event.type, error: String(error) },
+        "could not acknowledge a Slack envelope; Slack will send it again",
+      );
+      return;
+    }
+    metrics?.socketEnvelope(event.type, "acked", performance.now() - started);
+    try {
+      await options.onEnvelope({
+        envelopeId: event.envelope_id,
+        type: event.type,
+        body: event.body,
+        retryAttempt: event.retry_num ?? 0,
+      });
+    } catch (error) {
+      logger.warn(
+        { envelopeId: event.envelope_id, type: event.type, error: String(error) },
+        "handling a Slack envelope failed",
+      );
+    }
+  }
+
+  return {
+    status: () => status,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const socket = await client.catch(() => null);
+      await socket?.disconnect();
+      await Promise.allSettled([...inFlight]);
+      enter("stopped");
+    },
+  };
+}
+
+/** What the library's `slack_event` carries. */
+interface LibraryEvent {
+  ack(response?: Record<string, unknown>): Promise<void>;
+  envelope_id: string;
+  type: string;
+  body: unknown;
+  retry_num?: number;
+}
+
+/** Slack's error code when `apps.connections.open` refused the token (`invalid_auth` …). */
+function slackErrorCode(error: unknown): string | null {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === "string" ? data.error : null;
+}
+
+/**
+ * The library's logger over ours: its debug and info (every payload, every ping) dropped; its
+ * warnings and errors — a failed `apps.connections.open`, a WebSocket error before a
+ * reconnect — forwarded as warnings, with the app token scrubbed.
+ */
+function libraryLogger(logger: LibraryLoggerTarget, token: Secret): LibraryLogger {
+  let level = "warn" as LogLevel;
+  const forward = (args: unknown[]) => {
+    const detail = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
+    logger.warn(
+      { detail: redactSecrets(detail, [token.reveal()]) },
+      "Slack Socket Mode client warning",
+    );
+  };
+  return {
+    debug: () => {},
+    info: () => {},
+    warn: (...args: unknown[]) => forward(args),
+    error: (...args: unknown[]) => forward(args),
+    setLevel: (next: LogLevel) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}
