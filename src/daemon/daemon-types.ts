@@ -45,6 +45,7 @@ export type DaemonLedger = Pick<
   | "markSent"
   | "markFailed"
   | "dueRetries"
+  | "jobFirstSeen"
   | "renewLease"
   | "fileProblem"
 >;

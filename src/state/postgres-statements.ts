@@ -10,6 +10,7 @@ import {
   type ClaimRow,
   cleanError,
   type DeliveryRow,
+  type Instant,
   type SlotRow,
   toClaimed,
   toDelivery,
@@ -318,6 +319,23 @@ export function postgresStatements(
           [team, from, to],
         )
       ).map(toEvaluation),
+
+    jobFirstSeen: async ({ team, kind, job }, at) => {
+      // Two statements, not one with a CTE: the SELECT then sees a row another replica
+      // inserted while this INSERT waited on it.
+      await pool.query(
+        `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (team, kind, job) DO NOTHING`,
+        [team, kind, job, at],
+      );
+      const [row] = await rows<{ first_seen_at: Instant }>(
+        pool,
+        "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
+        [team, kind, job],
+      );
+      if (!row) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
+      return new Date(row.first_seen_at);
+    },
 
     history: async ({ team, limit }) =>
       withDeliveries(
