@@ -5,6 +5,7 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import { findTeam, terminalWidth } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
@@ -22,8 +23,12 @@ export interface HistoryOptions {
 /** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
 export async function historyCommand(
   opts: HistoryOptions,
-  out: (line: string) => void,
+  print: (line: string) => void,
 ): Promise<number> {
+  const width = terminalWidth();
+  const out = (line: string) => {
+    for (const fitted of fitLine(line, width)) print(fitted);
+  };
   // history reads only the ledger, so the API's variables need not be set to read it.
   const config = loadConfigWithoutApi(resolveConfigPath(opts.config), {
     requireCredentials: false,
@@ -56,7 +61,7 @@ export async function historyCommand(
       out(opts.team ? `no slots of team "${opts.team}" in ${where}` : `no slots in ${where} yet`);
       return 0;
     }
-    for (const line of formatHistory(slots, { zone, width: terminalWidth() })) out(line);
+    for (const line of formatHistory(slots, { zone, width })) out(line);
     return 0;
   } finally {
     await ledger.close();
