@@ -321,13 +321,15 @@ export function postgresStatements(
       ).map(toEvaluation),
 
     jobFirstSeen: async ({ team, kind, job }, at) => {
-      // Two statements, not one with a CTE: the SELECT then sees a row another replica
-      // inserted while this INSERT waited on it.
-      await pool.query(
+      const [inserted] = await rows<{ first_seen_at: Instant }>(
+        pool,
         `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (team, kind, job) DO NOTHING`,
+         ON CONFLICT (team, kind, job) DO NOTHING RETURNING first_seen_at`,
         [team, kind, job, at],
       );
+      if (inserted) return new Date(inserted.first_seen_at);
+      // Seen before (or by another replica just now): a statement of its own, so that it sees
+      // a row committed while the INSERT waited on it.
       const [row] = await rows<{ first_seen_at: Instant }>(
         pool,
         "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
