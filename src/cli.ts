@@ -239,6 +239,7 @@ export function buildProgram(): Command {
     .option("--team <team>", "only this team")
     .option("--limit <n>", "how many slots", positive, 20)
     .option("--outbox <dir>", "read the ledger that start --outbox DIR keeps there")
+    .option("--tz <zone>", "IANA zone of the times shown (default: UTC)")
     .addOption(configOption())
     .action(
       exitWith(async (opts) =>

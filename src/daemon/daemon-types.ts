@@ -46,6 +46,7 @@ export type DaemonLedger = Pick<
   | "markSent"
   | "markFailed"
   | "dueRetries"
+  | "jobFirstSeen"
   | "renewLease"
   | "fileProblem"
 >;

@@ -32,6 +32,7 @@ export function asyncLedger(sync: SyncLedger): Ledger {
     recordAlertEvaluation: lift(sync.recordAlertEvaluation),
     getAlertEvaluation: lift(sync.getAlertEvaluation),
     alertEvaluations: lift(sync.alertEvaluations),
+    jobFirstSeen: lift(sync.jobFirstSeen),
     history: lift(sync.history),
     acquireDaemonLease: lift(sync.acquireDaemonLease),
     renewLease: lift(sync.renewLease),

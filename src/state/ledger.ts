@@ -31,6 +31,14 @@ export interface NewSlot {
   destinations: readonly string[];
 }
 
+/** A digest or alert of a team, as slots name it. */
+export interface JobRef {
+  team: string;
+  kind: SlotKind;
+  /** The digest's or alert's name. */
+  job: string;
+}
+
 export interface Slot {
   key: string;
   team: string;
@@ -256,6 +264,13 @@ export interface Ledger {
   getAlertEvaluation(key: string): Promise<AlertEvaluation | null>;
   /** A team's evaluations whose period lies within `from`..`to` (ISO dates), oldest first. */
   alertEvaluations(query: { team: string; from: string; to: string }): Promise<AlertEvaluation[]>;
+
+  /**
+   * When the ledger first saw the job: `at`, recorded, the first time a job is asked about;
+   * the instant recorded then ever after. Fires before it are not "skipped": the job did not
+   * exist yet (a fresh deployment, a job added to the config).
+   */
+  jobFirstSeen(job: JobRef, at: Date): Promise<Date>;
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
   history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;

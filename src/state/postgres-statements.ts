@@ -10,6 +10,7 @@ import {
   type ClaimRow,
   cleanError,
   type DeliveryRow,
+  type Instant,
   type SlotRow,
   toClaimed,
   toDelivery,
@@ -325,6 +326,25 @@ export function postgresStatements(
           [team, from, to],
         )
       ).map(toEvaluation),
+
+    jobFirstSeen: async ({ team, kind, job }, at) => {
+      const [inserted] = await rows<{ first_seen_at: Instant }>(
+        pool,
+        `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (team, kind, job) DO NOTHING RETURNING first_seen_at`,
+        [team, kind, job, at],
+      );
+      if (inserted) return new Date(inserted.first_seen_at);
+      // Seen before (or by another replica just now): a statement of its own, so that it sees
+      // a row committed while the INSERT waited on it.
+      const [row] = await rows<{ first_seen_at: Instant }>(
+        pool,
+        "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
+        [team, kind, job],
+      );
+      if (!row) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
+      return new Date(row.first_seen_at);
+    },
 
     history: async ({ team, limit }) =>
       withDeliveries(

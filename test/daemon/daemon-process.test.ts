@@ -61,10 +61,11 @@ describe("the daemon as a process", () => {
     history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
     expect((await history.exit).code).toBe(0);
     const table = historyOut.join("").split("\n");
-    expect(table[0]).toMatch(/^FIRED\s+SLOT\s+DESTINATION\s+STATE\s+TRIES\s+LAST ERROR$/);
+    expect(table[0]).toMatch(/^FIRED \(UTC\)\s+SLOT$/);
     expect(table[1]).toMatch(
-      new RegExp(`${key?.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+2$`),
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+${key?.replace(/\./g, "\\.")}$`),
     );
+    expect(table[2]).toMatch(/^ {2}slack:C0123ABCD\s+sent\s+2 tries$/);
 
     second.child.kill("SIGTERM");
     expect(await second.exit).toEqual({ code: 0, signal: null });
