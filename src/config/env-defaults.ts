@@ -4,6 +4,7 @@ import { isRecord } from "./loose-access.js";
 const DEFAULTS = [
   { section: "slack", key: "token", variable: "SLACK_BOT_TOKEN" },
   { section: "slack", key: "api_url", variable: "SLACK_API_URL" },
+  { section: "slack", key: "app_token", variable: "SLACK_APP_TOKEN" },
   { section: "email", key: "smtp_url", variable: "SMTP_URL" },
 ] as const;
 

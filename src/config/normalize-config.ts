@@ -54,6 +54,7 @@ export function normalizeConfigWithoutApi(
     slack: {
       token: input.slack.token === undefined ? null : new Secret(input.slack.token),
       apiUrl: input.slack.api_url ?? null,
+      appToken: input.slack.app_token === undefined ? null : new Secret(input.slack.app_token),
     },
     email: {
       smtpUrl: input.email.smtp_url === undefined ? null : new Secret(input.email.smtp_url),

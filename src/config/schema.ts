@@ -243,6 +243,15 @@ export const configSchema = z
           .string()
           .optional()
           .describe("Slack Web API base; defaults to SLACK_API_URL or https://slack.com/api/."),
+        app_token: headerSecret
+          .refine((token) => token.startsWith("xapp-"), {
+            message:
+              "is not an app-level token: Socket Mode needs one that starts with xapp- (api.slack.com/apps → Basic Information → App-Level Tokens, scope connections:write), not the bot token (xoxb-…)",
+          })
+          .optional()
+          .describe(
+            "App-level token (xapp-…) for Socket Mode, so people can act on alerts from Slack; defaults to ${SLACK_APP_TOKEN}. Without it the daemon opens no connection to Slack.",
+          ),
       })
       .default({})
       .describe("Slack credentials, shared by every Slack destination."),

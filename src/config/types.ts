@@ -19,7 +19,8 @@ export interface ResolvedConfig {
     maxAttempts: number;
     maxResponseBytes: number;
   };
-  slack: { token: Secret | null; apiUrl: string | null };
+  /** `appToken`: Socket Mode's app-level token; null opens no connection. */
+  slack: { token: Secret | null; apiUrl: string | null; appToken: Secret | null };
   email: { smtpUrl: Secret | null; from: string; maxBytes: number };
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */

@@ -1,6 +1,11 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestInfo } from "../insights/create-insights-client.js";
 import { registerEventLoopDelay } from "./event-loop-delay.js";
+import {
+  SLACK_SOCKET_STATES,
+  type SlackSocketMetrics,
+  type SlackSocketState,
+} from "./slack-socket.js";
 
 // The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
 // two daemons in one test process do not share counters). Labels are bounded by the config:
@@ -19,7 +24,7 @@ export interface JobLabels {
   job: string;
 }
 
-export interface DaemonMetrics {
+export interface DaemonMetrics extends SlackSocketMetrics {
   registry: Registry;
   /** For createClients' `onApiRequest`. */
   apiRequest(info: RequestInfo): void;
@@ -142,6 +147,29 @@ export function createDaemonMetrics(
       }
     },
   });
+  const socketState = new Gauge({
+    name: `${PREFIX}slack_socket_state`,
+    help: "The Slack Socket Mode connection's state: 1 for the current one (connecting, connected, reconnecting, refused, failed, stopped), 0 for the others. Absent without slack.app_token.",
+    labelNames: ["state"] as const,
+    registers,
+  });
+  const socketConnects = new Counter({
+    name: `${PREFIX}slack_socket_connects_total`,
+    help: "Socket Mode connections Slack greeted (hello), reconnects included.",
+    registers,
+  });
+  const envelopes = new Counter({
+    name: `${PREFIX}slack_socket_envelopes_total`,
+    help: "Envelopes from Slack (interactive, slash_commands, events_api) by ack result: acked, ack_failed (Slack sends it again).",
+    labelNames: ["type", "result"] as const,
+    registers,
+  });
+  const ackLatency = new Histogram({
+    name: `${PREFIX}slack_socket_ack_seconds`,
+    help: "From an envelope's arrival to its ack being written; Slack allows 3 s.",
+    buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 3],
+    registers,
+  });
   const inFlight = new Gauge({
     name: `${PREFIX}slots_in_flight`,
     help: "Slot runs in progress.",
@@ -162,6 +190,15 @@ export function createDaemonMetrics(
     delivery: (job, destination, result) =>
       deliveries.inc({ ...job, destination: destinationKind(destination), result }),
     claimTakenOver: (job, what) => takenOver.inc({ ...job, claim: what }),
+    socketState: (current: SlackSocketState) => {
+      for (const state of SLACK_SOCKET_STATES)
+        socketState.set({ state }, state === current ? 1 : 0);
+    },
+    socketConnected: () => socketConnects.inc(),
+    socketEnvelope: (type, result, ackMs) => {
+      envelopes.inc({ type, result });
+      ackLatency.observe(ackMs / 1000);
+    },
     ticked: (at, running) => {
       lastTick.set(at.getTime() / 1000);
       inFlight.set(running);

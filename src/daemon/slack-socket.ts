@@ -217,3 +217,57 @@ function libraryLogger(logger: LibraryLoggerTarget, token: Secret): LibraryLogge
     setName: () => {},
   };
 }
+
+/** A connection that has been (re)connecting for this long fails /readyz. */
+export const SOCKET_STALE_MS = 2 * 60_000;
+
+/**
+ * The connection's /readyz check. Slack recycles connections every few hours, so a reconnect
+ * is routine and stays ready for SOCKET_STALE_MS; a refused token is not, and fails at once.
+ */
+export function socketReadiness(
+  status: SlackSocketStatus,
+  now: Date,
+): { ok: boolean; detail: string } {
+  const since = status.since.toISOString();
+  switch (status.state) {
+    case "connected":
+      return { ok: true, detail: `connected since ${since} (${status.connects} connects)` };
+    case "connecting":
+    case "reconnecting":
+      return {
+        ok: now.getTime() - status.since.getTime() < SOCKET_STALE_MS,
+        detail: `${status.state} since ${since}`,
+      };
+    case "refused":
+      return {
+        ok: false,
+        detail: `refused by Slack (${status.problem}) since ${since} — set SLACK_APP_TOKEN (slack.app_token) to an app-level token (xapp-…) with the connections:write scope, then restart`,
+      };
+    case "failed":
+      return { ok: false, detail: `failed since ${since}: ${status.problem}` };
+    case "stopped":
+      return { ok: false, detail: `stopped since ${since}` };
+  }
+}
+
+/** Who did what, for the log line of an envelope: the Slack user id and the action or command. */
+export function describeEnvelope(envelope: SlackEnvelope): Record<string, string | number> {
+  const body = (envelope.body ?? {}) as {
+    user?: { id?: unknown };
+    user_id?: unknown;
+    command?: unknown;
+    text?: unknown;
+    actions?: { action_id?: unknown }[];
+  };
+  const user = body.user?.id ?? body.user_id;
+  const action = body.actions?.[0]?.action_id;
+  return {
+    envelopeId: envelope.envelopeId,
+    type: envelope.type,
+    ...(envelope.retryAttempt > 0 ? { retryAttempt: envelope.retryAttempt } : {}),
+    ...(typeof user === "string" ? { slackUser: user } : {}),
+    ...(typeof action === "string" ? { action } : {}),
+    ...(typeof body.command === "string" ? { command: body.command } : {}),
+  };
+}

@@ -19,16 +19,22 @@ function secretPathsIn(node: unknown, path = ""): string[] {
 describe("the secret paths of the config", () => {
   it("are every Secret field of a full resolved config, and nothing else", () => {
     // Every optional secret set: the PostgreSQL ledger instead of the SQLite file.
-    const result = parse(configText({ "state.url": "postgres://u:db-pass@127.0.0.1:5432/r" }));
+    const result = parse(
+      configText({
+        "state.url": "postgres://u:db-pass@127.0.0.1:5432/r",
+        "slack.app_token": "xapp-1-A0APP-1-secret",
+      }),
+    );
     if (!("config" in result)) throw new Error(issueLines(result).join("\n"));
     const found = [...new Set(secretPathsIn(result.config))].sort();
     expect(found).toEqual(SECRET_PATHS.map((s) => s.resolved).sort());
     expect(found).toContain("state.url");
+    expect(found).toContain("slack.appToken");
   });
 
   it("mark as header values the ones sent in an HTTP header", () => {
     const header = SECRET_PATHS.filter((s) => s.header).map((s) => s.path);
-    expect(header.sort()).toEqual(["api.key", "slack.token"]);
+    expect(header.sort()).toEqual(["api.key", "slack.app_token", "slack.token"]);
   });
 
   it("scrub the ledger URL's password from config messages too", () => {

@@ -129,7 +129,7 @@ describe("credentials from the environment", () => {
       "email.smtp_url": "${SMTP_URL}",
     });
     const config = loaded(text, env, false);
-    expect(config.slack).toEqual({ token: null, apiUrl: null });
+    expect(config.slack).toEqual({ token: null, apiUrl: null, appToken: null });
     expect(config.email.smtpUrl).toBeNull();
   });
 });
