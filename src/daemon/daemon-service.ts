@@ -11,9 +11,17 @@ import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
 import { createJobRunner } from "./run-job.js";
 import { createDaemon, type Daemon } from "./scheduler.js";
+import {
+  describeEnvelope,
+  openSlackSocket,
+  type SlackSocket,
+  type SlackSocketStatus,
+  socketReadiness,
+} from "./slack-socket.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —
-// a second daemon on the same file stops here), the clients, the scheduler, the ops server.
+// a second daemon on the same file stops here), the clients, the scheduler, Slack's Socket
+// Mode when an app token is set, the ops server.
 // `start-command.ts` adds the process around it (signals, exit status); tests drive it as is.
 
 // /readyz fails when the scheduler has not ticked for this long (it ticks every second).
@@ -29,6 +37,8 @@ export interface DaemonServiceOptions {
    * in a ledger inside it, never in `state.path`, so a later real daemon still delivers them.
    */
   outbox?: string;
+  /** Socket Mode's ping timeout, and so its reconnect step (tests shorten it). */
+  socketPingTimeoutMs?: number;
 }
 
 export interface DaemonService {
@@ -37,6 +47,8 @@ export interface DaemonService {
   /** Where the ledger is. */
   ledgerPath: string;
   daemon: Daemon;
+  /** The Socket Mode connection's state; null without `slack.app_token` or with an outbox. */
+  slackSocket(): SlackSocketStatus | null;
   /** Resolves if the daemon must stop by itself: another daemon took its ledger over. */
   fatal: Promise<Error>;
   /** Applies a reloaded config's teams, digests and schedules. */
@@ -98,6 +110,23 @@ export async function startDaemonService(
     onFatal: signalFatal,
   });
 
+  // An outbox run sends nothing to Slack, so it takes no button presses either.
+  const appToken = options.outbox ? null : config.slack.appToken;
+  const socket: SlackSocket | null = appToken
+    ? openSlackSocket({
+        appToken,
+        apiUrl: config.slack.apiUrl,
+        logger,
+        metrics,
+        now,
+        ...(options.socketPingTimeoutMs ? { pingTimeoutMs: options.socketPingTimeoutMs } : {}),
+        // Acknowledged already; acting on alerts and commands comes with issue 24's next parts.
+        onEnvelope: async (envelope) => {
+          logger.info(describeEnvelope(envelope), "Slack envelope acknowledged");
+        },
+      })
+    : null;
+
   let current = config;
   const ledgerCheck = async () => {
     const problem = await ledger.reachable().catch((error: unknown) => String(error));
@@ -125,11 +154,13 @@ export async function startDaemonService(
             ok: ticked && !stopping,
             detail: stopping ? "stopping" : `last tick ${lastTickAt?.toISOString() ?? "never"}`,
           },
+          ...(socket ? { slack_socket: socketReadiness(socket.status(), now()) } : {}),
         };
         return { ready: Object.values(checks).every((c) => c.ok), checks };
       },
     });
   } catch (error) {
+    await socket?.stop();
     await ledger.releaseLease();
     await ledger.close();
     await clients.close();
@@ -149,6 +180,7 @@ export async function startDaemonService(
         "stopping with slots still in flight: their destinations stay recorded as sending, and the next start checks before sending again",
       );
     }
+    await socket?.stop();
     await ops.close();
     await ledger.releaseLease();
     await ledger.close();
@@ -161,6 +193,7 @@ export async function startDaemonService(
     opsUrl: ops.url,
     ledgerPath: ledger.location,
     daemon,
+    slackSocket: () => socket?.status() ?? null,
     fatal,
     reload(next) {
       const ignored = restartOnlyChanges(current, next);

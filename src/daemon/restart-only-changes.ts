@@ -18,7 +18,7 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
         c.api.maxResponseBytes,
       ],
     ],
-    ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl]],
+    ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl, reveal(c.slack.appToken)]],
     ["email", (c) => [reveal(c.email.smtpUrl), c.email.from, c.email.maxBytes]],
     ["state", (c) => [c.state.path, reveal(c.state.url), c.state.sendTimeoutMs]],
     ["server", (c) => [c.server.host, c.server.port]],
