@@ -5,6 +5,7 @@
 // What it keeps as JSON is versioned and checked where it is read (`stored-evaluation.ts`).
 
 import type { AlertNotification } from "../messages.js";
+import type { AddedSilence, EndedSilence, NewSilence, Silence, SilenceQuery } from "./silences.js";
 import type { AlertLevel, StoredAlertResult } from "./stored-evaluation.js";
 
 /** What a slot delivers: a digest, or the notification of an alert evaluation. */
@@ -271,6 +272,16 @@ export interface Ledger {
    * exist yet (a fresh deployment, a job added to the config).
    */
   jobFirstSeen(job: JobRef, at: Date): Promise<Date>;
+
+  /**
+   * Adds a silence, once per `key` (the action that asked for it): a repeat of the key changes
+   * nothing and returns the stored one with `created` false, whichever process asks.
+   */
+  addSilence(silence: NewSilence, at: Date): Promise<AddedSilence>;
+  /** Silences, oldest start first: a team's, and only those in force at `activeAt` if given. */
+  silences(query: SilenceQuery): Promise<Silence[]>;
+  /** Ends a silence early, once: `already_over` when it was ended or had run out by `at`. */
+  endSilence(id: number, by: string, at: Date): Promise<EndedSilence>;
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
   history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;

@@ -160,6 +160,24 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO job_first_seen (team, kind, job, first_seen_at)
     SELECT team, kind, job, MIN(fire_at) FROM slots GROUP BY team, kind, job;
   `,
+  // 7: silences of alert scopes (issue 24), each stored once under the key of the action that
+  // asked for it; an id for people to name one by (rows are never deleted, so never reused).
+  `
+  CREATE TABLE silences (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    team TEXT NOT NULL,
+    alert TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    author TEXT NOT NULL,
+    starts_at TEXT NOT NULL,
+    ends_at TEXT NOT NULL CHECK (ends_at > starts_at),
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    ended_by TEXT
+  );
+  CREATE INDEX silences_by_team ON silences (team, ends_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import type { Ledger, SyncLedger } from "./ledger.js";
 import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
 import { migrate } from "./migrations.js";
+import { createSilenceStore } from "./silences.js";
 import { createSlotStore } from "./slot-store.js";
 
 // The SQLite ledger: one file, WAL so one-off commands read and write beside a running
@@ -79,6 +80,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger 
     ...slots,
     ...createAlertStateStore(db, now, slots.recordSlot),
     ...createJobFirstSeenStore(db),
+    ...createSilenceStore(db),
     ...createDaemonLease(db, location, now, identity),
     close: () => {
       if (db.open) db.close();

@@ -116,6 +116,23 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO job_first_seen (team, kind, job, first_seen_at)
     SELECT team, kind, job, min(fire_at) FROM slots GROUP BY team, kind, job;
   `,
+  // 4: silences of alert scopes, as SQLite's migration 7.
+  `
+  CREATE TABLE silences (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key text NOT NULL UNIQUE,
+    team text NOT NULL,
+    alert text NOT NULL,
+    scope text NOT NULL,
+    author text NOT NULL,
+    starts_at timestamptz NOT NULL,
+    ends_at timestamptz NOT NULL CHECK (ends_at > starts_at),
+    created_at timestamptz NOT NULL,
+    ended_at timestamptz,
+    ended_by text
+  );
+  CREATE INDEX silences_by_team ON silences (team, ends_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -6,6 +6,7 @@ import {
   toEvaluation,
 } from "./alert-state-store.js";
 import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
+import { postgresSilences } from "./postgres-silences.js";
 import {
   type ClaimRow,
   cleanError,
@@ -119,6 +120,7 @@ export function postgresStatements(
     });
 
   return {
+    ...postgresSilences(pool),
     recordSlot: (slot) => transaction((client) => insertSlot(client, slot)),
 
     getSlot: async (key) => {

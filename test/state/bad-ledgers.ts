@@ -53,6 +53,13 @@ export async function aFullLedger(dir: string, slots = 300): Promise<string> {
   return path;
 }
 
+/** The bytes an empty ledger of this version takes: its header, schema and tables' roots. */
+async function schemaBytes(dir: string): Promise<number> {
+  const empty = join(dir, "empty", "ledger.sqlite");
+  await openLedger(empty).close();
+  return statSync(empty).size;
+}
+
 /** A real ledger cut to half its size, as a copy interrupted midway leaves it. */
 export async function truncatedLedger(dir: string): Promise<string> {
   const path = await aFullLedger(dir);
@@ -61,16 +68,19 @@ export async function truncatedLedger(dir: string): Promise<string> {
 }
 
 /**
- * A real ledger whose header and schema (page 1) are intact but whose data pages are
- * overwritten: it opens and migrates, and is found malformed only by the first query.
+ * A real ledger whose header and schema are intact but whose data pages are overwritten: it
+ * opens and migrates, and is found malformed only by the first query. The schema and each
+ * table's root come first in the file (once the schema outgrew page 1, it spilled onto the
+ * next pages), so the damage starts past them, where the slots written later live.
  */
 export async function damagedPages(dir: string): Promise<string> {
   const path = await aFullLedger(dir);
   const size = statSync(path).size;
-  const pageSize = 4096;
+  // An empty ledger's size is its schema's pages, whatever the migrations made.
+  const from = await schemaBytes(dir);
   const fd = openSync(path, "r+");
   try {
-    writeSync(fd, Buffer.alloc(size - pageSize, 0xff), 0, size - pageSize, pageSize);
+    writeSync(fd, Buffer.alloc(size - from, 0xff), 0, size - from, from);
   } finally {
     closeSync(fd);
   }

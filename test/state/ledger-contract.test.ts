@@ -8,10 +8,8 @@ import { LedgerError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
 import type { AlertNotification } from "../../src/messages.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
-import { SCHEMA_VERSION } from "../../src/state/migrations.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
-import { POSTGRES_SCHEMA_VERSION } from "../../src/state/postgres-migrations.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { aSlot } from "./ledger-builders.js";
 
@@ -56,8 +54,9 @@ const sqlite: Store = {
     const forgetFirstSightings = async () => {
       const db = new Database(path);
       try {
-        db.exec("DROP TABLE job_first_seen");
-        db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+        // Version 5 is the one before first sightings; later tables go too, to be made again.
+        db.exec("DROP TABLE silences; DROP TABLE job_first_seen");
+        db.pragma("user_version = 5");
       } finally {
         db.close();
       }
@@ -86,10 +85,9 @@ const postgres: Store = {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        await client.query("DROP TABLE job_first_seen");
-        await client.query("UPDATE insights_reporter_schema SET version = $1", [
-          POSTGRES_SCHEMA_VERSION - 1,
-        ]);
+        // Version 2 is the one before first sightings; later tables go too, to be made again.
+        await client.query("DROP TABLE silences; DROP TABLE job_first_seen");
+        await client.query("UPDATE insights_reporter_schema SET version = 2");
       } finally {
         await client.end();
       }

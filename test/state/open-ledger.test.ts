@@ -43,6 +43,7 @@ describe("openLedger", () => {
         "delivery_parts",
         "insight_days",
         "job_first_seen",
+        "silences",
         "slot_runs",
         "slots",
       ],
