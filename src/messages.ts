@@ -36,6 +36,8 @@ export interface Attachment {
 
 export interface EmailMessage {
   to: string[];
+  /** Copied: the owners of projects with bad news (digests); absent or empty for none. */
+  cc?: string[];
   subject: string;
   html: string;
   text: string;

@@ -227,16 +227,18 @@ async function renderDigest(
     : undefined;
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
+  const owners = Object.fromEntries(team.projects.map((p) => [p.id, p.owners]));
   return {
     slack: slack && {
       channel: slack.channel,
-      post: renderSlackDigest(report, { key }),
+      post: renderSlackDigest(report, { key, owners }),
       file: slack.attachXlsx ? workbook : undefined,
     },
     email: email && {
       ...renderDigestEmail(report, {
         key,
         workbook: email.attachXlsx && workbook ? workbook.filename : null,
+        owners,
       }),
       to: email.to,
       attachments: email.attachXlsx && workbook ? [workbook] : [],

@@ -10,6 +10,7 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
   return {
     from,
     to: message.to,
+    ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,
