@@ -15,6 +15,7 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
     text: message.text,
     html: message.html,
     messageId: message.messageId,
+    ...(message.inReplyTo ? { inReplyTo: message.inReplyTo, references: [message.inReplyTo] } : {}),
     attachments: message.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,
