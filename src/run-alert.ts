@@ -14,7 +14,12 @@ import {
   emailDestinationId,
   slackDestinationId,
 } from "./deliver/alert-deliveries.js";
-import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
+import {
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+  deliveryWord,
+} from "./deliver/deliver-all.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -84,6 +89,8 @@ export interface AlertDeps {
   cache: RequestCache;
   logger: Logger;
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
   findSlackPost?: SlackDestination["findPosted"];
 }
@@ -160,7 +167,9 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       slot: key,
       transitions:
         evaluation?.transitions.map((t) => `${t.scope}:${t.from}->${t.to}`) ?? "recorded",
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
     },
     "alert evaluated",
   );

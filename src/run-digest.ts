@@ -4,6 +4,7 @@ import {
   type DeliveryLedger,
   type DeliveryResult,
   deliverAll,
+  deliveryWord,
 } from "./deliver/deliver-all.js";
 import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
 import {
@@ -59,6 +60,8 @@ export interface DigestDeps {
   logger: Logger;
   /** For the daemon's retries; the CLI gives up at once. */
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
@@ -178,7 +181,9 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
       slot: key,
       period: `${report.periods.current.start}..${report.periods.current.end}`,
       projects: report.projects.length,
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
       ms: Date.now() - started,
     },
     "digest done",

@@ -53,6 +53,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
             ledger: null,
             cache,
             logger,
+            outbox: true,
           },
         );
         failed += outcome.deliveries.filter((d) => d.status === "failed").length;

@@ -49,7 +49,10 @@ export async function historyCommand(
       return 0;
     }
     const zones = new Map(config.teams.map((t) => [t.name, t.timezone]));
-    for (const line of formatHistory(slots, (team) => zones.get(team) ?? null)) out(line);
+    for (const line of formatHistory(slots, (team) => zones.get(team) ?? null, {
+      outbox: Boolean(opts.outbox),
+    }))
+      out(line);
     return 0;
   } finally {
     await ledger.close();

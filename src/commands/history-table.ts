@@ -10,6 +10,7 @@ const HEADER = ["FIRED", "SLOT", "DESTINATION", "STATE", "TRIES", "LAST ERROR"] 
 export function formatHistory(
   slots: readonly SlotWithDeliveries[],
   zoneOf: (team: string) => string | null,
+  options: { outbox?: boolean } = {},
 ): string[] {
   const rows: string[][] = [];
   for (const slot of slots) {
@@ -26,7 +27,7 @@ export function formatHistory(
         i === 0 ? fired : "",
         i === 0 ? slot.key : "",
         delivery.destination,
-        stateText(delivery, zone),
+        stateText(delivery, zone, options.outbox === true),
         String(delivery.attempts),
         delivery.lastError && delivery.state !== "sent" ? delivery.lastError : "",
       ]);
@@ -35,10 +36,11 @@ export function formatHistory(
   return alignColumns([[...HEADER], ...rows]);
 }
 
-function stateText(delivery: Delivery, zone: string): string {
+function stateText(delivery: Delivery, zone: string, outbox: boolean): string {
   switch (delivery.state) {
     case "sent":
-      return "sent";
+      // start --outbox's ledger: written to files, never sent.
+      return outbox ? "written to the outbox" : "sent";
     case "pending":
       return "pending";
     case "sending":

@@ -81,6 +81,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
           : {}),
         cache: createRequestCache(),
         logger,
+        outbox: Boolean(opts.outbox),
         // Left open rather than failed for good, so the daemon still delivers the slot.
         ...(ledger ? { retryAt: () => firstRetryAt(new Date()) } : {}),
       });

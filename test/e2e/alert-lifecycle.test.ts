@@ -189,11 +189,17 @@ describe("alerts --outbox", () => {
         [...args, ...(outbox ? ["--outbox", outbox] : []), "--config", dry.configPath],
         dry.env,
       );
-      return (await cli.exit).code;
+      const out: string[] = [];
+      cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+      return { code: (await cli.exit).code, out: out.join("") };
     };
-    expect(await run("2026-11-19")).toBe(0); // fires for real: warn
+    expect((await run("2026-11-19")).code).toBe(0); // fires for real: warn
     const outbox = `${dry.dir}/outbox`;
-    expect(await run("2026-11-20", outbox)).toBe(0); // would escalate
+    const dryRun = await run("2026-11-20", outbox); // would escalate
+    expect(dryRun.code).toBe(0);
+    // Written, never "sent": the outbox is not a delivery.
+    expect(dryRun.out).toContain("\u2713 slack:C0123ABCD written to the outbox");
+    expect(dryRun.out).not.toMatch(/\bsent\b/);
     const files = readdirSync(outbox);
     expect(files.sort()).toEqual([
       "design.alert.flaky-rate.2026-11-19.eml",
