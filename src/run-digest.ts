@@ -170,7 +170,10 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   try {
     ({ report } = await buildDigestReport(job, deps));
     const messages = await renderDigest(job, key, report, deps);
-    jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
+    jobs = withNote(
+      digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps)),
+      operatorNote(report),
+    );
   } catch (error) {
     await recordRunFailure(key, destinations, error, deps);
     throw error;
@@ -189,6 +192,35 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
     "digest done",
   );
   return { key, report, deliveries };
+}
+
+/**
+ * What the operator must fix about a digest that went out: each project left out because it
+ * could not be fetched, with the reason and its fix. The channel names the project without the
+ * advice; this goes with the deliveries to the ledger, so `history` shows it. Null: nothing.
+ */
+function operatorNote(report: Report): string | null {
+  const left = report.projects.flatMap((p) =>
+    p.status === "unavailable" ? [`left out ${p.name} (${p.projectId}): ${p.reason.message}`] : [],
+  );
+  return left.length === 0 ? null : left.join("; ");
+}
+
+/** The jobs, each delivery recorded with `note` (see `Receipt.note`). */
+function withNote(jobs: DeliveryJob[], note: string | null): DeliveryJob[] {
+  if (note === null) return jobs;
+  return jobs.map((job) => ({
+    ...job,
+    send: async (progress) => ({ ...(await job.send(progress)), note }),
+    ...(job.recover
+      ? {
+          recover: async (progress) => {
+            const found = await job.recover?.(progress);
+            return found ? { ...found, note } : null;
+          },
+        }
+      : {}),
+  }));
 }
 
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */

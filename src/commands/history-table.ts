@@ -29,7 +29,8 @@ export function formatHistory(
         delivery.destination,
         stateText(delivery, zone, options.outbox === true),
         String(delivery.attempts),
-        delivery.lastError && delivery.state !== "sent" ? delivery.lastError : "",
+        // A delivered row's error is the note it was delivered with (a project left out).
+        delivery.lastError ?? "",
       ]);
     });
   }

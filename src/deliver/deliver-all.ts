@@ -12,6 +12,11 @@ export interface Receipt {
   messageId?: string;
   /** Delivered, but not wholly: e.g. the SMTP server refused some recipients. */
   warning?: string;
+  /**
+   * Delivered in full, with something the operator must act on (a project the digest left
+   * out, and how to fix it): kept with the delivery, so `history` shows it.
+   */
+  note?: string;
 }
 
 export interface DeliveryJob {

@@ -129,7 +129,7 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
     case "fired":
     case "escalated":
       return t.sample.value === null
-        ? `${subject}: no data — counted as ${level}`
+        ? `${subject}: ${t.missing ?? "no data"} — counted as ${level}`
         : `${subject} ${value} — ${bad} ${limit(level)}`;
     case "reminder":
       return `${subject} ${value} — still ${bad} ${limit(level)}${t.firedAt ? `, firing for ${spanWords(t.firedAt, now)}` : ""}`;
@@ -138,7 +138,7 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
     case "resolved": {
       const back =
         t.sample.value === null
-          ? `${subject}: no data — resolved`
+          ? `${subject}: ${t.missing ?? "no data"} — resolved`
           : `${subject} back ${good} ${formatThreshold(metric, clearAt)} — resolved`;
       return `${back}${resolvedAfter(input, t.scope, t.firedAt, now)}`;
     }
