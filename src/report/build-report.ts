@@ -47,7 +47,6 @@ export function buildReport(input: ReportInput): Report {
     priorDays: periodDays(input.periods.prior),
   };
   const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
-  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
   return {
     team: { ...input.team },
     digest: input.digest,
