@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "./config/types.js";
-import type { SmtpDestination } from "./deliver/email-smtp.js";
+import type { SmtpDestination } from "./destinations/email/email-smtp.js";
 import { createOutbox } from "./deliver/outbox.js";
-import { parseSmtpUrl } from "./deliver/smtp-url.js";
+import { parseSmtpUrl } from "./destinations/email/smtp-url.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import {
   createInsightsClient,
@@ -110,7 +110,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     const outbox = createOutbox(
       options.outbox,
       async (message) =>
-        (await import("./deliver/email-eml.js")).composeEml(message, config.email.from),
+        (await import("./destinations/email/email-eml.js")).composeEml(message, config.email.from),
       config.email.maxBytes,
     );
     return {
@@ -146,9 +146,9 @@ function slackOnFirstUse(token: Secret, apiUrl: string | null, logger: Logger) {
     built ??= (async () => {
       const [{ createSlackClients }, { createSlackDestination }, { createSlackAlertDestination }] =
         await Promise.all([
-          import("./deliver/slack-client.js"),
-          import("./deliver/slack-destination.js"),
-          import("./deliver/slack-alert-destination.js"),
+          import("./destinations/slack/slack-client.js"),
+          import("./destinations/slack/slack-destination.js"),
+          import("./destinations/slack/slack-alert-destination.js"),
         ]);
       const clients = createSlackClients({ token, apiUrl, logger });
       return {
@@ -181,7 +181,7 @@ function smtpOnFirstUse(
   parseSmtpUrl(smtpUrl);
   let built: Promise<SmtpDestination> | null = null;
   const load = () => {
-    built ??= import("./deliver/email-smtp.js").then(({ createSmtpDestination }) =>
+    built ??= import("./destinations/email/email-smtp.js").then(({ createSmtpDestination }) =>
       createSmtpDestination({
         smtpUrl,
         from: config.email.from,

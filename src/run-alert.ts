@@ -7,7 +7,7 @@ import {
   alertDeliveryJobs,
   emailDestinationId,
   slackDestinationId,
-} from "./deliver/alert-deliveries.js";
+} from "./destinations/slack/slack-alert-job.js";
 import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";

@@ -5,13 +5,13 @@ import {
   type DeliveryResult,
   deliverAll,
 } from "./deliver/deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
+import { emailDestinationId, slackDestinationId } from "./destinations/destination-ids.js";
 import {
   type DigestMessages,
   digestDeliveryJobs,
   type FitEmail,
-} from "./deliver/digest-deliveries.js";
-import { messageIdForKey } from "./deliver/email-message-id.js";
+} from "./destinations/slack/slack-digest-job.js";
+import { messageIdForKey } from "./destinations/email/email-message-id.js";
 import type { EmailDestination, SlackDestination } from "./deliver/types.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";

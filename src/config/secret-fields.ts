@@ -3,7 +3,7 @@
 // destination module adds is redacted and checked without anyone editing a list.
 import { z } from "zod";
 import type { Secret } from "../secret.js";
-import { isHeaderSafe } from "./secret-text.js";
+import { isHeaderSafe } from "../secret-text.js";
 
 /** What the schema says about a secret field: whether its value travels in an HTTP header. */
 interface SecretMark {

@@ -1,9 +1,9 @@
-import type { Logger } from "../logger.js";
-import type { AlertNotification } from "../messages.js";
-import type { DeliveryJob } from "./deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./destination-ids.js";
-import { messageIdForKey } from "./email-message-id.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./types.js";
+import type { Logger } from "../../logger.js";
+import type { AlertNotification } from "../../messages.js";
+import type { DeliveryJob } from "../../deliver/deliver-all.js";
+import { emailDestinationId, slackDestinationId } from "../destination-ids.js";
+import { messageIdForKey } from "../email/email-message-id.js";
+import type { EmailDestination, SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
 
 // How an alert's recorded notification is sent: in Slack, the fires' first messages are
 // edited first (a fire whose message is gone then gets this one as a new post, not a reply to
@@ -21,7 +21,7 @@ export interface AlertDeliveryDeps {
   since: Date;
 }
 
-export { emailDestinationId, slackDestinationId } from "./destination-ids.js";
+export { emailDestinationId, slackDestinationId } from "../destination-ids.js";
 
 /** The delivery jobs of an alert's notification: Slack (edits, then the post) and mail. */
 export function alertDeliveryJobs(

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, type Logger as LibraryLogger, LogLevel, WebClient } from "@slack/web-api";
-import { redactSecrets, type Secret } from "../secret.js";
+import { redactSecrets, type Secret } from "../../secret.js";
 
 /** The one logging call the Slack adapter needs; a pino logger fits. */
 export interface SlackLogger {

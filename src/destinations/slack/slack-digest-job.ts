@@ -1,8 +1,8 @@
-import type { Logger } from "../logger.js";
-import type { Attachment, EmailMessage, SlackPost } from "../messages.js";
-import type { DeliveryJob } from "./deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./destination-ids.js";
-import type { EmailDestination, SlackDestination } from "./types.js";
+import type { Logger } from "../../logger.js";
+import type { Attachment, EmailMessage, SlackPost } from "../../messages.js";
+import type { DeliveryJob } from "../../deliver/deliver-all.js";
+import { emailDestinationId, slackDestinationId } from "../destination-ids.js";
+import type { EmailDestination, SlackDestination } from "../../deliver/types.js";
 
 // How a digest's rendered messages are sent: to Slack, the post, its thread and the workbook,
 // each part recorded as it goes, and found in the channel after a crash; by mail, one message
