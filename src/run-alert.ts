@@ -3,13 +3,10 @@ import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import type { Evaluation } from "./alerts/types.js";
 import type { AlertConfig, Team } from "./config/types.js";
-import {
-  alertDeliveryJobs,
-  emailDestinationId,
-  slackDestinationId,
-} from "./destinations/slack/slack-alert-job.js";
 import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
+import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { AlertJobDeps } from "./destinations/destination-module.js";
+import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
@@ -56,10 +53,9 @@ export function alertLedger(
   };
 }
 
-export interface AlertDeps {
+/** `slack`, `email`, …: what sends the alert's messages to each destination kind (null: not sent there). */
+export interface AlertDeps extends AlertClients {
   api: InsightsApi;
-  slack: SlackAlertDestination | null;
-  email: EmailDestination | null;
   /** null: nothing recorded, nothing read (a dry run without a ledger). */
   ledger: AlertLedger | null;
   /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
@@ -68,7 +64,7 @@ export interface AlertDeps {
   logger: Logger;
   retryAt?: (attempts: number) => Date | null;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
-  findSlackPost?: SlackDestination["findPosted"];
+  findSlackPost?: AlertJobDeps["findSlackPost"];
 }
 
 export interface AlertOutcome {
@@ -197,10 +193,10 @@ async function record(
   deps: AlertDeps,
 ): Promise<boolean> {
   if (!deps.ledger) return true;
-  const destinations = [
-    ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
-    ...(notification?.email ? [emailDestinationId(notification.email.to)] : []),
-  ];
+  const destinations = DESTINATION_KINDS.flatMap((kind) => {
+    const message = notification?.[kind];
+    return message ? [DESTINATIONS[kind].id(message as never)] : [];
+  });
   return deps.ledger.recordAlertEvaluation({
     slot: {
       key,
@@ -230,7 +226,8 @@ async function record(
 function threadTsOf(deps: AlertDeps) {
   return async (rootKey: string, channel: string) => {
     const root = await deps.ledger?.getSlot(rootKey);
-    const delivery = root?.deliveries.find((d) => d.destination === slackDestinationId(channel));
+    const id = DESTINATIONS.slack.id({ channel });
+    const delivery = root?.deliveries.find((d) => d.destination === id);
     return delivery?.slackTs ?? null;
   };
 }

@@ -5,14 +5,15 @@ import {
   type DeliveryResult,
   deliverAll,
 } from "./deliver/deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./destinations/destination-ids.js";
-import {
-  type DigestMessages,
-  digestDeliveryJobs,
-  type FitEmail,
-} from "./destinations/slack/slack-digest-job.js";
+import { digestDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { FitEmail } from "./destinations/destination-module.js";
 import { messageIdForKey } from "./destinations/email/email-message-id.js";
-import type { EmailDestination, SlackDestination } from "./deliver/types.js";
+import {
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DigestClients,
+  type DigestMessages,
+} from "./destinations/registry.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -50,10 +51,9 @@ export interface DigestLedger extends DeliveryLedger {
   recordSlot(slot: NewSlot): Promise<boolean>;
 }
 
-export interface DigestDeps {
+/** `slack`, `email`, …: what sends the digest to each destination kind (null: not sent there). */
+export interface DigestDeps extends DigestClients {
   api: InsightsApi;
-  slack: SlackDestination | null;
-  email: EmailDestination | null;
   ledger: DigestLedger | null;
   cache: RequestCache;
   logger: Logger;
@@ -187,11 +187,11 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
 }
 
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */
-function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "email">): string[] {
-  const ids: string[] = [];
-  if (digest.slack && deps.slack) ids.push(slackDestinationId(digest.slack.channel));
-  if (digest.email && deps.email) ids.push(emailDestinationId(digest.email.to));
-  return ids;
+function destinationIds(digest: DigestConfig, deps: DigestClients): string[] {
+  return DESTINATION_KINDS.flatMap((kind) => {
+    const target = digest[kind];
+    return target && deps[kind] ? [DESTINATIONS[kind].id(target as never)] : [];
+  });
 }
 
 async function recordRunFailure(
@@ -249,12 +249,16 @@ async function renderDigest(
 function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
   const hint = exportCommandLine(job.team.name, report.periods.current);
   return {
-    slack: deps.slack,
-    email: deps.email,
+    ...clientsOf(deps),
     logger: deps.logger,
     fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
     since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
   };
+}
+
+/** The digest's clients, one per destination kind. */
+function clientsOf(deps: DigestClients): DigestClients {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, deps[kind]])) as DigestClients;
 }
 
 /**

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createSlackClient, createSlackClients } from "../../src/destinations/slack/slack-client.js";
+import {
+  createSlackClient,
+  createSlackClients,
+} from "../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";

@@ -1,6 +1,9 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createSlackClient, createSlackClients } from "../../src/destinations/slack/slack-client.js";
+import {
+  createSlackClient,
+  createSlackClients,
+} from "../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { toSlackDeliveryError } from "../../src/destinations/slack/slack-errors.js";
 import { SlackDeliveryError } from "../../src/errors.js";

@@ -1,5 +1,8 @@
 import { describe, expect, it, type TestContext } from "vitest";
-import { createSlackClients, type SlackClientOptions } from "../../src/destinations/slack/slack-client.js";
+import {
+  createSlackClients,
+  type SlackClientOptions,
+} from "../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";

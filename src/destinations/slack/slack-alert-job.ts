@@ -1,86 +1,55 @@
-import type { Logger } from "../../logger.js";
-import type { AlertNotification } from "../../messages.js";
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "../destination-ids.js";
-import { messageIdForKey } from "../email/email-message-id.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
+import type { SlackAlertDestination } from "../../deliver/types.js";
+import type { AlertNotification } from "../../messages.js";
+import type { AlertJobDeps } from "../destination-module.js";
+import { slackDestinationId } from "./slack-id.js";
 
-// How an alert's recorded notification is sent: in Slack, the fires' first messages are
+// How an alert's recorded notification is sent to Slack: the fires' first messages are
 // edited first (a fire whose message is gone then gets this one as a new post, not a reply to
-// nothing), then the message goes out; by mail, one message whose id comes from the key.
+// nothing), then the message goes out.
 
-export interface AlertDeliveryDeps {
-  slack: SlackAlertDestination | null;
-  email: EmailDestination | null;
-  logger: Logger;
-  /** The ts of a fire's first message in a channel, or null when it was never posted. */
-  threadTs: (rootKey: string, channel: string) => Promise<string | null>;
-  /** Finds an earlier top-level post of a key (crash recovery of a fire's post). */
-  findSlackPost?: SlackDestination["findPosted"];
-  /** No message of the evaluation precedes this: where to start looking for one. */
-  since: Date;
-}
+/** An alert's notification as rendered for Slack. */
+export type SlackAlertMessage = NonNullable<AlertNotification["slack"]>;
 
-export { emailDestinationId, slackDestinationId } from "../destination-ids.js";
-
-/** The delivery jobs of an alert's notification: Slack (edits, then the post) and mail. */
-export function alertDeliveryJobs(
+/** The Slack delivery job of an alert's notification: edits, then the post. */
+export function slackAlertJob(
   key: string,
-  notification: AlertNotification,
-  deps: AlertDeliveryDeps,
-): DeliveryJob[] {
-  const jobs: DeliveryJob[] = [];
-  const { slack, email } = notification;
-  const slackOut = deps.slack;
-  if (slack && slackOut) {
-    const tsOf = (rootKey: string) => deps.threadTs(rootKey, slack.channel);
-    jobs.push({
-      id: slackDestinationId(slack.channel),
-      send: async () => {
-        let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
-        // Edits first: a fire whose first message is gone gets this message as a new post.
-        for (const update of slack.updates) {
-          const ts = await tsOf(update.rootKey);
-          if (!ts) continue;
-          try {
-            const names = { key, rootKey: update.rootKey };
-            const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
-            if (!found && update.rootKey === slack.threadKey) thread = null;
-          } catch (error) {
-            // The news is the message below; a failed edit must not hold it back.
-            deps.logger.warn(
-              { slot: key, root: update.rootKey, err: String(error) },
-              "could not edit the alert's first message",
-            );
-          }
+  slack: SlackAlertMessage,
+  slackOut: SlackAlertDestination,
+  deps: AlertJobDeps,
+): DeliveryJob {
+  const tsOf = (rootKey: string) => deps.threadTs(rootKey, slack.channel);
+  return {
+    id: slackDestinationId(slack.channel),
+    send: async () => {
+      let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
+      // Edits first: a fire whose first message is gone gets this message as a new post.
+      for (const update of slack.updates) {
+        const ts = await tsOf(update.rootKey);
+        if (!ts) continue;
+        try {
+          const names = { key, rootKey: update.rootKey };
+          const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
+          if (!found && update.rootKey === slack.threadKey) thread = null;
+        } catch (error) {
+          // The news is the message below; a failed edit must not hold it back.
+          deps.logger.warn(
+            { slot: key, root: update.rootKey, err: String(error) },
+            "could not edit the alert's first message",
+          );
         }
-        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
-        return { slackTs: posted.ts };
-      },
-      // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
-      ...(deps.findSlackPost && slack.threadKey === null
-        ? {
-            recover: async () => {
-              const found = await deps.findSlackPost?.(slack.channel, key, deps.since);
-              return found ? { slackTs: found.ts } : null;
-            },
-          }
-        : {}),
-    });
-  }
-  const emailOut = deps.email;
-  if (email && emailOut) {
-    jobs.push({
-      id: emailDestinationId(email.to),
-      send: async () => {
-        const sent = await emailOut.send({
-          ...email,
-          attachments: [],
-          messageId: messageIdForKey(key),
-        });
-        return { messageId: sent.messageId };
-      },
-    });
-  }
-  return jobs;
+      }
+      const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
+      return { slackTs: posted.ts };
+    },
+    // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
+    ...(deps.findSlackPost && slack.threadKey === null
+      ? {
+          recover: async () => {
+            const found = await deps.findSlackPost?.(slack.channel, key, deps.since);
+            return found ? { slackTs: found.ts } : null;
+          },
+        }
+      : {}),
+  };
 }

@@ -1,0 +1,56 @@
+import type { DeliveryJob } from "../deliver/deliver-all.js";
+import type { AlertNotification } from "../messages.js";
+import type { AlertJobDeps, DigestJobDeps } from "./destination-module.js";
+import {
+  type AlertClients,
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DestinationKind,
+  type DigestClients,
+  type DigestMessages,
+} from "./registry.js";
+
+// A digest's or an alert's delivery jobs: one for each destination kind that has both a
+// rendered message and a client to send it, in the registry's order.
+
+/** The delivery jobs of a digest, one per destination it was rendered for. */
+export function digestDeliveryJobs(
+  key: string,
+  messages: DigestMessages,
+  deps: DigestClients & DigestJobDeps,
+): DeliveryJob[] {
+  return DESTINATION_KINDS.flatMap((kind) => digestJobOf(kind, key, messages, deps));
+}
+
+/** The delivery jobs of an alert's notification, one per destination it was rendered for. */
+export function alertDeliveryJobs(
+  key: string,
+  notification: AlertNotification,
+  deps: AlertClients & AlertJobDeps,
+): DeliveryJob[] {
+  return DESTINATION_KINDS.flatMap((kind) => alertJobOf(kind, key, notification, deps));
+}
+
+function digestJobOf<K extends DestinationKind>(
+  kind: K,
+  key: string,
+  messages: DigestMessages,
+  deps: DigestClients & DigestJobDeps,
+): DeliveryJob[] {
+  const message = messages[kind];
+  const client = (deps as DigestClients)[kind];
+  if (!message || !client) return [];
+  return [DESTINATIONS[kind].digestJob(key, message, client, deps)];
+}
+
+function alertJobOf<K extends DestinationKind>(
+  kind: K,
+  key: string,
+  notification: AlertNotification,
+  deps: AlertClients & AlertJobDeps,
+): DeliveryJob[] {
+  const message = notification[kind];
+  const client = (deps as AlertClients)[kind];
+  if (!message || !client) return [];
+  return [DESTINATIONS[kind].alertJob(key, message, client, deps)];
+}
