@@ -44,7 +44,3 @@ export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, Destin
 /** The kinds, in the order their deliveries go out. */
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];
 
-/** For a `switch` over kinds: a kind the switch forgot is a type error here. */
-export function assertNever(kind: never): never {
-  throw new Error(`no handling for destination kind ${String(kind)}`);
-}
