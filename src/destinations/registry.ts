@@ -44,3 +44,9 @@ export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, Destin
 /** The kinds, in the order their deliveries go out. */
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];
 
+/** No client for any kind: a run that sends nothing (`preview`). */
+export function noClients(): { [K in DestinationKind]: null } {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, null])) as {
+    [K in DestinationKind]: null;
+  };
+}
