@@ -2,7 +2,7 @@ import { evaluateAlert } from "./alerts/evaluate-alert.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import type { Evaluation } from "./alerts/types.js";
-import type { AlertConfig, Team } from "./config/types.js";
+import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
 import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
 import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { AlertJobDeps } from "./destinations/destination-module.js";
@@ -106,8 +106,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       period: window,
       mention: job.alert.slack?.mention ?? null,
       evaluation,
-      slack: deps.slack && job.alert.slack ? { channel: job.alert.slack.channel } : null,
-      email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
+      ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),
     });
     const fresh = deps.dryRun || (await record(job, key, window, evaluation, notification, deps));
@@ -230,6 +229,13 @@ function threadTsOf(deps: AlertDeps) {
     const delivery = root?.deliveries.find((d) => d.destination === id);
     return delivery?.slackTs ?? null;
   };
+}
+
+/** The alert's destinations that have a client to send them; null for the others. */
+function targetsWithClients(alert: AlertConfig, clients: AlertClients): AlertDestinations {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, clients[kind] ? alert[kind] : null]),
+  ) as AlertDestinations;
 }
 
 /** No evaluation's message precedes the end of its window: where to start looking for one. */
