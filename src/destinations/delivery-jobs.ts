@@ -19,7 +19,11 @@ export function digestDeliveryJobs(
   messages: DigestMessages,
   deps: DigestClients & DigestJobDeps,
 ): DeliveryJob[] {
-  return DESTINATION_KINDS.flatMap((kind) => digestJobOf(kind, key, messages, deps));
+  return eachKind(<K extends DestinationKind>(kind: K) => {
+    const message = messages[kind];
+    const client = (deps as DigestClients)[kind];
+    return message && client ? DESTINATIONS[kind].digestJob(key, message, client, deps) : null;
+  });
 }
 
 /** The delivery jobs of an alert's notification, one per destination it was rendered for. */
@@ -28,29 +32,14 @@ export function alertDeliveryJobs(
   notification: AlertNotification,
   deps: AlertClients & AlertJobDeps,
 ): DeliveryJob[] {
-  return DESTINATION_KINDS.flatMap((kind) => alertJobOf(kind, key, notification, deps));
+  return eachKind(<K extends DestinationKind>(kind: K) => {
+    const message = notification[kind];
+    const client = (deps as AlertClients)[kind];
+    return message && client ? DESTINATIONS[kind].alertJob(key, message, client, deps) : null;
+  });
 }
 
-function digestJobOf<K extends DestinationKind>(
-  kind: K,
-  key: string,
-  messages: DigestMessages,
-  deps: DigestClients & DigestJobDeps,
-): DeliveryJob[] {
-  const message = messages[kind];
-  const client = (deps as DigestClients)[kind];
-  if (!message || !client) return [];
-  return [DESTINATIONS[kind].digestJob(key, message, client, deps)];
-}
-
-function alertJobOf<K extends DestinationKind>(
-  kind: K,
-  key: string,
-  notification: AlertNotification,
-  deps: AlertClients & AlertJobDeps,
-): DeliveryJob[] {
-  const message = notification[kind];
-  const client = (deps as AlertClients)[kind];
-  if (!message || !client) return [];
-  return [DESTINATIONS[kind].alertJob(key, message, client, deps)];
+/** The jobs `build` makes, kind by kind in the registry's order (null: none for that kind). */
+function eachKind(build: (kind: DestinationKind) => DeliveryJob | null): DeliveryJob[] {
+  return DESTINATION_KINDS.flatMap((kind) => build(kind) ?? []);
 }
