@@ -8,7 +8,7 @@ import { SECRET_PATHS } from "../../src/config/secret-paths.js";
 import { createOutboxFiles } from "../../src/deliver/outbox.js";
 import { DESTINATION_KINDS, DESTINATIONS } from "../../src/destinations/registry.js";
 import { createLogger } from "../../src/logger.js";
-import { configText, issueLines, parse, validConfig } from "../config/config-builders.js";
+import { configText, issueLines, parse } from "../config/config-builders.js";
 
 // The registry and the config hold each other: every destination kind listed brings its config
 // fragments, its id and its outbox writer; and every destination-shaped field of the config is
