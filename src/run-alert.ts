@@ -1,15 +1,23 @@
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import {
+  type FireHistory,
+  fireHistory,
+  firesOf,
+  type PastEvaluation,
+} from "./alerts/fire-history.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import type { Evaluation } from "./alerts/types.js";
-import type { AlertConfig, Team } from "./config/types.js";
+import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
 import {
-  alertDeliveryJobs,
-  emailDestinationId,
-  slackDestinationId,
-} from "./deliver/alert-deliveries.js";
-import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+  deliveryWord,
+} from "./deliver/deliver-all.js";
+import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { AlertJobDeps } from "./destinations/destination-module.js";
+import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
@@ -40,11 +48,21 @@ export interface AlertJob {
 /** The ledger as an alert uses it (`state/` implements it). */
 export interface AlertLedger
   extends DeliveryLedger,
-    Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot"> {}
+    Pick<
+      Ledger,
+      | "alertStates"
+      | "recordAlertEvaluation"
+      | "getAlertEvaluation"
+      | "getSlot"
+      | "alertEvaluations"
+    > {}
 
 /** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
 export function alertLedger(
-  store: Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot">,
+  store: Pick<
+    Ledger,
+    "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot" | "alertEvaluations"
+  >,
   deliveries: DeliveryLedger,
 ): AlertLedger {
   return {
@@ -53,13 +71,13 @@ export function alertLedger(
     recordAlertEvaluation: (evaluation) => store.recordAlertEvaluation(evaluation),
     getAlertEvaluation: (key) => store.getAlertEvaluation(key),
     getSlot: (key) => store.getSlot(key),
+    alertEvaluations: (query) => store.alertEvaluations(query),
   };
 }
 
-export interface AlertDeps {
+/** `slack`, `email`, …: what sends the alert's messages to each destination kind (null: not sent there). */
+export interface AlertDeps extends AlertClients {
   api: InsightsApi;
-  slack: SlackAlertDestination | null;
-  email: EmailDestination | null;
   /** null: nothing recorded, nothing read (a dry run without a ledger). */
   ledger: AlertLedger | null;
   /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
@@ -67,8 +85,10 @@ export interface AlertDeps {
   cache: RequestCache;
   logger: Logger;
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
-  findSlackPost?: SlackDestination["findPosted"];
+  findSlackPost?: AlertJobDeps["findSlackPost"];
 }
 
 export interface AlertOutcome {
@@ -104,14 +124,15 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   } else {
     evaluation = await evaluate(job, key, window, deps);
     notification = buildAlertNotification({
+      history: await historyOf(job, key, window, evaluation, deps),
+      dashboardUrl: job.team.dashboardUrl,
       key,
       team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
       alert: job.alert,
       period: window,
       mention: job.alert.slack?.mention ?? null,
       evaluation,
-      slack: deps.slack && job.alert.slack ? { channel: job.alert.slack.channel } : null,
-      email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
+      ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),
     });
     const fresh = deps.dryRun || (await record(job, key, window, evaluation, notification, deps));
@@ -141,7 +162,9 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       slot: key,
       transitions:
         evaluation?.transitions.map((t) => `${t.scope}:${t.from}->${t.to}`) ?? "recorded",
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
     },
     "alert evaluated",
   );
@@ -188,6 +211,34 @@ async function evaluate(
   });
 }
 
+/**
+ * What the ledger remembers of the fires this evaluation speaks of: the window each fired in
+ * and its peak since, so a resolution can say "after 3 days (peak 9.5% on Nov 11)". Read only.
+ */
+async function historyOf(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  evaluation: Evaluation,
+  deps: AlertDeps,
+): Promise<Record<string, FireHistory>> {
+  const ledger = deps.ledger;
+  const fires = firesOf(evaluation);
+  if (!ledger || evaluation.transitions.length === 0 || fires.length === 0) return {};
+  const roots = await Promise.all(fires.map((k) => ledger.getAlertEvaluation(k)));
+  const starts = roots.flatMap((r) => (r ? [r.period.start] : []));
+  if (starts.length === 0) return {};
+  const from = starts.reduce((a, b) => (a < b ? a : b));
+  const recorded = await ledger.alertEvaluations({ team: job.team.name, from, to: window.end });
+  const now: PastEvaluation = {
+    key,
+    period: window,
+    results: evaluation.results.map((r) => ({ scope: r.scope, value: r.sample.value })),
+  };
+  const past = [...recorded.filter((e) => e.alert === job.alert.name && e.key !== key), now];
+  return fireHistory(job.alert.metric, evaluation, past);
+}
+
 async function record(
   job: AlertJob,
   key: string,
@@ -197,10 +248,10 @@ async function record(
   deps: AlertDeps,
 ): Promise<boolean> {
   if (!deps.ledger) return true;
-  const destinations = [
-    ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
-    ...(notification?.email ? [emailDestinationId(notification.email.to)] : []),
-  ];
+  const destinations = DESTINATION_KINDS.flatMap((kind) => {
+    const message = notification?.[kind];
+    return message ? [DESTINATIONS[kind].id(message as never)] : [];
+  });
   return deps.ledger.recordAlertEvaluation({
     slot: {
       key,
@@ -230,9 +281,17 @@ async function record(
 function threadTsOf(deps: AlertDeps) {
   return async (rootKey: string, channel: string) => {
     const root = await deps.ledger?.getSlot(rootKey);
-    const delivery = root?.deliveries.find((d) => d.destination === slackDestinationId(channel));
+    const id = DESTINATIONS.slack.id({ channel });
+    const delivery = root?.deliveries.find((d) => d.destination === id);
     return delivery?.slackTs ?? null;
   };
+}
+
+/** The alert's destinations that have a client to send them; null for the others. */
+function targetsWithClients(alert: AlertConfig, clients: AlertClients): AlertDestinations {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, clients[kind] ? alert[kind] : null]),
+  ) as AlertDestinations;
 }
 
 /** No evaluation's message precedes the end of its window: where to start looking for one. */

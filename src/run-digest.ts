@@ -4,15 +4,17 @@ import {
   type DeliveryLedger,
   type DeliveryResult,
   deliverAll,
+  deliveryWord,
 } from "./deliver/deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
+import { digestDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { FitEmail } from "./destinations/destination-module.js";
+import { messageIdForKey } from "./destinations/email/email-message-id.js";
 import {
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DigestClients,
   type DigestMessages,
-  digestDeliveryJobs,
-  type FitEmail,
-} from "./deliver/digest-deliveries.js";
-import { messageIdForKey } from "./deliver/email-message-id.js";
-import type { EmailDestination, SlackDestination } from "./deliver/types.js";
+} from "./destinations/registry.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -50,15 +52,16 @@ export interface DigestLedger extends DeliveryLedger {
   recordSlot(slot: NewSlot): Promise<boolean>;
 }
 
-export interface DigestDeps {
+/** `slack`, `email`, …: what sends the digest to each destination kind (null: not sent there). */
+export interface DigestDeps extends DigestClients {
   api: InsightsApi;
-  slack: SlackDestination | null;
-  email: EmailDestination | null;
   ledger: DigestLedger | null;
   cache: RequestCache;
   logger: Logger;
   /** For the daemon's retries; the CLI gives up at once. */
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
@@ -167,7 +170,10 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   try {
     ({ report } = await buildDigestReport(job, deps));
     const messages = await renderDigest(job, key, report, deps);
-    jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
+    jobs = withNote(
+      digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps)),
+      operatorNote(report),
+    );
   } catch (error) {
     await recordRunFailure(key, destinations, error, deps);
     throw error;
@@ -178,7 +184,9 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
       slot: key,
       period: `${report.periods.current.start}..${report.periods.current.end}`,
       projects: report.projects.length,
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
       ms: Date.now() - started,
     },
     "digest done",
@@ -186,12 +194,41 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   return { key, report, deliveries };
 }
 
+/**
+ * What the operator must fix about a digest that went out: each project left out because it
+ * could not be fetched, with the reason and its fix. The channel names the project without the
+ * advice; this goes with the deliveries to the ledger, so `history` shows it. Null: nothing.
+ */
+function operatorNote(report: Report): string | null {
+  const left = report.projects.flatMap((p) =>
+    p.status === "unavailable" ? [`left out ${p.name} (${p.projectId}): ${p.reason.message}`] : [],
+  );
+  return left.length === 0 ? null : left.join("; ");
+}
+
+/** The jobs, each delivery recorded with `note` (see `Receipt.note`). */
+function withNote(jobs: DeliveryJob[], note: string | null): DeliveryJob[] {
+  if (note === null) return jobs;
+  return jobs.map((job) => ({
+    ...job,
+    send: async (progress) => ({ ...(await job.send(progress)), note }),
+    ...(job.recover
+      ? {
+          recover: async (progress) => {
+            const found = await job.recover?.(progress);
+            return found ? { ...found, note } : null;
+          },
+        }
+      : {}),
+  }));
+}
+
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */
-function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "email">): string[] {
-  const ids: string[] = [];
-  if (digest.slack && deps.slack) ids.push(slackDestinationId(digest.slack.channel));
-  if (digest.email && deps.email) ids.push(emailDestinationId(digest.email.to));
-  return ids;
+function destinationIds(digest: DigestConfig, deps: DigestClients): string[] {
+  return DESTINATION_KINDS.flatMap((kind) => {
+    const target = digest[kind];
+    return target && deps[kind] ? [DESTINATIONS[kind].id(target as never)] : [];
+  });
 }
 
 async function recordRunFailure(
@@ -226,16 +263,18 @@ async function renderDigest(
     : undefined;
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
+  const owners = Object.fromEntries(team.projects.map((p) => [p.id, p.owners]));
   return {
     slack: slack && {
       channel: slack.channel,
-      post: renderSlackDigest(report, { key }),
+      post: renderSlackDigest(report, { key, owners }),
       file: slack.attachXlsx ? workbook : undefined,
     },
     email: email && {
       ...renderDigestEmail(report, {
         key,
         workbook: email.attachXlsx && workbook ? workbook.filename : null,
+        owners,
       }),
       to: email.to,
       attachments: email.attachXlsx && workbook ? [workbook] : [],
@@ -248,8 +287,7 @@ async function renderDigest(
 function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
   const hint = exportCommandLine(job.team.name, report.periods.current);
   return {
-    slack: deps.slack,
-    email: deps.email,
+    ...clientsOf(deps),
     logger: deps.logger,
     fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
     since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
@@ -259,6 +297,11 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
 /** Whether the digest attaches the workbook, to its Slack post or its mail. */
 export function attachesWorkbook(digest: DigestConfig): boolean {
   return Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
+}
+
+/** The digest's clients, one per destination kind. */
+function clientsOf(deps: DigestClients): DigestClients {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, deps[kind]])) as DigestClients;
 }
 
 /**

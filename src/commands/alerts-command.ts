@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
-import { createClients } from "../create-deps.js";
+import { createClients, findSlackPostOf } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
+import { deliveryWord } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
@@ -56,11 +57,11 @@ export async function alertsCommand(
       { team, alert, fireAt: opts.at ?? new Date() },
       {
         api: clients.api,
-        slack: clients.slackAlerts,
-        email: clients.email,
+        ...clients.alerts,
         ledger: claims,
         dryRun,
-        ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+        outbox: dryRun,
+        ...findSlackPostOf(clients),
         cache: createRequestCache(),
         logger,
         ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),
@@ -79,7 +80,7 @@ export async function alertsCommand(
       out(
         d.status === "failed"
           ? `  ✗ ${d.id} failed: ${d.error?.message ?? "unknown error"}`
-          : `  ✓ ${d.id} ${d.status}`,
+          : `  ✓ ${d.id} ${deliveryWord(d.status, dryRun)}`,
       );
     }
     for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);

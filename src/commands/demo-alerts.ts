@@ -53,11 +53,11 @@ export async function runDemoAlerts(
             { team, alert, fireAt },
             {
               api: clients.api,
-              slack: clients.slackAlerts,
-              email: clients.email,
+              ...clients.alerts,
               ledger: claimed,
               cache: deps.cache,
               logger: deps.logger,
+              outbox: true,
             },
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;

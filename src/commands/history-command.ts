@@ -61,7 +61,8 @@ export async function historyCommand(
       out(opts.team ? `no slots of team "${opts.team}" in ${where}` : `no slots in ${where} yet`);
       return 0;
     }
-    for (const line of formatHistory(slots, { zone, width })) out(line);
+    for (const line of formatHistory(slots, { zone, width, outbox: Boolean(opts.outbox) }))
+      out(line);
     return 0;
   } finally {
     await ledger.close();

@@ -11,6 +11,8 @@ export interface HistoryLayout {
   /** An IANA zone (UTC unless `history --tz` says otherwise). */
   zone: string;
   width: number;
+  /** `start --outbox`'s ledger: its deliveries were written to files, never sent. */
+  outbox?: boolean;
 }
 
 const INDENT = "  ";
@@ -27,7 +29,7 @@ export function formatHistory(
   const firedWidth = Math.max(visibleLength(firedHead), "yyyy-mm-dd hh:mm".length);
   const rows = slots.map((slot) => ({
     slot,
-    states: slot.deliveries.map((d) => stateOf(d, layout.zone)),
+    states: slot.deliveries.map((d) => stateOf(d, layout.zone, layout.outbox === true)),
   }));
   const stateWidth = Math.max(0, ...rows.flatMap((r) => r.states.map(visibleLength)));
   const triesWidth = Math.max(0, ...slots.flatMap((s) => s.deliveries.map((d) => tries(d).length)));
@@ -57,10 +59,12 @@ export function formatHistory(
             : [name];
         lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());
       });
-      if (delivery.lastError && delivery.state !== "sent") {
+      if (delivery.lastError) {
+        // A delivered row's error is the note it was delivered with (a project left out).
+        const label = delivery.state === "sent" ? "note" : "last error";
         lines.push(
           ...wrap(
-            `last error: ${delivery.lastError}`,
+            `${label}: ${delivery.lastError}`,
             layout.width,
             INDENT.repeat(2),
             INDENT.repeat(3),
@@ -72,10 +76,11 @@ export function formatHistory(
   return lines.flatMap((line) => fitLine(line, layout.width));
 }
 
-function stateOf(delivery: Delivery, zone: string): string {
+function stateOf(delivery: Delivery, zone: string, outbox: boolean): string {
   switch (delivery.state) {
     case "sent":
-      return "sent";
+      // start --outbox's ledger: written to files, never sent.
+      return outbox ? "written to the outbox" : "sent";
     case "pending":
       return "pending";
     case "sending":

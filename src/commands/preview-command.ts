@@ -1,6 +1,7 @@
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
+import { noClients } from "../destinations/registry.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
@@ -40,15 +41,22 @@ export async function previewCommand(
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
+  // What a real post would carry: the alerts firing now, read from the ledger (never written).
+  const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
     const { report } = await buildDigestReport(
       { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
-      { api, cache: createRequestCache(), logger },
+      {
+        api,
+        cache: createRequestCache(),
+        logger,
+        ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
+      },
     );
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
     return 0;
   } finally {
-    await api.close();
+    await Promise.all([api.close(), ledger?.close()]);
   }
 }
 
@@ -67,8 +75,7 @@ async function previewAlert(
   try {
     const deps = {
       api,
-      slack: null,
-      email: null,
+      ...noClients(),
       // A dry run reads states and sends nothing; the view is claimed all the same (types say so).
       ledger:
         ledger &&

@@ -76,15 +76,18 @@ export async function startDaemonService(
     await ledger.close();
     throw error;
   }
-  const metrics = createDaemonMetrics(async () => {
-    const alerts = current.teams.flatMap((team) =>
-      team.alerts.map((a) => [team.name, a.name] as const),
-    );
-    const states = await Promise.all(
-      alerts.map(([team, alert]) => ledger.alertStates(team, alert)),
-    );
-    return states.flat();
-  });
+  const metrics = createDaemonMetrics(
+    async () => {
+      const alerts = current.teams.flatMap((team) =>
+        team.alerts.map((a) => [team.name, a.name] as const),
+      );
+      const states = await Promise.all(
+        alerts.map(([team, alert]) => ledger.alertStates(team, alert)),
+      );
+      return states.flat();
+    },
+    { outbox: Boolean(options.outbox) },
+  );
   const clients = createClients(config, {
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),

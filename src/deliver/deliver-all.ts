@@ -12,6 +12,11 @@ export interface Receipt {
   messageId?: string;
   /** Delivered, but not wholly: e.g. the SMTP server refused some recipients. */
   warning?: string;
+  /**
+   * Delivered in full, with something the operator must act on (a project the digest left
+   * out, and how to fix it): kept with the delivery, so `history` shows it.
+   */
+  note?: string;
 }
 
 export interface DeliveryJob {
@@ -28,6 +33,17 @@ export interface DeliveryJob {
 
 /** `waiting`: the ledger says not now (a retry later, given up, or another process sends it). */
 export type DeliveryStatus = "sent" | "recovered" | "already-sent" | "waiting" | "failed";
+
+/**
+ * A delivery's outcome as logs and commands say it: what went to an outbox was written there,
+ * never "sent", so no one takes a dry run for a delivery.
+ */
+export function deliveryWord(status: DeliveryStatus, outbox: boolean): string {
+  if (!outbox) return status;
+  if (status === "sent") return "written to the outbox";
+  if (status === "already-sent") return "already written";
+  return status;
+}
 
 export interface DeliveryResult {
   id: string;

@@ -63,7 +63,13 @@ export interface SlackAlertPosted extends SlackPosted {
 /** Alert messages in Slack: a fire is a new post, later changes reply in its thread and edit it. */
 export interface SlackAlertDestination {
   /** A reply in the thread of `threadTs`, or a new post when null or the thread is gone. */
-  postAlert(channel: string, post: SlackPost, threadTs: string | null): Promise<SlackAlertPosted>;
+  /** `broadcast`: a reply also shown in the channel (`reply_broadcast`), for an escalation. */
+  postAlert(
+    channel: string,
+    post: SlackPost,
+    threadTs: string | null,
+    options?: { broadcast?: boolean },
+  ): Promise<SlackAlertPosted>;
   /**
    * Edits a fire's first message to show its state now; false when that message is gone.
    * `names` say which evaluation edits which fire (the outbox names its file after them).

@@ -117,6 +117,8 @@ export interface NotClaimed {
 export interface DeliveryReceipt {
   slackTs?: string;
   messageId?: string;
+  /** What the operator must act on though it was delivered; kept as the row's `lastError`. */
+  note?: string;
 }
 
 /** A failed delivery whose next attempt is due, with the slot it belongs to. */

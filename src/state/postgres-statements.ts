@@ -175,13 +175,20 @@ export function postgresStatements(
     markSent: (key, destination, receipt, claim) =>
       transaction(async (client) => {
         const written = await client.query(
-          `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, updated_at)
-           VALUES ($1, $2, 'sent', 1, $3, $4, clock_timestamp())
+          `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
+           VALUES ($1, $2, 'sent', 1, $3, $4, $6, clock_timestamp())
            ON CONFLICT (slot_key, destination) DO UPDATE SET
-             state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(),
+             state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(), last_error = $6,
              slack_ts = coalesce($3, d.slack_ts), message_id = coalesce($4, d.message_id)
            WHERE $5::integer IS NULL OR d.claim = $5`,
-          [key, destination, receipt.slackTs ?? null, receipt.messageId ?? null, claim ?? null],
+          [
+            key,
+            destination,
+            receipt.slackTs ?? null,
+            receipt.messageId ?? null,
+            claim ?? null,
+            receipt.note ?? null,
+          ],
         );
         await client.query(REFRESH_FINISHED, [key]);
         return (written.rowCount ?? 0) > 0;

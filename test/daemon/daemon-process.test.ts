@@ -208,6 +208,11 @@ describe("the daemon as a process", () => {
     const done = await daemon.logged("digest done");
     const key = String(done.slot);
     expect(readdirSync(outbox)).toContain(`${key}.slack.json`);
+    // Nothing written to an outbox is called sent: not in the log, nor in /metrics.
+    expect(done.deliveries).toEqual({ "slack:C0123ABCD": "written to the outbox" });
+    const metrics = await (await fetch(`${await daemon.opsUrl()}/metrics`)).text();
+    expect(metrics).toMatch(/deliveries_total\{[^}]*destination="slack",result="outbox"\} 1/);
+    expect(metrics).not.toMatch(/deliveries_total\{[^}]*result="sent"\}/);
     daemon.child.kill("SIGTERM");
     expect((await daemon.exit).code).toBe(0);
     expect(live.slack.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
@@ -218,7 +223,7 @@ describe("the daemon as a process", () => {
     history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
     expect((await history.exit).code).toBe(0);
     expect(historyOut.join("")).toMatch(
-      new RegExp(`${key.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+1`),
+      new RegExp(`${key.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+written to the outbox\\s+1`),
     );
   });
 

@@ -26,6 +26,9 @@ const postMessage: Handler = ({ params }, state) => {
     blocks: Array.isArray(blocks.value) ? blocks.value : null,
     metadata: metadata.value ?? null,
     thread_ts: typeof params.thread_ts === "string" && params.thread_ts ? params.thread_ts : null,
+    ...(params.reply_broadcast === true || params.reply_broadcast === "true"
+      ? { reply_broadcast: true }
+      : {}),
     ts: state.nextTs(),
   };
   state.posts.push(post);

@@ -19,6 +19,8 @@ export interface FakePost {
   blocks: unknown[] | null;
   metadata: { event_type: string; event_payload: Record<string, unknown> } | null;
   thread_ts: string | null;
+  /** A reply also shown in the channel. */
+  reply_broadcast?: boolean;
   ts: string;
   /** How many times chat.update edited it. */
   edits?: number;

@@ -221,6 +221,23 @@ describe.each([
     expect((await ledger.getSlot(key))?.finishedAt).toBeInstanceOf(Date);
   });
 
+  it("keeps the note a delivery was sent with, and drops an earlier failure's error once sent", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    await ledger.markFailed(key, EMAIL, "smtp down", null);
+    await ledger.markSent(key, EMAIL, { messageId: "<m@x>" });
+    const note = "left out Ghost (zzghost): not found";
+    await ledger.markSent(key, SLACK, { slackTs: "1.2", note });
+    const rows = (await ledger.getSlot(key))?.deliveries ?? [];
+    expect(rows.map((d) => [d.destination, d.state, d.lastError]).sort()).toEqual(
+      [
+        [EMAIL, "sent", null],
+        [SLACK, "sent", note],
+      ].sort(),
+    );
+  });
+
   it("keeps the parts of a delivery, each once", async () => {
     const { ledger } = await store.open();
     const key = aSlot().key;

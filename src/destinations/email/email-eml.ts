@@ -1,6 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type Mail from "nodemailer/lib/mailer/index.js";
-import type { EmailMessage } from "../messages.js";
+import type { EmailMessage } from "../../messages.js";
 
 // One MIME message, composed the same way for sending, for measuring against the size cap, and
 // for the outbox's `DIR/<key>.eml` files.
@@ -10,10 +10,12 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
   return {
     from,
     to: message.to,
+    ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,
     messageId: message.messageId,
+    ...(message.inReplyTo ? { inReplyTo: message.inReplyTo, references: [message.inReplyTo] } : {}),
     attachments: message.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,

@@ -1,10 +1,10 @@
 import type { Block, KnownBlock } from "@slack/web-api";
-import { SlackDeliveryError } from "../errors.js";
-import type { SlackMessage, SlackPost } from "../messages.js";
+import type { SlackAlertDestination, SlackAlertPosted } from "../../deliver/types.js";
+import { SlackDeliveryError } from "../../errors.js";
+import type { SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { toSlackDeliveryError } from "./slack-errors.js";
-import type { SlackAlertDestination, SlackAlertPosted } from "./types.js";
 
 // Alert messages over the Slack Web API: a reply goes in the fire's thread, and the fire's
 // first message is edited with chat.update. When that first message was deleted, Slack answers
@@ -35,15 +35,19 @@ export function createSlackAlertDestination(
     unfurl_media: false,
   });
 
-  async function post(channel: string, id: string, message: SlackPost, threadTs: string | null) {
+  async function post(
+    channel: string,
+    id: string,
+    message: SlackPost,
+    threadTs: string | null,
+    broadcast = false,
+  ) {
     // Never retried by the library, like a digest's post: after a timeout it may have landed.
+    const base = { channel: id, ...body(message.main), metadata: message.metadata };
     const sent = await call("chat.postMessage", channel, () =>
-      posts.chat.postMessage({
-        channel: id,
-        ...body(message.main),
-        metadata: message.metadata,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-      }),
+      posts.chat.postMessage(
+        threadTs === null ? base : { ...base, thread_ts: threadTs, reply_broadcast: broadcast },
+      ),
     );
     if (!sent.ts) {
       throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
@@ -55,11 +59,12 @@ export function createSlackAlertDestination(
   }
 
   return {
-    async postAlert(channel, message, threadTs): Promise<SlackAlertPosted> {
+    async postAlert(channel, message, threadTs, options = {}): Promise<SlackAlertPosted> {
       const id = await resolve(channel);
       if (threadTs) {
         try {
-          return { channel: id, ts: await post(channel, id, message, threadTs), threaded: true };
+          const ts = await post(channel, id, message, threadTs, options.broadcast);
+          return { channel: id, ts, threaded: true };
         } catch (error) {
           if (!(error instanceof SlackDeliveryError && GONE.has(error.slackError ?? "")))
             throw error;
