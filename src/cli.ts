@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { ReporterError } from "./errors.js";
+import { ReporterError, UsageError } from "./errors.js";
 
 // Each command's module is imported when that command runs, so `check-config` never loads
 // exceljs, the Slack SDK or nodemailer: a command starts in a fraction of the time.
@@ -75,6 +75,22 @@ function positive(value: string): number {
   return n;
 }
 
+/** A silence's id, as `alerts --silences` lists it (`#3` or `3`). */
+function silenceId(value: string): number {
+  return positive(value.replace(/^#/, ""));
+}
+
+/** `alerts`: an evaluation (--team, --alert), or the silences. */
+interface AlertsCliOptions {
+  team?: string;
+  alert?: string;
+  at?: Date;
+  outbox?: string;
+  config?: string;
+  silences?: boolean;
+  unsilence?: number;
+}
+
 function isoDate(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value))
     throw new InvalidArgumentError(`"${value}" is not a date like 2026-11-01`);
@@ -130,9 +146,13 @@ export function buildProgram(): Command {
 
   program
     .command("alerts")
-    .description("one alert evaluation now, recorded in the ledger and delivered")
-    .requiredOption("--team <team>", "team name")
-    .requiredOption("--alert <alert>", "alert name")
+    .description(
+      "one alert evaluation now, recorded in the ledger and delivered; or the silences (--silences, --unsilence ID)",
+    )
+    .option("--team <team>", "team name (required to evaluate; with --silences, only its silences)")
+    .option("--alert <alert>", "alert name (required to evaluate)")
+    .option("--silences", "list the silences that hold now or start later, with their ids")
+    .option("--unsilence <id>", "end the silence with this id now", silenceId)
     .option(
       "--at <iso>",
       "the scheduled fire instant whose window to evaluate (default: now)",
@@ -144,9 +164,25 @@ export function buildProgram(): Command {
     )
     .addOption(configOption())
     .action(
-      exitWith(async (opts) =>
-        (await import("./commands/alerts-command.js")).alertsCommand(opts, out),
-      ),
+      exitWith(async (opts: AlertsCliOptions) => {
+        if (opts.silences) {
+          return (await import("./commands/silences-command.js")).silencesCommand(opts, out);
+        }
+        if (opts.unsilence !== undefined) {
+          const { unsilenceCommand } = await import("./commands/silences-command.js");
+          return unsilenceCommand({ ...opts, id: opts.unsilence }, out);
+        }
+        const { team, alert } = opts;
+        if (!team || !alert) {
+          throw new UsageError(
+            `alerts needs --team and --alert to evaluate (or --silences, or --unsilence ID) — see insights-reporter alerts --help`,
+          );
+        }
+        return (await import("./commands/alerts-command.js")).alertsCommand(
+          { ...opts, team, alert },
+          out,
+        );
+      }),
     );
 
   program
