@@ -37,8 +37,8 @@ export interface DaemonServiceOptions {
    * in a ledger inside it, never in `state.path`, so a later real daemon still delivers them.
    */
   outbox?: string;
-  /** Socket Mode's ping timeout, and so its reconnect step (tests shorten it). */
-  socketPingTimeoutMs?: number;
+  /** Socket Mode's first reconnect delay after a failed attempt (tests shorten it). */
+  socketReconnectStepMs?: number;
 }
 
 export interface DaemonService {
@@ -122,7 +122,9 @@ export async function startDaemonService(
         logger,
         metrics,
         now,
-        ...(options.socketPingTimeoutMs ? { pingTimeoutMs: options.socketPingTimeoutMs } : {}),
+        ...(options.socketReconnectStepMs
+          ? { reconnectStepMs: options.socketReconnectStepMs }
+          : {}),
         // Acknowledged already; acting on alerts and commands comes with issue 24's next parts.
         onEnvelope: async (envelope) => {
           logger.info(describeEnvelope(envelope), "Slack envelope acknowledged");

@@ -3,8 +3,12 @@ import { redactSecrets, type Secret } from "../secret.js";
 
 // The daemon's Socket Mode connection to Slack (ADR 0007): opened with the app-level token,
 // every envelope acknowledged the moment it arrives — before any work, so nothing we do can take
-// us past Slack's 3 s — and its state kept for /readyz and /metrics. Reconnecting after a drop
-// or a `disconnect` message is the library's (a delay of `pingTimeoutMs` × failures in a row).
+// us past Slack's 3 s — and its state kept for /readyz and /metrics.
+//
+// Reconnecting is ours, not the library's: its own reconnect calls `start()` without catching,
+// so a token revoked while the daemon runs became an unhandled rejection that would end the
+// process (seen with the fake). Here a drop or Slack's `disconnect` reconnects at once, then
+// with a doubling delay; a refusal of the token is final and shown as `refused`.
 
 /** Where the connection stands. `refused` and `failed` are final: a restart is needed. */
 export type SlackSocketState =
@@ -61,12 +65,28 @@ export interface SlackSocketOptions {
   onEnvelope(envelope: SlackEnvelope): Promise<void>;
   metrics?: SlackSocketMetrics;
   now?: () => Date;
-  /**
-   * How long a ping may wait for its pong (the library's `clientPingTimeout`, 5 s by default),
-   * and so the step of its reconnect delay. Tests shorten it.
-   */
-  pingTimeoutMs?: number;
+  /** The first reconnect delay after a failed attempt, doubled up to a minute (default 1 s). */
+  reconnectStepMs?: number;
 }
+
+const MAX_RECONNECT_DELAY_MS = 60_000;
+
+/**
+ * `apps.connections.open` errors that no retry can mend: the token is wrong, revoked, of the
+ * wrong kind or lacks `connections:write`, or the workspace is gone. The library's list, plus
+ * the last four.
+ */
+const FINAL_REFUSALS: ReadonlySet<string> = new Set([
+  "not_authed",
+  "invalid_auth",
+  "account_inactive",
+  "user_removed_from_team",
+  "team_disabled",
+  "token_revoked",
+  "token_expired",
+  "not_allowed_token_type",
+  "missing_scope",
+]);
 
 /** The part of our (pino) logger this module writes to. */
 interface LibraryLoggerTarget {
@@ -96,43 +116,77 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
   };
   metrics?.socketState(status.state);
 
+  const step = options.reconnectStepMs ?? 1_000;
+  let failures = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let attempt: Promise<void> | null = null;
+
   const client = import("@slack/socket-mode").then(({ SocketModeClient }) => {
     const socket = new SocketModeClient({
       appToken: options.appToken.reveal(),
       logger: libraryLogger(logger, options.appToken),
-      clientPingTimeout: options.pingTimeoutMs ?? 5_000,
+      autoReconnectEnabled: false,
       clientOptions: {
         ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
         // The original axios error holds the request config, Authorization header included.
         attachOriginalToWebAPIRequestError: false,
         timeout: 30_000,
+        // One try per attempt: the delays between attempts are ours (below).
+        retryConfig: { retries: 0 },
       },
     });
     socket.on("connected", () => {
+      failures = 0;
       status = { ...status, connects: status.connects + 1 };
       metrics?.socketConnected();
       enter("connected");
     });
-    // The WebSocket is gone (a drop, or Slack's `disconnect`); the library opens a new one.
-    socket.on("close", () => {
-      if (!stopping) enter("reconnecting");
-    });
+    // The WebSocket is gone: a drop, Slack's `disconnect`, or an attempt that failed.
+    socket.on("disconnected", () => reconnectLater(socket));
     socket.on("slack_event", (event: LibraryEvent) => {
       const handled = acknowledgeThenHandle(event);
       inFlight.add(handled);
       void handled.finally(() => inFlight.delete(handled));
     });
-    socket.start().catch((error: unknown) => {
-      if (stopping) return;
-      const code = slackErrorCode(error);
-      enter(
-        code ? "refused" : "failed",
-        code ?? redactSecrets(String(error), [options.appToken.reveal()]),
-      );
-    });
     return socket;
   });
-  client.catch((error: unknown) => enter("failed", String(error)));
+  client.then(connect, (error: unknown) => enter("failed", String(error)));
+
+  function connect(socket: InstanceType<typeof import("@slack/socket-mode").SocketModeClient>) {
+    attempt = socket.start().then(
+      async () => {
+        // Stopped while it connected: close what just opened.
+        if (stopping) await socket.disconnect();
+      },
+      (error: unknown) => {
+        if (stopping) return;
+        const code = slackErrorCode(error);
+        if (code && FINAL_REFUSALS.has(code)) {
+          enter("refused", code);
+          return;
+        }
+        const problem =
+          code ?? (error ? redactSecrets(String(error), [options.appToken.reveal()]) : null);
+        reconnectLater(socket, problem);
+      },
+    );
+  }
+
+  /** Schedules the next attempt, once however many signals say the connection is gone. */
+  function reconnectLater(
+    socket: InstanceType<typeof import("@slack/socket-mode").SocketModeClient>,
+    problem: string | null = status.problem,
+  ): void {
+    if (stopping || timer || status.state === "refused") return;
+    enter("reconnecting", problem);
+    // A routine drop or refresh reconnects at once; failures in a row wait longer each time.
+    const delay = failures === 0 ? 0 : Math.min(step * 2 ** (failures - 1), MAX_RECONNECT_DELAY_MS);
+    failures += 1;
+    timer = setTimeout(() => {
+      timer = null;
+      if (!stopping) connect(socket);
+    }, delay);
+  }
 
   async function acknowledgeThenHandle(event: LibraryEvent): Promise<void> {
     const started = performance.now();
@@ -168,8 +222,11 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
     async stop() {
       if (stopping) return;
       stopping = true;
+      if (timer) clearTimeout(timer);
       const socket = await client.catch(() => null);
       await socket?.disconnect();
+      // An attempt still waiting on apps.connections.open closes what it opens by itself.
+      await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       await Promise.allSettled([...inFlight]);
       enter("stopped");
     },

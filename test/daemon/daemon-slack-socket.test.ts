@@ -8,7 +8,7 @@ import { type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
 /**
  * The daemon with `slack.app_token` (issue 24): it opens Socket Mode against the fake Slack,
  * acks what Slack sends, reconnects after a drop, and shows the connection in /readyz and
- * /metrics. The reconnect step is shortened to 300 ms (`socketPingTimeoutMs`).
+ * /metrics. The reconnect step is shortened to 50 ms (`socketReconnectStepMs`).
  */
 
 let live: LiveSetup | null = null;
@@ -29,7 +29,7 @@ async function start(appToken: string | undefined) {
     logger,
     tickMs: 50,
     retryDelaysMs: [200],
-    socketPingTimeoutMs: 300,
+    socketReconnectStepMs: 50,
   });
   return { live, service, logs: lines };
 }

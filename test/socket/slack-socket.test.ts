@@ -17,8 +17,8 @@ import {
 /**
  * The daemon's Socket Mode connection against the fake Slack's Socket Mode over real
  * WebSockets: connecting with the app token, acking before the work, reconnecting after a drop
- * or Slack's `disconnect`, and a refused token. The library's reconnect step is shortened to
- * 300 ms through `pingTimeoutMs`.
+ * or Slack's `disconnect`, and a refused token. Reconnect delays are shortened to 50 ms
+ * through `reconnectStepMs`.
  */
 
 let slack: FakeSlack | null = null;
@@ -41,7 +41,7 @@ async function open(
     appToken: new Secret(options.token ?? FAKE_SLACK_APP_TOKEN),
     apiUrl: slack.url,
     logger,
-    pingTimeoutMs: 300,
+    reconnectStepMs: 50,
     onEnvelope: async (envelope) => {
       seen.push(envelope);
       await options.onEnvelope?.(envelope);
@@ -139,6 +139,30 @@ describe("the Slack Socket Mode connection", () => {
     slack.socket.requestReconnect("refresh_requested");
     await connected(socket, 2);
     expect(slack.socket.connections.map((c) => c.open)).toEqual([false, true]);
+  });
+
+  it("is refused, and does not crash, when the token is revoked while it runs", async () => {
+    // The library's own reconnect left this rejection unhandled: the daemon would have died.
+    const { slack, socket } = await open();
+    await connected(socket);
+    slack.failNext("apps.connections.open", "token_revoked");
+    slack.socket.drop();
+    await waitFor("the refusal", () => socket.status().state === "refused");
+    expect(socket.status().problem).toBe("token_revoked");
+    expect(slack.socket.connections).toHaveLength(1);
+  });
+
+  it("keeps trying while apps.connections.open fails, then connects", async () => {
+    const { slack, socket, states } = await open();
+    await connected(socket);
+    slack.failNext("apps.connections.open", "http500", { times: 2 });
+    slack.socket.drop();
+    await connected(socket, 2);
+    const opens = slack.calls.filter((c) => c.method === "apps.connections.open");
+    // The first connection, two failed attempts, the one that worked.
+    expect(opens).toHaveLength(4);
+    expect(states.filter((s) => s === "reconnecting").length).toBeGreaterThanOrEqual(1);
+    expect(states.at(-1)).toBe("connected");
   });
 
   it("is refused for a wrong app token, says why, and never logs the token", async () => {
