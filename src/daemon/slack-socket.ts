@@ -1,4 +1,4 @@
-import type { Logger as LibraryLogger, LogLevel } from "@slack/socket-mode";
+import type { Logger as LibraryLogger, LogLevel, SocketModeClient } from "@slack/socket-mode";
 import { redactSecrets, type Secret } from "../secret.js";
 
 // The daemon's Socket Mode connection to Slack (ADR 0007): opened with the app-level token,
@@ -110,7 +110,9 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
 
   const enter = (state: SlackSocketState, problem: string | null = null) => {
     if (status.state === state && status.problem === problem) return;
-    status = { ...status, state, since: now(), problem };
+    // A new problem while still reconnecting keeps `since`: /readyz judges how long it has been.
+    const since = status.state === state ? status.since : now();
+    status = { ...status, state, since, problem };
     metrics?.socketState(state);
     logger.info({ state, ...(problem ? { problem } : {}) }, `Slack Socket Mode ${state}`);
   };
@@ -152,7 +154,7 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
   });
   client.then(connect, (error: unknown) => enter("failed", String(error)));
 
-  function connect(socket: InstanceType<typeof import("@slack/socket-mode").SocketModeClient>) {
+  function connect(socket: SocketModeClient) {
     attempt = socket.start().then(
       async () => {
         // Stopped while it connected: close what just opened.
@@ -173,10 +175,7 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
   }
 
   /** Schedules the next attempt, once however many signals say the connection is gone. */
-  function reconnectLater(
-    socket: InstanceType<typeof import("@slack/socket-mode").SocketModeClient>,
-    problem: string | null = status.problem,
-  ): void {
+  function reconnectLater(socket: SocketModeClient, problem: string | null = status.problem): void {
     if (stopping || timer || status.state === "refused") return;
     enter("reconnecting", problem);
     // A routine drop or refresh reconnects at once; failures in a row wait longer each time.
