@@ -6,7 +6,7 @@ import { asNumber, asRecords, asText, type Loose } from "./loose-access.js";
 import { DEFAULT_ALERT_METRIC, DEFAULT_PERIOD } from "./schema.js";
 
 /** Periods longer than a week, which cannot be compared with "the same period last week". */
-const LONGER_THAN_A_WEEK = new Set(["previous_month", "last_28_days"]);
+const LONGER_THAN_A_WEEK = new Set(["previous_month", "previous_quarter", "last_28_days"]);
 
 /** The rules one team must meet beyond its schema: zone, schedules, uniqueness, destinations, thresholds. */
 export function checkTeam(team: Loose, at: string): ConfigIssue[] {

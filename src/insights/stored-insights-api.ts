@@ -1,4 +1,4 @@
-import { InvalidRangeError } from "../errors.js";
+import { InvalidRangeError, LookbackError } from "../errors.js";
 import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
@@ -54,6 +54,27 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     return request;
   }
 
+  /**
+   * A range from the API; the part of it before the API's lookback is left to the store. The
+   * refusal is kept (`refused`), so that days neither held nor served can be named as missing.
+   */
+  async function fetchServed(
+    store: DayStore,
+    series: DaySeries,
+    query: InsightsQuery,
+    range: DateRange,
+    refused: LookbackError[],
+  ): Promise<StoredDay[]> {
+    try {
+      return await fetchRange(store, series, query, range);
+    } catch (error) {
+      if (!(error instanceof LookbackError) || error.earliestDate <= range.start) throw error;
+      refused.push(error);
+      if (error.earliestDate > range.end) return [];
+      return fetchRange(store, series, query, { start: error.earliestDate, end: range.end });
+    }
+  }
+
   return {
     listProjects: () => api.listProjects(),
 
@@ -79,9 +100,12 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         settleAfterMs: options.settleAfterMs,
       });
       const byDate = new Map(held.map((day) => [day.date, day]));
+      const refused: LookbackError[] = [];
       let fetched: StoredDay[][];
       try {
-        fetched = await Promise.all(ranges.map((range) => fetchRange(store, series, query, range)));
+        fetched = await Promise.all(
+          ranges.map((range) => fetchServed(store, series, query, range, refused)),
+        );
       } catch (error) {
         // The API's today is behind ours (its clock, or a test's emulator): the recent window
         // starts after it. The range as asked gets the API's own answer, and is stored.
@@ -91,10 +115,19 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       }
       for (const day of fetched.flat()) byDate.set(day.date, day);
       const dates = datesIn({ start: query.startDate, end });
-      const days = dates.map((date) => byDate.get(date));
+      const days = dates.flatMap((date) => byDate.get(date) ?? []);
+      const missing = dates.filter((date) => !byDate.has(date));
+      if (missing.length === 0) return assemble(projectId, query, end, days);
+      // Days before the API's lookback that the store never held are named, not shown as zeros;
+      // a range with none of its days anywhere stays the API's refusal.
+      const earliest = refused.map((error) => error.earliestDate).sort()[0];
+      const beyondLookback = earliest !== undefined && missing.every((date) => date < earliest);
+      if (beyondLookback && missing.length < dates.length) {
+        return { ...assemble(projectId, query, end, days), missingDays: missing };
+      }
+      if (beyondLookback) throw refused[0];
       // A day neither held nor sent (the API cut the range short): the API's answer, not zeros.
-      if (days.some((day) => day === undefined)) return api.getInsights(projectId, query);
-      return assemble(projectId, query, end, days as StoredDay[]);
+      return api.getInsights(projectId, query);
     },
   };
 }

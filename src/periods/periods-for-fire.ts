@@ -1,5 +1,12 @@
 import { UsageError } from "../errors.js";
-import { addDays, localDateOf, monthStart, periodDays, weekdayOf } from "./calendar-date.js";
+import {
+  addDays,
+  localDateOf,
+  monthStart,
+  periodDays,
+  quarterStart,
+  weekdayOf,
+} from "./calendar-date.js";
 import { priorOfRange } from "./period-for-range.js";
 import type { CompareTo, Period, PeriodKind, PeriodPair, Weekday } from "./types.js";
 
@@ -60,6 +67,8 @@ export function currentPeriod(
     }
     case "previous_month":
       return { start: monthStart(today, -1), end: addDays(monthStart(today), -1) };
+    case "previous_quarter":
+      return { start: quarterStart(today, -1), end: addDays(quarterStart(today), -1) };
     case "last_7_days":
       return { start: addDays(today, -7), end: yesterday };
     case "last_28_days":
@@ -84,9 +93,34 @@ export function priorPeriod(kind: PeriodKind, compareTo: CompareTo, current: Per
     }
     return { start: addDays(current.start, -7), end: addDays(current.end, -7) };
   }
+  if (compareTo === "same_period_last_year") return sameSpanLastYear(kind, current);
   // Months differ in length; comparing with "the 31 days before" would straddle two months.
   if (kind === "previous_month") {
     return { start: monthStart(current.start, -1), end: addDays(current.start, -1) };
   }
+  if (kind === "previous_quarter") {
+    return { start: monthStart(current.start, -3), end: addDays(current.start, -1) };
+  }
   return priorOfRange(current);
+}
+
+/** Days of the week a year earlier: 52 weeks back, so that Mondays compare with Mondays. */
+const WEEKS_IN_A_YEAR_DAYS = 52 * 7;
+
+/**
+ * The same span a year earlier. Calendar months and quarters are the same months a year back
+ * (February's length follows its year); spans of days go 52 weeks back, so a week compares
+ * with the same weekdays (weekends run fewer suites) instead of a span shifted by a day or two.
+ */
+function sameSpanLastYear(kind: PeriodKind, current: Period): Period {
+  if (kind === "previous_month" || kind === "previous_quarter") {
+    return {
+      start: monthStart(current.start, -12),
+      end: addDays(monthStart(current.end, -11), -1),
+    };
+  }
+  return {
+    start: addDays(current.start, -WEEKS_IN_A_YEAR_DAYS),
+    end: addDays(current.end, -WEEKS_IN_A_YEAR_DAYS),
+  };
 }

@@ -9,12 +9,17 @@ export const PERIOD_KINDS = [
   "since_previous_run",
   "previous_week",
   "previous_month",
+  "previous_quarter",
   "last_7_days",
   "last_28_days",
 ] as const;
 export type PeriodKind = (typeof PERIOD_KINDS)[number];
 
-export const COMPARE_TO = ["previous_period", "same_period_last_week"] as const;
+export const COMPARE_TO = [
+  "previous_period",
+  "same_period_last_week",
+  "same_period_last_year",
+] as const;
 export type CompareTo = (typeof COMPARE_TO)[number];
 
 /** ISO weekday: 1 is Monday, 7 is Sunday (as luxon counts). */

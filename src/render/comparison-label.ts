@@ -17,6 +17,9 @@ export function comparisonLabel(periods: PeriodPair): string {
   ) {
     return `vs ${prior} (same ${days === 1 ? "day" : "period"} last week)`;
   }
+  if (periods.compareTo === "same_period_last_year") {
+    return `vs ${prior} (same ${periods.kind === "previous_quarter" ? "quarter" : "period"} last year)`;
+  }
   return `vs ${previousSpan(periods.kind, days)} (${prior})`;
 }
 
@@ -27,6 +30,7 @@ function daysApart(periods: PeriodPair): number {
 function previousSpan(kind: PeriodPair["kind"], days: number): string {
   if (kind === "previous_week") return "previous week";
   if (kind === "previous_month") return "previous month";
+  if (kind === "previous_quarter") return "previous quarter";
   return days === 1 ? "previous day" : `previous ${days} days`;
 }
 

@@ -196,6 +196,50 @@ const rows: Row[] = [
     current: ["2026-12-27", "2027-01-02"],
     prior: ["2026-12-20", "2026-12-26"],
   },
+  {
+    // 00:30 on 1 April in Berlin is still 31 March in UTC; March's clocks went forward on the 29th.
+    name: "quarter fired just after midnight on 1 April in Berlin reports Q1, whose days cross DST",
+    fireAt: "2026-03-31T22:30:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_quarter",
+    current: ["2026-01-01", "2026-03-31"],
+    prior: ["2025-10-01", "2025-12-31"],
+  },
+  {
+    name: "quarter fired at 23:30 on 31 March in New York is still in Q1: it reports Q4",
+    fireAt: "2026-04-01T03:30:00Z",
+    timezone: "America/New_York",
+    kind: "previous_quarter",
+    current: ["2025-10-01", "2025-12-31"],
+    prior: ["2025-07-01", "2025-09-30"],
+  },
+  {
+    name: "quarter against the same quarter last year",
+    fireAt: "2026-04-01T07:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_quarter",
+    compareTo: "same_period_last_year",
+    current: ["2026-01-01", "2026-03-31"],
+    prior: ["2025-01-01", "2025-03-31"],
+  },
+  {
+    name: "February against last year's February, a leap year's 29 days",
+    fireAt: "2025-03-02T08:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_month",
+    compareTo: "same_period_last_year",
+    current: ["2025-02-01", "2025-02-28"],
+    prior: ["2024-02-01", "2024-02-29"],
+  },
+  {
+    name: "a week against the same weekdays 52 weeks earlier",
+    fireAt: "2026-11-16T08:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_week",
+    compareTo: "same_period_last_year",
+    current: ["2026-11-09", "2026-11-15"],
+    prior: ["2025-11-10", "2025-11-16"],
+  },
 ];
 
 describe("periodsForFire", () => {

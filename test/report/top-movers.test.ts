@@ -32,6 +32,7 @@ function moved(
     priorNote: null,
     deltas: deltasBetween(current, prior),
     daily: [],
+    missingDays: { current: [], prior: [] },
   };
 }
 
@@ -98,6 +99,7 @@ describe("topMovers and min_change_pp", () => {
       priorNote: null,
       deltas: deltasBetween(current, prior),
       daily: [],
+      missingDays: { current: [], prior: [] },
     };
     expect(project.deltas.flakyRate).toMatchObject({ significant: true, large: false });
     expect(topMovers([project])).toEqual([]);
