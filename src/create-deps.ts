@@ -75,6 +75,7 @@ function withLedgerDays(
     days: store.days,
     now,
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
+    ...(config.history ? { keep: config.history.keep } : {}),
   });
   return {
     ...stored,

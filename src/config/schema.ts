@@ -296,8 +296,18 @@ export const configSchema = z
           .describe(
             "A day's figures are final once it ended this long ago (runs uploaded late still land in it until then); a final day in the store is never fetched again.",
           ),
+        keep: z
+          .string()
+          .regex(/^\d+\s*(d|w|y)$/, 'days, weeks or years, such as "2y", "18w" or "400d"')
+          .refine((value) => !/^0+\s*[dwy]$/.test(value), {
+            message: 'must be at least 1d, e.g. "2y"',
+          })
+          .default("2y")
+          .describe(
+            'How long the day store keeps a day: days, weeks or calendar years ("2y", "18w", "400d"). Older days are deleted once a day; a digest or export that reaches further names them as missing.',
+          ),
       })
-      .default({ settle_after: "48h" })
+      .default({ settle_after: "48h", keep: "2y" })
       .describe("The day store: each project day fetched is kept in the ledger."),
     server: z
       .strictObject({

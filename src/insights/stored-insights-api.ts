@@ -1,6 +1,7 @@
 import { InvalidRangeError, LookbackError } from "../errors.js";
 import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
+import { firstKeptDate, type Retention } from "../periods/retention.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
 import type {
   InsightsApi,
@@ -22,11 +23,27 @@ export interface DayStoreOptions {
   now: () => number;
   /** `history.settle_after`. */
   settleAfterMs: number;
+  /** `history.keep`: older days are deleted from the store once a day; absent: kept for ever. */
+  keep?: Retention;
 }
 
 /** `api` with the day store in front of its insights; the project list is the API's. */
 export function withDayStore(api: InsightsApi, options: DayStoreOptions): InsightsApi {
   const inFlight = new Map<string, Promise<StoredDay[]>>();
+  let forgottenOn: string | null = null;
+
+  /** Deletes the days `history.keep` no longer keeps, on the first request of each UTC day. */
+  async function forgetOldDays(store: DayStore, nowMs: number): Promise<void> {
+    const today = localDateOf(new Date(nowMs), "Etc/UTC");
+    if (!options.keep || forgottenOn === today) return;
+    forgottenOn = today;
+    try {
+      await store.forgetBefore(firstKeptDate(today, options.keep));
+    } catch (error) {
+      forgottenOn = null; // tried again on the next request
+      throw error;
+    }
+  }
 
   /** One range of a series from the API, written to the store; shared while in flight. */
   function fetchRange(
@@ -85,6 +102,7 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       const end = query.endDate < today ? query.endDate : today;
       // A range the API refuses as such (reversed) gets the API's own answer.
       if (!store || query.startDate > end) return api.getInsights(projectId, query);
+      await forgetOldDays(store, nowMs);
       const series: DaySeries = {
         projectId,
         filters: dayFilterKey(query),

@@ -166,7 +166,7 @@ const cases: Case[] = [
     [
       [
         `${D}.period`,
-        '"previous_dya" is not allowed — use one of: previous_day, since_previous_run, previous_week, previous_month, last_7_days, last_28_days (did you mean "previous_day"?)',
+        '"previous_dya" is not allowed — use one of: previous_day, since_previous_run, previous_week, previous_month, previous_quarter, last_7_days, last_28_days (did you mean "previous_day"?)',
       ],
     ],
   ],

@@ -8,7 +8,8 @@ import { withDayStore } from "../../src/insights/stored-insights-api.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
-import type { DayStore } from "../../src/state/day-store.js";
+import { parseRetention } from "../../src/periods/retention.js";
+import { type DayStore, dayFilterKey } from "../../src/state/day-store.js";
 import { openDayStore } from "../../src/state/open-day-store.js";
 import { query, rejection, TEST_KEY, testClient } from "./client-builders.js";
 
@@ -127,6 +128,49 @@ describe("insights behind the day store", () => {
       ),
     );
     expect(answer.days.slice(5)).toEqual(fromApi.days);
+  });
+
+  it("deletes the days history.keep no longer keeps, once a day", async () => {
+    const { client } = testClient(emulator.url, { now: () => clock });
+    const keep = parseRetention("30d");
+    const stored = withDayStore(client, {
+      days: async () => store,
+      now: () => clock,
+      settleAfterMs: H48,
+      keep,
+    });
+    await stored.getInsights(projectId(), JULY);
+    clock = Date.parse("2026-08-10T10:00:00Z"); // keeps 07-11 on
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    const series = {
+      projectId: projectId(),
+      filters: dayFilterKey(JULY),
+      timezone: "Europe/Berlin",
+    };
+    const held = await store.readDays(series, "2026-07-01", "2026-07-14");
+    expect(held.map((day) => day.date)).toEqual(
+      datesIn({ start: "2026-07-11", end: "2026-07-14" }),
+    );
+    // An old day written back the same day stays until the next day's first request.
+    const old = { date: "2026-07-01", runs: null, tests: null, fetchedAt: new Date(clock) };
+    await store.writeDays(series, [old]);
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    expect(await store.readDays(series, "2026-07-01", "2026-07-01")).toHaveLength(1);
+    clock = Date.parse("2026-08-11T10:00:00Z");
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    expect(await store.readDays(series, "2026-07-01", "2026-07-11")).toEqual([]);
   });
 
   it("never asks again for a settled day it holds", async () => {
