@@ -64,7 +64,7 @@ const digest = z
       .enum(COMPARE_TO)
       .default("previous_period")
       .describe(
-        "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (periods of at most 7 days); same_period_last_year: the same months a year earlier for previous_month and previous_quarter, else the same weekdays 52 weeks earlier (read from the day store once the API's 3 months have passed).",
+        "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (periods of at most 7 days); same_period_last_year: the same months a year earlier for previous_month and previous_quarter, else the same weekdays 52 weeks earlier (read from the day store once the API's 3 months have passed); median_of_4_weeks: the median of the same span in each of the 4 previous weeks (the last 4 Tuesdays for a daily digest; periods of at most 7 days), so one odd day does not colour the digest.",
       ),
     catch_up: duration
       .default("6h")

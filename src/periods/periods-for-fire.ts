@@ -32,12 +32,30 @@ export function periodsForFire(input: FireInput): PeriodPair {
     ? localDateOf(input.previousFireAt, input.timezone)
     : null;
   const current = currentPeriod(input.kind, today, input.weekStartsOn, previousDay);
-  return {
+  const pair = {
     kind: input.kind,
     compareTo: input.compareTo,
     current,
     prior: priorPeriod(input.kind, input.compareTo, current),
   };
+  const baseline = medianBaseline(input.compareTo, current);
+  return baseline ? { ...pair, baseline } : pair;
+}
+
+/** Weeks a median baseline reaches back. */
+const BASELINE_WEEKS = 4;
+
+/**
+ * `median_of_4_weeks`: the same span 1 to 4 weeks earlier, newest first (a daily digest's
+ * 4 previous same weekdays, a weekly one's 4 previous weeks); null for other comparisons and
+ * for a since_previous_run span longer than a week, which is compared with the span before.
+ */
+export function medianBaseline(compareTo: CompareTo, current: Period): Period[] | null {
+  if (compareTo !== "median_of_4_weeks" || periodDays(current) > 7) return null;
+  return Array.from({ length: BASELINE_WEEKS }, (_, i) => ({
+    start: addDays(current.start, -7 * (i + 1)),
+    end: addDays(current.end, -7 * (i + 1)),
+  }));
 }
 
 /**
@@ -78,17 +96,20 @@ export function currentPeriod(
 
 /** The period `current` is compared with. */
 export function priorPeriod(kind: PeriodKind, compareTo: CompareTo, current: Period): Period {
+  if (compareTo === "median_of_4_weeks" && periodDays(current) <= 7) {
+    return { start: addDays(current.start, -28), end: addDays(current.end, -7) };
+  }
   // Days since the previous run vary (Mon covers Fri–Sun, Tue only Mon): the same weekdays a
   // week earlier compare like with like. Longer spans (a monthly cron) take the span before.
   if (kind === "since_previous_run") {
     if (periodDays(current) > 7) return priorOfRange(current);
     return { start: addDays(current.start, -7), end: addDays(current.end, -7) };
   }
-  if (compareTo === "same_period_last_week") {
+  if (compareTo === "same_period_last_week" || compareTo === "median_of_4_weeks") {
     const days = periodDays(current);
     if (days > 7) {
       throw new UsageError(
-        `compare_to: same_period_last_week needs a period of at most 7 days, but ${kind} spans ${days} — use compare_to: previous_period`,
+        `compare_to: ${compareTo} needs a period of at most 7 days, but ${kind} spans ${days} — use compare_to: previous_period`,
       );
     }
     return { start: addDays(current.start, -7), end: addDays(current.end, -7) };

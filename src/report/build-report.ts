@@ -46,7 +46,8 @@ export function buildReport(input: ReportInput): Report {
   const rules: ChangeRules = {
     minChangePp: input.minChangePp ?? DEFAULT_RULES.minChangePp,
     currentDays: periodDays(input.periods.current),
-    priorDays: periodDays(input.periods.prior),
+    // A median baseline is one span's worth of counts, whatever the weeks it is taken from.
+    priorDays: periodDays(input.periods.baseline?.[0] ?? input.periods.prior),
   };
   const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
   const available = projects.filter((p): p is AvailableProject => p.status === "ok");

@@ -161,6 +161,16 @@ const cases: Case[] = [
     [[`${D}.compare_to`, "needs a period of at most 7 days, but previous_month is longer"]],
   ],
   [
+    "median_of_4_weeks on a quarter",
+    { [`${D}.period`]: "previous_quarter", [`${D}.compare_to`]: "median_of_4_weeks" },
+    [
+      [
+        `${D}.compare_to`,
+        "median_of_4_weeks needs a period of at most 7 days, but previous_quarter is longer",
+      ],
+    ],
+  ],
+  [
     "a period kind that does not exist",
     { [`${D}.period`]: "previous_dya" },
     [

@@ -242,6 +242,54 @@ const rows: Row[] = [
   },
 ];
 
+describe("median_of_4_weeks", () => {
+  const fire = (kind: PeriodKind) =>
+    periodsForFire({
+      fireAt: new Date("2026-11-25T08:00:00Z"), // a Wednesday, in Berlin
+      timezone: "Europe/Berlin",
+      kind,
+      compareTo: "median_of_4_weeks",
+      weekStartsOn: 1,
+    });
+
+  it("a daily digest's baseline is the same weekday in each of the 4 previous weeks", () => {
+    const pair = fire("previous_day");
+    expect(pair.current).toEqual({ start: "2026-11-24", end: "2026-11-24" });
+    expect(pair.baseline).toEqual(
+      ["2026-11-17", "2026-11-10", "2026-11-03", "2026-10-27"].map((d) => ({ start: d, end: d })),
+    );
+    expect(pair.prior).toEqual({ start: "2026-10-27", end: "2026-11-17" });
+  });
+
+  it("a weekly digest's baseline is each of the 4 previous weeks", () => {
+    const pair = fire("previous_week");
+    expect(pair.baseline).toEqual([
+      { start: "2026-11-09", end: "2026-11-15" },
+      { start: "2026-11-02", end: "2026-11-08" },
+      { start: "2026-10-26", end: "2026-11-01" },
+      { start: "2026-10-19", end: "2026-10-25" },
+    ]);
+    expect(pair.prior).toEqual({ start: "2026-10-19", end: "2026-11-15" });
+  });
+
+  it("is refused for a period longer than a week, naming the fix", () => {
+    expect(() => fire("previous_month")).toThrow(
+      /median_of_4_weeks needs a period of at most 7 days.*compare_to: previous_period/,
+    );
+  });
+
+  it("has no baseline for other comparisons", () => {
+    const pair = periodsForFire({
+      fireAt: new Date("2026-11-25T08:00:00Z"),
+      timezone: "Europe/Berlin",
+      kind: "previous_day",
+      compareTo: "previous_period",
+      weekStartsOn: 1,
+    });
+    expect(pair.baseline).toBeUndefined();
+  });
+});
+
 describe("periodsForFire", () => {
   it.each(rows)("$name", (row) => {
     const pair = periodsForFire({
