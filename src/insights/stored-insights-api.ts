@@ -25,7 +25,15 @@ export interface DayStoreOptions {
   settleAfterMs: number;
   /** `history.keep`: older days are deleted from the store once a day; absent: kept for ever. */
   keep?: Retention;
+  /** A day not final is asked again only once it was fetched this long ago (default 5 min). */
+  freshForMs?: number;
 }
+
+/**
+ * Long enough for one daemon tick's digests and alerts, run one after another, to share the
+ * recent days the first of them asked; short enough that the next tick sees late uploads.
+ */
+const FRESH_FOR_MS = 5 * 60_000;
 
 /** `api` with the day store in front of its insights; the project list is the API's. */
 export function withDayStore(api: InsightsApi, options: DayStoreOptions): InsightsApi {
@@ -116,6 +124,7 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         held: new Map(held.map((day) => [day.date, day.fetchedAt.getTime()])),
         nowMs,
         settleAfterMs: options.settleAfterMs,
+        freshForMs: options.freshForMs ?? FRESH_FOR_MS,
       });
       const byDate = new Map(held.map((day) => [day.date, day]));
       const refused: LookbackError[] = [];

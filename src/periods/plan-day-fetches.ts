@@ -16,6 +16,11 @@ export interface DayFetchPlanInput {
   held: ReadonlyMap<string, number>;
   nowMs: number;
   settleAfterMs: number;
+  /**
+   * A day not yet final but fetched less than this long ago is not asked again: the digests and
+   * alerts of one daemon tick, run one after another, share the recent days one of them asked.
+   */
+  freshForMs?: number;
 }
 
 export interface DateRange {
@@ -54,9 +59,9 @@ export function planDayFetches(input: DayFetchPlanInput): DateRange[] {
   const window = recentWindow(input.nowMs, input.timezone, input.settleAfterMs);
   const needed = datesIn({ start: input.start, end }).filter((date) => {
     const fetchedAt = input.held.get(date);
-    return (
-      fetchedAt === undefined || !isFinalDay(date, input.timezone, fetchedAt, input.settleAfterMs)
-    );
+    if (fetchedAt === undefined) return true;
+    if (input.nowMs - fetchedAt < (input.freshForMs ?? 0)) return false;
+    return !isFinalDay(date, input.timezone, fetchedAt, input.settleAfterMs);
   });
   const ranges: DateRange[] = [];
   let windowNeeded = false;

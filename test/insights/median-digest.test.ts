@@ -19,10 +19,14 @@ import { testClient } from "./client-builders.js";
 
 const FIRE = new Date("2026-07-22T06:00:00Z"); // Wednesday 08:00 in Berlin: reports Tuesday
 const TUESDAYS = ["2026-07-14", "2026-07-07", "2026-06-30", "2026-06-23"];
+/** The store is filled the day before the fire, when the four Tuesdays are final. */
+let clock = FIRE.getTime() - 86_400_000;
 let emulator: RunningEmulator;
 let dirs: Awaited<ReturnType<typeof tempDir>>;
 let configPath: string;
-const now = () => new Date(FIRE.getTime() + 60_000);
+const now = () => new Date(clock);
+/** Each project's baseline as the API gave the four Tuesdays when the store was filled. */
+const expected = new Map<string, { runs: number; testsFlaky: number }>();
 
 beforeAll(async () => {
   emulator = await startEmulator({ now, key: API_KEY, projects: 3 });
@@ -49,6 +53,31 @@ beforeAll(async () => {
   });
   const quiet = { isTTY: false } as NodeJS.WriteStream;
   expect(await backfillCommand({ config: configPath }, () => {}, now, quiet)).toBe(0);
+  const { client } = testClient(emulator.url, {
+    now: () => now().getTime(),
+    key: new Secret(API_KEY),
+  });
+  for (const project of emulator.projects) {
+    const days = await Promise.all(
+      TUESDAYS.map((date) =>
+        client.getInsights(project.id, {
+          startDate: date,
+          endDate: date,
+          timezone: "Europe/Berlin",
+          branch: null,
+          author: null,
+          tags: [],
+        }),
+      ),
+    );
+    const of = (pick: (d: (typeof days)[number]) => number) =>
+      Math.round(median(days.map(pick)) ?? 0);
+    expected.set(project.id, {
+      runs: of((d) => d.overall.runs.passed) + of((d) => d.overall.runs.failed),
+      testsFlaky: of((d) => d.overall.tests.flaky),
+    });
+  }
+  await client.close();
 });
 afterAll(async () => {
   await emulator.close();
@@ -57,33 +86,7 @@ afterAll(async () => {
 
 describe("compare_to: median_of_4_weeks", () => {
   it("compares Tuesday with the median of the last 4 Tuesdays, from the warm store", async () => {
-    const { client } = testClient(emulator.url, {
-      now: () => now().getTime(),
-      key: new Secret(API_KEY),
-    });
-    const expected = new Map<string, { runs: number; testsFlaky: number }>();
-    for (const project of emulator.projects) {
-      const days = await Promise.all(
-        TUESDAYS.map((date) =>
-          client.getInsights(project.id, {
-            startDate: date,
-            endDate: date,
-            timezone: "Europe/Berlin",
-            branch: null,
-            author: null,
-            tags: [],
-          }),
-        ),
-      );
-      const of = (pick: (d: (typeof days)[number]) => number) =>
-        Math.round(median(days.map(pick)) ?? 0);
-      expected.set(project.id, {
-        runs: of((d) => d.overall.runs.passed) + of((d) => d.overall.runs.failed),
-        testsFlaky: of((d) => d.overall.tests.flaky),
-      });
-    }
-    await client.close();
-
+    clock = FIRE.getTime() + 60_000;
     const config = loadConfig(configPath, { env: {}, requireCredentials: false });
     const team = config.teams[0];
     const digest = team?.digests[0];
@@ -107,7 +110,7 @@ describe("compare_to: median_of_4_weeks", () => {
       // The team's baseline is its projects' baselines summed, count by count.
       const sum = [...expected.values()].reduce((total, p) => total + p.testsFlaky, 0);
       expect(report.total.prior?.testsFlaky).toBe(sum);
-      // The four Tuesdays are in the store: only the recent window is asked, once per project.
+      // The four Tuesdays are in the store: only the recent days are asked, once per project.
       const asked = emulator.requestLog.filter((r) => r.path.endsWith("/insights"));
       expect(asked).toHaveLength(emulator.projects.length);
     } finally {

@@ -208,6 +208,7 @@ describe("insights behind the day store", () => {
     const { stored } = apis();
     const yesterday = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
     await stored.getInsights(projectId(), yesterday);
+    clock += 10 * 60_000; // the next tick
     await stored.getInsights(projectId(), yesterday);
     expect(insightsRequests()).toHaveLength(2);
 
@@ -216,6 +217,17 @@ describe("insights behind the day store", () => {
     expect(insightsRequests()).toHaveLength(3);
     await stored.getInsights(projectId(), yesterday);
     expect(insightsRequests()).toHaveLength(3);
+  });
+
+  it("shares the recent days among the digests and alerts of one tick, run one after another", async () => {
+    const { stored } = apis();
+    const daily = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
+    const lastDays = { ...JULY, startDate: "2026-07-17", endDate: "2026-07-20" };
+    await stored.getInsights(projectId(), daily);
+    clock += 60_000;
+    await stored.getInsights(projectId(), lastDays);
+    await stored.getInsights(projectId(), daily);
+    expect(insightsRequests()).toHaveLength(1);
   });
 
   it("shares one request for the recent days among queries of different ranges at once", async () => {
