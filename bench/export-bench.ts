@@ -86,7 +86,21 @@ export async function measureExport(today: string): Promise<ExportFigures> {
     const script = fileURLToPath(import.meta.url);
     const child = spawnSync(
       process.execPath,
-      ["--import", "tsx", script, "--child", config, from, to, out, today],
+      [
+        // BENCH_CPU_PROF=DIR writes the export's CPU profile there, to see where its time goes.
+        ...(process.env.BENCH_CPU_PROF
+          ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF]
+          : []),
+        "--import",
+        "tsx",
+        script,
+        "--child",
+        config,
+        from,
+        to,
+        out,
+        today,
+      ],
       { encoding: "utf8" },
     );
     const last = child.stdout.trim().split("\n").at(-1) ?? "";
