@@ -4,8 +4,10 @@ import { fileURLToPath } from "node:url";
 import { measureBareClient } from "./bare-client-bench.js";
 import { machine, median } from "./bench-support.js";
 import { type CycleFigures, measureCycle, measureNaive } from "./cycle-bench.js";
+import { measureExport } from "./export-bench.js";
 import { measureIdle } from "./idle-bench.js";
 import { measureStartup } from "./startup-bench.js";
+import { measureWarmDay } from "./store-bench.js";
 
 // `npm run bench`: every performance figure the README quotes, measured in one run on this
 // machine, printed as a table and written to bench/RESULTS.md. Timed figures are medians of
@@ -136,6 +138,31 @@ async function main(): Promise<void> {
     `${fmt(wb.peakMb, 0)} MB`,
     `${fmt(wb.peakMb / 200)}× target`,
     wb.peakMb <= 200,
+  );
+
+  const warm = await measureWarmDay(today);
+  add(
+    `a day of ${warm.digests} digests and ${warm.alerts} alerts, 50 teams × 12 projects, store warm: insights requests`,
+    "one per project, zone and filter set (+ project list pages)",
+    `${warm.requests} for ${warm.projects} projects`,
+    `${fmt(warm.requests / warm.projects)} per project`,
+    warm.requests <= warm.projects + Math.ceil(warm.projects / 100) + 1,
+  );
+
+  const exports = await measureExport(today);
+  add(
+    `export, 2 years (${exports.days} days) × 100 projects from the day store: time`,
+    "≤ 10 s",
+    `${fmt(exports.ms / 1000)} s`,
+    `${fmt(exports.ms / 10_000)}× target`,
+    exports.ms <= 10_000,
+  );
+  add(
+    "export, 2 years × 100 projects: peak RSS",
+    "≤ 200 MB",
+    `${fmt(exports.peakRssBytes / 1024 / 1024, 0)} MB`,
+    `${fmt(exports.peakRssBytes / 1024 / 1024 / 200)}× target`,
+    exports.peakRssBytes / 1024 / 1024 <= 200,
   );
 
   const startupMs = measureStartup(Math.max(5, RUNS * 3));

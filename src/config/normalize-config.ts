@@ -1,5 +1,6 @@
 import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
+import { parseRetention } from "../periods/retention.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
@@ -61,7 +62,10 @@ export function normalizeConfigWithoutApi(
       url: input.state.url === undefined ? null : new Secret(input.state.url),
       sendTimeoutMs: parseDuration(input.state.send_timeout),
     },
-    history: { settleAfterMs: parseDuration(input.history.settle_after) },
+    history: {
+      settleAfterMs: parseDuration(input.history.settle_after),
+      keep: parseRetention(input.history.keep),
+    },
     server: { port: input.server.port, host: input.server.host },
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };

@@ -1,5 +1,6 @@
 import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
 import type { Period, PeriodPair } from "../periods/types.js";
+import { medianOutcome } from "./median-insights.js";
 import type {
   FetchOutcome,
   InsightsApi,
@@ -47,7 +48,7 @@ export interface CollectOptions {
 export async function collectInsights(
   api: InsightsApi,
   team: { projects: readonly ProjectSelection[]; timezone: string },
-  periods: Pick<PeriodPair, "current" | "prior">,
+  periods: Pick<PeriodPair, "current" | "prior" | "baseline">,
   cache: RequestCache,
   options: CollectOptions = {},
 ): Promise<CollectedProject[]> {
@@ -57,9 +58,14 @@ export async function collectInsights(
   let done = 0;
   const fetched = Promise.all(
     team.projects.map(async (project) => {
+      const baseline = periods.baseline;
       const [current, prior] = await Promise.all([
         fetchOutcome(api, project, team.timezone, periods.current, cache),
-        fetchOutcome(api, project, team.timezone, periods.prior, cache),
+        baseline
+          ? Promise.all(
+              baseline.map((span) => fetchOutcome(api, project, team.timezone, span, cache)),
+            ).then((spans) => medianOutcome(spans, periods.prior))
+          : fetchOutcome(api, project, team.timezone, periods.prior, cache),
       ]);
       done += 1;
       options.onProjectDone?.(done, team.projects.length);
