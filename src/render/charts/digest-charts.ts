@@ -1,0 +1,66 @@
+import type { Period } from "../../periods/types.js";
+import type { DailyPoint, Report } from "../../report/types.js";
+import type { ChartMetric } from "./chart-points.js";
+import type { ChartThreshold } from "./chart-spec.js";
+import { type Chart, trendCharts } from "./trend-chart.js";
+
+// A digest's charts: the team's flaky rate and run pass rate, then the same two for each
+// project that needs attention (the report's top movers, worst first). Every chart covers
+// the same window, so they read side by side.
+
+const METRICS: readonly ChartMetric[] = ["flakyRate", "runPassRate"];
+
+const SLUG: Record<ChartMetric, string> = { flakyRate: "flaky-rate", runPassRate: "run-pass-rate" };
+
+export interface DigestChartData {
+  window: Period;
+  /** The team's days of the window (summed over its available, not silent, projects). */
+  team: readonly DailyPoint[];
+  /** Each project's days of the window, by project id; a project missing here is not charted. */
+  projects: ReadonlyMap<string, readonly DailyPoint[]>;
+  thresholds: Readonly<Record<ChartMetric, readonly ChartThreshold[]>>;
+}
+
+/** The projects charted after the team: the top movers', each once, worst first. */
+export function attentionProjects(report: Report): { projectId: string; name: string }[] {
+  const seen = new Set<string>();
+  return report.topMovers.flatMap((mover) => {
+    if (seen.has(mover.projectId)) return [];
+    seen.add(mover.projectId);
+    return [{ projectId: mover.projectId, name: mover.name }];
+  });
+}
+
+/** Draws the digest's charts, team first. */
+export async function renderDigestCharts(
+  report: Report,
+  data: DigestChartData,
+  options: { fontFiles?: readonly string[] } = {},
+): Promise<Chart[]> {
+  const subjects = [
+    { id: "team", name: `${report.team.title} (team)`, days: data.team },
+    ...attentionProjects(report).flatMap(({ projectId, name }) => {
+      const days = data.projects.get(projectId);
+      return days ? [{ id: projectId, name, days }] : [];
+    }),
+  ];
+  const drawer = trendCharts(options);
+  const charts: Chart[] = [];
+  for (const [index, subject] of subjects.entries()) {
+    for (const metric of METRICS) {
+      const chart = await drawer.draw(
+        {
+          metric,
+          subject: subject.name,
+          window: data.window,
+          days: subject.days,
+          periods: report.periods,
+          thresholds: data.thresholds[metric],
+        },
+        `${index === 0 ? "team" : `project-${index}`}-${SLUG[metric]}`,
+      );
+      charts.push(chart);
+    }
+  }
+  return charts;
+}
