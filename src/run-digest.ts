@@ -14,14 +14,17 @@ import {
 import { messageIdForKey } from "./deliver/email-message-id.js";
 import type { EmailDestination, SlackDestination } from "./deliver/types.js";
 import { UpstreamError } from "./errors.js";
-import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
 import { addDays, localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
+import { chartWindow } from "./periods/chart-window.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
+import type { Chart } from "./render/charts/trend-chart.js";
+import { emailCharts } from "./render/email/email-charts.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
 import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
 import { renderSlackDigest } from "./render/slack/slack-digest.js";
@@ -212,7 +215,8 @@ async function recordRunFailure(
 
 /**
  * The digest rendered for each destination it has: the Slack post (with the workbook, when it
- * attaches one) and the mail. Pure renderers; the workbook is the one that loads a library.
+ * attaches one) and the mail (with the charts, when the digest has them). Pure renderers; the
+ * workbook and the charts are the ones that load a library.
  */
 async function renderDigest(
   job: DigestJob,
@@ -221,10 +225,17 @@ async function renderDigest(
   deps: DigestDeps,
 ): Promise<DigestMessages> {
   const { digest, team } = job;
+  const charts = digest.charts
+    ? await digestCharts(job, report, digest.charts.windowDays, deps)
+    : [];
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
   const workbook = needsWorkbook
-    ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
+    ? await workbookAttachment(team.name, report, {
+        ...(await workbookAlerts(job, report, deps)),
+        charts,
+      })
     : undefined;
+  const mailCharts = emailCharts(charts);
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
   return {
@@ -237,12 +248,30 @@ async function renderDigest(
       ...renderDigestEmail(report, {
         key,
         workbook: email.attachXlsx && workbook ? workbook.filename : null,
+        charts: mailCharts.images,
       }),
       to: email.to,
-      attachments: email.attachXlsx && workbook ? [workbook] : [],
+      attachments: [...mailCharts.attachments, ...(email.attachXlsx && workbook ? [workbook] : [])],
       messageId: messageIdForKey(key),
     },
   };
+}
+
+/**
+ * The digest's trend charts: each project's days over the chart window, through the run's
+ * request cache (and the day store behind `api`, when there is one), drawn by the chart
+ * module, loaded on the first digest that has charts.
+ */
+async function digestCharts(
+  job: DigestJob,
+  report: Report,
+  windowDays: number,
+  deps: Pick<DigestDeps, "api" | "cache">,
+): Promise<Chart[]> {
+  const window = chartWindow(report.periods, windowDays);
+  const fetched = await collectSpan(deps.api, job.team, window, deps.cache);
+  const { digestChartData, renderDigestCharts } = await import("./render/charts/digest-charts.js");
+  return renderDigestCharts(report, digestChartData(report, window, fetched, job.team.alerts));
 }
 
 /** What the digest's deliveries need besides the destinations: the size cap, where to look. */
@@ -264,7 +293,7 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
 async function workbookAttachment(
   team: string,
   report: Report,
-  options: { alerts?: AlertRow[] },
+  options: { alerts?: AlertRow[]; charts?: readonly Chart[] },
 ): Promise<Attachment> {
   const { renderWorkbook, XLSX_CONTENT_TYPE } = await import("./render/workbook/workbook.js");
   return {

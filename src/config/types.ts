@@ -55,6 +55,8 @@ export interface DigestConfig {
   catchUpMs: number;
   /** Smallest rate change that is news, in percentage points. */
   minChangePp: number;
+  /** Trend charts, over `windowDays` days ending with the period; null: none. */
+  charts: { windowDays: number } | null;
   slack: { channel: string; attachXlsx: boolean } | null;
   email: { to: string[]; attachXlsx: boolean } | null;
 }

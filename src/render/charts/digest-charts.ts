@@ -1,7 +1,11 @@
+import type { AlertRule } from "../../alerts/types.js";
+import type { FetchOutcome } from "../../insights/types.js";
 import type { Period } from "../../periods/types.js";
+import { dailySeries, sumDailySeries } from "../../report/daily-series.js";
 import type { DailyPoint, Report } from "../../report/types.js";
 import type { ChartMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
+import { chartThresholds } from "./chart-thresholds.js";
 import { type Chart, trendCharts } from "./trend-chart.js";
 
 // A digest's charts: the team's flaky rate and run pass rate, then the same two for each
@@ -63,4 +67,35 @@ export async function renderDigestCharts(
     }
   }
   return charts;
+}
+
+/**
+ * The chart data of a digest from each project's insights over the window: the projects the
+ * report counts in the team total (available, not silent) summed for the team; a project
+ * whose window could not be fetched is left out of both.
+ */
+export function digestChartData(
+  report: Report,
+  window: Period,
+  fetched: ReadonlyMap<string, FetchOutcome>,
+  alerts: readonly Pick<AlertRule, "metric" | "warnAt" | "criticalAt">[],
+): DigestChartData {
+  const projects = new Map<string, DailyPoint[]>();
+  const counted: DailyPoint[][] = [];
+  for (const project of report.projects) {
+    const outcome = fetched.get(project.projectId);
+    if (project.status !== "ok" || !outcome?.ok) continue;
+    const days = dailySeries(outcome.insights.days, window);
+    projects.set(project.projectId, days);
+    if (!project.silent) counted.push(days);
+  }
+  return {
+    window,
+    team: sumDailySeries(counted, window),
+    projects,
+    thresholds: {
+      flakyRate: chartThresholds("flakyRate", alerts),
+      runPassRate: chartThresholds("runPassRate", alerts),
+    },
+  };
 }

@@ -1,5 +1,5 @@
-import { addDays } from "../../periods/calendar-date.js";
-import type { PeriodKind, PeriodPair } from "../../periods/types.js";
+import { addDays } from "./calendar-date.js";
+import type { PeriodKind, PeriodPair } from "./types.js";
 
 // How many days a digest's charts show: the digest's period and its comparison window, so the
 // current period is read against weeks of ordinary days, not against one prior period alone.
