@@ -76,6 +76,8 @@ export interface DigestOutcome {
   key: string;
   report: Report;
   deliveries: DeliveryResult[];
+  /** The trend charts the digest carried; none without `charts` in its config. */
+  charts: Chart[];
 }
 
 /** The periods a digest fired at `fireAt` covers, and the slot key that names it. */
@@ -167,9 +169,13 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   });
   let report: Report;
   let jobs: DeliveryJob[];
+  let charts: Chart[];
   try {
     ({ report } = await buildDigestReport(job, deps));
-    const messages = await renderDigest(job, key, report, deps);
+    charts = job.digest.charts
+      ? await digestCharts(job, report, job.digest.charts.windowDays, deps)
+      : [];
+    const messages = await renderDigest(job, key, report, charts, deps);
     jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
   } catch (error) {
     await recordRunFailure(key, destinations, error, deps);
@@ -186,7 +192,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
     },
     "digest done",
   );
-  return { key, report, deliveries };
+  return { key, report, deliveries, charts };
 }
 
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */
@@ -222,12 +228,10 @@ async function renderDigest(
   job: DigestJob,
   key: string,
   report: Report,
+  charts: readonly Chart[],
   deps: DigestDeps,
 ): Promise<DigestMessages> {
   const { digest, team } = job;
-  const charts = digest.charts
-    ? await digestCharts(job, report, digest.charts.windowDays, deps)
-    : [];
   const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
   const workbook = needsWorkbook
     ? await workbookAttachment(team.name, report, {
@@ -262,8 +266,8 @@ async function renderDigest(
  * request cache (and the day store behind `api`, when there is one), drawn by the chart
  * module, loaded on the first digest that has charts.
  */
-async function digestCharts(
-  job: DigestJob,
+export async function digestCharts(
+  job: Pick<DigestJob, "team">,
   report: Report,
   windowDays: number,
   deps: Pick<DigestDeps, "api" | "cache">,

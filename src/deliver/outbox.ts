@@ -95,8 +95,9 @@ export function createOutbox(
     async send(message: EmailMessage): Promise<EmailSent> {
       const key = message.messageId.replace(/^<|@.*$/g, "");
       await save(`${key}.eml`, await composeEml(message));
+      // Inline charts live in the .eml; only files to download are written beside it.
       for (const attachment of message.attachments)
-        await save(attachment.filename, attachment.content);
+        if (attachment.cid === undefined) await save(attachment.filename, attachment.content);
       return { messageId: message.messageId, accepted: [...message.to], rejected: [] };
     },
   };
