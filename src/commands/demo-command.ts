@@ -37,6 +37,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
   const fireAt = opts.at ?? new Date();
   const color = useColor();
   let failed = 0;
+  let chartFiles = 0;
   try {
     out(
       "Every digest of config/demo.yaml, run now against the built-in emulator of the insights API",
@@ -61,6 +62,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
         out(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
         out(renderTerminalReport(outcome.report, { color }).trimEnd());
         const charts = await writeCharts(opts.out, outcome.charts, `${outcome.key}.`);
+        chartFiles += charts.length;
         const files = [...(clients.outboxFiles ?? []).slice(before), ...charts].map((f) =>
           basename(f),
         );
@@ -75,7 +77,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
       out,
     );
     out("");
-    out(`Wrote ${clients.outboxFiles?.length ?? 0} files to ${opts.out}/:`);
+    out(`Wrote ${(clients.outboxFiles?.length ?? 0) + chartFiles} files to ${opts.out}/:`);
     out(
       "  *.slack.json  the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
     );

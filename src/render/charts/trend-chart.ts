@@ -1,3 +1,4 @@
+import type { Runtime } from "vega";
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { chartAltText } from "./chart-alt-text.js";
@@ -48,11 +49,22 @@ export interface TrendCharts {
   draw(input: TrendChartInput, name: string): Promise<Chart>;
 }
 
-/** A drawer of trend charts: the spec compiled once, for as many charts as a digest has. */
-export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
-  const runtime = compileChart(
+/**
+ * The trend chart's spec, compiled and parsed on first use and kept: it is a constant (every
+ * chart's data goes in through named datasets and parameters), and compiling it costs as much
+ * as drawing a chart, which a daemon would otherwise pay on every digest.
+ */
+let compiled: Runtime | null = null;
+function trendChartRuntime(): Runtime {
+  compiled ??= compileChart(
     trendChartSpec({ ...CHART_SIZE, font: CHART_FONT.family, subtitle: SUBTITLE }),
   );
+  return compiled;
+}
+
+/** A drawer of trend charts, for as many charts as a digest has. */
+export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
+  const runtime = trendChartRuntime();
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;
