@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { FetchOutcome, InsightsDay } from "../../../src/insights/types.js";
+import {
+  collectInsights,
+  collectSpan,
+  createRequestCache,
+} from "../../../src/insights/collect-insights.js";
+import type { FetchOutcome, InsightsApi, InsightsDay } from "../../../src/insights/types.js";
 import { chartWindow, defaultChartDays } from "../../../src/periods/chart-window.js";
 import { chartThresholds } from "../../../src/render/charts/chart-thresholds.js";
 import { digestChartData } from "../../../src/render/charts/digest-charts.js";
@@ -102,5 +107,37 @@ describe("charts in the config", () => {
     ).toEqual([
       `${base}.charts.window: "two months" is not allowed — must be days or weeks, e.g. "28d" or "8w"`,
     ]);
+  });
+});
+
+describe("the chart window's days", () => {
+  it("are fetched once per project and run, through the run's request cache", async () => {
+    const asked: string[] = [];
+    const api: InsightsApi = {
+      async getInsights(projectId, query) {
+        asked.push(`${projectId} ${query.startDate}..${query.endDate}`);
+        const result = outcome([day(query.endDate, 5)]);
+        if (!result.ok) throw new Error("unreachable");
+        return { ...result.insights, projectId };
+      },
+      async listProjects() {
+        return [];
+      },
+    };
+    const team = {
+      timezone: "UTC",
+      projects: ["a", "b"].map((id) => ({ id, name: id, branch: null, author: null, tags: [] })),
+    };
+    const cache = createRequestCache();
+    await collectInsights(api, team, WEEK, cache);
+    const first = await collectSpan(api, team, WINDOW, cache);
+    const second = await collectSpan(api, team, WINDOW, cache);
+    expect(asked.filter((a) => a.endsWith(`${WINDOW.start}..${WINDOW.end}`))).toEqual([
+      `a ${WINDOW.start}..${WINDOW.end}`,
+      `b ${WINDOW.start}..${WINDOW.end}`,
+    ]);
+    expect(asked).toHaveLength(6);
+    expect(second.get("a")).toEqual(first.get("a"));
+    expect(first.get("b")?.ok).toBe(true);
   });
 });
