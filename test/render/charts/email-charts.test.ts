@@ -1,8 +1,13 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { composeEml } from "../../../src/deliver/email-eml.js";
 import { messageIdForKey } from "../../../src/deliver/email-message-id.js";
 import { createSmtpDestination } from "../../../src/deliver/email-smtp.js";
+import { createOutbox } from "../../../src/deliver/outbox.js";
 import type { EmailMessage } from "../../../src/messages.js";
 import { trendCharts } from "../../../src/render/charts/trend-chart.js";
 import { emailCharts } from "../../../src/render/email/email-charts.js";
@@ -109,5 +114,25 @@ describe("a digest mail with charts", () => {
       "team-run-pass-rate@insights-reporter",
     ]);
     expect(sized.message.html).toContain('src="cid:team-flaky-rate@insights-reporter"');
+  });
+});
+
+describe("a digest mail with charts in the outbox", () => {
+  it("is one .eml holding the charts, and only the files to download beside it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "outbox-charts-"));
+    try {
+      const outbox = createOutbox(dir, (m) => composeEml(m, "insights@example.com"), 10_000_000);
+      await outbox.email.send(await chartMail());
+      expect((await readdir(dir)).sort()).toEqual(["book.xlsx", `${KEY}.eml`]);
+      const parsed = await simpleParser(await readFile(join(dir, `${KEY}.eml`)), {
+        keepCidLinks: true,
+      });
+      expect(parsed.attachments.filter((a) => a.contentId).map((a) => a.filename)).toEqual([
+        "team-flaky-rate.png",
+        "team-run-pass-rate.png",
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
