@@ -247,6 +247,11 @@ async function renderDigest(
       channel: slack.channel,
       post: renderSlackDigest(report, { key }),
       file: slack.attachXlsx ? workbook : undefined,
+      charts: charts.map((c) => ({
+        filename: `${c.name}.png`,
+        content: c.png,
+        contentType: "image/png",
+      })),
     },
     email: email && {
       ...renderDigestEmail(report, {

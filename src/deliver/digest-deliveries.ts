@@ -10,7 +10,13 @@ import type { EmailDestination, SlackDestination } from "./types.js";
 
 /** A digest as rendered for each of its destinations; null where it has none. */
 export interface DigestMessages {
-  slack: { channel: string; post: SlackPost; file: Attachment | undefined } | null;
+  slack: {
+    channel: string;
+    post: SlackPost;
+    file: Attachment | undefined;
+    /** The digest's chart PNGs, uploaded into the thread after the file. */
+    charts?: readonly Attachment[];
+  } | null;
   email: EmailMessage | null;
 }
 
@@ -38,11 +44,11 @@ export function digestDeliveryJobs(
   const jobs: DeliveryJob[] = [];
   const slack = deps.slack;
   if (messages.slack && slack) {
-    const { channel, post, file } = messages.slack;
+    const { channel, post, file, charts = [] } = messages.slack;
     jobs.push({
       id: slackDestinationId(channel),
       send: async (progress) => ({
-        slackTs: (await slack.post(channel, post, file, progress)).ts,
+        slackTs: (await slack.post(channel, post, file, progress, charts)).ts,
       }),
       recover: async (progress) => {
         const ts =
@@ -52,7 +58,7 @@ export function digestDeliveryJobs(
         if (ts === null) return null;
         await progress.record("post", ts);
         // The thread replies and the upload the interrupted attempt did not get to.
-        await slack.post(channel, post, file, progress);
+        await slack.post(channel, post, file, progress, charts);
         return { slackTs: ts };
       },
     });
