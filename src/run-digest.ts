@@ -36,10 +36,11 @@ import { previousFire } from "./schedule/cron-fires.js";
 import type { AlertEvaluation, AlertState, NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
-// One digest, start to finish: the period its fire covers → insights of the team's projects
-// → the report (totals, deltas, significance) → Slack message, email and workbook → delivery,
-// each destination recorded in the ledger. Every collaborator is handed in (`create-deps.ts`
-// builds the real ones), so the same story runs in the daemon, the CLI, the demo and tests.
+// One digest, start to finish: the period its fire covers → insights of the team's projects → the
+// report (totals, deltas, significance) → its trend charts, when it has them → Slack message, email
+// and workbook → delivery, each destination recorded in the ledger. Every collaborator is handed in
+// (`create-deps.ts` builds the real ones), so the same story runs in the daemon, the CLI, the demo
+// and tests.
 
 export interface DigestJob {
   team: Team;
@@ -172,9 +173,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   let charts: Chart[];
   try {
     ({ report } = await buildDigestReport(job, deps));
-    charts = job.digest.charts
-      ? await digestCharts(job, report, job.digest.charts.windowDays, deps)
-      : [];
+    charts = job.digest.charts ? await chartsOrNone(job, key, report, job.digest.charts, deps) : [];
     const messages = await renderDigest(job, key, report, charts, deps);
     jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
   } catch (error) {
@@ -264,6 +263,25 @@ async function renderDigest(
       messageId: messageIdForKey(key),
     },
   };
+}
+
+/**
+ * The charts, or none when they cannot be drawn or their days fetched: the digest still goes
+ * out, its text complete without them, and the log says why they are missing.
+ */
+async function chartsOrNone(
+  job: DigestJob,
+  key: string,
+  report: Report,
+  charts: { windowDays: number },
+  deps: DigestDeps,
+): Promise<Chart[]> {
+  try {
+    return await digestCharts(job, report, charts.windowDays, deps);
+  } catch (error) {
+    deps.logger.warn({ slot: key, err: String(error) }, "charts left out of the digest");
+    return [];
+  }
 }
 
 /**
