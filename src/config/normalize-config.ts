@@ -1,5 +1,6 @@
 import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
+import { defaultChartDays } from "../periods/chart-window.js";
 import { parseRetention } from "../periods/retention.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
@@ -91,6 +92,13 @@ function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
   };
 }
 
+/** "8w" → 56, "28d" → 28; undefined when the config leaves it to the period. */
+function chartWindowDays(window: string | undefined): number | undefined {
+  const match = window === undefined ? null : /^(\d+)\s*(d|w)$/.exec(window);
+  if (!match) return undefined;
+  return Number(match[1]) * (match[2] === "w" ? 7 : 1);
+}
+
 function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
   return {
     name: digest.name,
@@ -99,6 +107,9 @@ function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
     compareTo: digest.compare_to,
     catchUpMs: parseDuration(digest.catch_up),
     minChangePp: digest.min_change_pp,
+    charts: digest.charts
+      ? { windowDays: chartWindowDays(digest.charts.window) ?? defaultChartDays(digest.period) }
+      : null,
     ...resolveDestinations(digest, "digest"),
   };
 }

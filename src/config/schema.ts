@@ -56,6 +56,20 @@ function destinationGlobals(): {
 export const DEFAULT_PERIOD: PeriodKind = "previous_day";
 export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
 
+const digestCharts = z
+  .strictObject({
+    window: z
+      .string()
+      .regex(/^([1-9]\d{0,2})\s*(d|w)$/, 'days or weeks, e.g. "28d" or "8w"')
+      .optional()
+      .describe(
+        'Days the charts show, ending with the digest\'s period: "28d", "8w". Default 8w for weekly digests, 16w for monthly and 28-day ones, 28d for daily ones; never less than the period and its comparison.',
+      ),
+  })
+  .describe(
+    "Trend charts of the flaky rate and the run pass rate by day (team and projects needing attention) in the email and the workbook.",
+  );
+
 const digest = z
   .strictObject({
     name: z
@@ -81,6 +95,7 @@ const digest = z
       .describe(
         "Smallest rate change, in percentage points, coloured as news (it must also be significant at 95%); smaller ones show uncoloured as ≈.",
       ),
+    charts: digestCharts.optional(),
     ...destinationFields("digest"),
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");

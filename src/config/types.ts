@@ -73,6 +73,8 @@ export interface DigestConfig extends DigestDestinations {
   catchUpMs: number;
   /** Smallest rate change that is news, in percentage points. */
   minChangePp: number;
+  /** Trend charts, over `windowDays` days ending with the period; null: none. */
+  charts: { windowDays: number } | null;
 }
 
 export type { AlertMetric } from "../alerts/types.js";

@@ -82,6 +82,26 @@ export async function collectInsights(
   }));
 }
 
+/**
+ * Every project's insights over one more span (a chart's window), by project id, through the
+ * same request cache, so a digest and an alert of the run asking for the same days share one
+ * request, and a day store behind `api` serves the days it holds.
+ */
+export async function collectSpan(
+  api: InsightsApi,
+  team: { projects: readonly ProjectSelection[]; timezone: string },
+  period: Period,
+  cache: RequestCache,
+): Promise<Map<string, FetchOutcome>> {
+  const outcomes = await Promise.all(
+    team.projects.map(
+      async (project) =>
+        [project.id, await fetchOutcome(api, project, team.timezone, period, cache)] as const,
+    ),
+  );
+  return new Map(outcomes);
+}
+
 async function fetchOutcome(
   api: InsightsApi,
   project: ProjectSelection,

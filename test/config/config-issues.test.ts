@@ -242,7 +242,7 @@ const cases: Case[] = [
     [
       [
         `${D}.colour`,
-        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, slack, email",
+        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, charts, slack, email",
       ],
     ],
   ],
