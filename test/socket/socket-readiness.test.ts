@@ -7,7 +7,7 @@ import {
 } from "../../src/daemon/slack-socket.js";
 
 const SINCE = new Date("2026-11-25T10:00:00.000Z");
-const after = (ms: number) => new Date(SINCE.getTime() + ms);
+const later = (ms: number) => new Date(SINCE.getTime() + ms);
 const status = (overrides: Partial<SlackSocketStatus>): SlackSocketStatus => ({
   state: "connected",
   since: SINCE,
@@ -18,13 +18,13 @@ const status = (overrides: Partial<SlackSocketStatus>): SlackSocketStatus => ({
 
 describe("the Socket Mode /readyz check", () => {
   it.each([
-    ["connected", status({}), after(SOCKET_STALE_MS * 10), true],
-    ["reconnecting for a moment", status({ state: "reconnecting" }), after(1_000), true],
-    ["reconnecting too long", status({ state: "reconnecting" }), after(SOCKET_STALE_MS), false],
-    ["connecting too long", status({ state: "connecting" }), after(SOCKET_STALE_MS), false],
-    ["refused", status({ state: "refused", problem: "invalid_auth" }), after(0), false],
-    ["failed", status({ state: "failed", problem: "boom" }), after(0), false],
-    ["stopped", status({ state: "stopped" }), after(0), false],
+    ["connected", status({}), later(SOCKET_STALE_MS * 10), true],
+    ["reconnecting for a moment", status({ state: "reconnecting" }), later(1_000), true],
+    ["reconnecting too long", status({ state: "reconnecting" }), later(SOCKET_STALE_MS), false],
+    ["connecting too long", status({ state: "connecting" }), later(SOCKET_STALE_MS), false],
+    ["refused", status({ state: "refused", problem: "invalid_auth" }), later(0), false],
+    ["failed", status({ state: "failed", problem: "boom" }), later(0), false],
+    ["stopped", status({ state: "stopped" }), later(0), false],
   ])("%s: ok is as expected", (_, current, now, ok) => {
     expect(socketReadiness(current, now).ok).toBe(ok);
   });
