@@ -59,3 +59,30 @@ export interface AlertNotification {
   } | null;
   email: { to: string[]; subject: string; html: string; text: string } | null;
 }
+
+/** An Adaptive Card element or action, as the card's JSON (our renderers build them; Teams validates them). */
+export type CardElement = { type: string } & Record<string, unknown>;
+
+/** An Adaptive Card, schema 1.5 at most (what Teams renders). */
+export interface AdaptiveCard {
+  type: "AdaptiveCard";
+  $schema: string;
+  version: "1.5";
+  body: CardElement[];
+  actions?: CardElement[];
+  /** What a client that cannot draw the card shows, and Teams' notification text. */
+  fallbackText: string;
+  msteams?: { width: "Full" };
+}
+
+/** What a Teams Workflows webhook takes: a message carrying one Adaptive Card. */
+export interface TeamsMessage {
+  type: "message";
+  attachments: [
+    {
+      contentType: "application/vnd.microsoft.card.adaptive";
+      contentUrl: null;
+      content: AdaptiveCard;
+    },
+  ];
+}
