@@ -36,17 +36,17 @@ const LINK_LABEL_CHARS = 40;
  */
 export function renderTeamsDigest(report: Report, options: TeamsDigestOptions = {}): TeamsMessage {
   const available = worstFirst(report.projects.filter(isAvailable));
-  let shown = Math.max(
-    0,
-    Math.min(Math.floor(options.maxProjects ?? DEFAULT_PROJECTS), available.length),
-  );
-  let message = card(report, available, shown, options);
-  // Long names and many alerts can crowd the card: list fewer projects until it fits.
-  while (messageBytes(message) > TEAMS_CARD_BYTES && shown > 0) {
-    shown = Math.floor(shown / 2);
-    message = card(report, available, shown, options);
+  const wanted = Math.floor(options.maxProjects ?? DEFAULT_PROJECTS);
+  const render = (shown: number) => card(report, available, shown, options);
+  // Long names and many alerts can crowd the card: the most projects that still fit 28 KB.
+  let fits = 0;
+  let tooMany = Math.max(0, Math.min(wanted, available.length)) + 1;
+  while (tooMany - fits > 1) {
+    const middle = Math.floor((fits + tooMany) / 2);
+    if (messageBytes(render(middle)) <= TEAMS_CARD_BYTES) fits = middle;
+    else tooMany = middle;
   }
-  return message;
+  return render(fits);
 }
 
 /** The card's notification text: team, digest and period, then the news and the headline figures. */
