@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   signedWebhookHeaders,
@@ -67,5 +71,26 @@ describe("the fake receiver", () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("the README's verification snippet", () => {
+  it("accepts what the reporter signs and refuses a changed body or an old timestamp", async () => {
+    const readme = readFileSync("README.md", "utf8");
+    const snippet = /<!-- verify-snippet -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toContain("export function verifyInsightsWebhook");
+    const dir = mkdtempSync(join(tmpdir(), "verify-snippet-"));
+    const file = join(dir, "verify.mjs");
+    writeFileSync(file, snippet ?? "");
+    const { verifyInsightsWebhook } = await import(pathToFileURL(file).href);
+    const signed = signedWebhookHeaders({ secret: SECRET, rawBody: BODY, key: "k", now: NOW });
+    const headers = Object.fromEntries(
+      Object.entries(signed).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    expect(verifyInsightsWebhook(BODY, headers, SECRET, NOW + 5)).toBe(true);
+    expect(verifyInsightsWebhook(`${BODY} `, headers, SECRET, NOW + 5)).toBe(false);
+    expect(verifyInsightsWebhook(BODY, headers, "other", NOW + 5)).toBe(false);
+    expect(verifyInsightsWebhook(BODY, headers, SECRET, NOW + 301)).toBe(false);
+    rmSync(dir, { recursive: true });
   });
 });
