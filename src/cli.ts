@@ -239,6 +239,7 @@ export function buildProgram(): Command {
     .option("--team <team>", "only this team")
     .option("--limit <n>", "how many slots", positive, 20)
     .option("--outbox <dir>", "read the ledger that start --outbox DIR keeps there")
+    .option("--tz <zone>", "IANA zone of the times shown (default: UTC)")
     .addOption(configOption())
     .action(
       exitWith(async (opts) =>
@@ -262,7 +263,7 @@ export function buildProgram(): Command {
     .option("--port <n>", "port (default: a free one)", whole)
     .option("--key <key>", "the only API key it accepts", "demo-key")
     .option("--today <date>", "the date it treats as today", isoDate)
-    .option("--projects <n>", "how many projects", whole)
+    .option("--projects <n>", "how many projects (default 7: the demo's)", whole)
     .option("--seed <seed>", "seed of the synthetic data")
     .option("--latency-ms <n>", "added latency per response", whole)
     .option("--faults <spec>", 'injected faults, e.g. "429:0.1,503:0.05,reset:0.02"')

@@ -36,12 +36,16 @@ export interface Attachment {
 
 export interface EmailMessage {
   to: string[];
+  /** Copied: the owners of projects with bad news (digests); absent or empty for none. */
+  cc?: string[];
   subject: string;
   html: string;
   text: string;
   attachments: Attachment[];
   /** Deterministic, from the delivery key: `<key@insights-reporter>`. */
   messageId: string;
+  /** The Message-ID of the first mail of its thread (an alert's fire), for `In-Reply-To` and `References`. */
+  inReplyTo?: string;
 }
 
 /**
@@ -54,10 +58,22 @@ export interface AlertNotification {
     post: SlackPost;
     /** The fire whose thread this message belongs in (its key); null: a new post. */
     threadKey: string | null;
+    /**
+     * A reply that is also shown in the channel (`reply_broadcast`): an escalation, which an
+     * edit of the first message would announce to no one. Absent in rows of older versions.
+     */
+    broadcast?: boolean;
     /** Fires' first messages to edit to their state now. */
     updates: { rootKey: string; message: SlackMessage }[];
   } | null;
-  email: { to: string[]; subject: string; html: string; text: string } | null;
+  email: {
+    to: string[];
+    subject: string;
+    html: string;
+    text: string;
+    /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
+    threadKey?: string | null;
+  } | null;
 }
 
 /** An Adaptive Card element or action, as the card's JSON (our renderers build them; Teams validates them). */

@@ -1,4 +1,10 @@
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import {
+  type FireHistory,
+  fireHistory,
+  firesOf,
+  type PastEvaluation,
+} from "./alerts/fire-history.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import type { Evaluation } from "./alerts/types.js";
@@ -8,7 +14,12 @@ import {
   emailDestinationId,
   slackDestinationId,
 } from "./deliver/alert-deliveries.js";
-import { type DeliveryLedger, type DeliveryResult, deliverAll } from "./deliver/deliver-all.js";
+import {
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+  deliveryWord,
+} from "./deliver/deliver-all.js";
 import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -40,11 +51,21 @@ export interface AlertJob {
 /** The ledger as an alert uses it (`state/` implements it). */
 export interface AlertLedger
   extends DeliveryLedger,
-    Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot"> {}
+    Pick<
+      Ledger,
+      | "alertStates"
+      | "recordAlertEvaluation"
+      | "getAlertEvaluation"
+      | "getSlot"
+      | "alertEvaluations"
+    > {}
 
 /** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
 export function alertLedger(
-  store: Pick<Ledger, "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot">,
+  store: Pick<
+    Ledger,
+    "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot" | "alertEvaluations"
+  >,
   deliveries: DeliveryLedger,
 ): AlertLedger {
   return {
@@ -53,6 +74,7 @@ export function alertLedger(
     recordAlertEvaluation: (evaluation) => store.recordAlertEvaluation(evaluation),
     getAlertEvaluation: (key) => store.getAlertEvaluation(key),
     getSlot: (key) => store.getSlot(key),
+    alertEvaluations: (query) => store.alertEvaluations(query),
   };
 }
 
@@ -67,6 +89,8 @@ export interface AlertDeps {
   cache: RequestCache;
   logger: Logger;
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
   findSlackPost?: SlackDestination["findPosted"];
 }
@@ -104,6 +128,8 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   } else {
     evaluation = await evaluate(job, key, window, deps);
     notification = buildAlertNotification({
+      history: await historyOf(job, key, window, evaluation, deps),
+      dashboardUrl: job.team.dashboardUrl,
       key,
       team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
       alert: job.alert,
@@ -141,7 +167,9 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       slot: key,
       transitions:
         evaluation?.transitions.map((t) => `${t.scope}:${t.from}->${t.to}`) ?? "recorded",
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
     },
     "alert evaluated",
   );
@@ -186,6 +214,34 @@ async function evaluate(
     now: job.fireAt.toISOString(),
     key,
   });
+}
+
+/**
+ * What the ledger remembers of the fires this evaluation speaks of: the window each fired in
+ * and its peak since, so a resolution can say "after 3 days (peak 9.5% on Nov 11)". Read only.
+ */
+async function historyOf(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  evaluation: Evaluation,
+  deps: AlertDeps,
+): Promise<Record<string, FireHistory>> {
+  const ledger = deps.ledger;
+  const fires = firesOf(evaluation);
+  if (!ledger || evaluation.transitions.length === 0 || fires.length === 0) return {};
+  const roots = await Promise.all(fires.map((k) => ledger.getAlertEvaluation(k)));
+  const starts = roots.flatMap((r) => (r ? [r.period.start] : []));
+  if (starts.length === 0) return {};
+  const from = starts.reduce((a, b) => (a < b ? a : b));
+  const recorded = await ledger.alertEvaluations({ team: job.team.name, from, to: window.end });
+  const now: PastEvaluation = {
+    key,
+    period: window,
+    results: evaluation.results.map((r) => ({ scope: r.scope, value: r.sample.value })),
+  };
+  const past = [...recorded.filter((e) => e.alert === job.alert.name && e.key !== key), now];
+  return fireHistory(job.alert.metric, evaluation, past);
 }
 
 async function record(

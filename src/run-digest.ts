@@ -4,6 +4,7 @@ import {
   type DeliveryLedger,
   type DeliveryResult,
   deliverAll,
+  deliveryWord,
 } from "./deliver/deliver-all.js";
 import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
 import {
@@ -59,6 +60,8 @@ export interface DigestDeps {
   logger: Logger;
   /** For the daemon's retries; the CLI gives up at once. */
   retryAt?: (attempts: number) => Date | null;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
@@ -167,7 +170,10 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   try {
     ({ report } = await buildDigestReport(job, deps));
     const messages = await renderDigest(job, key, report, deps);
-    jobs = digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps));
+    jobs = withNote(
+      digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps)),
+      operatorNote(report),
+    );
   } catch (error) {
     await recordRunFailure(key, destinations, error, deps);
     throw error;
@@ -178,12 +184,43 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
       slot: key,
       period: `${report.periods.current.start}..${report.periods.current.end}`,
       projects: report.projects.length,
-      deliveries: Object.fromEntries(deliveries.map((d) => [d.id, d.status])),
+      deliveries: Object.fromEntries(
+        deliveries.map((d) => [d.id, deliveryWord(d.status, deps.outbox === true)]),
+      ),
       ms: Date.now() - started,
     },
     "digest done",
   );
   return { key, report, deliveries };
+}
+
+/**
+ * What the operator must fix about a digest that went out: each project left out because it
+ * could not be fetched, with the reason and its fix. The channel names the project without the
+ * advice; this goes with the deliveries to the ledger, so `history` shows it. Null: nothing.
+ */
+function operatorNote(report: Report): string | null {
+  const left = report.projects.flatMap((p) =>
+    p.status === "unavailable" ? [`left out ${p.name} (${p.projectId}): ${p.reason.message}`] : [],
+  );
+  return left.length === 0 ? null : left.join("; ");
+}
+
+/** The jobs, each delivery recorded with `note` (see `Receipt.note`). */
+function withNote(jobs: DeliveryJob[], note: string | null): DeliveryJob[] {
+  if (note === null) return jobs;
+  return jobs.map((job) => ({
+    ...job,
+    send: async (progress) => ({ ...(await job.send(progress)), note }),
+    ...(job.recover
+      ? {
+          recover: async (progress) => {
+            const found = await job.recover?.(progress);
+            return found ? { ...found, note } : null;
+          },
+        }
+      : {}),
+  }));
 }
 
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */
@@ -221,22 +258,23 @@ async function renderDigest(
   deps: DigestDeps,
 ): Promise<DigestMessages> {
   const { digest, team } = job;
-  const needsWorkbook = Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
-  const workbook = needsWorkbook
+  const workbook = attachesWorkbook(digest)
     ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
     : undefined;
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
+  const owners = Object.fromEntries(team.projects.map((p) => [p.id, p.owners]));
   return {
     slack: slack && {
       channel: slack.channel,
-      post: renderSlackDigest(report, { key }),
+      post: renderSlackDigest(report, { key, owners }),
       file: slack.attachXlsx ? workbook : undefined,
     },
     email: email && {
       ...renderDigestEmail(report, {
         key,
         workbook: email.attachXlsx && workbook ? workbook.filename : null,
+        owners,
       }),
       to: email.to,
       attachments: email.attachXlsx && workbook ? [workbook] : [],
@@ -257,16 +295,27 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
   };
 }
 
+/** Whether the digest attaches the workbook, to its Slack post or its mail. */
+export function attachesWorkbook(digest: DigestConfig): boolean {
+  return Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
+}
+
 /**
- * The digest's workbook as an attachment. exceljs is loaded here, on the first digest that
- * attaches one, so a daemon whose digests attach none never holds it in memory.
+ * The workbook renderer, and exceljs with it: loaded only where a digest attaches a workbook,
+ * so a process whose digests attach none never holds it in memory. Its import holds the event
+ * loop for a while, so the daemon loads it at start rather than in its first digest.
  */
+export function loadWorkbookRenderer() {
+  return import("./render/workbook/workbook.js");
+}
+
+/** The digest's workbook as an attachment. */
 async function workbookAttachment(
   team: string,
   report: Report,
   options: { alerts?: AlertRow[] },
 ): Promise<Attachment> {
-  const { renderWorkbook, XLSX_CONTENT_TYPE } = await import("./render/workbook/workbook.js");
+  const { renderWorkbook, XLSX_CONTENT_TYPE } = await loadWorkbookRenderer();
   return {
     filename: workbookFileName(team, report.periods.current),
     content: await renderWorkbook(report, options),

@@ -43,7 +43,15 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
     const verdict = verdictOf(input.rule, sample);
     const before = input.states.get(window.scope) ?? initialState(window.scope, input.now);
     const step = nextState(input, before, verdict, sample);
-    results.push({ scope: window.scope, name: window.name, sample, verdict, state: step.state });
+    const missing = window.missing ? { missing: window.missing } : {};
+    results.push({
+      scope: window.scope,
+      name: window.name,
+      sample,
+      verdict,
+      state: step.state,
+      ...missing,
+    });
     if (step.kind) {
       transitions.push({
         kind: step.kind,
@@ -55,6 +63,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
         threshold: thresholdFor(input.rule, step.state.state, step.kind),
         firedAt: before.firedAt,
         threadKey: step.kind === "fired" ? null : before.threadKey,
+        ...missing,
       });
     }
   }

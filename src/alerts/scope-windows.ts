@@ -17,6 +17,7 @@ interface ProjectLike extends Partial<ScopeLike> {
   projectId: string;
   name: string;
   status: "ok" | "unavailable";
+  reason?: { code: string };
 }
 
 export interface ReportLike {
@@ -49,7 +50,15 @@ export function scopeWindows(
       windows.push(
         p.status === "ok" && p.daily
           ? windowOf(p.projectId, p.name, { prior: p.prior ?? null, daily: p.daily }, windowDays)
-          : { scope: p.projectId, name: p.name, current: null, prior: null, daily: [] },
+          : {
+              scope: p.projectId,
+              name: p.name,
+              current: null,
+              prior: null,
+              daily: [],
+              missing:
+                p.reason?.code === "PROJECT_NOT_FOUND" ? "not found" : "could not be fetched",
+            },
       );
     }
   }

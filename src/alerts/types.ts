@@ -46,6 +46,8 @@ export interface ScopeWindow {
   prior: WindowCounts | null;
   /** The window's days, oldest first, for the sparkline. */
   daily: WindowCounts[];
+  /** Why there are no figures: "not found" (the API does not know the project), or "could not be fetched". */
+  missing?: string;
 }
 
 /** A measured value with what stands behind it. */
@@ -92,6 +94,8 @@ export interface Transition {
   firedAt: string | null;
   /** The fire's message, when the transition belongs in its thread. */
   threadKey: string | null;
+  /** Why the scope has no value, when it could not be fetched (see `ScopeWindow.missing`). */
+  missing?: string;
 }
 
 /** One scope's outcome of an evaluation. */
@@ -102,6 +106,8 @@ export interface ScopeResult {
   /** What the numbers said this time, before on_no_data and `for`. */
   verdict: "ok" | "warn" | "critical" | "between" | "no_data";
   state: ScopeState;
+  /** Why the scope has no value, when it could not be fetched (see `ScopeWindow.missing`). */
+  missing?: string;
 }
 
 export interface Evaluation {

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
+import { deliveryWord } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
@@ -60,6 +61,7 @@ export async function alertsCommand(
         email: clients.email,
         ledger: claims,
         dryRun,
+        outbox: dryRun,
         ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
         cache: createRequestCache(),
         logger,
@@ -79,7 +81,7 @@ export async function alertsCommand(
       out(
         d.status === "failed"
           ? `  ✗ ${d.id} failed: ${d.error?.message ?? "unknown error"}`
-          : `  ✓ ${d.id} ${d.status}`,
+          : `  ✓ ${d.id} ${deliveryWord(d.status, dryRun)}`,
       );
     }
     for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);

@@ -1,5 +1,5 @@
 import { checkConfigCommand } from "./check-config.js";
-import { loadCommandConfig } from "./command-context.js";
+import { loadCommandConfig, terminalWidth } from "./command-context.js";
 
 export interface CheckConfigCliOptions {
   config?: string;
@@ -15,7 +15,8 @@ export async function checkConfigCli(
   // Offline, missing Slack or SMTP credentials are a note, not an error: the config is still
   // valid, and preview, run --outbox and demo need neither. --online checks what sending needs.
   const config = loadCommandConfig(opts, { requireCredentials: opts.online === true });
-  if (!opts.online) return checkConfigCommand({ config, now: now() }, out);
+  const width = terminalWidth();
+  if (!opts.online) return checkConfigCommand({ config, now: now(), width }, out);
 
   // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.
   const { createApiClient } = await import("../create-deps.js");
@@ -36,7 +37,12 @@ export async function checkConfigCli(
     : undefined;
   try {
     return await checkConfigCommand(
-      { config, now: now(), online: { api, ...(slackAuthTest ? { slackAuthTest } : {}) } },
+      {
+        config,
+        now: now(),
+        width,
+        online: { api, ...(slackAuthTest ? { slackAuthTest } : {}) },
+      },
       out,
     );
   } finally {

@@ -5,6 +5,7 @@ import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { plural } from "../render/format.js";
+import { fitLine, pad, visibleLength } from "../render/terminal/terminal-style.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { redactSecrets } from "../secret.js";
 import { describeUrl } from "../state/postgres-ledger.js";
@@ -15,6 +16,8 @@ export interface CheckConfigOptions {
   config: ResolvedConfig;
   /** The instant next fires are counted from. */
   now: Date;
+  /** Columns to fit (the CLI's terminalWidth); longer lines break between words. */
+  width?: number;
   /** With `--online`: the real API client and Slack's auth.test. */
   online?: {
     api: InsightsApi;
@@ -23,18 +26,23 @@ export interface CheckConfigOptions {
 }
 
 const FIRES_SHOWN = 3;
+const DEFAULT_WIDTH = 80;
 const IDS_SHOWN = 20;
 
 /**
  * `check-config`: prints what the config will do — each digest's and alert's next fires in the
- * team's zone and in UTC — and with `online` checks the API key, every project id and the Slack
+ * team's zone and in UTC, one per line, fitted to `width` — and with `online` checks the API key, every project id and the Slack
  * token. Returns the exit code: 0 when all is well, 1 when an online check failed.
  */
 export async function checkConfigCommand(
   opts: CheckConfigOptions,
-  out: (line: string) => void,
+  print: (line: string) => void,
 ): Promise<number> {
   const { config, now } = opts;
+  const width = opts.width ?? DEFAULT_WIDTH;
+  const out = (line: string) => {
+    for (const fitted of fitLine(line, width)) print(fitted);
+  };
   out(`${config.source}: valid — ${describeCounts(config)}`);
   out(`  api ${config.api.url} (key set)`);
   out(
@@ -97,12 +105,13 @@ function describeCounts(config: ResolvedConfig): string {
   return `${plural(config.teams.length, "team")}, ${plural(digests, "digest")}, ${plural(alerts, "alert")}`;
 }
 
+/** The team, then each digest and alert with its next fires, one fire per line. */
 function describeTeam(team: Team, now: Date): string[] {
   const header = `team ${team.name} "${team.title}" — ${team.timezone}, weeks start ${weekdayName(team.weekStartsOn)}, ${plural(team.projects.length, "project")}`;
   const jobs = [
     ...team.digests.map((d) => ({ kind: "digest", name: d.name, schedule: d.schedule, digest: d })),
     ...team.alerts.map((a) => ({
-      kind: "alert ",
+      kind: "alert",
       name: a.name,
       schedule: a.schedule,
       digest: null,
@@ -110,22 +119,23 @@ function describeTeam(team: Team, now: Date): string[] {
   ];
   if (jobs.length === 0) return [header, "  no digests or alerts — nothing will be sent"];
   const abbreviate = zoneAbbreviations(team.timezone);
-  const idWidth = Math.max(...jobs.map((j) => `${team.name}/${j.name}`.length));
-  const cronWidth = Math.max(...jobs.map((j) => j.schedule.length));
   return [
     header,
     ...jobs.flatMap((job) => {
+      const id = `${job.kind} ${team.name}/${job.name}  ${job.schedule}`;
       const fires = nextFires(job.schedule, team.timezone, now, FIRES_SHOWN);
-      const shown =
-        fires.length > 0
-          ? fires.map((f) => describeFire(f, team.timezone, abbreviate)).join(", ")
-          : "never";
-      const id = `${team.name}/${job.name}`.padEnd(idWidth);
-      const line = `  ${job.kind} ${id}  ${job.schedule.padEnd(cronWidth)}  ${team.timezone}  next: ${shown}`;
-      if (job.digest === null || fires.length === 0) return [line];
-      const covers = coveredDays(team, job.digest, fires).join("; ");
-      const gap = coverageGap(team, job.digest, now);
-      return [line, `${" ".repeat(9 + idWidth)}covers: ${covers}`, ...(gap ? [`  ${gap}`] : [])];
+      if (fires.length === 0) return [`  ${id}  never fires`];
+      const shown = fires.map((f) => describeFire(f, team.timezone, abbreviate));
+      const covers = job.digest ? coveredDays(team, job.digest, fires) : [];
+      const width = Math.max(...shown.map(visibleLength));
+      const gap = job.digest ? coverageGap(team, job.digest, now) : null;
+      return [
+        `  ${id}  next:`,
+        ...shown.map((fire, i) =>
+          `    ${pad(fire, width)}  ${covers[i] ? `covers ${covers[i]}` : ""}`.trimEnd(),
+        ),
+        ...(gap ? [`    ${gap}`] : []),
+      ];
     }),
   ];
 }

@@ -58,6 +58,7 @@ export async function runDemoAlerts(
               ledger: claimed,
               cache: deps.cache,
               logger: deps.logger,
+              outbox: true,
             },
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;

@@ -1,9 +1,10 @@
-import { basename } from "node:path";
+import { basename, isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../config/load-config.js";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createClients } from "../create-deps.js";
 import { createRequestCache } from "../insights/collect-insights.js";
+import { DEMO_PROJECT_COUNT } from "../insights/emulator/project-catalog.js";
 import { startEmulator } from "../insights/emulator/start-emulator.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
@@ -27,7 +28,7 @@ export interface DemoOptions {
  */
 export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
   // Seven projects: the seventh has the flaky spike the demo's alert fires on.
-  const emulator = await startEmulator({ projects: 7 });
+  const emulator = await startEmulator({ projects: DEMO_PROJECT_COUNT });
   const env = { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" };
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const config = loadConfig(DEMO_CONFIG, { env, requireCredentials: false });
@@ -53,6 +54,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
             ledger: null,
             cache,
             logger,
+            outbox: true,
           },
         );
         failed += outcome.deliveries.filter((d) => d.status === "failed").length;
@@ -82,18 +84,25 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     );
     out("  *.update.*.slack.json      the edits (chat.update) of a fire's first message");
     out("");
+    const demoConfig = shownPath(DEMO_CONFIG);
+    out("Next: the same config against an emulator you keep running, as against your workspace:");
+    out("  npx insights-reporter emulator --port 4010       # in another terminal");
     out(
-      "Next: copy config/reporter.example.yaml to config/reporter.yaml, set INSIGHTS_API_URL and",
+      "  export INSIGHTS_API_URL=http://127.0.0.1:4010/api/external/v1 INSIGHTS_API_KEY=demo-key",
     );
+    out(`  npx insights-reporter preview --config ${demoConfig} --team checkout --digest daily`);
     out(
-      "INSIGHTS_API_KEY, and try `npx insights-reporter preview --team <team> --digest <digest>`.",
-    );
-    out(
-      "To keep an emulator running for that, use `npx insights-reporter emulator` (key demo-key).",
+      "Then copy config/reporter.example.yaml to config/reporter.yaml with your own projects (`insights-reporter projects` lists them).",
     );
     return failed > 0 ? 1 : 0;
   } finally {
     await clients.close();
     await emulator.close();
   }
+}
+
+/** A path as a user types it from here: relative when it is below the working directory. */
+function shownPath(path: string): string {
+  const relativePath = relative(process.cwd(), path);
+  return relativePath.startsWith("..") || isAbsolute(relativePath) ? path : relativePath;
 }

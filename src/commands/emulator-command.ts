@@ -1,3 +1,4 @@
+import { DEMO_PROJECT_COUNT } from "../insights/emulator/project-catalog.js";
 import { type RunningEmulator, startEmulator } from "../insights/emulator/start-emulator.js";
 
 export interface EmulatorCommandOptions {
@@ -26,7 +27,8 @@ export async function emulatorCommand(
     key,
     ...(opts.port !== undefined && { port: opts.port }),
     ...(opts.today !== undefined && { today: opts.today }),
-    ...(opts.projects !== undefined && { projects: opts.projects }),
+    // The demo's projects by default, so config/demo.yaml runs against it as printed.
+    projects: opts.projects ?? DEMO_PROJECT_COUNT,
     ...(opts.seed !== undefined && { seed: opts.seed }),
     ...(opts.latencyMs !== undefined && { latencyMs: opts.latencyMs }),
     ...(opts.faults !== undefined && { faults: opts.faults }),

@@ -1,10 +1,13 @@
 import { resolve } from "node:path";
+import { IANAZone } from "luxon";
 import { loadConfigWithoutApi, resolveConfigPath } from "../config/load-config.js";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
+import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open-store.js";
-import { findTeam } from "./command-context.js";
+import { findTeam, terminalWidth } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
 
 export interface HistoryOptions {
@@ -13,18 +16,28 @@ export interface HistoryOptions {
   config?: string;
   /** Read the ledger of `start --outbox DIR` instead of `state.path`. */
   outbox?: string;
+  /** The IANA zone every time is shown in (default UTC). */
+  tz?: string;
 }
 
 /** `history`: recent slots with each destination's state, attempts and last error. Works beside a running daemon. */
 export async function historyCommand(
   opts: HistoryOptions,
-  out: (line: string) => void,
+  print: (line: string) => void,
 ): Promise<number> {
+  const width = terminalWidth();
+  const out = (line: string) => {
+    for (const fitted of fitLine(line, width)) print(fitted);
+  };
   // history reads only the ledger, so the API's variables need not be set to read it.
   const config = loadConfigWithoutApi(resolveConfigPath(opts.config), {
     requireCredentials: false,
   });
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
+  const zone = opts.tz ?? "UTC";
+  if (!IANAZone.isValidZone(zone)) {
+    throw new UsageError(`--tz "${zone}" is not an IANA timezone name, e.g. Europe/Berlin`);
+  }
   const path = resolve(opts.outbox ? outboxLedgerPath(opts.outbox) : config.state.path);
   const store = opts.outbox ? { path, url: null } : { ...config.state, path };
   if (!storeExists(store)) {
@@ -48,8 +61,8 @@ export async function historyCommand(
       out(opts.team ? `no slots of team "${opts.team}" in ${where}` : `no slots in ${where} yet`);
       return 0;
     }
-    const zones = new Map(config.teams.map((t) => [t.name, t.timezone]));
-    for (const line of formatHistory(slots, (team) => zones.get(team) ?? null)) out(line);
+    for (const line of formatHistory(slots, { zone, width, outbox: Boolean(opts.outbox) }))
+      out(line);
     return 0;
   } finally {
     await ledger.close();

@@ -1,44 +1,86 @@
 import { DateTime } from "luxon";
+import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
 import type { Delivery, SlotWithDeliveries } from "../state/ledger.js";
 
-// `history` as a table people read when a digest did not arrive: a row per destination of
-// each slot, newest fire first, times in the team's zone (UTC for a team no longer configured).
+// `history` as people read it when a digest did not arrive: one line per fire (newest first)
+// with its slot, then a line per destination with its state and tries, and its last error
+// under it. Every time is in one zone, named in the heading, and every line fits `width`.
 
-const HEADER = ["FIRED", "SLOT", "DESTINATION", "STATE", "TRIES", "LAST ERROR"] as const;
+/** How to lay the history out: the zone of every time shown, and the columns to fit. */
+export interface HistoryLayout {
+  /** An IANA zone (UTC unless `history --tz` says otherwise). */
+  zone: string;
+  width: number;
+  /** `start --outbox`'s ledger: its deliveries were written to files, never sent. */
+  outbox?: boolean;
+}
 
-/** The table's lines; `zoneOf` gives a team's IANA zone, or null. */
+const INDENT = "  ";
+const GAP = "  ";
+// A destination column narrower than this breaks an email list after nearly every address.
+const MIN_DESTINATION = 16;
+
+/** The history's lines. */
 export function formatHistory(
   slots: readonly SlotWithDeliveries[],
-  zoneOf: (team: string) => string | null,
+  layout: HistoryLayout,
 ): string[] {
-  const rows: string[][] = [];
-  for (const slot of slots) {
-    const zone = zoneOf(slot.team) ?? "UTC";
-    const fired = localTime(slot.fireAt, zone);
+  const firedHead = `FIRED (${layout.zone})`;
+  const firedWidth = Math.max(visibleLength(firedHead), "yyyy-mm-dd hh:mm".length);
+  const rows = slots.map((slot) => ({
+    slot,
+    states: slot.deliveries.map((d) => stateOf(d, layout.zone, layout.outbox === true)),
+  }));
+  const stateWidth = Math.max(0, ...rows.flatMap((r) => r.states.map(visibleLength)));
+  const triesWidth = Math.max(0, ...slots.flatMap((s) => s.deliveries.map((d) => tries(d).length)));
+  const longest = Math.max(
+    0,
+    ...slots.flatMap((s) => s.deliveries.map((d) => visibleLength(d.destination))),
+  );
+  const room = layout.width - INDENT.length - stateWidth - triesWidth - GAP.length * 2;
+  const destinationWidth = Math.min(longest, Math.max(MIN_DESTINATION, room));
+
+  const lines = [`${pad(firedHead, firedWidth)}${GAP}SLOT`];
+  for (const { slot, states } of rows) {
+    lines.push(`${pad(localTime(slot.fireAt, layout.zone), firedWidth)}${GAP}${slot.key}`);
     if (slot.deliveries.length === 0) {
       // An alert evaluation in which nothing changed sends nothing, by design.
-      const state = slot.kind === "alert" ? "no change, nothing to send" : "no destination";
-      rows.push([fired, slot.key, "-", state, "", ""]);
+      lines.push(
+        `${INDENT}${slot.kind === "alert" ? "no change, nothing to send" : "no destination"}`,
+      );
       continue;
     }
     slot.deliveries.forEach((delivery, i) => {
-      rows.push([
-        i === 0 ? fired : "",
-        i === 0 ? slot.key : "",
-        delivery.destination,
-        stateText(delivery, zone),
-        String(delivery.attempts),
-        delivery.lastError && delivery.state !== "sent" ? delivery.lastError : "",
-      ]);
+      const names = breakAfterCommas(delivery.destination, destinationWidth);
+      names.forEach((name, row) => {
+        const cells =
+          row === 0
+            ? [pad(name, destinationWidth), pad(states[i] ?? "", stateWidth), tries(delivery)]
+            : [name];
+        lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());
+      });
+      if (delivery.lastError) {
+        // A delivered row's error is the note it was delivered with (a project left out).
+        const label = delivery.state === "sent" ? "note" : "last error";
+        lines.push(
+          ...wrap(
+            `${label}: ${delivery.lastError}`,
+            layout.width,
+            INDENT.repeat(2),
+            INDENT.repeat(3),
+          ),
+        );
+      }
     });
   }
-  return alignColumns([[...HEADER], ...rows]);
+  return lines.flatMap((line) => fitLine(line, layout.width));
 }
 
-function stateText(delivery: Delivery, zone: string): string {
+function stateOf(delivery: Delivery, zone: string, outbox: boolean): string {
   switch (delivery.state) {
     case "sent":
-      return "sent";
+      // start --outbox's ledger: written to files, never sent.
+      return outbox ? "written to the outbox" : "sent";
     case "pending":
       return "pending";
     case "sending":
@@ -51,18 +93,16 @@ function stateText(delivery: Delivery, zone: string): string {
   }
 }
 
-function localTime(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-LL-dd HH:mm ZZ");
+function tries(delivery: Delivery): string {
+  return delivery.attempts === 1 ? "1 try" : `${delivery.attempts} tries`;
 }
 
-/** Pads every column but the last to its widest cell. */
-function alignColumns(rows: readonly string[][]): string[] {
-  const widths =
-    rows[0]?.map((_, col) => Math.max(...rows.map((row) => row[col]?.length ?? 0))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0)))
-      .join("  ")
-      .trimEnd(),
-  );
+function localTime(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-LL-dd HH:mm");
+}
+
+/** A destination (`email:a@x.com,b@y.com`) in lines of `width`, broken after its commas. */
+function breakAfterCommas(destination: string, width: number): string[] {
+  const parts = destination.split(/(?<=,)/);
+  return wrap(parts.join(" "), width, "", "").map((line) => line.replaceAll(", ", ","));
 }

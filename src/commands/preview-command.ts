@@ -40,15 +40,22 @@ export async function previewCommand(
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
+  // What a real post would carry: the alerts firing now, read from the ledger (never written).
+  const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
     const { report } = await buildDigestReport(
       { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
-      { api, cache: createRequestCache(), logger },
+      {
+        api,
+        cache: createRequestCache(),
+        logger,
+        ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
+      },
     );
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
     return 0;
   } finally {
-    await api.close();
+    await Promise.all([api.close(), ledger?.close()]);
   }
 }
 

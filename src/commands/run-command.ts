@@ -11,7 +11,7 @@ import { digestSlot, runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
-import { openStore } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open-store.js";
 import { digestFireAt, findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface RunOptions {
@@ -36,6 +36,10 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
+  // An outbox run records nothing, yet shows what a real post of the slot would carry: the
+  // alerts firing now are read from the ledger when there is one, and nothing is written to it.
+  const states =
+    ledger ?? (storeExists(config.state) ? await openStore(config.state, { logger }) : null);
   try {
     if (ledger && !opts.force) {
       const key = digestSlot(job).key;
@@ -68,15 +72,16 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
             sendTimeoutMs: config.state.sendTimeoutMs,
             take: opts.force ? "any" : "open",
           }),
-        ...(ledger
+        ...(states
           ? {
-              firingAlerts: (name: string) => ledger.firingAlerts(name),
+              firingAlerts: (name: string) => states.firingAlerts(name),
               alertEvaluations: (query: { team: string; from: string; to: string }) =>
-                ledger.alertEvaluations(query),
+                states.alertEvaluations(query),
             }
           : {}),
         cache: createRequestCache(),
         logger,
+        outbox: Boolean(opts.outbox),
         // Left open rather than failed for good, so the daemon still delivers the slot.
         ...(ledger ? { retryAt: () => firstRetryAt(new Date()) } : {}),
       });
@@ -102,7 +107,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       await clients.close();
     }
   } finally {
-    await ledger?.close();
+    await states?.close();
   }
 }
 

@@ -84,6 +84,7 @@ function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
       branch: p.branch,
       author: p.author,
       tags: p.tags,
+      owners: p.owners,
     })),
     digests: team.digests.map(normalizeDigest),
     alerts: team.alerts.map(normalizeAlert),

@@ -158,6 +158,14 @@ const alert = z
   })
   .describe("A threshold check on a schedule; needs at least one destination (slack or email).");
 
+const owner = z
+  .string()
+  .regex(
+    /^(?:[UWS][A-Z0-9]+|[^\s@<>]+@[^\s@<>]+)$/,
+    'a Slack user id ("U0123ABCD"), a Slack group id ("S0123ABCD") or an email address',
+  )
+  .describe("A Slack user or group id, or an email address.");
+
 const project = z
   .strictObject({
     id: z.string().min(1).describe("Project id, as `insights-reporter projects` lists them."),
@@ -173,6 +181,12 @@ const project = z
       .array(z.string().min(1))
       .default([])
       .describe("Count only runs carrying every listed tag."),
+    owners: z
+      .array(owner)
+      .default([])
+      .describe(
+        "Who to tell when the news names this project for something bad (silent, significantly worse, could not be fetched, an alert firing): Slack user (U…) or group (S…) ids are mentioned in Slack, email addresses are copied (Cc) on email digests.",
+      ),
   })
   .describe("A project of the insights service, with optional filters.");
 

@@ -45,7 +45,11 @@ export interface Team {
   alerts: AlertConfig[];
 }
 
-export type ProjectConfig = ProjectSelection;
+/** A configured project: what is fetched, and who owns it. */
+export interface ProjectConfig extends ProjectSelection {
+  /** Slack user (`U…`) or group (`S…`) ids and email addresses, told of bad news about it. */
+  owners: string[];
+}
 
 export interface DigestConfig {
   name: string;

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
+import { attachesWorkbook, loadWorkbookRenderer } from "../run-digest.js";
 import { openStore } from "../state/open-store.js";
 import { listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
@@ -51,6 +52,7 @@ export async function startDaemonService(
 ): Promise<DaemonService> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
+  const preloaded = await preload(config);
   // An outbox run keeps its own SQLite ledger, whatever store the config names.
   const store = options.outbox
     ? { path: outboxLedgerPath(options.outbox), url: null }
@@ -62,15 +64,18 @@ export async function startDaemonService(
     await ledger.close();
     throw error;
   }
-  const metrics = createDaemonMetrics(async () => {
-    const alerts = current.teams.flatMap((team) =>
-      team.alerts.map((a) => [team.name, a.name] as const),
-    );
-    const states = await Promise.all(
-      alerts.map(([team, alert]) => ledger.alertStates(team, alert)),
-    );
-    return states.flat();
-  });
+  const metrics = createDaemonMetrics(
+    async () => {
+      const alerts = current.teams.flatMap((team) =>
+        team.alerts.map((a) => [team.name, a.name] as const),
+      );
+      const states = await Promise.all(
+        alerts.map(([team, alert]) => ledger.alertStates(team, alert)),
+      );
+      return states.flat();
+    },
+    { outbox: Boolean(options.outbox) },
+  );
   const clients = createClients(config, {
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),
@@ -135,7 +140,7 @@ export async function startDaemonService(
   }
 
   const jobs = listJobs(config.teams).map((j) => j.id);
-  logger.info({ ledger: ledger.location, ops: ops.url, jobs }, "daemon started");
+  logger.info({ ledger: ledger.location, ops: ops.url, jobs, preloaded }, "daemon started");
   daemon.start();
 
   let stopping: Promise<void> | null = null;
@@ -181,6 +186,18 @@ export async function startDaemonService(
       return stopping;
     },
   };
+}
+
+/**
+ * Loads now what a digest would otherwise import on its first run, holding the event loop (and
+ * every delivery in flight) meanwhile: exceljs, when a digest attaches a workbook. Named in the
+ * "daemon started" line once loaded.
+ */
+async function preload(config: ResolvedConfig): Promise<string[]> {
+  const digests = config.teams.flatMap((team) => team.digests);
+  if (!digests.some(attachesWorkbook)) return [];
+  await loadWorkbookRenderer();
+  return ["exceljs"];
 }
 
 function delay(ms: number): Promise<void> {

@@ -42,9 +42,11 @@ export type DaemonLedger = Pick<
   | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
+  | "forgetParts"
   | "markSent"
   | "markFailed"
   | "dueRetries"
+  | "jobFirstSeen"
   | "renewLease"
   | "fileProblem"
 >;

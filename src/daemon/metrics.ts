@@ -12,6 +12,11 @@ export type SlotResult = "delivered" | "retrying" | "failed" | "skipped";
 /** How one destination's attempt ended; `gave_up` is a failure past the slot's deadline. */
 export type DeliveryMetricResult = "sent" | "recovered" | "already_sent" | "failed" | "gave_up";
 
+/** A daemon whose destinations write to an outbox counts what they wrote as `result="outbox"`. */
+export interface DaemonMetricsOptions {
+  outbox?: boolean;
+}
+
 /** One scheme for digests and alerts: the team, `kind` (digest or alert) and the job's name. */
 export interface JobLabels {
   team: string;
@@ -67,6 +72,7 @@ const ALERT_LEVEL: Record<AlertStateSample["state"], number> = {
  */
 export function createDaemonMetrics(
   alertStates: () => Promise<readonly AlertStateSample[]> = async () => [],
+  options: DaemonMetricsOptions = {},
 ): DaemonMetrics {
   const registry = new Registry();
   // Node's process metrics under their standard names (process_cpu_seconds_total,
@@ -86,7 +92,7 @@ export function createDaemonMetrics(
   });
   const deliveries = new Counter({
     name: `${PREFIX}deliveries_total`,
-    help: "Delivery attempts by destination kind and result: sent, recovered (found after a crash), already_sent, failed (will retry), gave_up.",
+    help: "Delivery attempts by destination kind and result: sent, recovered (found after a crash), already_sent, failed (will retry), gave_up; outbox (written to start --outbox's directory, not sent).",
     labelNames: ["team", "kind", "job", "destination", "result"] as const,
     registers,
   });
@@ -160,7 +166,11 @@ export function createDaemonMetrics(
       if (result === "delivered") lastSuccess.set(job, at.getTime() / 1000);
     },
     delivery: (job, destination, result) =>
-      deliveries.inc({ ...job, destination: destinationKind(destination), result }),
+      deliveries.inc({
+        ...job,
+        destination: destinationKind(destination),
+        result: options.outbox && result === "sent" ? "outbox" : result,
+      }),
     claimTakenOver: (job, what) => takenOver.inc({ ...job, claim: what }),
     ticked: (at, running) => {
       lastTick.set(at.getTime() / 1000);

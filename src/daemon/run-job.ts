@@ -10,7 +10,8 @@ import type { RunJob } from "./daemon-types.js";
  * through the run's own ledger view, which leaves alone what is not due now.
  */
 export function createJobRunner(
-  clients: Pick<Clients, "api" | "slack" | "slackAlerts" | "email">,
+  clients: Pick<Clients, "api" | "slack" | "slackAlerts" | "email"> &
+    Partial<Pick<Clients, "outboxFiles">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
 ): RunJob {
@@ -21,6 +22,7 @@ export function createJobRunner(
       cache: context.cache,
       logger: context.logger,
       retryAt: context.retryAt,
+      outbox: clients.outboxFiles != null,
     };
     if (job.kind === "alert") {
       // Deliveries through the run's view: claimed when due, each write fenced by its claim.

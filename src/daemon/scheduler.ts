@@ -140,7 +140,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
     if (resting !== null) return wakeBy(resting);
     const lastPlannedAt = plans.lastPlannedAt(job.id);
     try {
+      // Asked once per job and process: later plans start after this one, so after it too.
+      const firstSeenAt =
+        lastPlannedAt ??
+        (await ledger.jobFirstSeen({ team: job.team.name, kind: job.kind, job: job.name }, now));
       const plan = await planCatchUp({
+        firstSeenAt,
         schedule: job.schedule,
         zone: job.zone,
         catchUpMs: job.catchUpMs,

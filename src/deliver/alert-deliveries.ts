@@ -54,7 +54,9 @@ export function alertDeliveryJobs(
             );
           }
         }
-        const posted = await slackOut.postAlert(slack.channel, slack.post, thread);
+        const posted = await slackOut.postAlert(slack.channel, slack.post, thread, {
+          broadcast: slack.broadcast === true,
+        });
         return { slackTs: posted.ts };
       },
       // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
@@ -73,10 +75,13 @@ export function alertDeliveryJobs(
     jobs.push({
       id: emailDestinationId(email.to),
       send: async () => {
+        const { threadKey, ...mail } = email;
         const sent = await emailOut.send({
-          ...email,
+          ...mail,
           attachments: [],
           messageId: messageIdForKey(key),
+          // A later mail of an incident follows its fire's, so mail clients thread them.
+          ...(threadKey ? { inReplyTo: messageIdForKey(threadKey) } : {}),
         });
         return { messageId: sent.messageId };
       },

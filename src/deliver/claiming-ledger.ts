@@ -15,6 +15,7 @@ export type ClaimingLedgerBase = Pick<
   | "markFailed"
   | "partsDone"
   | "recordPart"
+  | "forgetParts"
 >;
 
 export function claimingLedger(
@@ -27,6 +28,8 @@ export function claimingLedger(
   return {
     recordSlot: (slot) => ledger.recordSlot(slot),
     beginAttempt: async (key, destination) => {
+      // Read before the claim, so the deadline falls no later than the one others go by.
+      const sendBy = new Date(Date.now() + options.sendTimeoutMs);
       const claim = await ledger.claimDelivery(key, destination, options);
       if (!claim.claimed) {
         const sent = claim.delivery?.state === "sent";
@@ -40,6 +43,7 @@ export function claimingLedger(
         attempts,
         claim: claim.token,
         resend: options.take === "any",
+        sendBy,
       };
     },
     markSent: (key, destination, receipt, token) =>
@@ -48,6 +52,7 @@ export function claimingLedger(
       ledger.markFailed(key, destination, error, next, token),
     partsDone: (key, destination) => ledger.partsDone(key, destination),
     recordPart: (key, destination, part, ref) => ledger.recordPart(key, destination, part, ref),
+    forgetParts: (key, destination) => ledger.forgetParts(key, destination),
     holdsClaim: (key, destination, claim) => ledger.holdsClaim(key, destination, claim),
   };
 }

@@ -12,6 +12,11 @@ export interface Receipt {
   messageId?: string;
   /** Delivered, but not wholly: e.g. the SMTP server refused some recipients. */
   warning?: string;
+  /**
+   * Delivered in full, with something the operator must act on (a project the digest left
+   * out, and how to fix it): kept with the delivery, so `history` shows it.
+   */
+  note?: string;
 }
 
 export interface DeliveryJob {
@@ -29,6 +34,17 @@ export interface DeliveryJob {
 /** `waiting`: the ledger says not now (a retry later, given up, or another process sends it). */
 export type DeliveryStatus = "sent" | "recovered" | "already-sent" | "waiting" | "failed";
 
+/**
+ * A delivery's outcome as logs and commands say it: what went to an outbox was written there,
+ * never "sent", so no one takes a dry run for a delivery.
+ */
+export function deliveryWord(status: DeliveryStatus, outbox: boolean): string {
+  if (!outbox) return status;
+  if (status === "sent") return "written to the outbox";
+  if (status === "already-sent") return "already written";
+  return status;
+}
+
 export interface DeliveryResult {
   id: string;
   status: DeliveryStatus;
@@ -45,6 +61,11 @@ export interface Attempt {
   claim?: number;
   /** A deliberate resend (`run --force`): no looking for an earlier delivery first. */
   resend?: boolean;
+  /**
+   * When the attempt must be over (`state.send_timeout` after its claim): past it another
+   * process may take the send over, so the attempt is abandoned there, its outcome unknown.
+   */
+  sendBy?: Date;
 }
 
 /** The part of the ledger deliveries need; `state/` implements it. */
@@ -66,6 +87,8 @@ export interface DeliveryLedger {
   /** The parts of the delivery done so far (see DeliveryProgress). */
   partsDone?(key: string, id: string): Promise<ReadonlyMap<string, string | null>>;
   recordPart?(key: string, id: string, part: string, ref: string | null): Promise<void>;
+  /** Forgets the parts done, for a deliberate resend that records its own. */
+  forgetParts?(key: string, id: string): Promise<void>;
   /** Whether the claim is still this attempt's; absent, it always is. */
   holdsClaim?(key: string, id: string, claim: number): Promise<boolean>;
 }
@@ -107,15 +130,21 @@ async function deliverOne(
     );
     return { id: job.id, status: "waiting" };
   };
-  // A deliberate resend starts over; any other attempt goes on from the parts already done.
-  const progress = await progressOf(key, job.id, claim, before.resend ? null : ledger);
+  // A deliberate resend starts over, recording its own parts as any send does (a crash in it
+  // then goes on from them); any other attempt goes on from the parts already done.
+  if (before.resend) await ledger?.forgetParts?.(key, job.id);
+  // A searchable destination's send is capped at its claim's end: past it, another process
+  // may look and send. One that cannot be searched is left to finish: abandoning a mail that
+  // the server may yet take would only add the one extra send ADR 0005 allows for a crash.
+  const deadline = attemptDeadline(key, job.id, job.recover ? before.sendBy : undefined);
+  const progress = await progressOf(key, job.id, claim, ledger, deadline.signal);
   try {
     // Look before every send that is not a deliberate resend: after a crash mid-send (a claim
     // taken over only once its post could no longer land), after a failure (the post may have
     // landed all the same), and on a first attempt too — the ledger may be new (deleted,
     // replaced) while the channel already has the slot's post.
     if (job.recover && !before.resend) {
-      const found = await job.recover(progress);
+      const found = await deadline.within(job.recover(progress));
       if (found) {
         if (!(await recorded(ledger?.markSent(key, job.id, found, claim)))) return lostClaim();
         logger.info(
@@ -127,7 +156,7 @@ async function deliverOne(
     }
     // Looking may have taken a while: a send taken over meanwhile is not sent a second time.
     if (!(await progress.stillOurs())) return lostClaim();
-    const receipt = await job.send(progress);
+    const receipt = await deadline.within(job.send(progress));
     if (!(await recorded(ledger?.markSent(key, job.id, receipt, claim)))) return lostClaim();
     // The adapter has logged the detail; the result carries it to the command or daemon.
     if (receipt.warning) {
@@ -148,7 +177,11 @@ async function deliverOne(
     const attempts = before.attempts + 1;
     // The sender's verdict first: a refused token or our own malformed message is given up now.
     const retry = worthRetrying(error);
-    const nextAttemptAt = retry ? (options.retryAt?.(attempts) ?? null) : null;
+    // A send that may have landed (a timeout, a 5xx, abandoned at send_timeout) is looked for
+    // in the channel by the next attempt: not before send_timeout has passed since this one
+    // began, when whatever it sent has landed or never will.
+    const lookAfter = job.recover && mayHaveLanded(error) ? before.sendBy : undefined;
+    const nextAttemptAt = retry ? notBefore(options.retryAt?.(attempts) ?? null, lookAfter) : null;
     const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     if (!(await recorded(failed))) return lostClaim();
     logger.error(
@@ -163,7 +196,62 @@ async function deliverOne(
       "delivery failed",
     );
     return { id: job.id, status: "failed", error: asError(error) };
+  } finally {
+    deadline.clear();
   }
+}
+
+/**
+ * An attempt's end at `sendBy`: `within` gives up waiting on the send there (rejecting with
+ * SendTimeoutError), and `signal` tells the send to stop: no next part, no next call, and the
+ * request in flight aborted. Without `sendBy` (no ledger), the send is waited out.
+ */
+function attemptDeadline(key: string, id: string, sendBy: Date | undefined) {
+  const controller = new AbortController();
+  const timer =
+    sendBy &&
+    setTimeout(
+      () => controller.abort(new SendTimeoutError(key, id)),
+      Math.max(0, sendBy.getTime() - Date.now()),
+    );
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
+  aborted.catch(() => {}); // rejected only for whoever is waiting in `within`
+  return {
+    signal: controller.signal,
+    within<T>(work: Promise<T>): Promise<T> {
+      work.catch(() => {}); // abandoned at the deadline, its later failure is nobody's
+      return Promise.race([work, aborted]);
+    },
+    clear: () => clearTimeout(timer || undefined),
+  };
+}
+
+/** A send that outlasted its claim: abandoned, whether it delivered is not known. */
+export class SendTimeoutError extends Error {
+  constructor(key: string, id: string) {
+    super(
+      `the send of ${id} for ${key} took longer than state.send_timeout and was abandoned; it may have been delivered, so the next attempt looks for it first`,
+    );
+    this.name = "SendTimeoutError";
+  }
+}
+
+/**
+ * Whether a failed send may have been delivered all the same: anything but Slack's own refusal
+ * (an error code in its answer, which it gives for a message it did not post).
+ */
+function mayHaveLanded(error: unknown): boolean {
+  return !(error instanceof SlackDeliveryError && error.slackError !== null);
+}
+
+/** `at`, moved to `floor` when earlier; null (given up) stays null. */
+function notBefore(at: Date | null, floor: Date | undefined): Date | null {
+  if (at === null || floor === undefined) return at;
+  return at.getTime() < floor.getTime() ? floor : at;
 }
 
 /**
@@ -175,17 +263,20 @@ async function progressOf(
   id: string,
   claim: number | undefined,
   ledger: DeliveryLedger | null,
+  signal: AbortSignal,
 ): Promise<DeliveryProgress & { stillOurs(): Promise<boolean> }> {
   const done = new Map<string, string | null>((await ledger?.partsDone?.(key, id)) ?? []);
   const stillOurs = async () =>
     claim === undefined || ((await ledger?.holdsClaim?.(key, id, claim)) ?? true);
   return {
     done,
+    signal,
     stillOurs,
     async record(part, ref) {
       if (done.has(part)) return;
       done.set(part, ref);
       await ledger?.recordPart?.(key, id, part, ref);
+      signal.throwIfAborted();
       if (!(await stillOurs())) throw new ClaimLostError(key, id);
     },
   };

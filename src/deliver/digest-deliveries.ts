@@ -47,7 +47,7 @@ export function digestDeliveryJobs(
       recover: async (progress) => {
         const ts =
           progress.done.get("post") ??
-          (await slack.findPosted(channel, key, deps.since))?.ts ??
+          (await slack.findPosted(channel, key, deps.since, progress.signal))?.ts ??
           null;
         if (ts === null) return null;
         await progress.record("post", ts);

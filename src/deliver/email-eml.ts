@@ -10,10 +10,12 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
   return {
     from,
     to: message.to,
+    ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
     subject: message.subject,
     text: message.text,
     html: message.html,
     messageId: message.messageId,
+    ...(message.inReplyTo ? { inReplyTo: message.inReplyTo, references: [message.inReplyTo] } : {}),
     attachments: message.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,

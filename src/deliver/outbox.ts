@@ -63,7 +63,7 @@ export function createOutbox(
   };
 
   const slackAlerts: SlackAlertDestination = {
-    async postAlert(channel, post, threadTs) {
+    async postAlert(channel, post, threadTs, options = {}) {
       const key = post.metadata.event_payload.key;
       const body = {
         channel,
@@ -73,7 +73,7 @@ export function createOutbox(
       };
       await save(
         `${key}.slack.json`,
-        `${JSON.stringify(threadTs ? { ...body, thread_ts: threadTs } : body, null, 2)}\n`,
+        `${JSON.stringify(threadTs ? { ...body, thread_ts: threadTs, ...broadcast(options) } : body, null, 2)}\n`,
       );
       return { channel, ts: `outbox:${key}`, threaded: threadTs !== null };
     },
@@ -107,4 +107,9 @@ export function createOutbox(
 /** Keys and file names are ours, but a team or period could still make an odd name: keep it a plain file name. */
 function safeFileName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+/** `reply_broadcast: true` on a reply that is also shown in the channel, as Slack takes it. */
+function broadcast(options: { broadcast?: boolean }): { reply_broadcast?: true } {
+  return options.broadcast ? { reply_broadcast: true } : {};
 }

@@ -35,15 +35,19 @@ export function createSlackAlertDestination(
     unfurl_media: false,
   });
 
-  async function post(channel: string, id: string, message: SlackPost, threadTs: string | null) {
+  async function post(
+    channel: string,
+    id: string,
+    message: SlackPost,
+    threadTs: string | null,
+    broadcast = false,
+  ) {
     // Never retried by the library, like a digest's post: after a timeout it may have landed.
+    const base = { channel: id, ...body(message.main), metadata: message.metadata };
     const sent = await call("chat.postMessage", channel, () =>
-      posts.chat.postMessage({
-        channel: id,
-        ...body(message.main),
-        metadata: message.metadata,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-      }),
+      posts.chat.postMessage(
+        threadTs === null ? base : { ...base, thread_ts: threadTs, reply_broadcast: broadcast },
+      ),
     );
     if (!sent.ts) {
       throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
@@ -55,11 +59,12 @@ export function createSlackAlertDestination(
   }
 
   return {
-    async postAlert(channel, message, threadTs): Promise<SlackAlertPosted> {
+    async postAlert(channel, message, threadTs, options = {}): Promise<SlackAlertPosted> {
       const id = await resolve(channel);
       if (threadTs) {
         try {
-          return { channel: id, ts: await post(channel, id, message, threadTs), threaded: true };
+          const ts = await post(channel, id, message, threadTs, options.broadcast);
+          return { channel: id, ts, threaded: true };
         } catch (error) {
           if (!(error instanceof SlackDeliveryError && GONE.has(error.slackError ?? "")))
             throw error;

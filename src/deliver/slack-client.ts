@@ -1,5 +1,12 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import { ErrorCode, type Logger as LibraryLogger, LogLevel, WebClient } from "@slack/web-api";
+import {
+  ErrorCode,
+  type Logger as LibraryLogger,
+  LogLevel,
+  WebClient,
+  type WebClientOptions,
+} from "@slack/web-api";
 import { redactSecrets, type Secret } from "../secret.js";
 
 /** The one logging call the Slack adapter needs; a pino logger fits. */
@@ -41,8 +48,9 @@ export interface SlackClients {
    * Runs one call of either client. A rate limit — the one failure that proves Slack did
    * nothing — is waited out as its Retry-After asks, while retries are left and the wait fits
    * in the time budget; a longer Retry-After fails at once instead of holding the digest.
+   * With `signal`, no call starts once it is aborted, and the request in flight is aborted.
    */
-  paced<T>(method: string, run: () => Promise<T>): Promise<T>;
+  paced<T>(method: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /** The Slack clients over one token and one set of options. */
@@ -51,14 +59,18 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 120_000;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? Date.now;
+  // The signal of the call being made, for the clients' requests to carry (one client serves
+  // every delivery at once, each with its own deadline).
+  const signals = new AsyncLocalStorage<AbortSignal>();
   return {
-    calls: createSlackClient(options),
-    posts: createSlackClient({ ...options, retries: 0 }),
-    async paced(method, run) {
+    calls: createSlackClient(options, signals),
+    posts: createSlackClient({ ...options, retries: 0 }, signals),
+    async paced(method, run, signal) {
       const started = now();
       for (let retry = 0; ; retry++) {
+        signal?.throwIfAborted();
         try {
-          return await run();
+          return await (signal ? signals.run(signal, run) : run());
         } catch (error) {
           const waitSeconds = rateLimitedFor(error);
           const spentMs = now() - started;
@@ -81,7 +93,11 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
  * digest (and the daemon's shutdown) for half an hour. A rate-limited call is not retried here:
  * it fails with the Retry-After, for `paced` to decide.
  */
-export function createSlackClient(options: SlackClientOptions): WebClient {
+export function createSlackClient(
+  options: SlackClientOptions,
+  /** Where a request finds the signal that aborts it (see `SlackClients.paced`). */
+  signals?: AsyncLocalStorage<AbortSignal>,
+): WebClient {
   const maxRetryTime = options.maxRetryTimeMs ?? 120_000;
   const minTimeout = options.minRetryDelayMs ?? 1000;
   return new WebClient(options.token.reveal(), {
@@ -99,7 +115,18 @@ export function createSlackClient(options: SlackClientOptions): WebClient {
     // The original axios error holds the request config, Authorization header included.
     attachOriginalToWebAPIRequestError: false,
     logger: libraryLogger(options.logger, options.token),
+    ...(signals ? { requestInterceptor: withSignal(signals) } : {}),
   });
+}
+
+/** Adds the signal of the call being made to its request, so aborting it aborts the request. */
+function withSignal(
+  signals: AsyncLocalStorage<AbortSignal>,
+): NonNullable<WebClientOptions["requestInterceptor"]> {
+  return (config) => {
+    const signal = signals.getStore();
+    return signal ? { ...config, signal } : config;
+  };
 }
 
 /** The Retry-After (seconds) of a call Slack rate-limited, or null for any other failure. */

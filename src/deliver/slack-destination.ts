@@ -26,9 +26,14 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   let warnedHistoryScope = false;
 
   /** Runs one Web API call, turning its failure into a SlackDeliveryError in words. */
-  async function call<T>(method: string, channel: string, run: () => Promise<T>): Promise<T> {
+  async function call<T>(
+    method: string,
+    channel: string,
+    run: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     try {
-      return await paced(method, run);
+      return await paced(method, run, signal);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, client.token);
     }
@@ -49,35 +54,61 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       file?: Attachment,
       progress?: DeliveryProgress,
     ): Promise<SlackPosted> {
+      const signal = progress?.signal;
       const id = await resolve(channel);
+      const earlier = progress?.done.get("post");
       const posted: SlackPosted = {
         channel: id,
-        ts: progress?.done.get("post") ?? (await postMain(channel, id, post)),
+        ts: earlier ?? (await postMain(channel, id, post, signal)),
       };
       await progress?.record("post", posted.ts);
       // Parts an earlier attempt did (it crashed, or failed half-way) are not sent again.
       const todo = (part: string) => !progress?.done.has(part);
       const total = post.thread.length;
+      const key = post.metadata.event_payload.key;
       let step = "";
       try {
+        // A reply an earlier attempt posted but did not get to record (it crashed in between)
+        // is in the thread, named by its part: recorded as done, not posted again.
+        const replies = post.thread.map((_, i) => `thread ${i + 1}`);
+        if (earlier && progress && replies.some(todo)) {
+          step = "lookup of the thread's replies";
+          for (const part of await partsInThread(channel, posted, key, signal)) {
+            if (replies.includes(part)) await progress.record(part, null);
+          }
+        }
         for (const [i, reply] of post.thread.entries()) {
-          if (!todo(`thread ${i + 1}`)) continue;
+          const part = `thread ${i + 1}`;
+          if (!todo(part)) continue;
           step = `thread reply ${i + 1} of ${total}`;
-          await call("chat.postMessage", channel, () =>
-            client.chat.postMessage({ channel: id, thread_ts: posted.ts, ...message(reply) }),
+          await call(
+            "chat.postMessage",
+            channel,
+            () =>
+              client.chat.postMessage({
+                channel: id,
+                thread_ts: posted.ts,
+                ...message(reply),
+                metadata: partMetadata(key, part),
+              }),
+            signal,
           );
-          await progress?.record(`thread ${i + 1}`, null);
+          await progress?.record(part, null);
         }
         if (file && todo("upload")) {
           step = `upload of ${file.filename}`;
-          await call("files.uploadV2", channel, () =>
-            client.files.uploadV2({
-              channel_id: id,
-              thread_ts: posted.ts,
-              file: file.content,
-              filename: file.filename,
-              title: file.filename,
-            }),
+          await call(
+            "files.uploadV2",
+            channel,
+            () =>
+              client.files.uploadV2({
+                channel_id: id,
+                thread_ts: posted.ts,
+                file: file.content,
+                filename: file.filename,
+                title: file.filename,
+              }),
+            signal,
           );
           await progress?.record("upload", null);
         }
@@ -96,47 +127,45 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       return posted;
     },
 
-    async findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null> {
+    async findPosted(
+      channel: string,
+      key: string,
+      since: Date,
+      signal?: AbortSignal,
+    ): Promise<SlackPosted | null> {
       const id = await resolve(channel);
       // Every top-level message since the slot could first have been posted, page by page, so a
       // busy channel cannot push the digest out of sight.
       const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
-      let cursor: string | undefined;
-      do {
-        let page: Awaited<ReturnType<typeof client.conversations.history>>;
-        try {
-          const pageCursor = cursor;
-          page = await paced("conversations.history", () =>
-            client.conversations.history({
-              channel: id,
-              oldest,
-              limit: historyPageSize,
-              include_all_metadata: true,
-              ...(pageCursor ? { cursor: pageCursor } : {}),
-            }),
-          );
-        } catch (error) {
-          const mapped = toSlackDeliveryError(
-            error,
-            { method: "conversations.history", channel },
-            client.token,
-          );
-          if (mapped.slackError !== "missing_scope") throw mapped;
-          warnHistoryScope(channel, mapped.context.needed);
-          return null;
-        }
-        const found = (page.messages ?? []).find((m) => keyOf(m.metadata?.event_payload) === key);
-        if (found?.ts) return { channel: id, ts: found.ts };
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor);
+      const pages = readPages("conversations.history", channel, signal, (cursor) =>
+        client.conversations.history({
+          channel: id,
+          oldest,
+          limit: historyPageSize,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        }),
+      );
+      for await (const m of pages) {
+        if (m.metadata?.event_type === PART_EVENT) continue;
+        if (m.ts && keyOf(m.metadata?.event_payload) === key) return { channel: id, ts: m.ts };
+      }
       return null;
     },
   };
 
   /** The digest's own message; its ts is what the thread and the ledger hang on. */
-  async function postMain(channel: string, id: string, post: SlackPost): Promise<string> {
-    const main = await call("chat.postMessage", channel, () =>
-      posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+  async function postMain(
+    channel: string,
+    id: string,
+    post: SlackPost,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const main = await call(
+      "chat.postMessage",
+      channel,
+      () => posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+      signal,
     );
     if (!main.ts) {
       throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
@@ -145,6 +174,62 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       });
     }
     return main.ts;
+  }
+
+  /**
+   * The parts of `key` among the replies in the thread of `posted` (conversations.replies),
+   * page by page. Without the history scope: none, after the one warning that says so.
+   */
+  async function partsInThread(
+    channel: string,
+    posted: SlackPosted,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Set<string>> {
+    const parts = new Set<string>();
+    const pages = readPages("conversations.replies", channel, signal, (cursor) =>
+      client.conversations.replies({
+        channel: posted.channel,
+        ts: posted.ts,
+        limit: historyPageSize,
+        include_all_metadata: true,
+        ...(cursor ? { cursor } : {}),
+      }),
+    );
+    for await (const m of pages) {
+      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
+      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
+      if (typeof payload.part === "string") parts.add(payload.part);
+    }
+    return parts;
+  }
+
+  /**
+   * The messages of a paged lookup (conversations.history, .replies), page by page as they
+   * are read, so a busy channel or a long thread cannot push one out of sight. Without the
+   * history scope: none, after the one warning that says so.
+   */
+  async function* readPages<M>(
+    method: string,
+    channel: string,
+    signal: AbortSignal | undefined,
+    page: (cursor: string | undefined) => Promise<Page<M>>,
+  ): AsyncGenerator<M> {
+    let cursor: string | undefined;
+    do {
+      let read: Page<M>;
+      try {
+        const pageCursor = cursor;
+        read = await paced(method, () => page(pageCursor), signal);
+      } catch (error) {
+        const mapped = toSlackDeliveryError(error, { method, channel }, client.token);
+        if (mapped.slackError !== "missing_scope") throw mapped;
+        warnHistoryScope(channel, mapped.context.needed);
+        return;
+      }
+      yield* read.messages ?? [];
+      cursor = read.response_metadata?.next_cursor || undefined;
+    } while (cursor);
   }
 
   function warnHistoryScope(channel: string, needed: unknown): void {
@@ -156,6 +241,19 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       `the Slack app lacks the ${scope} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${scope} to the Slack app and reinstall it`,
     );
   }
+}
+
+/** One page of a Slack lookup that lists messages. */
+interface Page<M> {
+  messages?: M[];
+  response_metadata?: { next_cursor?: string };
+}
+
+/** The metadata event of a digest's thread reply: which slot, which part. */
+const PART_EVENT = "insights_digest_part";
+
+function partMetadata(key: string, part: string) {
+  return { event_type: PART_EVENT, event_payload: { key, part } };
 }
 
 // Slack's clock and ours may disagree a little; look a bit further back than the fire.

@@ -16,6 +16,8 @@ export interface DeliveryProgress {
   done: ReadonlyMap<string, string | null>;
   /** Records a part as done; rejects when the send was taken over meanwhile (stop sending). */
   record(part: string, ref: string | null): Promise<void>;
+  /** Aborted at the attempt's deadline (`state.send_timeout`): no further call may start. */
+  signal?: AbortSignal;
 }
 
 export interface SlackDestination {
@@ -30,7 +32,12 @@ export interface SlackDestination {
     progress?: DeliveryProgress,
   ): Promise<SlackPosted>;
   /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
-  findPosted(channel: string, key: string, since: Date): Promise<SlackPosted | null>;
+  findPosted(
+    channel: string,
+    key: string,
+    since: Date,
+    signal?: AbortSignal,
+  ): Promise<SlackPosted | null>;
 }
 
 export interface EmailSent {
@@ -56,7 +63,13 @@ export interface SlackAlertPosted extends SlackPosted {
 /** Alert messages in Slack: a fire is a new post, later changes reply in its thread and edit it. */
 export interface SlackAlertDestination {
   /** A reply in the thread of `threadTs`, or a new post when null or the thread is gone. */
-  postAlert(channel: string, post: SlackPost, threadTs: string | null): Promise<SlackAlertPosted>;
+  /** `broadcast`: a reply also shown in the channel (`reply_broadcast`), for an escalation. */
+  postAlert(
+    channel: string,
+    post: SlackPost,
+    threadTs: string | null,
+    options?: { broadcast?: boolean },
+  ): Promise<SlackAlertPosted>;
   /**
    * Edits a fire's first message to show its state now; false when that message is gone.
    * `names` say which evaluation edits which fire (the outbox names its file after them).

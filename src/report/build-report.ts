@@ -5,7 +5,6 @@ import type { PeriodPair } from "../periods/types.js";
 import { dailySeries, sumDailySeries } from "./daily-series.js";
 import { DEFAULT_RULES, deltasBetween } from "./deltas.js";
 import { figuresFromCounts, sumFigures } from "./figures.js";
-import { topMovers } from "./top-movers.js";
 import type {
   AvailableProject,
   ChangeRules,
@@ -48,7 +47,6 @@ export function buildReport(input: ReportInput): Report {
     priorDays: periodDays(input.periods.prior),
   };
   const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
-  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
   return {
     team: { ...input.team },
     digest: input.digest,
@@ -56,7 +54,6 @@ export function buildReport(input: ReportInput): Report {
     generatedAt: input.generatedAt,
     projects,
     total: teamTotal(projects, input.periods, rules),
-    topMovers: topMovers(available),
     alerts: [...(input.alerts ?? [])],
     dashboardUrl: input.dashboardUrl,
   };

@@ -125,19 +125,6 @@ export interface TeamTotal {
   silent: string[];
 }
 
-/** A project whose rate got significantly worse; `worsePp` > 0 is how much worse. */
-export interface Mover {
-  projectId: string;
-  name: string;
-  figure: "flakyRate" | "runPassRate";
-  current: number;
-  prior: number;
-  /** Signed change in pp as measured (flaky up is positive, pass rate down is negative). */
-  pp: number;
-  /** Size of the worsening in pp, always positive; the ranking key. */
-  worsePp: number;
-}
-
 export type AlertSeverity = "warn" | "critical";
 
 /** An alert that is firing, as shown in a digest. */
@@ -164,8 +151,6 @@ export interface Report {
   generatedAt: string;
   projects: ProjectReport[];
   total: TeamTotal;
-  /** Worst significant worsenings first; at most 5. */
-  topMovers: Mover[];
   alerts: FiringAlert[];
   /** Template with {project_id}, or null. */
   dashboardUrl: string | null;

@@ -21,6 +21,12 @@ export interface CatchUpInput {
    * failing and waiting for its retry is not started again on the next tick.
    */
   lastCheckedAt: Date | null;
+  /**
+   * When the ledger first saw the job (`Ledger.jobFirstSeen`): a missed fire before it is not
+   * skipped, the job did not exist. It bounds only what is reported: a fire within the
+   * catch-up window is still delivered.
+   */
+  firstSeenAt: Date;
   /** The slot key a fire delivers (team, job and the period the fire covers). */
   keyForFire: (fire: Date) => string;
   /** Whether the slot is done (e.g. `ledger.isSlotDelivered`). */
@@ -92,6 +98,7 @@ export async function planCatchUp(input: CatchUpInput): Promise<CatchUpPlan> {
   const skipped: SkippedFire[] = [];
   const seen = new Set<string>(latestKey ? [latestKey] : []);
   for (const { fire, reason } of candidates) {
+    if (fire < input.firstSeenAt) continue;
     const key = keyOf(fire);
     if (seen.has(key)) continue;
     seen.add(key);

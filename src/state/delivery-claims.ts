@@ -9,7 +9,13 @@ import { type ClaimRow, toClaimed } from "./slot-rows.js";
 
 export type ClaimStore = Pick<
   SyncLedger,
-  "claimDelivery" | "holdsClaim" | "partsDone" | "recordPart" | "claimSlotRun" | "releaseSlotRun"
+  | "claimDelivery"
+  | "holdsClaim"
+  | "partsDone"
+  | "recordPart"
+  | "forgetParts"
+  | "claimSlotRun"
+  | "releaseSlotRun"
 >;
 
 /** Claims and delivery parts over an open database; `afterClaim` runs in the claim's transaction. */
@@ -55,6 +61,10 @@ export function createClaimStore(
 
     recordPart: (key, destination, part, ref) => {
       q.recordPart.run({ key, destination, part, ref, now: now().toISOString() });
+    },
+
+    forgetParts: (key, destination) => {
+      q.forgetParts.run(key, destination);
     },
   };
 }
@@ -114,6 +124,9 @@ function prepare(db: Database.Database) {
       `INSERT INTO delivery_parts (slot_key, destination, part, ref, done_at)
        VALUES (@key, @destination, @part, @ref, @now)
        ON CONFLICT (slot_key, destination, part) DO NOTHING`,
+    ),
+    forgetParts: db.prepare<[string, string]>(
+      "DELETE FROM delivery_parts WHERE slot_key = ? AND destination = ?",
     ),
   };
 }

@@ -31,6 +31,14 @@ export interface NewSlot {
   destinations: readonly string[];
 }
 
+/** A digest or alert of a team, as slots name it. */
+export interface JobRef {
+  team: string;
+  kind: SlotKind;
+  /** The digest's or alert's name. */
+  job: string;
+}
+
 export interface Slot {
   key: string;
   team: string;
@@ -108,6 +116,8 @@ export interface NotClaimed {
 export interface DeliveryReceipt {
   slackTs?: string;
   messageId?: string;
+  /** What the operator must act on though it was delivered; kept as the row's `lastError`. */
+  note?: string;
 }
 
 /** A failed delivery whose next attempt is due, with the slot it belongs to. */
@@ -237,6 +247,8 @@ export interface Ledger {
   partsDone(key: string, destination: string): Promise<Map<string, string | null>>;
   /** Records one part of a delivery as done (idempotent). */
   recordPart(key: string, destination: string, part: string, ref: string | null): Promise<void>;
+  /** Forgets the parts done: a deliberate resend (`run --force`) records its own anew. */
+  forgetParts(key: string, destination: string): Promise<void>;
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
   dueRetries(now: Date): Promise<DueRetry[]>;
 
@@ -254,6 +266,13 @@ export interface Ledger {
   getAlertEvaluation(key: string): Promise<AlertEvaluation | null>;
   /** A team's evaluations whose period lies within `from`..`to` (ISO dates), oldest first. */
   alertEvaluations(query: { team: string; from: string; to: string }): Promise<AlertEvaluation[]>;
+
+  /**
+   * When the ledger first saw the job: `at`, recorded, the first time a job is asked about;
+   * the instant recorded then ever after. Fires before it are not "skipped": the job did not
+   * exist yet (a fresh deployment, a job added to the config).
+   */
+  jobFirstSeen(job: JobRef, at: Date): Promise<Date>;
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
   history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;

@@ -147,6 +147,19 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, filters, zone, date)
   ) WITHOUT ROWID;
   `,
+  // 6: when the ledger first saw each job, so that fires from before a job existed are not
+  // counted as skipped. A job that has slots was there at its first slot's fire at the latest.
+  `
+  CREATE TABLE job_first_seen (
+    team TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('digest', 'alert')),
+    job TEXT NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    PRIMARY KEY (team, kind, job)
+  ) WITHOUT ROWID;
+  INSERT INTO job_first_seen (team, kind, job, first_seen_at)
+    SELECT team, kind, job, MIN(fire_at) FROM slots GROUP BY team, kind, job;
+  `,
 ];
 
 /** The schema version this code writes. */

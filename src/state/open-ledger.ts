@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { asyncLedger } from "./async-ledger.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
+import { createJobFirstSeenStore } from "./job-first-seen.js";
 import type { Ledger, SyncLedger } from "./ledger.js";
 import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
@@ -77,6 +78,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger 
     reachable: () => fileProblem() ?? readProblem(() => slots.getSlot("")),
     ...slots,
     ...createAlertStateStore(db, now, slots.recordSlot),
+    ...createJobFirstSeenStore(db),
     ...createDaemonLease(db, location, now, identity),
     close: () => {
       if (db.open) db.close();

@@ -104,6 +104,18 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, filters, zone, date)
   );
   `,
+  // 3: when the ledger first saw each job, as SQLite's migration 6.
+  `
+  CREATE TABLE job_first_seen (
+    team text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('digest', 'alert')),
+    job text NOT NULL,
+    first_seen_at timestamptz NOT NULL,
+    PRIMARY KEY (team, kind, job)
+  );
+  INSERT INTO job_first_seen (team, kind, job, first_seen_at)
+    SELECT team, kind, job, min(fire_at) FROM slots GROUP BY team, kind, job;
+  `,
 ];
 
 /** The schema version this code writes. */

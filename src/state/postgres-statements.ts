@@ -10,6 +10,7 @@ import {
   type ClaimRow,
   cleanError,
   type DeliveryRow,
+  type Instant,
   type SlotRow,
   toClaimed,
   toDelivery,
@@ -172,13 +173,20 @@ export function postgresStatements(
     markSent: (key, destination, receipt, claim) =>
       transaction(async (client) => {
         const written = await client.query(
-          `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, updated_at)
-           VALUES ($1, $2, 'sent', 1, $3, $4, clock_timestamp())
+          `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
+           VALUES ($1, $2, 'sent', 1, $3, $4, $6, clock_timestamp())
            ON CONFLICT (slot_key, destination) DO UPDATE SET
-             state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(),
+             state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(), last_error = $6,
              slack_ts = coalesce($3, d.slack_ts), message_id = coalesce($4, d.message_id)
            WHERE $5::integer IS NULL OR d.claim = $5`,
-          [key, destination, receipt.slackTs ?? null, receipt.messageId ?? null, claim ?? null],
+          [
+            key,
+            destination,
+            receipt.slackTs ?? null,
+            receipt.messageId ?? null,
+            claim ?? null,
+            receipt.note ?? null,
+          ],
         );
         await client.query(REFRESH_FINISHED, [key]);
         return (written.rowCount ?? 0) > 0;
@@ -217,6 +225,13 @@ export function postgresStatements(
          ON CONFLICT (slot_key, destination, part) DO NOTHING`,
         [key, destination, part, ref],
       );
+    },
+
+    forgetParts: async (key, destination) => {
+      await pool.query("DELETE FROM delivery_parts WHERE slot_key = $1 AND destination = $2", [
+        key,
+        destination,
+      ]);
     },
 
     dueRetries: async (now) => {
@@ -318,6 +333,25 @@ export function postgresStatements(
           [team, from, to],
         )
       ).map(toEvaluation),
+
+    jobFirstSeen: async ({ team, kind, job }, at) => {
+      const [inserted] = await rows<{ first_seen_at: Instant }>(
+        pool,
+        `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (team, kind, job) DO NOTHING RETURNING first_seen_at`,
+        [team, kind, job, at],
+      );
+      if (inserted) return new Date(inserted.first_seen_at);
+      // Seen before (or by another replica just now): a statement of its own, so that it sees
+      // a row committed while the INSERT waited on it.
+      const [row] = await rows<{ first_seen_at: Instant }>(
+        pool,
+        "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
+        [team, kind, job],
+      );
+      if (!row) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
+      return new Date(row.first_seen_at);
+    },
 
     history: async ({ team, limit }) =>
       withDeliveries(

@@ -18,6 +18,7 @@ export type SlotStore = Pick<
   | "releaseSlotRun"
   | "partsDone"
   | "recordPart"
+  | "forgetParts"
   | "markSent"
   | "markFailed"
   | "dueRetries"
@@ -95,6 +96,7 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
           destination,
           slackTs,
           messageId,
+          note: receipt.note ?? null,
           now: stamp(),
           claim: claim ?? null,
         });
@@ -164,10 +166,10 @@ function prepare(db: Database.Database) {
     ),
     // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     sent: db.prepare(
-      `INSERT INTO deliveries (slot_key, destination, state, attempts, slack_ts, message_id, updated_at)
-       VALUES (@key, @destination, 'sent', 1, @slackTs, @messageId, @now)
+      `INSERT INTO deliveries (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
+       VALUES (@key, @destination, 'sent', 1, @slackTs, @messageId, @note, @now)
        ON CONFLICT (slot_key, destination) DO UPDATE SET
-         state = 'sent', next_attempt_at = NULL, updated_at = @now,
+         state = 'sent', next_attempt_at = NULL, updated_at = @now, last_error = @note,
          slack_ts = coalesce(@slackTs, slack_ts), message_id = coalesce(@messageId, message_id)
        WHERE @claim IS NULL OR claim = @claim`,
     ),

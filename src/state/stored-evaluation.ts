@@ -54,11 +54,18 @@ const alertNotification = z.object({
         thread: z.array(slackMessage),
       }),
       threadKey: z.string().nullable(),
+      broadcast: z.boolean().optional(),
       updates: z.array(z.object({ rootKey: z.string(), message: slackMessage })),
     })
     .nullable(),
   email: z
-    .object({ to: z.array(z.string()), subject: z.string(), html: z.string(), text: z.string() })
+    .object({
+      to: z.array(z.string()),
+      subject: z.string(),
+      html: z.string(),
+      text: z.string(),
+      threadKey: z.string().nullable().optional(),
+    })
     .nullable(),
 }) satisfies z.ZodType<AlertNotification>;
 

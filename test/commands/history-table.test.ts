@@ -1,3 +1,4 @@
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { formatHistory } from "../../src/commands/history-table.js";
 import type { Delivery, SlotWithDeliveries } from "../../src/state/ledger.js";
@@ -34,8 +35,10 @@ function aSlot(overrides: Partial<SlotWithDeliveries> = {}): SlotWithDeliveries 
   };
 }
 
+const UTC = { zone: "UTC", width: 80 };
+
 describe("formatHistory", () => {
-  it("lists each destination with its state, tries and last error, in the team's time", () => {
+  it("lists each fire on its line, then each destination with its state and tries, in one zone", () => {
     const lines = formatHistory(
       [
         aSlot({
@@ -51,30 +54,72 @@ describe("formatHistory", () => {
           ],
         }),
         aSlot({
-          key: "gone.daily.2026-11-14",
-          team: "gone",
-          fireAt: new Date("2026-11-15T08:00:00Z"),
+          key: "payments.daily.2026-11-14",
+          team: "payments",
+          fireAt: new Date("2026-11-15T14:00:00Z"),
           deliveries: [aDelivery({ state: "failed", attempts: 27, lastError: "not_in_channel" })],
         }),
       ],
-      (team) => (team === "checkout" ? "Europe/Berlin" : null),
+      UTC,
     );
     expect(lines).toEqual([
-      "FIRED                    SLOT                       DESTINATION           STATE                                  TRIES  LAST ERROR",
-      "2026-11-16 09:00 +01:00  checkout.daily.2026-11-15  slack:C0123ABCD       sent                                   1",
-      "                                                    email:qa@example.com  failed, retry 2026-11-16 09:06 +01:00  2      connect ECONNREFUSED 127.0.0.1:2525",
-      "2026-11-15 08:00 +00:00  gone.daily.2026-11-14      slack:C0123ABCD       failed for good                        27     not_in_channel",
+      "FIRED (UTC)       SLOT",
+      "2026-11-16 08:00  checkout.daily.2026-11-15",
+      "  slack:C0123ABCD       sent                            1 try",
+      "  email:qa@example.com  failed, retry 2026-11-16 08:06  2 tries",
+      "    last error: connect ECONNREFUSED 127.0.0.1:2525",
+      "2026-11-15 14:00  payments.daily.2026-11-14",
+      "  slack:C0123ABCD       failed for good                 27 tries",
+      "    last error: not_in_channel",
     ]);
   });
 
-  it("says when a slot had no destination", () => {
-    expect(formatHistory([aSlot({ deliveries: [] })], () => "UTC")[1]).toMatch(
-      /\s-\s+no destination$/,
+  it("shows every time in the zone asked for, named in the heading", () => {
+    const failed = aDelivery({
+      state: "failed",
+      attempts: 1,
+      nextAttemptAt: new Date("2026-11-16T08:05:00Z"),
+    });
+    const lines = formatHistory([aSlot({ deliveries: [failed] })], {
+      zone: "America/New_York",
+      width: 80,
+    });
+    expect(lines.slice(0, 3)).toEqual([
+      "FIRED (America/New_York)  SLOT",
+      "2026-11-16 03:00          checkout.daily.2026-11-15",
+      "  slack:C0123ABCD  failed, retry 2026-11-16 03:05  1 try",
+    ]);
+  });
+
+  it("fits 80 columns: a long email list breaks after its commas, a long error between words", () => {
+    const emails = Array.from({ length: 6 }, (_, i) => `qa-team-${i}@example.com`).join(",");
+    const error =
+      "554 5.7.1 message rejected: the sending domain example.com has no SPF record allowing this relay — ask the mail admin";
+    const lines = formatHistory(
+      [
+        aSlot({
+          deliveries: [
+            aDelivery({ destination: `email:${emails}`, state: "failed", lastError: error }),
+          ],
+        }),
+      ],
+      UTC,
     );
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    // The destination's lines, then the error's, indented under it.
+    const destination = lines.slice(2).filter((line) => !line.startsWith("    "));
+    expect(destination.map((line) => line.trim().split(/\s+/)[0]).join("")).toBe(`email:${emails}`);
+    expect(destination).toHaveLength(3);
+    const errorLines = lines.slice(2 + destination.length);
+    expect(errorLines.join(" ").replaceAll(/\s+/g, " ").trim()).toBe(`last error: ${error}`);
+  });
+
+  it("says when a slot had no destination", () => {
+    expect(formatHistory([aSlot({ deliveries: [] })], UTC)[2]).toBe("  no destination");
   });
 
   it("says an alert evaluation that changed nothing sent nothing", () => {
     const slot = aSlot({ kind: "alert", key: "checkout.alert.flaky.2026-11-15", deliveries: [] });
-    expect(formatHistory([slot], () => "UTC")[1]).toMatch(/\s-\s+no change, nothing to send$/);
+    expect(formatHistory([slot], UTC)[2]).toBe("  no change, nothing to send");
   });
 });

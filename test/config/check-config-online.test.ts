@@ -32,7 +32,8 @@ async function checkOnline(config: ResolvedConfig, key: string) {
   const lines: string[] = [];
   try {
     const code = await checkConfigCommand(
-      { config, now: new Date("2026-11-16T10:00:00Z"), online: { api } },
+      // Wide enough that no line breaks: these tests read what a line says.
+      { config, now: new Date("2026-11-16T10:00:00Z"), width: 1_000, online: { api } },
       (line) => lines.push(line),
     );
     return { code, lines };

@@ -26,9 +26,14 @@ function api(projects: ProjectSummary[] | Error): InsightsApi {
   };
 }
 
+// Wide enough that no line breaks: the tests of what is said read whole lines.
+const UNBROKEN = 1_000;
+
 async function run(opts: Omit<Parameters<typeof checkConfigCommand>[0], "now">) {
   const lines: string[] = [];
-  const code = await checkConfigCommand({ ...opts, now: NOW }, (line) => lines.push(line));
+  const code = await checkConfigCommand({ width: UNBROKEN, ...opts, now: NOW }, (line) =>
+    lines.push(line),
+  );
   return { code, lines };
 }
 
@@ -39,8 +44,8 @@ const ALL_PROJECTS: ProjectSummary[] = [
 ];
 
 describe("check-config", () => {
-  it("prints each schedule's next three fires in team time and UTC, across a DST change", async () => {
-    const { code, lines } = await run({ config: config() });
+  it("prints each schedule's next three fires, one per line, in team time and UTC, across a DST change", async () => {
+    const { code, lines } = await run({ config: config(), width: 80 });
     expect(code).toBe(0);
     expect(lines).toEqual([
       "reporter.yaml: valid — 2 teams, 2 digests, 1 alert",
@@ -49,15 +54,26 @@ describe("check-config", () => {
       "  ledger SQLite ./data/reporter.sqlite (one daemon)",
       "",
       'team checkout "checkout" — Europe/Berlin, weeks start Monday, 2 projects',
-      "  digest checkout/daily       0 9 * * 1-5  Europe/Berlin  next: Mon 2026-10-26 09:00 CET (08:00 UTC), Tue 2026-10-27 09:00 CET (08:00 UTC), Wed 2026-10-28 09:00 CET (08:00 UTC)",
-      "                            covers: Sun Oct 25; Mon Oct 26; Tue Oct 27",
-      '  warning: checkout/daily (previous_day, "0 9 * * 1-5") never reports Fri, Sat: no fire covers those days — use period: since_previous_run to report every day since the previous fire',
-      "  alert  checkout/flaky-rate  0 9 * * *    Europe/Berlin  next: Sat 2026-10-24 09:00 CEST (07:00 UTC), Sun 2026-10-25 09:00 CET (08:00 UTC), Mon 2026-10-26 09:00 CET (08:00 UTC)",
+      "  digest checkout/daily  0 9 * * 1-5  next:",
+      "    Mon 2026-10-26 09:00 CET (08:00 UTC)  covers Sun Oct 25",
+      "    Tue 2026-10-27 09:00 CET (08:00 UTC)  covers Mon Oct 26",
+      "    Wed 2026-10-28 09:00 CET (08:00 UTC)  covers Tue Oct 27",
+      '    warning: checkout/daily (previous_day, "0 9 * * 1-5") never reports Fri,',
+      "      Sat: no fire covers those days — use period: since_previous_run to report",
+      "      every day since the previous fire",
+      "  alert checkout/flaky-rate  0 9 * * *  next:",
+      "    Sat 2026-10-24 09:00 CEST (07:00 UTC)",
+      "    Sun 2026-10-25 09:00 CET (08:00 UTC)",
+      "    Mon 2026-10-26 09:00 CET (08:00 UTC)",
       "",
       'team payments "payments" — America/New_York, weeks start Monday, 1 project',
-      "  digest payments/daily  30 8 * * 1-5  America/New_York  next: Fri 2026-10-23 08:30 EDT (12:30 UTC), Mon 2026-10-26 08:30 EDT (12:30 UTC), Tue 2026-10-27 08:30 EDT (12:30 UTC)",
-      "                       covers: Thu Oct 22; Sun Oct 25; Mon Oct 26",
-      '  warning: payments/daily (previous_day, "30 8 * * 1-5") never reports Fri, Sat: no fire covers those days — use period: since_previous_run to report every day since the previous fire',
+      "  digest payments/daily  30 8 * * 1-5  next:",
+      "    Fri 2026-10-23 08:30 EDT (12:30 UTC)  covers Thu Oct 22",
+      "    Mon 2026-10-26 08:30 EDT (12:30 UTC)  covers Sun Oct 25",
+      "    Tue 2026-10-27 08:30 EDT (12:30 UTC)  covers Mon Oct 26",
+      '    warning: payments/daily (previous_day, "30 8 * * 1-5") never reports Fri,',
+      "      Sat: no fire covers those days — use period: since_previous_run to report",
+      "      every day since the previous fire",
     ]);
   });
 
@@ -66,7 +82,7 @@ describe("check-config", () => {
       config: config({ "teams[0].digests[0].period": "since_previous_run" }),
     });
     expect(lines).toContain(
-      "                            covers: Fri Oct 23 \u2013 Sun Oct 25; Mon Oct 26; Tue Oct 27",
+      "    Mon 2026-10-26 09:00 CET (08:00 UTC)  covers Fri Oct 23 \u2013 Sun Oct 25",
     );
     expect(lines.filter((l) => l.includes("checkout/daily") && l.includes("warning"))).toEqual([]);
   });

@@ -72,6 +72,16 @@ const cases: Case[] = [
     [["teams[0].alerts[1].name", 'alert name "flaky-rate" is already used by teams[0].alerts[0]']],
   ],
   [
+    "an owner that is neither a Slack id nor an email address",
+    { "teams[0].projects[0].owners": ["U0123ABCD", "@alice"] },
+    [
+      [
+        "teams[0].projects[0].owners[1]",
+        'a Slack user id ("U0123ABCD"), a Slack group id ("S0123ABCD") or an email address',
+      ],
+    ],
+  ],
+  [
     "one project listed twice in a team",
     { "teams[0].projects[1].id": "pdqmxlz" },
     [["teams[0].projects[1].id", 'project "pdqmxlz" is already used by teams[0].projects[0]']],

@@ -59,7 +59,7 @@ describe("an unquoted #channel", () => {
     const text = withSlack('slack: { channel: "#qa" }');
     const config = parseConfigText(text, "reporter.yaml", { env: fullEnv() });
     const lines: string[] = [];
-    await checkConfigCommand({ config, now: new Date("2026-10-23T12:00:00Z") }, (l) =>
+    await checkConfigCommand({ config, now: new Date("2026-10-23T12:00:00Z"), width: 1_000 }, (l) =>
       lines.push(l),
     );
     const note = lines.find((l) => l.includes('"#qa"'));

@@ -79,8 +79,8 @@ describe("loadConfig", () => {
       dashboardUrl: "https://other.test/p/{project_id}",
     });
     expect(checkout?.projects).toEqual([
-      { id: "pdqmxlz", name: null, branch: null, author: null, tags: [] },
-      { id: "qwhtzrn", name: "API", branch: null, author: null, tags: [] },
+      { id: "pdqmxlz", name: null, branch: null, author: null, tags: [], owners: [] },
+      { id: "qwhtzrn", name: "API", branch: null, author: null, tags: [], owners: [] },
     ]);
     expect(checkout?.digests[0]).toEqual({
       name: "daily",

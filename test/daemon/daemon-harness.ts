@@ -44,7 +44,7 @@ export function aTeam(overrides: Partial<Team> = {}): Team {
     timezone: "Europe/Berlin",
     weekStartsOn: 1,
     dashboardUrl: null,
-    projects: [{ id: "pdqmxlz", name: null, branch: null, author: null, tags: [] }],
+    projects: [{ id: "pdqmxlz", name: null, branch: null, author: null, tags: [], owners: [] }],
     digests: [aDigest()],
     alerts: [],
     ...overrides,

@@ -61,10 +61,11 @@ describe("the daemon as a process", () => {
     history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
     expect((await history.exit).code).toBe(0);
     const table = historyOut.join("").split("\n");
-    expect(table[0]).toMatch(/^FIRED\s+SLOT\s+DESTINATION\s+STATE\s+TRIES\s+LAST ERROR$/);
+    expect(table[0]).toMatch(/^FIRED \(UTC\)\s+SLOT$/);
     expect(table[1]).toMatch(
-      new RegExp(`${key?.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+2$`),
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+${key?.replace(/\./g, "\\.")}$`),
     );
+    expect(table[2]).toMatch(/^ {2}slack:C0123ABCD\s+sent\s+2 tries$/);
 
     second.child.kill("SIGTERM");
     expect(await second.exit).toEqual({ code: 0, signal: null });
@@ -207,6 +208,11 @@ describe("the daemon as a process", () => {
     const done = await daemon.logged("digest done");
     const key = String(done.slot);
     expect(readdirSync(outbox)).toContain(`${key}.slack.json`);
+    // Nothing written to an outbox is called sent: not in the log, nor in /metrics.
+    expect(done.deliveries).toEqual({ "slack:C0123ABCD": "written to the outbox" });
+    const metrics = await (await fetch(`${await daemon.opsUrl()}/metrics`)).text();
+    expect(metrics).toMatch(/deliveries_total\{[^}]*destination="slack",result="outbox"\} 1/);
+    expect(metrics).not.toMatch(/deliveries_total\{[^}]*result="sent"\}/);
     daemon.child.kill("SIGTERM");
     expect((await daemon.exit).code).toBe(0);
     expect(live.slack.calls.filter((c) => c.method === "chat.postMessage")).toHaveLength(0);
@@ -217,7 +223,7 @@ describe("the daemon as a process", () => {
     history.child.stdout?.on("data", (chunk: Buffer) => historyOut.push(chunk.toString()));
     expect((await history.exit).code).toBe(0);
     expect(historyOut.join("")).toMatch(
-      new RegExp(`${key.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+sent\\s+1`),
+      new RegExp(`${key.replace(/\./g, "\\.")}\\s+slack:C0123ABCD\\s+written to the outbox\\s+1`),
     );
   });
 

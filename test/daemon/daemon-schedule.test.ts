@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createDaemonMetrics } from "../../src/daemon/metrics.js";
 import { localLabel } from "../schedule/local-label.js";
 import { aDigest, aTeam, useHarness } from "./daemon-harness.js";
 
@@ -85,7 +86,8 @@ describe("catch-up at start-up", () => {
 
   it("skips a fire missed 7 h ago, beyond the window, and says so once", async () => {
     const h = await harness([team]);
-    await h.tickAt("2026-06-10T14:00:00Z"); // 16:00 in Berlin
+    await h.tickAt("2026-06-10T06:00:00Z"); // up at 08:00 in Berlin, before the 09:00 fire …
+    await h.tickAt("2026-06-10T14:00:00Z"); // … then down until 16:00
     await h.tickAt("2026-06-10T14:00:01Z");
     await h.tickAt("2026-06-10T14:00:02Z");
     expect(h.runs).toEqual([]);
@@ -115,6 +117,45 @@ describe("catch-up at start-up", () => {
     await second.tickAt("2026-06-10T07:05:00Z");
     expect(first.runs).toHaveLength(1);
     expect(second.runs).toEqual([]);
+  });
+});
+
+describe("a job's first sighting", () => {
+  const team = aTeam({ digests: [aDigest({ schedule: "0 9 * * *", catchUpMs: 6 * HOUR })] });
+  const skippedCount = async (metrics: ReturnType<typeof createDaemonMetrics>) =>
+    (await metrics.registry.getSingleMetric("insights_reporter_slots_total")?.get())?.values.find(
+      (v) => v.labels.result === "skipped",
+    )?.value ?? 0;
+
+  it("a fresh deployment counts no skipped slot from before the job existed", async () => {
+    const metrics = createDaemonMetrics();
+    const h = await harness([team], { metrics });
+    await h.tickAt("2026-06-10T14:00:00Z"); // first start at 16:00 in Berlin, 7 h after 09:00
+    expect(h.runs).toEqual([]);
+    expect(h.logs.filter((l) => String(l.msg).startsWith("missed slot skipped"))).toEqual([]);
+    expect(await skippedCount(metrics)).toBe(0);
+  });
+
+  it("remembers the first sighting across a restart: a fire missed while down still counts", async () => {
+    const first = await harness([team], { start: "2026-06-10T14:00:00Z" });
+    await first.tickAt("2026-06-10T14:00:00Z");
+    await first.daemon.stop(0);
+    await first.ledger.releaseLease();
+    const dir = first.ledger.location.replace(/\/ledger\.sqlite$/, "");
+    // Down from the 10th to the 11th at 16:00: the 11th's 09:00 fire was missed by a job
+    // that existed, and is counted.
+    const metrics = createDaemonMetrics();
+    const second = await harness([team], {
+      ledgerDir: dir,
+      start: "2026-06-11T14:00:00Z",
+      metrics,
+    });
+    await second.tickAt("2026-06-11T14:00:00Z");
+    const skipped = second.logs.filter((l) => String(l.msg).startsWith("missed slot skipped"));
+    expect(skipped).toEqual([
+      expect.objectContaining({ slot: "checkout.daily.2026-06-10", reason: "outside-window" }),
+    ]);
+    expect(await skippedCount(metrics)).toBe(1);
   });
 });
 

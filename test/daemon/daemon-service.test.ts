@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { sep } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
@@ -117,6 +119,21 @@ describe("the daemon service", () => {
     const started = logs.find((l) => l.msg === "daemon started");
     expect(started?.jobs).toContain("checkout/alert/flaky-rate");
     expect(logs.some((l) => String(l.msg).includes("not evaluated"))).toBe(false);
+  });
+
+  it("has exceljs loaded by the time it says it started when a digest attaches a workbook", async () => {
+    live = await startLiveSetup({ attachXlsx: true });
+    const { logs } = await start(live);
+    const started = logs.find((l) => l.msg === "daemon started");
+    expect(started?.preloaded).toEqual(["exceljs"]);
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    expect(loaded.some((path) => path.includes(`${sep}exceljs${sep}`))).toBe(true);
+  });
+
+  it("leaves exceljs unloaded at start when no digest attaches a workbook", async () => {
+    live = await startLiveSetup();
+    const { logs } = await start(live);
+    expect(logs.find((l) => l.msg === "daemon started")?.preloaded).toEqual([]);
   });
 
   it("answers /healthz and /readyz", async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackClient, createSlackClients } from "../../src/deliver/slack-client.js";
 import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import type { DeliveryProgress } from "../../src/deliver/types.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
@@ -80,9 +81,14 @@ describe("posting a digest", () => {
     expect(main).toMatchObject({ channel: "C0123ABCD", text: post.main.text, thread_ts: null });
     expect(main?.blocks).toEqual(post.main.blocks);
     expect(main?.metadata).toEqual(post.metadata);
+    // Each reply is named by its slot and part, so a restart can find it in the thread.
+    const part = (n: number) => ({
+      event_type: "insights_digest_part",
+      event_payload: { key: "checkout.daily.2026-11-15", part: `thread ${n}` },
+    });
     expect(replies.map((r) => [r.text, r.thread_ts, r.metadata])).toEqual([
-      ["All 12 projects", main?.ts, null],
-      ["Flakiest tests", main?.ts, null],
+      ["All 12 projects", main?.ts, part(1)],
+      ["Flakiest tests", main?.ts, part(2)],
     ]);
     const sent = slack.calls.filter((c) => c.method === "chat.postMessage");
     expect(sent.every((c) => c.params.unfurl_links === "false")).toBe(true);
@@ -203,6 +209,74 @@ describe("finding an earlier post after a crash", () => {
     const e = await failure(destination.findPosted("C0OUTSIDE", "k1", SINCE));
     expect(e.slackError).toBe("not_in_channel");
     expect(e.message).toContain("invite the bot to C0OUTSIDE (/invite @yourbot)");
+  });
+});
+
+/**
+ * Progress as the ledger keeps it: `crashAt` plays a crash between Slack taking that part and
+ * the ledger recording it (the part went out, nothing says so).
+ */
+function ledgerProgress(done: Map<string, string | null>, crashAt?: string): DeliveryProgress {
+  return {
+    done,
+    async record(part, ref) {
+      if (part === crashAt) throw new Error(`crashed before recording ${part}`);
+      done.set(part, ref);
+    },
+  };
+}
+
+describe("finishing a thread a crash cut short", () => {
+  const KEY = "checkout.daily.2026-11-15";
+  const replies = (slack: FakeSlack, ts: string) =>
+    slack.posts.filter((p) => p.thread_ts === ts).map((p) => p.text);
+
+  it("finds a reply that went out unrecorded in the thread, and posts only the ones missing", async () => {
+    const { slack, destination } = await setup();
+    const done = new Map<string, string | null>();
+    await failure(
+      destination.post(
+        "C0123ABCD",
+        digest(KEY, ["reply one", "reply two"]),
+        undefined,
+        ledgerProgress(done, "thread 1"),
+      ),
+    );
+    const ts = String(done.get("post"));
+    expect(replies(slack, ts)).toEqual(["reply one"]);
+
+    // The next attempt goes on from what the ledger has: the post, no reply.
+    const again = ledgerProgress(new Map(done));
+    await destination.post("C0123ABCD", digest(KEY, ["reply one", "reply two"]), undefined, again);
+
+    expect(replies(slack, ts)).toEqual(["reply one", "reply two"]);
+    expect([...again.done.keys()].sort()).toEqual(["post", "thread 1", "thread 2"]);
+    const lookups = slack.calls.filter((c) => c.method === "conversations.replies");
+    expect(lookups.map((c) => [c.params.ts, c.params.include_all_metadata])).toEqual([
+      [ts, "true"],
+    ]);
+  });
+
+  it("names each reply by its slot and part, and a reply never passes for the digest's post", async () => {
+    const { slack, destination } = await setup();
+    const posted = await destination.post("C0123ABCD", digest(KEY, ["only reply"]));
+    const [reply] = slack.posts.filter((p) => p.thread_ts === posted.ts);
+    expect(reply?.metadata).toEqual({
+      event_type: "insights_digest_part",
+      event_payload: { key: KEY, part: "thread 1" },
+    });
+    expect(await destination.findPosted("C0123ABCD", KEY, SINCE)).toEqual(posted);
+  });
+
+  it("looks in no thread when the post is new in this attempt", async () => {
+    const { slack, destination } = await setup();
+    await destination.post(
+      "C0123ABCD",
+      digest(KEY, ["reply"]),
+      undefined,
+      ledgerProgress(new Map()),
+    );
+    expect(slack.calls.filter((c) => c.method === "conversations.replies")).toEqual([]);
   });
 });
 

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../daemon/daemon-process.js";
 import { cell, loadWorkbook, records, sheet } from "../render/workbook-read.js";
@@ -38,5 +41,40 @@ describe("alerts in the team's digest", () => {
     expect(rows.map((r) => [cell(r, "State").value, cell(r, "Note").value])).toEqual([
       ["critical", "2026-11-19 · escalated"],
     ]);
+  });
+
+  it("run --outbox and preview show the message the real post carried, the firing alert included", async () => {
+    const digest = setup.slack.posts.find((p) => p.metadata?.event_type === "insights_digest");
+    const outbox = await mkdtemp(join(tmpdir(), "outbox-"));
+    try {
+      const slot = ["run", "--team", "design", "--digest", "daily", "--at", "2026-11-20T08:00:00Z"];
+      expect(await cli([...slot, "--outbox", outbox])).toBe(0);
+      const file = join(outbox, `${digest?.metadata?.event_payload.key}.slack.json`);
+      const written = JSON.parse(await readFile(file, "utf8"));
+      expect(written.text).toBe(digest?.text);
+      expect(written.blocks).toEqual(digest?.blocks);
+    } finally {
+      await rm(outbox, { recursive: true, force: true });
+    }
+    const preview = runCli(
+      [
+        "preview",
+        "--team",
+        "design",
+        "--digest",
+        "daily",
+        "--at",
+        "2026-11-20T08:00:00Z",
+        "--config",
+        setup.configPath,
+      ],
+      setup.env,
+    );
+    const out: string[] = [];
+    preview.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+    expect((await preview.exit).code).toBe(0);
+    expect(out.join("").split("\n").slice(0, 3).join("\n")).toMatch(
+      /flaky rate \d+\.\d% \u2014 above critical \d/,
+    );
   });
 });

@@ -51,7 +51,7 @@ describe("an alert's life on the wire", () => {
     const [post] = setup.slack.posts;
     expect(post?.thread_ts).toBeNull();
     expect(post?.text).toContain(MENTION);
-    expect(post?.text).toContain("fired warn");
+    expect(post?.text).toMatch(/: Design system flaky rate 4\.\d% \u2014 above warn 3%$/);
     expect(post?.metadata).toMatchObject({
       event_type: "insights_alert",
       event_payload: {
@@ -76,7 +76,9 @@ describe("an alert's life on the wire", () => {
     expect(setup.slack.posts).toHaveLength(2);
     expect(reply?.thread_ts).toBe(first?.ts);
     expect(reply?.text).toContain(MENTION);
-    expect(reply?.text).toContain("escalated critical");
+    expect(reply?.text).toMatch(/Design system flaky rate 7\.\d% \u2014 above critical 5%/);
+    // An edit notifies no one: the escalation is also shown in the channel.
+    expect(reply?.reply_broadcast).toBe(true);
     expect(calls("chat.update").map((c) => c.params.ts)).toEqual([first?.ts]);
     expect(first?.text).toContain("Still firing (critical)");
   });
@@ -86,11 +88,16 @@ describe("an alert's life on the wire", () => {
     await evaluate("2026-11-22"); // window Nov 21: 0.9%
     const [first, ...replies] = setup.slack.posts;
     expect(replies.map((r) => r.thread_ts)).toEqual([first?.ts, first?.ts, first?.ts]);
-    expect(replies[1]?.text).toContain("de-escalated");
-    expect(replies[2]?.text).toContain("resolved");
+    expect(replies[1]?.text).toContain("back under critical 5%, still above warn 3%");
+    expect(replies[1]?.reply_broadcast).toBeUndefined();
+    expect(replies[2]?.text).toMatch(
+      /Design system flaky rate back under 2\.5% \u2014 resolved after 3 days \(peak 7\.\d% on Nov 19\)$/,
+    );
     for (const reply of replies.slice(1)) expect(reply.text).not.toContain(MENTION);
     expect(first?.text).toBe("Resolved: Design system team · flaky-rate");
-    expect(JSON.stringify(first?.blocks)).toContain("fired for 3d");
+    expect(JSON.stringify(first?.blocks)).toMatch(
+      /resolved after 3 days \(peak 7\.\d% on Nov 19\) \u00b7 fired Nov 18, resolved Nov 21/,
+    );
     expect(first?.edits).toBe(3);
     expect(setup.smtp.messages.map((m) => m.parsed.subject?.split(" ")[0])).toEqual([
       "[warn]",
@@ -98,6 +105,15 @@ describe("an alert's life on the wire", () => {
       "[warn]",
       "[resolved]",
     ]);
+    // One incident, one thread in the inbox: every later mail follows the fire's.
+    const [fire, ...later] = setup.smtp.messages.map((m) => m.parsed);
+    expect(fire?.inReplyTo).toBeUndefined();
+    for (const mail of later) {
+      expect(mail.inReplyTo).toBe(fire?.messageId);
+      expect(mail.references).toBe(fire?.messageId);
+      const key = /^<(.+)@insights-reporter>$/.exec(mail.messageId ?? "")?.[1];
+      expect(mail.text).toContain(`Sent by insights-reporter \u00b7 ${key}`);
+    }
     expect(calls("chat.postMessage").every((c) => c.params.channel === CHANNEL)).toBe(true);
   });
 
@@ -147,7 +163,7 @@ describe("when the fire's first message was deleted", () => {
     expect(update).toBeDefined();
     expect(gone.slack.posts).toHaveLength(1);
     expect(gone.slack.posts[0]?.thread_ts).toBeNull();
-    expect(gone.slack.posts[0]?.text).toContain("escalated critical");
+    expect(gone.slack.posts[0]?.text).toContain("above critical 5%");
   });
 });
 
@@ -173,11 +189,17 @@ describe("alerts --outbox", () => {
         [...args, ...(outbox ? ["--outbox", outbox] : []), "--config", dry.configPath],
         dry.env,
       );
-      return (await cli.exit).code;
+      const out: string[] = [];
+      cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+      return { code: (await cli.exit).code, out: out.join("") };
     };
-    expect(await run("2026-11-19")).toBe(0); // fires for real: warn
+    expect((await run("2026-11-19")).code).toBe(0); // fires for real: warn
     const outbox = `${dry.dir}/outbox`;
-    expect(await run("2026-11-20", outbox)).toBe(0); // would escalate
+    const dryRun = await run("2026-11-20", outbox); // would escalate
+    expect(dryRun.code).toBe(0);
+    // Written, never "sent": the outbox is not a delivery.
+    expect(dryRun.out).toContain("\u2713 slack:C0123ABCD written to the outbox");
+    expect(dryRun.out).not.toMatch(/\bsent\b/);
     const files = readdirSync(outbox);
     expect(files.sort()).toEqual([
       "design.alert.flaky-rate.2026-11-19.eml",

@@ -58,6 +58,25 @@ describe("history", () => {
     expect(result.stdout).toMatch(/checkout\.daily\.2026-11-17\s+slack:C0123ABCD\s+pending\s+0/);
   });
 
+  it("shows each fire in UTC, or in the zone --tz names", async () => {
+    const utc = await runCli(["history", "--config", configPath]);
+    expect(utc.stdout.split("\n").slice(0, 2)).toEqual([
+      "FIRED (UTC)       SLOT",
+      "2026-11-18 08:00  checkout.daily.2026-11-17",
+    ]);
+    const berlin = await runCli(["history", "--tz", "Europe/Berlin", "--config", configPath]);
+    expect(berlin.stdout.split("\n").slice(0, 2)).toEqual([
+      "FIRED (Europe/Berlin)  SLOT",
+      "2026-11-18 09:00       checkout.daily.2026-11-17",
+    ]);
+  });
+
+  it("refuses a --tz that is not an IANA zone (exit 2)", async () => {
+    const result = await runCli(["history", "--tz", "Mars/Olympus", "--config", configPath]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--tz "Mars/Olympus" is not an IANA timezone name');
+  });
+
   it("names a team that is not in the config, with the teams there are (exit 2)", async () => {
     const result = await runCli(["history", "--team", "checkot", "--config", configPath]);
     expect(result.code).toBe(2);

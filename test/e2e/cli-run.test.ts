@@ -175,6 +175,13 @@ describe("run, when part of it goes wrong", () => {
     expect(main).toHaveLength(1);
     // The headline is the other three projects' pooled figures.
     expect(main[0]?.text).toContain(`flaky rate ${percent(flakyRate(rawTeam(f.emulator).team))}`);
+    // The channel names it without the fix; `history` keeps the operator's advice.
+    expect(JSON.stringify(main[0]?.blocks)).not.toContain("insights-reporter projects");
+    const history = await f.cli(["history", "--team", "checkout", "--config", path], f.env());
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toMatch(
+      /slack:C0123ABCD\s+sent\s+1\s+left out Ghost \(zzghost\): project "zzghost" was not found .*insights-reporter projects/,
+    );
   });
 });
 describe("secrets", () => {

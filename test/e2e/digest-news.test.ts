@@ -98,3 +98,29 @@ describe("a count that wobbles by chance", () => {
     expect(cell).not.toContain("#cf222e");
   });
 });
+
+describe("owners of a project with bad news", () => {
+  it("are mentioned on its news line in Slack and copied on the email; owners of a quiet project are not", async () => {
+    const owners = [
+      { id: SILENT, owners: ["U0ANDROID", "android-lead@example.com"] },
+      { id: WOBBLY, owners: ["U0IOS", "ios-lead@example.com"] },
+    ];
+    const path = await f.config([DIGEST], owners);
+    const result = await f.run(path, "daily");
+    expect(result.code, result.stderr).toBe(0);
+
+    const first = (mainPost().blocks as { text?: { text: string } }[])[0]?.text?.text ?? "";
+    expect(first.split("\n")[0]).toMatch(
+      /^\u26A0\uFE0F \*Android app\* had no runs .* <@U0ANDROID>$/,
+    );
+    expect(JSON.stringify(mainPost().blocks)).not.toContain("U0IOS");
+
+    const mail = f.smtp.messages[0];
+    const cc = mail?.parsed.cc;
+    const copied = (Array.isArray(cc) ? cc : cc ? [cc] : []).flatMap((a) =>
+      a.value.map((v) => v.address),
+    );
+    expect(copied).toEqual(["android-lead@example.com"]);
+    expect(mail?.envelope.to).toEqual(["qa-leads@example.com", "android-lead@example.com"]);
+  });
+});

@@ -26,6 +26,9 @@ const postMessage: Handler = ({ params }, state) => {
     blocks: Array.isArray(blocks.value) ? blocks.value : null,
     metadata: metadata.value ?? null,
     thread_ts: typeof params.thread_ts === "string" && params.thread_ts ? params.thread_ts : null,
+    ...(params.reply_broadcast === true || params.reply_broadcast === "true"
+      ? { reply_broadcast: true }
+      : {}),
     ts: state.nextTs(),
   };
   state.posts.push(post);
@@ -122,6 +125,23 @@ const conversationsHistory: Handler = ({ params }, state) => {
   });
 };
 
+/** conversations.replies: the thread's first message, then its replies, oldest first. */
+const conversationsReplies: Handler = ({ params }, state) => {
+  const channel = findChannel(state, params.channel);
+  if (!channel || channel.id !== params.channel) return fail("channel_not_found");
+  if (channel.member === false) return fail("not_in_channel");
+  const parent = state.posts.find((p) => p.channel === channel.id && p.ts === params.ts);
+  if (!parent) return fail("thread_not_found");
+  const replies = state.posts.filter((p) => p.channel === channel.id && p.thread_ts === parent.ts);
+  const { slice, more, next } = page([parent, ...replies], params, 1000);
+  const withMetadata = flag(params.include_all_metadata);
+  return ok({
+    messages: slice.map((p) => toMessage(p, withMetadata)),
+    has_more: more,
+    response_metadata: { next_cursor: next },
+  });
+};
+
 const authTest: Handler = () =>
   ok({
     url: "https://fake-workspace.slack.com/",
@@ -138,6 +158,7 @@ export const METHODS: Readonly<Record<string, Handler>> = {
   "chat.update": chatUpdate,
   "conversations.list": conversationsList,
   "conversations.history": conversationsHistory,
+  "conversations.replies": conversationsReplies,
   "files.getUploadURLExternal": getUploadUrl,
   "files.completeUploadExternal": completeUpload,
 };

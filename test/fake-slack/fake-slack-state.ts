@@ -19,6 +19,8 @@ export interface FakePost {
   blocks: unknown[] | null;
   metadata: { event_type: string; event_payload: Record<string, unknown> } | null;
   thread_ts: string | null;
+  /** A reply also shown in the channel. */
+  reply_broadcast?: boolean;
   ts: string;
   /** How many times chat.update edited it. */
   edits?: number;
@@ -70,6 +72,7 @@ export function scopeFor(method: string, params: Record<string, unknown>): strin
     case "conversations.list":
       return "channels:read";
     case "conversations.history":
+    case "conversations.replies":
       return String(params.channel ?? "").startsWith("G") ? "groups:history" : "channels:history";
     case "files.getUploadURLExternal":
     case "files.completeUploadExternal":

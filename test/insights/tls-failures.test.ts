@@ -157,7 +157,7 @@ describe("TLS failures of the insights API", () => {
     const { client } = testClient(selfSigned);
     const lines: string[] = [];
     const code = await checkConfigCommand(
-      { config, now: new Date("2026-10-23T12:00:00Z"), online: { api: client } },
+      { config, now: new Date("2026-10-23T12:00:00Z"), width: 1_000, online: { api: client } },
       (line) => lines.push(line),
     );
     expect(code).toBe(1);

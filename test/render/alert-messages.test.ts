@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
-import { buildAlertNotification } from "../../src/render/alert/alert-notification.js";
+import {
+  buildAlertNotification,
+  type NotificationInput,
+} from "../../src/render/alert/alert-notification.js";
 import { renderAlertEmail } from "../../src/render/alert/email-alert.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { checkMessage } from "../fake-slack/check-message.js";
@@ -29,6 +32,7 @@ function notify(
   windows: ScopeWindow[],
   states: Map<string, ScopeState>,
   mention: string | null = "<!subteam^S1>",
+  more: Partial<Pick<NotificationInput, "history" | "dashboardUrl">> = {},
 ) {
   const evaluation = evaluateAlert({
     rule: rule({ confidence: 0.95 }),
@@ -54,8 +58,17 @@ function notify(
     slack: { channel: "C1" },
     email: { to: ["a@example.com"] },
     now: NOW,
+    ...more,
   });
 }
+
+/** The fire of Nov 16 as the ledger remembers it: its window, and its peak on Nov 17. */
+const HISTORY = {
+  p1: {
+    firedIn: { start: "2026-11-16", end: "2026-11-16" },
+    peak: { value: 9.5, period: { start: "2026-11-17", end: "2026-11-17" } },
+  },
+};
 
 describe("alert messages", () => {
   it("a fire is a new post with the mention, valid for Slack, names escaped", () => {
@@ -78,7 +91,7 @@ describe("alert messages", () => {
     const [update] = n?.slack?.updates ?? [];
     expect(update?.rootKey).toBe("t.alert.flaky.2026-11-16");
     expect(update?.message.text).toBe("Resolved: Checkout & Co · flaky");
-    expect(JSON.stringify(update?.message.blocks)).toContain("fired for 2d");
+    expect(JSON.stringify(update?.message.blocks)).toContain("resolved after 2 days");
     expect(checkMessage(update?.message.text, update?.message.blocks)).toBeNull();
   });
 
@@ -131,6 +144,79 @@ describe("alert messages", () => {
     );
     expect(mail.subject).toBe("[critical] Checkout · flaky · Nov 18, 2026");
     expect(mail.html).toContain("&lt;b&gt;Web&lt;/b&gt;");
-    expect(mail.text).toContain("flaky rate 6.0% (");
+    expect(mail.text).toContain("<b>Web</b> flaky rate 6.0% \u2014 above critical 5%");
+    expect(mail.text.trimEnd().endsWith("Sent by insights-reporter \u00b7 k")).toBe(true);
+  });
+});
+
+describe("alert words", () => {
+  const lines = (blocks: unknown) =>
+    (blocks as { text?: { text: string } }[]).flatMap((b) => b.text?.text.split("\n") ?? []);
+
+  it("a fire says the value and the threshold it is above, in the notification and the line", () => {
+    const n = notify([window("p1", "Checkout flows", 9)], new Map(), null);
+    expect(n?.slack?.post.main.text).toBe(
+      "Checkout & Co \u00b7 flaky: Checkout flows flaky rate 9.0% \u2014 above critical 5%",
+    );
+    expect(lines(n?.slack?.post.main.blocks)).toContainEqual(
+      expect.stringMatching(
+        /^\u{1F534} \*Checkout flows\* flaky rate 9\.0% \u2014 above critical 5% \u00b7 /u,
+      ),
+    );
+    expect(JSON.stringify(n)).not.toContain("fired critical");
+  });
+
+  it("a resolution says how long it fired and its peak, and the edited first message keeps them with the dates", () => {
+    const n = notify([window("p1", "Web", 1)], new Map([["p1", firing("p1", "warn")]]), null, {
+      history: HISTORY,
+    });
+    const words =
+      "Web flaky rate back under 2.5% \u2014 resolved after 2 days (peak 9.5% on Nov 17)";
+    expect(n?.slack?.post.main.text).toBe(`Checkout & Co \u00b7 flaky: ${words}`);
+    const [update] = n?.slack?.updates ?? [];
+    expect(lines(update?.message.blocks)).toContain(
+      "\u{1F7E2} *Web* flaky rate back under 2.5% \u2014 resolved after 2 days (peak 9.5% on Nov 17) \u00b7 fired Nov 16, resolved Nov 18",
+    );
+    expect(n?.email?.text).toContain(words);
+  });
+
+  it("an escalation replies in the thread and is also shown in the channel; a de-escalation is not", () => {
+    const up = notify([window("p1", "Web", 9)], new Map([["p1", firing("p1", "warn")]]));
+    expect(up?.slack?.threadKey).toBe("t.alert.flaky.2026-11-16");
+    expect(up?.slack?.broadcast).toBe(true);
+    const down = notify([window("p1", "Web", 4)], new Map([["p1", firing("p1", "critical")]]));
+    expect(down?.slack?.post.main.text).toContain(
+      "Web flaky rate 4.0% \u2014 back under critical 5%, still above warn 3%",
+    );
+    expect(down?.slack?.broadcast).toBe(false);
+  });
+
+  it("a later mail of an incident names the fire it follows; a fire's mail starts a thread", () => {
+    const fire = notify([window("p1", "Web", 9)], new Map());
+    expect(fire?.email?.threadKey).toBeNull();
+    const resolved = notify([window("p1", "Web", 1)], new Map([["p1", firing("p1", "warn")]]));
+    expect(resolved?.email?.threadKey).toBe("t.alert.flaky.2026-11-16");
+  });
+
+  it("links each project to its dashboard, or the team's one dashboard, in Slack and in mail", () => {
+    const perProject = notify([window("p1", "Web", 9)], new Map(), null, {
+      dashboardUrl: "https://insights.example.com/p/{project_id}",
+    });
+    expect(JSON.stringify(perProject?.slack?.post.main.blocks)).toContain(
+      "*<https://insights.example.com/p/p1|Web>* flaky rate 9.0%",
+    );
+    expect(perProject?.email?.html).toContain('href="https://insights.example.com/p/p1"');
+    expect(
+      checkMessage(perProject?.slack?.post.main.text, perProject?.slack?.post.main.blocks),
+    ).toBeNull();
+    const one = notify([window("p1", "Web", 9)], new Map(), null, {
+      dashboardUrl: "https://insights.example.com/team",
+    });
+    expect(JSON.stringify(one?.slack?.post.main.blocks)).toContain(
+      "<https://insights.example.com/team|Open dashboard>",
+    );
+    expect(one?.email?.html).toContain('href="https://insights.example.com/team"');
+    const none = notify([window("p1", "Web", 9)], new Map(), null);
+    expect(JSON.stringify(none)).not.toContain("https://");
   });
 });

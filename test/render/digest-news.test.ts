@@ -50,7 +50,7 @@ const ALERT: FiringAlert = {
 
 /** A team of these projects whose own total moved by chance only. */
 function team(projects: Report["projects"], alerts: FiringAlert[] = []): Report {
-  return quietTotal(checkoutReport({ projects, alerts, topMovers: [] }));
+  return quietTotal(checkoutReport({ projects, alerts }));
 }
 
 describe("digestNews", () => {

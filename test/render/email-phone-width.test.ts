@@ -64,7 +64,7 @@ describe.skipIf(chromium === undefined)(
     const cases = [
       {
         name: "quiet",
-        report: quietTotal(checkoutReport({ alerts: [], topMovers: [], projects: [] })),
+        report: quietTotal(checkoutReport({ alerts: [], projects: [] })),
         first: NO_NEWS,
       },
       { name: "noisy", report: checkoutReport(), first: "\u25CF Team flaky-rate" },

@@ -340,26 +340,6 @@ export function checkoutReport(overrides: Partial<Report> = {}): Report {
       excluded: ["Legacy <suite>"],
       silent: [],
     },
-    topMovers: [
-      {
-        projectId: "pdqmxlz",
-        name: "Web E2E",
-        figure: "flakyRate",
-        current: 0.045,
-        prior: 0.012,
-        pp: 3.3,
-        worsePp: 3.3,
-      },
-      {
-        projectId: "pdqmxlz",
-        name: "Web E2E",
-        figure: "runPassRate",
-        current: 0.91,
-        prior: 0.9406,
-        pp: -3.06,
-        worsePp: 3.06,
-      },
-    ],
     alerts: [
       {
         alert: "flaky-rate",

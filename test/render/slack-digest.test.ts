@@ -24,7 +24,7 @@ const KEY = "checkout.weekly.2026-11-09";
 
 /** The fixture's team with nothing that is news: no alert, every project fetched, no significant change. */
 function quietReport(overrides: Partial<Report> = {}): Report {
-  const report = quietTotal(checkoutReport({ alerts: [], topMovers: [], ...overrides }));
+  const report = quietTotal(checkoutReport({ alerts: [], ...overrides }));
   report.projects = report.projects.filter(
     (p) => digestNews({ ...report, projects: [p] }).lines.length === 0,
   );

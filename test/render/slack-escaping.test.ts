@@ -12,17 +12,6 @@ function hostileReport() {
   const report = checkoutReport({
     team: { name: "checkout", title: "<!here> Checkout & co", timezone: "Europe/Berlin" },
     digest: "daily <!channel>",
-    topMovers: [
-      {
-        projectId: "evil&id",
-        name: "*bold*<@U123>",
-        figure: "flakyRate",
-        current: 0.05,
-        prior: 0.01,
-        pp: 4,
-        worsePp: 4,
-      },
-    ],
     alerts: [
       {
         alert: "<!subteam^S1>",

@@ -90,7 +90,7 @@ describe("Slack limits", () => {
   });
 
   it("stays within limits for a team with no projects", () => {
-    const post = renderSlackDigest(checkoutReport({ projects: [], topMovers: [], alerts: [] }), {
+    const post = renderSlackDigest(checkoutReport({ projects: [], alerts: [] }), {
       key: KEY,
     });
     expectWithinLimits(post);

@@ -1,29 +1,14 @@
-import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
 import { terminalWidth } from "../../src/commands/command-context.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import { checkoutReport, dailySeries, manyProjectsReport, project } from "./report-fixture.js";
+import { showInTerminal } from "./xterm-screen.js";
 
 // The width is measured here by a real terminal emulator, not by the code's own measure: a
 // renderer that counted "日本語" as 3 columns would pass a test that counted the same way.
 
 /** Writes `text` into an 80-column xterm and returns each row it shows, and which rows wrapped. */
-async function showIn80Columns(text: string): Promise<{ rows: string[][]; wrapped: number[] }> {
-  const term = new xterm.Terminal({ cols: 80, rows: 200, allowProposedApi: true });
-  await new Promise<void>((resolve) => term.write(text.replaceAll("\n", "\r\n"), resolve));
-  const buffer = term.buffer.active;
-  // Each row as its 80 cells: a wide character fills one cell and leaves the next "".
-  const rows: string[][] = [];
-  const wrapped: number[] = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y);
-    if (!line) continue;
-    rows.push(Array.from({ length: 80 }, (_, x) => line.getCell(x)?.getChars() ?? ""));
-    if (line.isWrapped) wrapped.push(y);
-  }
-  term.dispose();
-  return { rows, wrapped };
-}
+const showIn80Columns = (text: string) => showInTerminal(text, 80);
 
 describe("preview at 80 columns, measured by a terminal", () => {
   it("wraps no line, with a month of days and long names", async () => {
@@ -66,6 +51,24 @@ describe("preview at 80 columns, measured by a terminal", () => {
     expect(cjk.join("")).toContain("\u2026");
     const runsEnd = head.join("").indexOf("Runs") + "Runs".length; // the heading is all narrow
     expect(cjk.slice(runsEnd - 3, runsEnd).join("")).toBe("100");
+  });
+});
+
+describe("preview's project names", () => {
+  it("take a column as wide as the longest name, not all the room a wide terminal has", async () => {
+    const report = checkoutReport();
+    const longest = Math.max(
+      ...report.projects
+        .filter((p) => p.status === "ok")
+        .map((p) => (p.name || p.projectId).length),
+    );
+    const text = renderTerminalReport(report, { color: false, width: 120 });
+    const { rows, wrapped } = await showInTerminal(text, 120);
+    expect(wrapped).toEqual([]);
+    const head =
+      rows.map((r) => r.join("")).find((r) => r.trimStart().startsWith("Project ")) ?? "";
+    // Two spaces of indent, the names, two spaces of gap, then the runs right-aligned in 7.
+    expect(head.indexOf("Runs")).toBe(2 + Math.max(longest, "Project".length) + 2 + 7 - 4);
   });
 });
 

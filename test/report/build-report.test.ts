@@ -157,7 +157,6 @@ describe("buildReport", () => {
     expect(r.total.priorNote).toBe(note);
     expect(r.total.deltas.runPassRate).toEqual({ kind: "unavailable", reason: note });
     expect(r.total.current.runs).toBe(15);
-    expect(r.topMovers).toEqual([]);
   });
 
   it("compares like with like when only some projects have a prior", () => {
@@ -256,23 +255,6 @@ describe("buildReport", () => {
     expect(r.total.prior).toBeNull();
     expect(r.total.excluded).toEqual(["X"]);
     expect(Object.values(r.total.deltas).every((d) => d.kind === "none")).toBe(true);
-  });
-
-  it("ranks the team's significant worsenings as top movers", () => {
-    const r = report([
-      project("steady", {
-        current: ok(totals(WEEK.current, runs(95, 5), tests({ passed: 1000, flaky: 30 }))),
-        prior: ok(totals(WEEK.prior, runs(95, 5), tests({ passed: 1000, flaky: 29 }))),
-      }),
-      project("worse", {
-        current: ok(totals(WEEK.current, runs(900, 100), tests({ passed: 1000, flaky: 60 }))),
-        prior: ok(totals(WEEK.prior, runs(950, 50), tests({ passed: 1000, flaky: 30 }))),
-      }),
-    ]);
-    expect(r.topMovers.map((m) => [m.projectId, m.figure])).toEqual([
-      ["worse", "runPassRate"],
-      ["worse", "flakyRate"],
-    ]);
   });
 });
 

@@ -9,6 +9,8 @@ import { localLabel } from "./local-label.js";
 const ZONE = "Europe/Berlin";
 const HOUR = 3_600_000;
 const at = (iso: string) => new Date(iso);
+// A job the ledger has known for years: every missed fire of it counts.
+const LONG_AGO = new Date("2020-01-01T00:00:00Z");
 
 /** The key of a digest reporting the previous day, as the daemon builds it. */
 const dailyKey = (fire: Date) =>
@@ -37,6 +39,7 @@ async function plan(
     zone: ZONE,
     catchUpMs: 6 * HOUR,
     lastCheckedAt: null,
+    firstSeenAt: LONG_AGO,
     keyForFire: dailyKey,
     isDelivered: (key) => delivered.includes(key),
     ...overrides,
@@ -115,12 +118,32 @@ describe("planCatchUp at start-up", () => {
       zone: ZONE,
       catchUpMs: 6 * HOUR,
       lastCheckedAt: null,
+      firstSeenAt: LONG_AGO,
       now: at("2026-06-10T14:00:00Z"),
       keyForFire: dailyKey,
       isDelivered: async (key) => delivered.includes(key),
     });
     expect(result.due).toBeNull();
     expect(result.skipped.map((s) => s.key)).toEqual(["checkout.daily.2026-06-09"]);
+  });
+
+  it("skips no fire from before the job was first seen, and still delivers one in the window", async () => {
+    // A fresh deployment at 11:00 in Berlin: today's 09:00 is within catch-up and runs;
+    // yesterday's and older were before the job existed, not missed.
+    const fresh = { now: at("2026-06-10T09:00:00Z"), firstSeenAt: at("2026-06-10T09:00:00Z") };
+    expect(await plan(fresh)).toEqual({
+      due: { at: "2026-06-10 09:00 GMT+02:00", key: "checkout.daily.2026-06-09" },
+      skipped: [],
+    });
+    // Hourly, first seen at 11:30 local and planned at 14:30: 12:00 and 13:00 were missed
+    // while it existed; 09:00 to 11:00 and the 08:00 outside the window were not.
+    const hourly = await plan({
+      schedule: "0 * * * *",
+      keyForFire: perFireKey,
+      now: at("2026-06-10T12:30:00Z"),
+      firstSeenAt: at("2026-06-10T09:30:00Z"),
+    });
+    expect(hourly.skipped.map((s) => s.at.slice(11, 16))).toEqual(["13:00", "12:00"]);
   });
 
   it("resumes an undelivered slot whose fire was already started (a crash mid-slot)", async () => {
@@ -244,6 +267,7 @@ describe("planCatchUp over a simulated daemon", () => {
               catchUpMs: 6 * HOUR,
               now: new Date(now),
               lastCheckedAt,
+              firstSeenAt: LONG_AGO,
               keyForFire: perFireKey,
               isDelivered: (key) => delivered.has(key),
             });
@@ -273,6 +297,7 @@ describe("planCatchUp over a simulated daemon", () => {
         catchUpMs: 0,
         now: new Date(now),
         lastCheckedAt,
+        firstSeenAt: LONG_AGO,
         keyForFire: perFireKey,
         isDelivered: (key) => delivered.has(key),
       });
@@ -299,6 +324,7 @@ describe("planCatchUp's cost", () => {
       catchUpMs: 6 * HOUR,
       now: at("2026-06-10T12:30:00Z"),
       lastCheckedAt: null,
+      firstSeenAt: LONG_AGO,
       keyForFire: (fire) => {
         asked += 1;
         return keyForFire(fire);

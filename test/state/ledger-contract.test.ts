@@ -8,8 +8,10 @@ import { LedgerError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
 import type { AlertNotification } from "../../src/messages.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
+import { SCHEMA_VERSION } from "../../src/state/migrations.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
+import { POSTGRES_SCHEMA_VERSION } from "../../src/state/postgres-migrations.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { aSlot } from "./ledger-builders.js";
 
@@ -26,6 +28,8 @@ interface Store {
     ledger: Ledger;
     again: () => Promise<Ledger>;
     setEvaluationJson: (key: string, results: string, notification: string | null) => Promise<void>;
+    /** Takes the ledger back to the schema before first sightings, as an older version left it. */
+    forgetFirstSightings: () => Promise<void>;
   }>;
 }
 
@@ -49,7 +53,16 @@ const sqlite: Store = {
         db.close();
       }
     };
-    return { ledger: await connect(), again: connect, setEvaluationJson };
+    const forgetFirstSightings = async () => {
+      const db = new Database(path);
+      try {
+        db.exec("DROP TABLE job_first_seen");
+        db.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+      } finally {
+        db.close();
+      }
+    };
+    return { ledger: await connect(), again: connect, setEvaluationJson, forgetFirstSightings };
   },
 };
 
@@ -69,7 +82,19 @@ const postgres: Store = {
         await client.end();
       }
     };
-    return { ledger: await connect(), again: connect, setEvaluationJson };
+    const forgetFirstSightings = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query("DROP TABLE job_first_seen");
+        await client.query("UPDATE insights_reporter_schema SET version = $1", [
+          POSTGRES_SCHEMA_VERSION - 1,
+        ]);
+      } finally {
+        await client.end();
+      }
+    };
+    return { ledger: await connect(), again: connect, setEvaluationJson, forgetFirstSightings };
   },
 };
 
@@ -198,6 +223,23 @@ describe.each([
     expect((await ledger.getSlot(key))?.finishedAt).toBeInstanceOf(Date);
   });
 
+  it("keeps the note a delivery was sent with, and drops an earlier failure's error once sent", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    await ledger.markFailed(key, EMAIL, "smtp down", null);
+    await ledger.markSent(key, EMAIL, { messageId: "<m@x>" });
+    const note = "left out Ghost (zzghost): not found";
+    await ledger.markSent(key, SLACK, { slackTs: "1.2", note });
+    const rows = (await ledger.getSlot(key))?.deliveries ?? [];
+    expect(rows.map((d) => [d.destination, d.state, d.lastError]).sort()).toEqual(
+      [
+        [EMAIL, "sent", null],
+        [SLACK, "sent", note],
+      ].sort(),
+    );
+  });
+
   it("keeps the parts of a delivery, each once", async () => {
     const { ledger } = await store.open();
     const key = aSlot().key;
@@ -210,6 +252,19 @@ describe.each([
       ["thread 1", null],
     ]);
     expect((await ledger.partsDone(key, EMAIL)).size).toBe(0);
+  });
+
+  it("forgets a delivery's parts for a deliberate resend, and no other destination's", async () => {
+    const { ledger } = await store.open();
+    const key = aSlot().key;
+    await ledger.recordSlot(aSlot());
+    await ledger.recordPart(key, SLACK, "post", "1700000000.000100");
+    await ledger.recordPart(key, EMAIL, "mail", null);
+    await ledger.forgetParts(key, SLACK);
+    expect((await ledger.partsDone(key, SLACK)).size).toBe(0);
+    await ledger.recordPart(key, SLACK, "post", "1700000099.000100");
+    expect([...(await ledger.partsDone(key, SLACK))]).toEqual([["post", "1700000099.000100"]]);
+    expect([...(await ledger.partsDone(key, EMAIL))]).toEqual([["mail", null]]);
   });
 
   it("lets one process run a slot at a time, and another take over a claim left stale", async () => {
@@ -329,6 +384,49 @@ describe.each([
       "checkout",
       "mobile",
     ]);
+  });
+
+  it("records when it first saw a job once, whichever process asks first", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
+    const first = new Date("2026-11-16T08:00:00.000Z");
+    const asked = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? other : ledger).jobFirstSeen(daily, new Date(first.getTime() + i * HOUR)),
+      ),
+    );
+    const seen = asked[0]?.toISOString();
+    expect(asked.map((d) => d.toISOString())).toEqual(asked.map(() => seen));
+    const later = new Date("2026-11-20T08:00:00.000Z");
+    expect((await ledger.jobFirstSeen(daily, later)).toISOString()).toBe(seen);
+    // Each job has its own: an alert of the same name, another team's digest.
+    const alert = { ...daily, kind: "alert" } as const;
+    expect((await other.jobFirstSeen(alert, later)).toISOString()).toBe(later.toISOString());
+    const mobile = { ...daily, team: "mobile" };
+    expect((await ledger.jobFirstSeen(mobile, later)).toISOString()).toBe(later.toISOString());
+  });
+
+  it("takes a job's first sighting from its first slot when it upgrades an older ledger", async () => {
+    const { ledger, again, forgetFirstSightings } = await store.open();
+    for (const day of ["14", "15"]) {
+      await ledger.recordSlot(
+        aSlot({
+          key: `checkout.daily.2026-11-${day}`,
+          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
+        }),
+      );
+    }
+    await forgetFirstSightings();
+    const upgraded = await again();
+    const now = new Date("2026-11-20T08:00:00.000Z");
+    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
+    expect((await upgraded.jobFirstSeen(daily, now)).toISOString()).toBe(
+      "2026-11-15T08:00:00.000Z",
+    );
+    // A job with no slot yet is first seen when it is first asked about.
+    const weekly = { ...daily, job: "weekly" };
+    expect((await upgraded.jobFirstSeen(weekly, now)).toISOString()).toBe(now.toISOString());
   });
 
   it("answers that it is reachable", async () => {

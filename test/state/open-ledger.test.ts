@@ -42,6 +42,7 @@ describe("openLedger", () => {
         "deliveries",
         "delivery_parts",
         "insight_days",
+        "job_first_seen",
         "slot_runs",
         "slots",
       ],

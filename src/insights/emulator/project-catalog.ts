@@ -86,6 +86,12 @@ const WOBBLE_INDEX = 8;
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
+ * How many projects `insights-reporter emulator` and the demo serve by default: config/demo.yaml's
+ * seven, the seventh being the one whose flaky spike the demo's alert fires on.
+ */
+export const DEMO_PROJECT_COUNT = SPIKE_INDEX + 1;
+
+/**
  * The project ids for a seed and count, without starting a server.
  * For the default seed "demo" and 6 projects they are:
  * dlucmsz, azenvfq, mojrmve, moqvofb, ielbwnf, wvecaab

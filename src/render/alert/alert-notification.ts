@@ -27,18 +27,22 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
   };
   const fired = evaluation.transitions.some((t) => t.kind === "fired");
   const roots = rootViews(evaluation, now);
-  const email = input.email ? { to: input.email.to, ...renderAlertEmail(message, now) } : null;
+  // A fire starts a thread; anything else belongs under the fire it follows.
+  const threadKey = fired
+    ? null
+    : (evaluation.transitions.find((t) => t.threadKey)?.threadKey ?? null);
+  const email = input.email
+    ? { to: input.email.to, ...renderAlertEmail(message, now), threadKey }
+    : null;
   const slack = input.slack
     ? {
         channel: input.slack.channel,
         post: renderSlackAlert(message, now),
-        // A fire is news for the channel; anything else belongs under the fire it follows.
-        threadKey: fired
-          ? null
-          : (evaluation.transitions.find((t) => t.threadKey)?.threadKey ?? null),
+        threadKey,
+        broadcast: evaluation.transitions.some((t) => t.kind === "escalated"),
         updates: roots.map((root) => ({
           rootKey: root.rootKey,
-          message: renderSlackAlertRoot(message, root),
+          message: renderSlackAlertRoot(message, root, now),
         })),
       }
     : null;
@@ -60,8 +64,9 @@ export function rootViews(evaluation: Evaluation, now: string): RootView[] {
       (t) => t.kind === "resolved" && t.threadKey === rootKey,
     );
     const scopes = [
-      ...firing.map((r) => view(r.name, r.state)),
+      ...firing.map((r) => view(r.scope, r.name, r.state)),
       ...resolved.map((t) => ({
+        scope: t.scope,
         name: t.name,
         state: t.to,
         value: t.sample.value,
@@ -72,7 +77,8 @@ export function rootViews(evaluation: Evaluation, now: string): RootView[] {
   });
 }
 
-const view = (name: string, s: ScopeState) => ({
+const view = (scope: string, name: string, s: ScopeState) => ({
+  scope,
   name,
   state: s.state,
   value: s.lastValue,

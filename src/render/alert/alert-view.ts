@@ -1,4 +1,5 @@
 import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
+import type { FireHistory } from "../../alerts/fire-history.js";
 import type {
   AlertMetric,
   AlertStateName,
@@ -6,7 +7,8 @@ import type {
   TransitionKind,
 } from "../../alerts/types.js";
 import type { Period } from "../../periods/types.js";
-import { formatCount, formatPp, sparkline } from "../format.js";
+import { formatCount, formatPeriod, formatPp, sparkline } from "../format.js";
+import { linksPerProject, projectDashboardUrl } from "../slack/slack-links.js";
 
 // What every alert renderer (Slack, mail, terminal) shows, decided once: the words, marks and
 // figures of a transition, so the channel, the inbox and `preview` never disagree.
@@ -28,15 +30,30 @@ export interface AlertMessageInput {
   /** Who to ping; only used when something fired or escalated. */
   mention: string | null;
   mentionDue: boolean;
+  /** What the ledger remembers of each resolving scope's fire, by scope. */
+  history?: Readonly<Record<string, FireHistory>>;
+  /** The project's dashboard, with {project_id}; null: no link. */
+  dashboardUrl?: string | null;
 }
+
+export type { FireHistory } from "../../alerts/fire-history.js";
 
 /** A fire's first message as it should read now: every scope it announced, with its state. */
 export interface RootView {
   rootKey: string;
-  scopes: { name: string; state: AlertStateName; value: number | null; firedAt: string | null }[];
+  scopes: {
+    scope: string;
+    name: string;
+    state: AlertStateName;
+    value: number | null;
+    firedAt: string | null;
+  }[];
   /** When the last of them resolved (ISO), when none fires any more. */
   resolvedAt: string | null;
 }
+
+/** A scope of a fire's first message, with what the words of its end need. */
+export type RootScope = RootView["scopes"][number];
 
 export const STATE_MARK: Record<AlertStateName, string> = {
   critical: "\u{1F534}",
@@ -60,21 +77,94 @@ export function formatMetric(metric: AlertMetric, value: number | null): string 
   return isRate(metric) ? `${value.toFixed(1)}%` : formatCount(value);
 }
 
+/**
+ * The dashboard of a scope, as digests link it: a project's page when the template names
+ * `{project_id}`; null for the team, or without a dashboard.
+ */
+export function scopeDashboardUrl(input: AlertMessageInput, scope: string): string | null {
+  const template = input.dashboardUrl ?? null;
+  if (template === null || scope === "team" || !linksPerProject(template)) return null;
+  return projectDashboardUrl(template, scope);
+}
+
+/** The one dashboard of a template without `{project_id}`, linked once per message; else null. */
+export function teamDashboardUrl(input: AlertMessageInput): string | null {
+  const template = input.dashboardUrl ?? null;
+  return template !== null && !linksPerProject(template) ? template : null;
+}
+
+/** A threshold as configured: 6 → "6%", 2.5 → "2.5%"; 20 → "20" runs. */
+export function formatThreshold(metric: AlertMetric, value: number): string {
+  return isRate(metric) ? `${Number(value.toFixed(2))}%` : formatCount(value);
+}
+
+/** "Nov 21", "Nov 16 – 22": a window within the alert's own weeks needs no year. */
+export function shortPeriod(period: Period): string {
+  return formatPeriod(period).replace(/, \d{4}/g, "");
+}
+
+/** 3 days and 2 hours → "3 days"; under a day "5 hours"; under an hour "45 minutes". */
+export function spanWords(fromIso: string, toIso: string): string {
+  const minutes = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (minutes >= 1440) return unit(Math.round(minutes / 1440), "day");
+  if (minutes >= 60) return unit(Math.round(minutes / 60), "hour");
+  return unit(minutes, "minute");
+}
+
+/**
+ * A transition in words, as people read it without a manual: "Checkout flows flaky rate 9.0%
+ * — above critical 6%"; "Checkout flows flaky rate back under 2% — resolved after 3 days (peak
+ * 9.5% on Nov 11)". Plain text: escape before mrkdwn or HTML.
+ */
+export function transitionSentence(input: AlertMessageInput, t: Transition, now: string): string {
+  const { metric, warnAt, criticalAt, clearAt } = input.alert;
+  const [bad, good] = lowIsBad(metric) ? ["below", "above"] : ["above", "under"];
+  const subject = `${t.name} ${metricName(metric)}`;
+  const value = formatMetric(metric, t.sample.value);
+  const limit = (level: "warn" | "critical") =>
+    `${level} ${formatThreshold(metric, level === "critical" ? criticalAt : warnAt)}`;
+  const level = t.to === "critical" ? "critical" : "warn";
+  switch (t.kind) {
+    case "fired":
+    case "escalated":
+      return t.sample.value === null
+        ? `${subject}: ${t.missing ?? "no data"} — counted as ${level}`
+        : `${subject} ${value} — ${bad} ${limit(level)}`;
+    case "reminder":
+      return `${subject} ${value} — still ${bad} ${limit(level)}${t.firedAt ? `, firing for ${spanWords(t.firedAt, now)}` : ""}`;
+    case "de-escalated":
+      return `${subject} ${value} — back ${good} ${limit("critical")}, still ${bad} ${limit("warn")}`;
+    case "resolved": {
+      const back =
+        t.sample.value === null
+          ? `${subject}: ${t.missing ?? "no data"} — resolved`
+          : `${subject} back ${good} ${formatThreshold(metric, clearAt)} — resolved`;
+      return `${back}${resolvedAfter(input, t.scope, t.firedAt, now)}`;
+    }
+  }
+}
+
+/** " after 3 days (peak 9.5% on Nov 11)", from the fire's start and the ledger's history. */
+export function resolvedAfter(
+  input: Pick<AlertMessageInput, "alert" | "history">,
+  scope: string,
+  firedAt: string | null,
+  now: string,
+): string {
+  const after = firedAt ? ` after ${spanWords(firedAt, now)}` : "";
+  const peak = input.history?.[scope]?.peak;
+  const peakText = peak
+    ? ` (peak ${formatMetric(input.alert.metric, peak.value)} on ${shortPeriod(peak.period)})`
+    : "";
+  return `${after}${peakText}`;
+}
+
 /** The value with its interval: "6.2% (5.8–6.6%)". */
 export function valueWithInterval(metric: AlertMetric, t: Transition): string {
   const value = formatMetric(metric, t.sample.value);
   const i = t.sample.interval;
   return i ? `${value} (${i.low.toFixed(1)}\u2013${i.high.toFixed(1)}%)` : value;
-}
-
-/** "≥ critical 5.0%", "< clear 2.5%", in the metric's direction. */
-export function thresholdText(input: AlertMessageInput, t: Transition): string {
-  const low = lowIsBad(input.alert.metric);
-  const bad = low ? "\u2264" : "\u2265";
-  const good = low ? ">" : "<";
-  const value = formatMetric(input.alert.metric, t.threshold);
-  if (t.kind === "resolved") return `${good} clear ${value}`;
-  return `${bad} ${t.to === "critical" ? "critical" : "warn"} ${value}`;
 }
 
 /** "+1.4 pp vs prior window", "−12 runs vs prior window", or "" without a prior. */
@@ -88,29 +178,25 @@ export function changeText(metric: AlertMetric, t: Transition): string {
   return `${change} vs prior window`;
 }
 
-/** The pieces of one transition's line, plain text (escape before mrkdwn or HTML). */
-export function transitionParts(input: AlertMessageInput, t: Transition, now: string): string[] {
+/**
+ * What stands behind one transition's sentence, plain text (escape before mrkdwn or HTML): the
+ * value where the sentence has none, its interval, the results, the days, the change.
+ */
+export function transitionParts(input: AlertMessageInput, t: Transition): string[] {
   const { metric } = input.alert;
   const sizeWord = isRate(metric) ? ` ${t.sample.size === 1 ? "result" : "results"}` : "";
-  const spark = sparkline(t.sample.daily);
+  const i = t.sample.interval;
   const parts = [
-    `${metricName(metric)} ${valueWithInterval(metric, t)} ${thresholdText(input, t)}`,
+    t.kind === "resolved" && t.sample.value !== null
+      ? `now ${valueWithInterval(metric, t)}`
+      : i
+        ? `interval ${i.low.toFixed(1)}\u2013${i.high.toFixed(1)}%`
+        : "",
     isRate(metric) ? `${formatCount(t.sample.size)}${sizeWord}` : "",
-    t.sample.daily.length > 1 ? spark : "",
+    t.sample.daily.length > 1 ? sparkline(t.sample.daily) : "",
     changeText(metric, t),
-    t.kind === "resolved" && t.firedAt ? `fired for ${formatSpan(t.firedAt, now)}` : "",
   ];
   return parts.filter((p) => p !== "");
-}
-
-/** 90 000 000 ms → "1d 1h"; under an hour → "45m". */
-export function formatSpan(fromIso: string, toIso: string): string {
-  const minutes = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000));
-  const d = Math.floor(minutes / 1440);
-  const h = Math.floor((minutes % 1440) / 60);
-  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
-  if (h > 0) return `${h}h ${minutes % 60}m`;
-  return `${minutes}m`;
 }
 
 /** The worst state among transitions' targets, for the message's colour and title. */

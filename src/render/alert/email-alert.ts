@@ -1,11 +1,14 @@
 import type { TransitionKind } from "../../alerts/types.js";
-import { COLOURS, escapeHtml, FONT } from "../email/email-html.js";
+import { COLOURS, escapeHtml, FONT, linkHtml } from "../email/email-html.js";
 import { formatPeriod } from "../format.js";
 import {
   type AlertMessageInput,
   KIND_TITLE,
   ruleText,
+  scopeDashboardUrl,
+  teamDashboardUrl,
   transitionParts,
+  transitionSentence,
   worstOf,
 } from "./alert-view.js";
 import { headlineText } from "./slack-alert.js";
@@ -43,10 +46,10 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
       const items = g.items
         .map((t) => {
           const colour = TONE[t.to] ?? COLOURS.text;
-          const state = t.kind === "resolved" ? "resolved" : t.to;
+          const words = transitionSentence(input, t, now).slice(t.name.length);
           return `<tr><td style="${FONT}padding:6px 0;border-top:1px solid ${COLOURS.border};">
-<div style="font-weight:bold;color:${COLOURS.text};">${escapeHtml(t.name)} <span style="color:${colour};">${escapeHtml(state)}</span></div>
-<div style="color:${COLOURS.neutral};font-size:13px;">${transitionParts(input, t, now)
+<div style="color:${colour};"><b style="color:${COLOURS.text};">${linkHtml(t.name, scopeDashboardUrl(input, t.scope))}</b>${escapeHtml(words)}</div>
+<div style="color:${COLOURS.neutral};font-size:13px;">${transitionParts(input, t)
             // Each figure on one line; a narrow screen wraps between figures, not inside one.
             .map((p) => escapeHtml(p).replaceAll(" ", "&nbsp;"))
             .join(" &middot; ")}</div></td></tr>`;
@@ -56,6 +59,7 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
     })
     .join("\n");
 
+  const team = teamDashboardUrl(input);
   const html = `<!doctype html><html><body style="margin:0;padding:16px;background:${COLOURS.muted};">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;margin:0 auto;background:#ffffff;border:1px solid ${COLOURS.border};border-top:4px solid ${TONE[worst] ?? COLOURS.text};">
 <tr><td style="${FONT}padding:16px;">
@@ -63,21 +67,45 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
 <div style="font-size:13px;color:${COLOURS.neutral};margin-top:4px;">window ${escapeHtml(formatPeriod(input.period))} \u00b7 ${escapeHtml(input.team.timezone)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}</table>
 <div style="${FONT}font-size:12px;color:${COLOURS.neutral};margin-top:12px;">${escapeHtml(ruleText(input))}</div>
+${team ? `<div style="${FONT}font-size:13px;margin-top:8px;">${linkHtml("Open dashboard", team)}</div>` : ""}
+<div style="${FONT}font-size:11px;color:${COLOURS.neutral};margin-top:16px;">${escapeHtml(footer(input.key))}</div>
 </td></tr></table></body></html>`;
 
   const text = [
-    headlineText(input),
+    headlineText(input, now),
     `window ${formatPeriod(input.period)} (${input.team.timezone})`,
     "",
     ...groups.flatMap((g) => [
       `${KIND_TITLE[g.kind]}:`,
       ...g.items.map(
         (t) =>
-          `  ${t.name} ${t.kind === "resolved" ? "resolved" : t.to}: ${transitionParts(input, t, now).join(" · ")}`,
+          `  ${transitionSentence(input, t, now)}\n    ${transitionParts(input, t).join(" · ")}`,
       ),
       "",
     ]),
     ruleText(input),
+    ...(team ? [`Dashboard: ${team}`] : []),
+    ...links(input),
+    "",
+    footer(input.key),
   ].join("\n");
   return { subject, html, text };
+}
+
+/** The digests' footer: a mail traced to its ledger row by its key. */
+function footer(key: string): string {
+  return `Sent by insights-reporter \u00b7 ${key}`;
+}
+
+/** "Dashboards: Web E2E https://…" lines of the plain text, one per project that has one. */
+function links(input: AlertMessageInput): string[] {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const t of input.transitions) {
+    const url = scopeDashboardUrl(input, t.scope);
+    if (url === null || seen.has(t.scope)) continue;
+    seen.add(t.scope);
+    lines.push(`${t.name}: ${url}`);
+  }
+  return lines.length === 0 ? [] : ["Dashboards:", ...lines.map((l) => `  ${l}`)];
 }

@@ -1,18 +1,24 @@
-import { metricName } from "../../alerts/alert-metrics.js";
+import { lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import type { Transition, TransitionKind } from "../../alerts/types.js";
 import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../messages.js";
 import { formatPeriod } from "../format.js";
 import { escapeMrkdwn } from "../slack/escape-mrkdwn.js";
-import { truncateText } from "../slack/slack-limits.js";
+import { SLACK_LIMITS, truncateText } from "../slack/slack-limits.js";
 import {
   type AlertMessageInput,
   formatMetric,
-  formatSpan,
+  formatThreshold,
   KIND_TITLE,
+  type RootScope,
   type RootView,
+  resolvedAfter,
   ruleText,
   STATE_MARK,
+  scopeDashboardUrl,
+  shortPeriod,
+  teamDashboardUrl,
   transitionParts,
+  transitionSentence,
   worstOf,
 } from "./alert-view.js";
 
@@ -28,13 +34,15 @@ const NAME_CHARS = 80;
 /** The evaluation's message: a new post (a fire) or a reply in the fire's thread. */
 export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPost {
   const worst = worstOf(input.transitions.map((t) => t.to));
-  const headline = headlineText(input);
+  const headline = headlineText(input, now);
   const mention = input.mentionDue && input.mention ? `${input.mention} ` : "";
   const blocks: SlackBlock[] = [
     section(
       `${mention}${STATE_MARK[worst]} *${escapeMrkdwn(titleOf(input))}* \u00b7 ${escapeMrkdwn(summaryOf(input.transitions))}`,
     ),
-    context(`${escapeMrkdwn(ruleText(input))} \u00b7 window ${formatPeriod(input.period)}`),
+    context(
+      `${escapeMrkdwn(ruleText(input))} \u00b7 window ${formatPeriod(input.period)}${teamLink(input)}`,
+    ),
   ];
   for (const kind of [
     "fired",
@@ -66,19 +74,15 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
 }
 
 /** The fire's first message as it should read now (for chat.update). */
-export function renderSlackAlertRoot(input: AlertMessageInput, root: RootView): SlackMessage {
+export function renderSlackAlertRoot(
+  input: AlertMessageInput,
+  root: RootView,
+  now: string,
+): SlackMessage {
   const states = root.scopes.map((s) => s.state);
   const worst = worstOf(states);
   const title = escapeMrkdwn(titleOf(input));
-  const lines = root.scopes.map((s) => {
-    const name = escapeMrkdwn(truncateText(s.name, NAME_CHARS));
-    const value = formatMetric(input.alert.metric, s.value);
-    const span =
-      s.firedAt && root.resolvedAt
-        ? ` \u00b7 fired for ${formatSpan(s.firedAt, root.resolvedAt)}`
-        : "";
-    return `${STATE_MARK[s.state]} *${name}* ${s.state === "no_data" ? "no data" : s.state} \u00b7 ${metricName(input.alert.metric)} ${value}${span}`;
-  });
+  const lines = root.scopes.map((s) => rootLine(input, s, now));
   const status = root.resolvedAt
     ? `${STATE_MARK.ok} *Resolved* \u00b7 ${title}`
     : `${STATE_MARK[worst]} *${worst === "critical" ? "Critical" : "Warning"}, still firing* \u00b7 ${title}`;
@@ -90,7 +94,7 @@ export function renderSlackAlertRoot(input: AlertMessageInput, root: RootView): 
     blocks: [
       section(`${status}\n${lines.join("\n")}`),
       context(
-        `${escapeMrkdwn(ruleText(input))} \u00b7 updated for the window ${formatPeriod(input.period)}; the thread has every change`,
+        `${escapeMrkdwn(ruleText(input))} \u00b7 updated for the window ${formatPeriod(input.period)}; the thread has every change${teamLink(input)}`,
       ),
     ],
   };
@@ -116,13 +120,39 @@ export function alertMetadata(input: AlertMessageInput): SlackMetadata {
   };
 }
 
-/** The notification line: "Checkout squad · flaky-rate: Checkout API fired critical 6.2%; …". */
-export function headlineText(input: AlertMessageInput): string {
-  const parts = input.transitions.map(
-    (t) =>
-      `${t.name} ${t.kind === "reminder" ? "still" : t.kind} ${t.to === "ok" || t.to === "no_data" ? "" : `${t.to} `}${formatMetric(input.alert.metric, t.sample.value)}`,
-  );
+/**
+ * The notification line, in words: "Checkout squad · flaky-rate: Checkout API flaky rate 6.2% —
+ * above critical 5%; …".
+ */
+export function headlineText(input: AlertMessageInput, now: string): string {
+  const parts = input.transitions.map((t) => transitionSentence(input, t, now));
   return truncateText(`${titleOf(input)}: ${parts.join("; ")}`, 300);
+}
+
+/**
+ * One scope of a fire's first message as it stands now: still firing, with the day it fired;
+ * or resolved, keeping the peak and the dates, so the edited message still tells the story.
+ */
+function rootLine(input: AlertMessageInput, s: RootScope, now: string): string {
+  const { metric } = input.alert;
+  const name = `*${linked(s.name, scopeDashboardUrl(input, s.scope))}* ${metricName(metric)}`;
+  const firedIn = input.history?.[s.scope]?.firedIn;
+  const since = firedIn ? ` \u00b7 fired ${shortPeriod(firedIn)}` : "";
+  if (s.state === "warn" || s.state === "critical") {
+    const [bad] = lowIsBad(metric) ? ["below"] : ["above"];
+    const limit = formatThreshold(
+      metric,
+      s.state === "critical" ? input.alert.criticalAt : input.alert.warnAt,
+    );
+    return `${STATE_MARK[s.state]} ${name} ${formatMetric(metric, s.value)} \u2014 ${bad} ${s.state} ${limit}${since}`;
+  }
+  const good = lowIsBad(metric) ? "above" : "under";
+  const back =
+    s.value === null
+      ? ": no data"
+      : ` back ${good} ${formatThreshold(metric, input.alert.clearAt)}`;
+  const dates = firedIn ? `${since}, resolved ${shortPeriod(input.period)}` : "";
+  return `${STATE_MARK.ok} ${name}${escapeMrkdwn(back)} \u2014 resolved${escapeMrkdwn(resolvedAfter(input, s.scope, s.firedAt, now))}${dates}`;
 }
 
 function titleOf(input: AlertMessageInput): string {
@@ -136,10 +166,11 @@ function summaryOf(transitions: readonly Transition[]): string {
 }
 
 function transitionLine(input: AlertMessageInput, t: Transition, now: string): string {
-  const name = escapeMrkdwn(truncateText(t.name, NAME_CHARS));
-  const parts = transitionParts(input, t, now).map(escapeMrkdwn);
-  const state = t.kind === "resolved" ? "" : ` ${t.to}`;
-  return `${STATE_MARK[t.to]} *${name}*${state} \u00b7 ${parts.join(" \u00b7 ")}`;
+  const name = linked(t.name, scopeDashboardUrl(input, t.scope));
+  // The sentence starts with the scope's name: bold there, the rest as written.
+  const rest = escapeMrkdwn(transitionSentence(input, t, now).slice(t.name.length));
+  const parts = transitionParts(input, t).map(escapeMrkdwn);
+  return [`${STATE_MARK[t.to]} *${name}*${rest}`, ...parts].join(" \u00b7 ");
 }
 
 const section = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -147,3 +178,18 @@ const context = (text: string): SlackBlock => ({
   type: "context",
   elements: [{ type: "mrkdwn", text }],
 });
+
+/** A scope's name, cut and escaped, linked to its dashboard when it has one Slack accepts. */
+function linked(name: string, url: string | null): string {
+  const label = escapeMrkdwn(truncateText(name, NAME_CHARS));
+  if (url === null || url.length > SLACK_LIMITS.urlChars || !/^https?:\/\//i.test(url))
+    return label;
+  return `<${url.replaceAll(">", "%3E").replaceAll("|", "%7C")}|${label.replaceAll("|", "\u2758")}>`;
+}
+
+/** " · <url|Open dashboard>" for a template without `{project_id}`; else "". */
+function teamLink(input: AlertMessageInput): string {
+  const url = teamDashboardUrl(input);
+  if (url === null || url.length > SLACK_LIMITS.urlChars || !/^https?:\/\//i.test(url)) return "";
+  return ` \u00b7 <${url.replaceAll(">", "%3E").replaceAll("|", "%7C")}|Open dashboard>`;
+}

@@ -24,6 +24,11 @@ export function renderTerminalAlert(
   const width = Math.max(8, ...evaluation.results.map((r) => r.name.length));
   for (const r of evaluation.results) {
     const i = r.sample.interval;
+    // A project the API does not know is "not found", not a quiet no_data.
+    if (r.missing) {
+      lines.push(`  ${STATE_MARK[r.state.state]} ${r.name.padEnd(width)}  ${r.missing}`);
+      continue;
+    }
     const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
     const size = isRate(input.metric) ? `  ${formatCount(r.sample.size)} results` : "";
     lines.push(

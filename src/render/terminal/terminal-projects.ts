@@ -55,8 +55,9 @@ export function terminalDelta(
 }
 
 /**
- * One aligned line per project, with the flaky rate by day as a sparkline. Names get at least
- * 16 columns; on a long period in a narrow terminal the sparkline keeps the most recent days.
+ * One aligned line per project, with the flaky rate by day as a sparkline. The name column is
+ * as wide as the longest name, cut at the room left (at least 16 columns, at most 40); on a
+ * long period in a narrow terminal the sparkline keeps the most recent days.
  * Each sparkline has its own scale; the team's line on top is the one to compare with.
  */
 export function projectLines(
@@ -66,10 +67,18 @@ export function projectLines(
 ): string[] {
   if (projects.length === 0) return [];
   const days = Math.max(...projects.map((p) => p.daily.length));
-  const nameWidth = Math.max(
+  // As wide as the longest name (or the heading), and never wider than the room left.
+  const longest = Math.max(
+    "Project".length,
+    ...[team ? "Team" : "", ...projects.map((p) => clean(p.name || p.projectId))].map(
+      visibleLength,
+    ),
+  );
+  const widest = Math.max(
     MIN_NAME,
     Math.min(MAX_NAME, layout.width - FIXED - (days > 1 ? days : 0)),
   );
+  const nameWidth = Math.min(longest, widest);
   const trendWidth = days > 1 ? Math.max(0, Math.min(days, layout.width - FIXED - nameWidth)) : 0;
   const head = [
     pad("Project", nameWidth),

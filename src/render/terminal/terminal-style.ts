@@ -72,3 +72,15 @@ export function wrap(text: string, width: number, first: string, rest: string): 
   lines.push(line);
   return lines;
 }
+
+/**
+ * Fits one line of a command's output to `width` columns: where it is wider, it breaks between
+ * words, and each following line is indented two more than the line's own indent. A single
+ * word wider than the room (a long path) is left whole: a terminal wraps it, nothing is lost.
+ */
+export function fitLine(line: string, width: number): string[] {
+  if (visibleLength(line) <= width) return [line];
+  const indent = /^ */.exec(line)?.[0] ?? "";
+  const words = line.slice(indent.length).split(/ +/);
+  return wrap(words.join(" "), width, indent, `${indent}  `);
+}

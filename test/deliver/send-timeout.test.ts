@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
+import { deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
+import { slackDestinationId } from "../../src/deliver/destination-ids.js";
+import { digestDeliveryJobs } from "../../src/deliver/digest-deliveries.js";
+import { createSlackClients } from "../../src/deliver/slack-client.js";
+import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import { silentLogger } from "../../src/logger.js";
+import type { SlackPost } from "../../src/messages.js";
+import { Secret } from "../../src/secret.js";
+import type { Ledger } from "../../src/state/ledger.js";
+import {
+  FAKE_SLACK_TOKEN,
+  type FakeSlack,
+  startFakeSlack,
+} from "../fake-slack/fake-slack-server.js";
+import { aSlot, useTempLedgers } from "../state/ledger-builders.js";
+
+/**
+ * `state.send_timeout` bounds a Slack attempt: one that takes longer is abandoned and recorded
+ * as failed, outcome unknown; and the retry of an attempt whose post may have landed looks in
+ * the channel only once send_timeout has passed since that attempt began, not after the
+ * (shorter) retry delay: by then the post has landed or never will.
+ */
+
+const CHANNEL = "C0123ABCD";
+const SLACK = slackDestinationId(CHANNEL);
+const KEY = aSlot().key;
+const MINUTE = 60_000;
+
+const started: FakeSlack[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((f) => f.close()));
+});
+const ledgers = useTempLedgers();
+
+function digest(): SlackPost {
+  return {
+    main: {
+      text: "Checkout squad",
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: "93.8%" } }],
+    },
+    metadata: { event_type: "insights_digest", event_payload: { key: KEY } },
+    thread: [{ text: "All projects", blocks: [] }],
+  };
+}
+
+/** A fake Slack, a ledger with the slot, and one delivery of the digest to it, claimed as the daemon does. */
+async function setup() {
+  const slack = await startFakeSlack();
+  started.push(slack);
+  const ledger = ledgers.open();
+  await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
+  const clients = createSlackClients({ token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url });
+  const logger = silentLogger();
+  const jobs = digestDeliveryJobs(
+    KEY,
+    { slack: { channel: CHANNEL, post: digest(), file: undefined }, email: null },
+    {
+      slack: createSlackDestination({ clients }),
+      email: null,
+      logger,
+      fitEmail: async (message) => ({ message, dropped: [], fullBytes: null }),
+      since: new Date("2026-11-16T00:00:00Z"),
+    },
+  );
+  const deliver = (sendTimeoutMs: number) =>
+    deliverAll(KEY, jobs, {
+      ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),
+      logger,
+      retryAt: () => new Date(Date.now() + MINUTE),
+    });
+  return { slack, ledger, deliver };
+}
+
+async function slackRow(ledger: Ledger) {
+  return (await ledger.getSlot(KEY))?.deliveries.find((d) => d.destination === SLACK);
+}
+
+describe("a Slack attempt and state.send_timeout", () => {
+  it("is abandoned at send_timeout while Slack holds the post, and recorded as failed, outcome unknown", async () => {
+    const { slack, ledger, deliver } = await setup();
+    const held = slack.holdNext("chat.postMessage", { effect: "on-release" });
+
+    // The client's own request timeout (30 s) is far longer than the test may run.
+    const [result] = await deliver(300);
+
+    expect(result).toMatchObject({ id: SLACK, status: "failed" });
+    expect(result?.error).toBeInstanceOf(SendTimeoutError);
+    await held.arrived;
+    expect(await slackRow(ledger)).toMatchObject({
+      state: "failed",
+      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
+    });
+    expect(slack.posts).toEqual([]);
+  });
+
+  it("after a failure that may have posted (HTTP 500), is retried no sooner than send_timeout after it began", async () => {
+    const { slack, ledger, deliver } = await setup();
+    slack.failNext("chat.postMessage", "http500");
+    const began = Date.now();
+
+    const [result] = await deliver(10 * MINUTE);
+
+    expect(result?.status).toBe("failed");
+    const row = await slackRow(ledger);
+    expect(row?.state).toBe("failed");
+    // Not the retry delay's one minute: the lookup waits until the post has landed or never will.
+    expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + 10 * MINUTE);
+  });
+
+  it("after Slack refused the post (rate-limited for longer than the retries may wait), is retried after the retry delay", async () => {
+    const { slack, ledger, deliver } = await setup();
+    slack.failNext("chat.postMessage", "ratelimited", { retryAfter: 3600 });
+    const began = Date.now();
+
+    const [result] = await deliver(10 * MINUTE);
+
+    expect(result?.status).toBe("failed");
+    const row = await slackRow(ledger);
+    // Slack answered that it did not post: nothing can land later, the usual delay holds.
+    expect(row?.nextAttemptAt?.getTime()).toBeLessThan(began + 10 * MINUTE);
+    expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + MINUTE);
+  });
+});
