@@ -165,8 +165,10 @@ describe("an alert as a Teams card", () => {
     expect(band).toMatchObject({ type: "Container", style: "attention" });
     const text = runsOf(card(message).body);
     expect(text).toContain("Fired");
-    expect(text).toContain("Web <at>x</at> critical");
-    expect(card(message).fallbackText).toContain("Web <at>x</at> fired critical");
+    expect(text).toContain("Web <at>x</at> flaky rate 8.0% — above critical 5%");
+    expect(card(message).fallbackText).toContain(
+      "Checkout · flaky: Web <at>x</at> flaky rate 8.0%",
+    );
   });
 
   it("a resolution is green and says the scope resolved", () => {
@@ -185,7 +187,8 @@ describe("an alert as a Teams card", () => {
       NOW,
     );
     expect(card(message).body[0]).toMatchObject({ style: "good" });
-    expect(runsOf(card(message).body)).toContain("Web resolved");
-    expect(runsOf(card(message).body)).toContain("fired for 2d");
+    expect(runsOf(card(message).body)).toContain(
+      "Web flaky rate back under 2.5% — resolved after 2 days",
+    );
   });
 });

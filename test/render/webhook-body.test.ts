@@ -66,22 +66,25 @@ describe("the webhook body of an alert", () => {
       now: "2026-11-19T08:00:00.000Z",
       key: "t.alert.flaky.2026-11-18",
     });
-    const body = webhookAlertBody({
-      key: "t.alert.flaky.2026-11-18",
-      team: { name: "t", title: "Checkout", timezone: "Europe/Berlin" },
-      alert: {
-        name: "flaky",
-        metric: "flaky_rate",
-        warnAt: 3,
-        criticalAt: 5,
-        clearAt: 2.5,
-        confidence: 0.95,
+    const body = webhookAlertBody(
+      {
+        key: "t.alert.flaky.2026-11-18",
+        team: { name: "t", title: "Checkout", timezone: "Europe/Berlin" },
+        alert: {
+          name: "flaky",
+          metric: "flaky_rate",
+          warnAt: 3,
+          criticalAt: 5,
+          clearAt: 2.5,
+          confidence: 0.95,
+        },
+        period: { start: "2026-11-18", end: "2026-11-18" },
+        transitions: evaluation.transitions,
+        mention: null,
+        mentionDue: true,
       },
-      period: { start: "2026-11-18", end: "2026-11-18" },
-      transitions: evaluation.transitions,
-      mention: null,
-      mentionDue: true,
-    });
+      "2026-11-19T08:00:00.000Z",
+    );
     expect(webhookBodySchema.parse(body)).toEqual(body);
     expect(body).toMatchObject({ kind: "alert", figures: null, projects: [] });
     expect(body.alert).toMatchObject({ unit: "percent", state: "critical", warn_at: 3 });

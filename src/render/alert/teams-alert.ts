@@ -2,13 +2,22 @@ import type { TransitionKind } from "../../alerts/types.js";
 import type { CardElement, TeamsMessage } from "../../messages.js";
 import { formatPeriod } from "../format.js";
 import { truncateText } from "../slack/slack-limits.js";
-import { type CardColour, container, richText, teamsMessage } from "../teams/card-parts.js";
+import {
+  type CardColour,
+  container,
+  openUrl,
+  richText,
+  teamsMessage,
+} from "../teams/card-parts.js";
 import {
   type AlertMessageInput,
   KIND_TITLE,
   ruleText,
   STATE_MARK,
+  scopeDashboardUrl,
+  teamDashboardUrl,
   transitionParts,
+  transitionSentence,
   worstOf,
 } from "./alert-view.js";
 import { headlineText } from "./slack-alert.js";
@@ -71,17 +80,27 @@ export function renderTeamsAlert(input: AlertMessageInput, now: string): TeamsMe
     if (items.length === 0) continue;
     body.push(richText([{ text: KIND_TITLE[kind], bold: true }], { separator: true }));
     for (const t of items.slice(0, LINES_PER_KIND)) {
-      const state = t.kind === "resolved" ? "resolved" : t.to === "no_data" ? "no data" : t.to;
+      // The sentence starts with the scope's name: bold (and linked) there, the rest in the
+      // state's colour, the figures after it.
+      const url = scopeDashboardUrl(input, t.scope);
+      const name = truncateText(t.name, NAME_CHARS);
       body.push(
         richText(
           [
             `${STATE_MARK[t.to]} `,
-            { text: truncateText(t.name, NAME_CHARS), bold: true },
-            " ",
-            { text: state, bold: true, colour: STATE_COLOUR[t.to] ?? "default" },
-            ` \u00b7 ${transitionParts(input, t, now).join(" \u00b7 ")}`,
+            { text: name, bold: true, ...(url && /^https?:\/\//i.test(url) ? { url } : {}) },
+            {
+              text: transitionSentence(input, t, now).slice(t.name.length),
+              colour: STATE_COLOUR[t.to] ?? "default",
+            },
           ],
           { spacing: "small" },
+        ),
+        richText(
+          [{ text: transitionParts(input, t).join(" \u00b7 "), subtle: true, size: "small" }],
+          {
+            spacing: "none",
+          },
         ),
       );
     }
@@ -91,5 +110,10 @@ export function renderTeamsAlert(input: AlertMessageInput, now: string): TeamsMe
   body.push(
     richText([{ text: ruleText(input), subtle: true, size: "small" }], { separator: true }),
   );
-  return teamsMessage(body, headlineText(input));
+  const team = teamDashboardUrl(input);
+  return teamsMessage(
+    body,
+    headlineText(input, now),
+    team && /^https?:\/\//i.test(team) ? [openUrl("Open dashboard", team)] : [],
+  );
 }

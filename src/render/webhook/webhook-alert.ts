@@ -1,5 +1,5 @@
 import { isRate } from "../../alerts/alert-metrics.js";
-import { type AlertMessageInput, worstOf } from "../alert/alert-view.js";
+import { type AlertMessageInput, transitionSentence, worstOf } from "../alert/alert-view.js";
 import { headlineText } from "../alert/slack-alert.js";
 import { WEBHOOK_BODY_VERSION, type WebhookAlertBody } from "./webhook-body-schema.js";
 
@@ -7,7 +7,7 @@ import { WEBHOOK_BODY_VERSION, type WebhookAlertBody } from "./webhook-body-sche
 // interval and threshold in the alert's own unit, ready for a pager's routing rules.
 
 /** The webhook body of an alert evaluation's notification. */
-export function webhookAlertBody(input: AlertMessageInput): WebhookAlertBody {
+export function webhookAlertBody(input: AlertMessageInput, now: string): WebhookAlertBody {
   const { alert } = input;
   return {
     version: WEBHOOK_BODY_VERSION,
@@ -16,12 +16,12 @@ export function webhookAlertBody(input: AlertMessageInput): WebhookAlertBody {
     team: { ...input.team },
     period: { start: input.period.start, end: input.period.end },
     news: {
-      summary: headlineText(input),
+      summary: headlineText(input, now),
       lines: input.transitions.map((t) => ({
         kind: "alert",
         project_id: t.scope === "team" ? null : t.scope,
         name: t.name,
-        text: `${t.name} ${t.kind === "reminder" ? "still" : t.kind} ${t.to}`,
+        text: transitionSentence(input, t, now),
         tone: t.to === "ok" ? "good" : "bad",
       })),
     },
