@@ -1,8 +1,14 @@
 import type { ResolvedConfig } from "./config/types.js";
-import type { SmtpDestination } from "./deliver/email-smtp.js";
-import { createOutbox } from "./deliver/outbox.js";
-import { parseSmtpUrl } from "./deliver/smtp-url.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
+import { createOutboxFiles } from "./deliver/outbox.js";
+import type { SlackDestination } from "./deliver/types.js";
+import {
+  type AlertClients,
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DestinationKind,
+  type DestinationShapes,
+  type DigestClients,
+} from "./destinations/registry.js";
 import {
   createInsightsClient,
   type InsightsClient,
@@ -10,27 +16,26 @@ import {
 } from "./insights/create-insights-client.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
-import type { Secret } from "./secret.js";
 import { openDayStore } from "./state/open-day-store.js";
 import { storeExists } from "./state/open-store.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
-// The Slack SDK and nodemailer are loaded when a destination is first used, not when the
-// clients are built: a daemon at rest, or one writing to an outbox, never holds them (some
-// 30 MB of a daemon's resident memory).
+// Each destination's SDK (Slack's, nodemailer) is loaded when the destination is first used,
+// not when the clients are built: a daemon at rest, or one writing to an outbox, never holds
+// them (some 30 MB of a daemon's resident memory).
 
 /**
- * The one place real clients are built from the config: the insights API client, and the
- * Slack and email destinations — or, with an outbox, files in their place. Everything else
- * receives these as arguments.
+ * The one place real clients are built from the config: the insights API client, and each
+ * destination's clients (destinations/registry.ts) — or, with an outbox, files in their place.
+ * Everything else receives these as arguments.
  */
 export interface Clients {
   api: InsightsClient;
-  slack: SlackDestination | null;
-  /** Alert messages: posts, thread replies and edits of a fire's first message. */
-  slackAlerts: SlackAlertDestination | null;
-  email: EmailDestination | null;
+  /** What sends a digest, per destination kind; null where it has no credentials. */
+  digests: DigestClients;
+  /** What sends an alert's messages (Slack: posts, thread replies and edits of a fire's first message). */
+  alerts: AlertClients;
   /** Paths the outbox wrote, when there is one. */
   outboxFiles: string[] | null;
   close(): Promise<void>;
@@ -107,96 +112,55 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const api = createApiClient(config, options.onApiRequest, logger);
 
   if (options.outbox) {
-    const outbox = createOutbox(
-      options.outbox,
-      async (message) =>
-        (await import("./deliver/email-eml.js")).composeEml(message, config.email.from),
-      config.email.maxBytes,
+    const files = createOutboxFiles(options.outbox);
+    const outboxes = perKind<KindClients>(<K extends DestinationKind>(kind: K) =>
+      DESTINATIONS[kind].outbox(files, config[kind]),
     );
     return {
       api,
-      slack: outbox.slack,
-      slackAlerts: outbox.slackAlerts,
-      email: outbox.email,
-      outboxFiles: outbox.written,
+      digests: perKind<DigestClients>((kind) => outboxes[kind].digest),
+      alerts: perKind<AlertClients>((kind) => outboxes[kind].alert),
+      outboxFiles: files.written,
       close: () => api.close(),
     };
   }
 
-  const slackToken = config.slack.token;
-  const slack = slackToken ? slackOnFirstUse(slackToken, config.slack.apiUrl, logger) : null;
-  const smtp = config.email.smtpUrl ? smtpOnFirstUse(config, config.email.smtpUrl, logger) : null;
+  const built = perKind<{ [K in DestinationKind]: (KindClients[K] & Closable) | null }>(
+    <K extends DestinationKind>(kind: K) => DESTINATIONS[kind].clients(config[kind], logger),
+  );
   return {
     api,
-    slack: slack?.digests ?? null,
-    slackAlerts: slack?.alerts ?? null,
-    email: smtp,
+    digests: perKind<DigestClients>((kind) => built[kind]?.digest ?? null),
+    alerts: perKind<AlertClients>((kind) => built[kind]?.alert ?? null),
     outboxFiles: null,
     async close() {
-      await smtp?.close();
+      for (const kind of DESTINATION_KINDS) await built[kind]?.close();
       await api.close();
     },
   };
 }
 
-/** Both Slack destinations over one set of clients, built with the SDK on the first call. */
-function slackOnFirstUse(token: Secret, apiUrl: string | null, logger: Logger) {
-  let built: Promise<{ digests: SlackDestination; alerts: SlackAlertDestination }> | null = null;
-  const load = () => {
-    built ??= (async () => {
-      const [{ createSlackClients }, { createSlackDestination }, { createSlackAlertDestination }] =
-        await Promise.all([
-          import("./deliver/slack-client.js"),
-          import("./deliver/slack-destination.js"),
-          import("./deliver/slack-alert-destination.js"),
-        ]);
-      const clients = createSlackClients({ token, apiUrl, logger });
-      return {
-        digests: createSlackDestination({ clients, logger }),
-        alerts: createSlackAlertDestination(clients, logger),
-      };
-    })();
-    return built;
-  };
-  const digests: SlackDestination = {
-    post: async (...args) => (await load()).digests.post(...args),
-    findPosted: async (...args) => (await load()).digests.findPosted(...args),
-  };
-  const alerts: SlackAlertDestination = {
-    postAlert: async (...args) => (await load()).alerts.postAlert(...args),
-    updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
-  };
-  return { digests, alerts };
+/**
+ * Slack's lookup of an earlier top-level post, for an alert's recovery after a crash mid-post
+ * (a fire's post is found like a digest's); none without a Slack client.
+ */
+export function findSlackPostOf(clients: Pick<Clients, "digests">): {
+  findSlackPost?: SlackDestination["findPosted"];
+} {
+  const slack = clients.digests.slack;
+  return slack ? { findSlackPost: (...args) => slack.findPosted(...args) } : {};
 }
 
+/** Each destination kind's clients, for digests and for alerts. */
+type KindClients = { [K in DestinationKind]: DestinationShapes[K]["clients"] };
+type Closable = { close(): Promise<void> };
+
 /**
- * The SMTP destination, built with nodemailer on the first mail. SMTP_URL is read now, so a bad
- * one still stops start-up (exit 2) rather than the first digest.
+ * One value per destination kind, in the registry's order. `each` is called with one kind at a
+ * time, so what it returns is that kind's (TypeScript cannot follow the kind into a map).
  */
-function smtpOnFirstUse(
-  config: ResolvedConfig,
-  smtpUrl: Secret,
-  logger: Logger,
-): EmailDestination & { close(): Promise<void> } {
-  parseSmtpUrl(smtpUrl);
-  let built: Promise<SmtpDestination> | null = null;
-  const load = () => {
-    built ??= import("./deliver/email-smtp.js").then(({ createSmtpDestination }) =>
-      createSmtpDestination({
-        smtpUrl,
-        from: config.email.from,
-        maxBytes: config.email.maxBytes,
-        logger,
-      }),
-    );
-    return built;
-  };
-  return {
-    maxBytes: config.email.maxBytes,
-    measure: async (message) => (await load()).measure(message),
-    send: async (message) => (await load()).send(message),
-    async close() {
-      (await built)?.close();
-    },
-  };
+function perKind<T extends { [K in DestinationKind]: unknown }>(
+  each: (kind: DestinationKind) => T[DestinationKind],
+): T {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, each(kind)])) as T;
 }

@@ -8,19 +8,16 @@ import {
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import type { Evaluation } from "./alerts/types.js";
-import type { AlertConfig, Team } from "./config/types.js";
-import {
-  alertDeliveryJobs,
-  emailDestinationId,
-  slackDestinationId,
-} from "./deliver/alert-deliveries.js";
+import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
 import {
   type DeliveryLedger,
   type DeliveryResult,
   deliverAll,
   deliveryWord,
 } from "./deliver/deliver-all.js";
-import type { EmailDestination, SlackAlertDestination, SlackDestination } from "./deliver/types.js";
+import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { AlertJobDeps } from "./destinations/destination-module.js";
+import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
@@ -78,10 +75,9 @@ export function alertLedger(
   };
 }
 
-export interface AlertDeps {
+/** `slack`, `email`, …: what sends the alert's messages to each destination kind (null: not sent there). */
+export interface AlertDeps extends AlertClients {
   api: InsightsApi;
-  slack: SlackAlertDestination | null;
-  email: EmailDestination | null;
   /** null: nothing recorded, nothing read (a dry run without a ledger). */
   ledger: AlertLedger | null;
   /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
@@ -92,7 +88,7 @@ export interface AlertDeps {
   /** The destinations write to an outbox: what they do is "written", never "sent". */
   outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
-  findSlackPost?: SlackDestination["findPosted"];
+  findSlackPost?: AlertJobDeps["findSlackPost"];
 }
 
 export interface AlertOutcome {
@@ -136,8 +132,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       period: window,
       mention: job.alert.slack?.mention ?? null,
       evaluation,
-      slack: deps.slack && job.alert.slack ? { channel: job.alert.slack.channel } : null,
-      email: deps.email && job.alert.email ? { to: job.alert.email.to } : null,
+      ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),
     });
     const fresh = deps.dryRun || (await record(job, key, window, evaluation, notification, deps));
@@ -253,10 +248,10 @@ async function record(
   deps: AlertDeps,
 ): Promise<boolean> {
   if (!deps.ledger) return true;
-  const destinations = [
-    ...(notification?.slack ? [slackDestinationId(notification.slack.channel)] : []),
-    ...(notification?.email ? [emailDestinationId(notification.email.to)] : []),
-  ];
+  const destinations = DESTINATION_KINDS.flatMap((kind) => {
+    const message = notification?.[kind];
+    return message ? [DESTINATIONS[kind].id(message as never)] : [];
+  });
   return deps.ledger.recordAlertEvaluation({
     slot: {
       key,
@@ -286,9 +281,17 @@ async function record(
 function threadTsOf(deps: AlertDeps) {
   return async (rootKey: string, channel: string) => {
     const root = await deps.ledger?.getSlot(rootKey);
-    const delivery = root?.deliveries.find((d) => d.destination === slackDestinationId(channel));
+    const id = DESTINATIONS.slack.id({ channel });
+    const delivery = root?.deliveries.find((d) => d.destination === id);
     return delivery?.slackTs ?? null;
   };
+}
+
+/** The alert's destinations that have a client to send them; null for the others. */
+function targetsWithClients(alert: AlertConfig, clients: AlertClients): AlertDestinations {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, clients[kind] ? alert[kind] : null]),
+  ) as AlertDestinations;
 }
 
 /** No evaluation's message precedes the end of its window: where to start looking for one. */

@@ -6,14 +6,15 @@ import {
   deliverAll,
   deliveryWord,
 } from "./deliver/deliver-all.js";
-import { emailDestinationId, slackDestinationId } from "./deliver/destination-ids.js";
+import { digestDeliveryJobs } from "./destinations/delivery-jobs.js";
+import type { FitEmail } from "./destinations/destination-module.js";
+import { messageIdForKey } from "./destinations/email/email-message-id.js";
 import {
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DigestClients,
   type DigestMessages,
-  digestDeliveryJobs,
-  type FitEmail,
-} from "./deliver/digest-deliveries.js";
-import { messageIdForKey } from "./deliver/email-message-id.js";
-import type { EmailDestination, SlackDestination } from "./deliver/types.js";
+} from "./destinations/registry.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -51,10 +52,9 @@ export interface DigestLedger extends DeliveryLedger {
   recordSlot(slot: NewSlot): Promise<boolean>;
 }
 
-export interface DigestDeps {
+/** `slack`, `email`, …: what sends the digest to each destination kind (null: not sent there). */
+export interface DigestDeps extends DigestClients {
   api: InsightsApi;
-  slack: SlackDestination | null;
-  email: EmailDestination | null;
   ledger: DigestLedger | null;
   cache: RequestCache;
   logger: Logger;
@@ -224,11 +224,11 @@ function withNote(jobs: DeliveryJob[], note: string | null): DeliveryJob[] {
 }
 
 /** The destinations this digest delivers to with the clients at hand, as ledger ids. */
-function destinationIds(digest: DigestConfig, deps: Pick<DigestDeps, "slack" | "email">): string[] {
-  const ids: string[] = [];
-  if (digest.slack && deps.slack) ids.push(slackDestinationId(digest.slack.channel));
-  if (digest.email && deps.email) ids.push(emailDestinationId(digest.email.to));
-  return ids;
+function destinationIds(digest: DigestConfig, deps: DigestClients): string[] {
+  return DESTINATION_KINDS.flatMap((kind) => {
+    const target = digest[kind];
+    return target && deps[kind] ? [DESTINATIONS[kind].id(target as never)] : [];
+  });
 }
 
 async function recordRunFailure(
@@ -287,8 +287,7 @@ async function renderDigest(
 function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
   const hint = exportCommandLine(job.team.name, report.periods.current);
   return {
-    slack: deps.slack,
-    email: deps.email,
+    ...clientsOf(deps),
     logger: deps.logger,
     fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
     since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
@@ -298,6 +297,11 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
 /** Whether the digest attaches the workbook, to its Slack post or its mail. */
 export function attachesWorkbook(digest: DigestConfig): boolean {
   return Boolean(digest.slack?.attachXlsx || digest.email?.attachXlsx);
+}
+
+/** The digest's clients, one per destination kind. */
+function clientsOf(deps: DigestClients): DigestClients {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, deps[kind]])) as DigestClients;
 }
 
 /**

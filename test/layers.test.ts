@@ -17,9 +17,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ["create-deps"],
   ["render"],
   ["report", "config"],
+  ["destinations"],
   ["alerts", "insights", "deliver"],
   ["schedule", "periods", "state"],
-  ["errors", "logger", "secret", "messages"],
+  ["errors", "logger", "secret", "secret-text", "messages"],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));
 

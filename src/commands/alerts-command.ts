@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
-import { createClients } from "../create-deps.js";
+import { createClients, findSlackPostOf } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { deliveryWord } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
@@ -57,12 +57,11 @@ export async function alertsCommand(
       { team, alert, fireAt: opts.at ?? new Date() },
       {
         api: clients.api,
-        slack: clients.slackAlerts,
-        email: clients.email,
+        ...clients.alerts,
         ledger: claims,
         dryRun,
         outbox: dryRun,
-        ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+        ...findSlackPostOf(clients),
         cache: createRequestCache(),
         logger,
         ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),

@@ -20,8 +20,8 @@ export async function checkConfigCli(
 
   // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.
   const { createApiClient } = await import("../create-deps.js");
-  const { createSlackClient } = await import("../deliver/slack-client.js");
-  const { toSlackDeliveryError } = await import("../deliver/slack-errors.js");
+  const { createSlackClient } = await import("../destinations/slack/slack-client.js");
+  const { toSlackDeliveryError } = await import("../destinations/slack/slack-errors.js");
   const api = createApiClient(config);
   const token = config.slack.token;
   const slackAuthTest = token

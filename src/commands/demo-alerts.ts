@@ -53,8 +53,7 @@ export async function runDemoAlerts(
             { team, alert, fireAt },
             {
               api: clients.api,
-              slack: clients.slackAlerts,
-              email: clients.email,
+              ...clients.alerts,
               ledger: claimed,
               cache: deps.cache,
               logger: deps.logger,

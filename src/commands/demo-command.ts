@@ -49,8 +49,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
           { team, digest, fireAt },
           {
             api: clients.api,
-            slack: clients.slack,
-            email: clients.email,
+            ...clients.digests,
             ledger: null,
             cache,
             logger,

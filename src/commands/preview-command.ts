@@ -1,6 +1,7 @@
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
+import { noClients } from "../destinations/registry.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
@@ -74,8 +75,7 @@ async function previewAlert(
   try {
     const deps = {
       api,
-      slack: null,
-      email: null,
+      ...noClients(),
       // A dry run reads states and sends nothing; the view is claimed all the same (types say so).
       ledger:
         ledger &&

@@ -61,8 +61,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
     try {
       const outcome = await runDigest(job, {
         api: clients.api,
-        slack: clients.slack,
-        email: clients.email,
+        ...clients.digests,
         // Each destination is claimed at the moment of sending, so a daemon that started the
         // same send meanwhile keeps it: this run leaves it alone instead of posting twice.
         ledger:

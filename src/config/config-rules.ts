@@ -1,3 +1,4 @@
+import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { BaseUrlError, type ConfigIssue } from "../errors.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
 import { asRecord, asRecords, asText, type Loose } from "./loose-access.js";
@@ -89,37 +90,33 @@ function checkStateUrl(value: unknown): ConfigIssue[] {
   ];
 }
 
-/** A Slack or email destination is useless without the token or SMTP URL that sends it. */
+/** A destination is useless without the credential that sends it (a token, an SMTP URL). */
 function checkCredentials(
   config: Loose,
   teams: [number, Loose][],
   unsetOptional: ReadonlyMap<string, string>,
 ): ConfigIssue[] {
-  const users = { slack: [] as string[], email: [] as string[] };
+  const users = new Map(DESTINATION_KINDS.map((kind) => [kind, [] as string[]]));
   for (const [t, team] of teams) {
     for (const list of ["digests", "alerts"] as const) {
       for (const [i, item] of asRecords(team[list])) {
         const path = `teams[${t}].${list}[${i}]`;
-        if (item.slack != null) users.slack.push(`${path}.slack`);
-        if (item.email != null) users.email.push(`${path}.email`);
+        for (const kind of DESTINATION_KINDS) {
+          if (item[kind] != null) users.get(kind)?.push(`${path}.${kind}`);
+        }
       }
     }
   }
   const issues: ConfigIssue[] = [];
-  const missing = [
-    {
-      path: "slack.token",
-      variable: "SLACK_BOT_TOKEN",
-      present: asRecord(config.slack).token,
-      users: users.slack,
-    },
-    {
-      path: "email.smtp_url",
-      variable: "SMTP_URL",
-      present: asRecord(config.email).smtp_url,
-      users: users.email,
-    },
-  ];
+  const missing = DESTINATION_KINDS.map((kind) => {
+    const { key, variable } = DESTINATIONS[kind].credential;
+    return {
+      path: `${kind}.${key}`,
+      variable,
+      present: asRecord(config[kind])[key],
+      users: users.get(kind) ?? [],
+    };
+  });
   for (const { path, variable, present, users: needed } of missing) {
     if (present !== undefined || needed.length === 0) continue;
     const name = unsetOptional.get(path) ?? variable;

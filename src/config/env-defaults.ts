@@ -1,11 +1,17 @@
+import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { isRecord } from "./loose-access.js";
 
-/** Credentials a config may leave out: each defaults to its environment variable (README "Configuration"). */
-const DEFAULTS = [
-  { section: "slack", key: "token", variable: "SLACK_BOT_TOKEN" },
-  { section: "slack", key: "api_url", variable: "SLACK_API_URL" },
-  { section: "email", key: "smtp_url", variable: "SMTP_URL" },
-] as const;
+/**
+ * Credentials a config may leave out: each defaults to its environment variable (README
+ * "Configuration"), as each destination module declares them.
+ */
+const DEFAULTS = DESTINATION_KINDS.flatMap((section) =>
+  Object.entries(DESTINATIONS[section].envDefaults).map(([key, variable]) => ({
+    section,
+    key,
+    variable,
+  })),
+);
 
 /** Paths where an unset variable means "not configured" rather than an error. */
 export const OPTIONAL_ENV_PATHS: ReadonlySet<string> = new Set(

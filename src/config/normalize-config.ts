@@ -1,11 +1,15 @@
+import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
 import type {
   AlertConfig,
+  AlertDestinations,
   ConfigWithoutApi,
+  DestinationGlobals,
   DigestConfig,
+  DigestDestinations,
   ResolvedConfig,
   Team,
   Weekday,
@@ -51,15 +55,7 @@ export function normalizeConfigWithoutApi(
 ): ConfigWithoutApi {
   return {
     source,
-    slack: {
-      token: input.slack.token === undefined ? null : new Secret(input.slack.token),
-      apiUrl: input.slack.api_url ?? null,
-    },
-    email: {
-      smtpUrl: input.email.smtp_url === undefined ? null : new Secret(input.email.smtp_url),
-      from: input.email.from,
-      maxBytes: input.email.max_bytes,
-    },
+    ...resolveDestinationGlobals(input),
     state: {
       path: input.state.path ?? DEFAULT_LEDGER_PATH,
       url: input.state.url === undefined ? null : new Secret(input.state.url),
@@ -99,10 +95,7 @@ function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
     compareTo: digest.compare_to,
     catchUpMs: parseDuration(digest.catch_up),
     minChangePp: digest.min_change_pp,
-    slack: digest.slack
-      ? { channel: digest.slack.channel, attachXlsx: digest.slack.attach_xlsx }
-      : null,
-    email: digest.email ? { to: digest.email.to, attachXlsx: digest.email.attach_xlsx } : null,
+    ...resolveDestinations(digest, "digest"),
   };
 }
 
@@ -122,7 +115,32 @@ function normalizeAlert(alert: TeamInput["alerts"][number]): AlertConfig {
     scope: alert.scope,
     onNoData: alert.on_no_data,
     catchUpMs: parseDuration(alert.catch_up),
-    slack: alert.slack ? { channel: alert.slack.channel, mention: alert.slack.mention } : null,
-    email: alert.email ? { to: alert.email.to } : null,
+    ...resolveDestinations(alert, "alert"),
   };
+}
+
+/** Each destination kind's shared settings, resolved by its module. */
+function resolveDestinationGlobals(input: Omit<ConfigInput, "api">): DestinationGlobals {
+  const resolve = <K extends keyof DestinationGlobals>(kind: K) =>
+    [kind, DESTINATIONS[kind].resolve.global(input[kind] as never)] as const;
+  return Object.fromEntries(DESTINATION_KINDS.map(resolve)) as DestinationGlobals;
+}
+
+/** A digest's or an alert's destinations, each resolved by its kind's module; null where absent. */
+function resolveDestinations(
+  item: TeamInput["digests"][number],
+  part: "digest",
+): DigestDestinations;
+function resolveDestinations(item: TeamInput["alerts"][number], part: "alert"): AlertDestinations;
+function resolveDestinations(
+  item: Record<string, unknown>,
+  part: "digest" | "alert",
+): Record<string, unknown> {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => {
+      const target = item[kind];
+      const resolve = DESTINATIONS[kind].resolve[part] as (input: unknown) => unknown;
+      return [kind, target === undefined ? null : resolve(target)];
+    }),
+  );
 }

@@ -1,11 +1,19 @@
 import { z } from "zod";
 import { ALERT_METRICS, type AlertMetric, describeAlertMetrics } from "../alerts/alert-metrics.js";
+import {
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DestinationKind,
+  type DestinationShapes,
+} from "../destinations/registry.js";
 import { COMPARE_TO, PERIOD_KINDS, type PeriodKind } from "../periods/types.js";
-import { headerSecret, secretText } from "./secret-fields.js";
+import { headerSecret, secretText } from "../secret-text.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
 // live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
 // from it. Unknown keys are errors, so a typo never silently does nothing.
+// Each destination's part (its shared settings, a digest's and an alert's target) is its
+// module's fragment (src/destinations/<kind>/), composed here in the registry's order.
 // `normalize-config.ts` turns the parsed value into the camelCase `ResolvedConfig`.
 
 const duration = z
@@ -26,31 +34,27 @@ const cron = z
 
 const periodKind = z.enum(PERIOD_KINDS).describe("Which whole local days a fire covers.");
 
+/** Each destination kind's fragment for a digest or an alert, as an optional field named after the kind. */
+function destinationFields<P extends "digest" | "alert">(
+  part: P,
+): { [K in DestinationKind]: z.ZodOptional<DestinationShapes[K]["schema"][P]> } {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, DESTINATIONS[kind].schema[part].optional()]),
+  ) as { [K in DestinationKind]: z.ZodOptional<DestinationShapes[K]["schema"][P]> };
+}
+
+/** Each destination kind's shared settings (`slack:`, `email:`), named after the kind. */
+function destinationGlobals(): {
+  [K in DestinationKind]: DestinationShapes[K]["schema"]["global"];
+} {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, DESTINATIONS[kind].schema.global]),
+  ) as { [K in DestinationKind]: DestinationShapes[K]["schema"]["global"] };
+}
+
 /** Defaults the cross-field rules (team-rules.ts) also need, before the schema has filled them. */
 export const DEFAULT_PERIOD: PeriodKind = "previous_day";
 export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
-
-const slackDigestDestination = z
-  .strictObject({
-    channel: z
-      .string()
-      .min(1)
-      .describe(
-        "Channel id (C0123ABCD, recommended) or #name (resolved once per run; renames break it).",
-      ),
-    attach_xlsx: z
-      .boolean()
-      .default(false)
-      .describe("Upload the workbook into the digest's thread."),
-  })
-  .describe("Post the digest to this Slack channel.");
-
-const emailDigestDestination = z
-  .strictObject({
-    to: z.array(z.string().min(3)).min(1).describe("Recipients."),
-    attach_xlsx: z.boolean().default(true).describe("Attach the workbook."),
-  })
-  .describe("Email the digest to these recipients.");
 
 const digest = z
   .strictObject({
@@ -77,8 +81,7 @@ const digest = z
       .describe(
         "Smallest rate change, in percentage points, coloured as news (it must also be significant at 95%); smaller ones show uncoloured as ≈.",
       ),
-    slack: slackDigestDestination.optional(),
-    email: emailDigestDestination.optional(),
+    ...destinationFields("digest"),
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
@@ -140,21 +143,7 @@ const alert = z
     catch_up: duration
       .default("6h")
       .describe("After downtime, still evaluate a run missed within this window."),
-    slack: z
-      .strictObject({
-        channel: z.string().min(1).describe("Channel id (C0123ABCD, recommended) or #name."),
-        mention: z
-          .string()
-          .nullable()
-          .default(null)
-          .describe('Who to mention when it fires or escalates, e.g. "<!subteam^S0123>".'),
-      })
-      .optional()
-      .describe("Post alert changes to this Slack channel."),
-    email: z
-      .strictObject({ to: z.array(z.string().min(3)).min(1).describe("Recipients.") })
-      .optional()
-      .describe("Email alert changes to these recipients."),
+    ...destinationFields("alert"),
   })
   .describe("A threshold check on a schedule; needs at least one destination (slack or email).");
 
@@ -246,40 +235,7 @@ export const configSchema = z
           ),
       })
       .describe("The insights API."),
-    slack: z
-      .strictObject({
-        token: headerSecret
-          .optional()
-          .describe(
-            "Bot token (xoxb-…); defaults to ${SLACK_BOT_TOKEN}. Needed by Slack destinations.",
-          ),
-        api_url: z
-          .string()
-          .optional()
-          .describe("Slack Web API base; defaults to SLACK_API_URL or https://slack.com/api/."),
-      })
-      .default({})
-      .describe("Slack credentials, shared by every Slack destination."),
-    email: z
-      .strictObject({
-        smtp_url: secretText
-          .optional()
-          .describe(
-            "smtp://user:pass@host:587 or smtps://…; defaults to ${SMTP_URL}. Needed by email destinations.",
-          ),
-        from: z
-          .string()
-          .default("Test insights <insights@localhost>")
-          .describe("Sender of every mail."),
-        max_bytes: z
-          .number()
-          .int()
-          .min(10_000)
-          .default(10_000_000)
-          .describe("Above this size a mail goes without its attachment."),
-      })
-      .default({ from: "Test insights <insights@localhost>", max_bytes: 10_000_000 })
-      .describe("SMTP settings, shared by every email destination."),
+    ...destinationGlobals(),
     state: z
       .strictObject({
         path: z

@@ -1,31 +1,9 @@
 // Which config fields hold secrets is declared once, on the schema field itself (`secretText`,
-// `headerSecret`), and every list of secret paths is read off the composed schema: a field a
+// `headerSecret`, in ../secret-text.ts), and every list of secret paths is read off the composed schema: a field a
 // destination module adds is redacted and checked without anyone editing a list.
 import { z } from "zod";
 import type { Secret } from "../secret.js";
-import { isHeaderSafe } from "./secret-text.js";
-
-/** What the schema says about a secret field: whether its value travels in an HTTP header. */
-interface SecretMark {
-  header: boolean;
-}
-
-// A registry, not `.meta()`: the marks stay out of the JSON Schema written for editors.
-// `.describe()` and `.optional()` keep them: zod's clones read their parent's entry.
-const secretMarks = z.registry<SecretMark>();
-
-/** A secret config value (a URL with a password, a token), never logged or echoed. */
-export const secretText = z.string().register(secretMarks, { header: false });
-
-/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
-export const headerSecret = z
-  .string()
-  .min(1)
-  .refine(isHeaderSafe, {
-    message:
-      "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
-  })
-  .register(secretMarks, { header: true });
+import { secretMarks } from "../secret-text.js";
 
 /** A secret field of the config, by its path as written (snake_case, `[]` for every item). */
 export interface SecretPath {

@@ -1,7 +1,7 @@
 import type { ConfigIssue } from "../errors.js";
+import { cleanSecretText, describeSecretProblem, secretTextProblem } from "../secret-text.js";
 import { formatConfigPath } from "./config-path.js";
 import { isRecord } from "./loose-access.js";
-import { cleanSecretText, describeSecretProblem, secretTextProblem } from "./secret-text.js";
 
 export interface EnvSubstitutionOptions {
   env: NodeJS.ProcessEnv;

@@ -1,4 +1,5 @@
 import { ALERT_METRIC_TABLE, type AlertMetric, isRate, lowIsBad } from "../alerts/alert-metrics.js";
+import { DESTINATION_KINDS } from "../destinations/registry.js";
 import type { ConfigIssue } from "../errors.js";
 import { describeCronError } from "../schedule/cron-expression.js";
 import { describeZoneProblem } from "./describe-zone-problem.js";
@@ -86,7 +87,7 @@ function checkSchedule(item: Loose, path: string): ConfigIssue[] {
 }
 
 function checkHasDestination(item: Loose, path: string, kind: string): ConfigIssue[] {
-  if (item.slack != null || item.email != null) return [];
+  if (DESTINATION_KINDS.some((kind) => item[kind] != null)) return [];
   return [
     {
       path,

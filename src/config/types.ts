@@ -1,4 +1,10 @@
 import type { AlertRule } from "../alerts/types.js";
+import type {
+  AlertTargetOf,
+  DestinationKind,
+  DigestTargetOf,
+  GlobalOf,
+} from "../destinations/registry.js";
 import type { ProjectSelection } from "../insights/types.js";
 import type { CompareTo, PeriodKind, Weekday } from "../periods/types.js";
 import type { Secret } from "../secret.js";
@@ -8,7 +14,7 @@ import type { Secret } from "../secret.js";
  * cross-field rule checked, secrets wrapped. Nothing here is optional except what may
  * really be absent (a destination, a credential not needed by any destination).
  */
-export interface ResolvedConfig {
+export interface ResolvedConfig extends DestinationGlobals {
   /** Where the config was read from, for messages. */
   source: string;
   api: {
@@ -19,8 +25,6 @@ export interface ResolvedConfig {
     maxAttempts: number;
     maxResponseBytes: number;
   };
-  slack: { token: Secret | null; apiUrl: string | null };
-  email: { smtpUrl: Secret | null; from: string; maxBytes: number };
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
   state: { path: string; url: Secret | null; sendTimeoutMs: number };
@@ -29,6 +33,15 @@ export interface ResolvedConfig {
   server: { port: number; host: string };
   teams: Team[];
 }
+
+/** Each destination kind's shared settings (`slack`, `email`), resolved: one field per kind. */
+export type DestinationGlobals = { [K in DestinationKind]: GlobalOf<K> };
+
+/** A digest's destinations: one field per kind, null where the digest has none of that kind. */
+export type DigestDestinations = { [K in DestinationKind]: DigestTargetOf<K> | null };
+
+/** An alert's destinations: one field per kind, null where the alert has none of that kind. */
+export type AlertDestinations = { [K in DestinationKind]: AlertTargetOf<K> | null };
 
 /** Luxon weekday numbers: 1 = Monday … 7 = Sunday. */
 export type { Weekday } from "../periods/types.js";
@@ -51,7 +64,7 @@ export interface ProjectConfig extends ProjectSelection {
   owners: string[];
 }
 
-export interface DigestConfig {
+export interface DigestConfig extends DigestDestinations {
   name: string;
   schedule: string;
   period: PeriodKind;
@@ -59,20 +72,16 @@ export interface DigestConfig {
   catchUpMs: number;
   /** Smallest rate change that is news, in percentage points. */
   minChangePp: number;
-  slack: { channel: string; attachXlsx: boolean } | null;
-  email: { to: string[]; attachXlsx: boolean } | null;
 }
 
 export type { AlertMetric } from "../alerts/types.js";
 
 /** An alert as configured: the engine's rule, and when, over what and to whom it runs. */
-export interface AlertConfig extends AlertRule {
+export interface AlertConfig extends AlertRule, AlertDestinations {
   window: PeriodKind;
   schedule: string;
   scope: "projects" | "team" | "both";
   catchUpMs: number;
-  slack: { channel: string; mention: string | null } | null;
-  email: { to: string[] } | null;
 }
 
 /** The config of a command that never calls the insights API: all of it but `api`. */

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../config/types.js";
-import type { Secret } from "../secret.js";
+import { DESTINATION_KINDS } from "../destinations/registry.js";
+import { Secret } from "../secret.js";
 
 /**
  * The sections of a reloaded config that a running daemon does not apply: its clients, ledger
@@ -18,8 +19,11 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
         c.api.maxResponseBytes,
       ],
     ],
-    ["slack", (c) => [reveal(c.slack.token), c.slack.apiUrl]],
-    ["email", (c) => [reveal(c.email.smtpUrl), c.email.from, c.email.maxBytes]],
+    // Each destination's shared settings (`slack`, `email`, …): its clients were built from them.
+    ...DESTINATION_KINDS.map((kind): [string, (c: ResolvedConfig) => unknown[]] => [
+      kind,
+      (c) => Object.values(c[kind]).map(revealed),
+    ]),
     ["state", (c) => [c.state.path, reveal(c.state.url), c.state.sendTimeoutMs]],
     ["server", (c) => [c.server.host, c.server.port]],
   ];
@@ -32,6 +36,10 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
 }
 
 // Compared, never printed: a changed token is reported by section name only.
+function revealed(value: unknown): unknown {
+  return value instanceof Secret ? value.reveal() : value;
+}
+
 function reveal(secret: Secret | null): string | null {
   return secret?.reveal() ?? null;
 }

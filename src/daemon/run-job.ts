@@ -1,4 +1,4 @@
-import type { Clients } from "../create-deps.js";
+import { type Clients, findSlackPostOf } from "../create-deps.js";
 import { type AlertLedger, alertLedger as alertLedgerOf, runAlert } from "../run-alert.js";
 import { runDigest } from "../run-digest.js";
 import type { Ledger } from "../state/ledger.js";
@@ -10,15 +10,13 @@ import type { RunJob } from "./daemon-types.js";
  * through the run's own ledger view, which leaves alone what is not due now.
  */
 export function createJobRunner(
-  clients: Pick<Clients, "api" | "slack" | "slackAlerts" | "email"> &
-    Partial<Pick<Clients, "outboxFiles">>,
+  clients: Pick<Clients, "api" | "digests" | "alerts"> & Partial<Pick<Clients, "outboxFiles">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
 ): RunJob {
   return async (job, fireAt, context) => {
     const common = {
       api: clients.api,
-      email: clients.email,
       cache: context.cache,
       logger: context.logger,
       retryAt: context.retryAt,
@@ -31,9 +29,9 @@ export function createJobRunner(
         { team: job.team, alert: job.alert, fireAt },
         {
           ...common,
-          slack: clients.slackAlerts,
+          ...clients.alerts,
           ledger,
-          ...(clients.slack ? { findSlackPost: clients.slack.findPosted } : {}),
+          ...findSlackPostOf(clients),
         },
       );
       return { key: outcome.key, deliveries: outcome.deliveries };
@@ -42,7 +40,7 @@ export function createJobRunner(
       { team: job.team, digest: job.digest, fireAt },
       {
         ...common,
-        slack: clients.slack,
+        ...clients.digests,
         ledger: context.ledger,
         firingAlerts: (team) => alertLedger.firingAlerts(team),
         alertEvaluations: (query) => alertLedger.alertEvaluations(query),

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
-import { messageIdForKey } from "../../src/deliver/email-message-id.js";
+import { messageIdForKey } from "../../src/destinations/email/email-message-id.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { captureLogs } from "./daemon-harness.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";

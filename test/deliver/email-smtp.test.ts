@@ -3,12 +3,12 @@ import { inspect } from "node:util";
 import { simpleParser } from "mailparser";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { composeEml } from "../../src/deliver/email-eml.js";
-import { messageIdForKey } from "../../src/deliver/email-message-id.js";
+import { composeEml } from "../../src/destinations/email/email-eml.js";
+import { messageIdForKey } from "../../src/destinations/email/email-message-id.js";
 import {
   createSmtpDestination,
   type SmtpDestinationOptions,
-} from "../../src/deliver/email-smtp.js";
+} from "../../src/destinations/email/email-smtp.js";
 import { ConfigError, EmailDeliveryError } from "../../src/errors.js";
 import type { EmailMessage } from "../../src/messages.js";
 import { renderDigestEmail } from "../../src/render/email/email-digest.js";

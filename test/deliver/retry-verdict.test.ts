@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
-import { smtpError } from "../../src/deliver/email-errors.js";
-import { createSlackClients } from "../../src/deliver/slack-client.js";
-import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import { smtpError } from "../../src/destinations/email/email-errors.js";
+import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
+import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";

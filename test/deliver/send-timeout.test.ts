@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import { deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
-import { slackDestinationId } from "../../src/deliver/destination-ids.js";
-import { digestDeliveryJobs } from "../../src/deliver/digest-deliveries.js";
-import { createSlackClients } from "../../src/deliver/slack-client.js";
-import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
+import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
+import { slackDigestJob } from "../../src/destinations/slack/slack-digest-job.js";
+import { slackDestinationId } from "../../src/destinations/slack/slack-id.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
@@ -53,17 +53,14 @@ async function setup() {
   await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
   const clients = createSlackClients({ token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url });
   const logger = silentLogger();
-  const jobs = digestDeliveryJobs(
-    KEY,
-    { slack: { channel: CHANNEL, post: digest(), file: undefined }, email: null },
-    {
-      slack: createSlackDestination({ clients }),
-      email: null,
-      logger,
-      fitEmail: async (message) => ({ message, dropped: [], fullBytes: null }),
-      since: new Date("2026-11-16T00:00:00Z"),
-    },
-  );
+  const jobs = [
+    slackDigestJob(
+      KEY,
+      { channel: CHANNEL, post: digest(), file: undefined },
+      createSlackDestination({ clients }),
+      { since: new Date("2026-11-16T00:00:00Z") },
+    ),
+  ];
   const deliver = (sendTimeoutMs: number) =>
     deliverAll(KEY, jobs, {
       ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),

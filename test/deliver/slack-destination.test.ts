@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createSlackClient, createSlackClients } from "../../src/deliver/slack-client.js";
-import { createSlackDestination } from "../../src/deliver/slack-destination.js";
 import type { DeliveryProgress } from "../../src/deliver/types.js";
+import {
+  createSlackClient,
+  createSlackClients,
+} from "../../src/destinations/slack/slack-client.js";
+import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";

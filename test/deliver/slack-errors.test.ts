@@ -1,8 +1,11 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createSlackClient, createSlackClients } from "../../src/deliver/slack-client.js";
-import { createSlackDestination } from "../../src/deliver/slack-destination.js";
-import { toSlackDeliveryError } from "../../src/deliver/slack-errors.js";
+import {
+  createSlackClient,
+  createSlackClients,
+} from "../../src/destinations/slack/slack-client.js";
+import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
+import { toSlackDeliveryError } from "../../src/destinations/slack/slack-errors.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";

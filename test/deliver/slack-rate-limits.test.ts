@@ -1,6 +1,9 @@
 import { describe, expect, it, type TestContext } from "vitest";
-import { createSlackClients, type SlackClientOptions } from "../../src/deliver/slack-client.js";
-import { createSlackDestination } from "../../src/deliver/slack-destination.js";
+import {
+  createSlackClients,
+  type SlackClientOptions,
+} from "../../src/destinations/slack/slack-client.js";
+import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";

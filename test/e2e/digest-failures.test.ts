@@ -91,8 +91,7 @@ async function runWith(doc: unknown, fireAt: Date, key = API_KEY): Promise<Diges
       { team, digest, fireAt },
       {
         api: clients.api,
-        slack: clients.slack,
-        email: clients.email,
+        ...clients.digests,
         ledger: null,
         cache: createRequestCache(),
         logger,

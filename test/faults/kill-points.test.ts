@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageIdForKey } from "../../src/deliver/email-message-id.js";
+import { messageIdForKey } from "../../src/destinations/email/email-message-id.js";
 import { type DaemonProcess, useLiveDaemons } from "../daemon/daemon-process.js";
 import { digestPosts, waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";

@@ -1,10 +1,10 @@
 import type { Block, KnownBlock } from "@slack/web-api";
-import { SlackDeliveryError } from "../errors.js";
-import type { Attachment, SlackMessage, SlackPost } from "../messages.js";
+import type { DeliveryProgress, SlackDestination, SlackPosted } from "../../deliver/types.js";
+import { SlackDeliveryError } from "../../errors.js";
+import type { Attachment, SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
-import type { DeliveryProgress, SlackDestination, SlackPosted } from "./types.js";
 
 export interface SlackDestinationOptions {
   clients: SlackClients;

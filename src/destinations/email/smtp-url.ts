@@ -1,5 +1,5 @@
-import { ConfigError } from "../errors.js";
-import type { Secret } from "../secret.js";
+import { ConfigError } from "../../errors.js";
+import type { Secret } from "../../secret.js";
 
 // SMTP_URL read apart from nodemailer, so a bad one stops start-up before any mail is sent and
 // before nodemailer is loaded.

@@ -1,4 +1,4 @@
-import { SlackDeliveryError } from "../errors.js";
+import { SlackDeliveryError } from "../../errors.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { isChannelId, label, toSlackDeliveryError } from "./slack-errors.js";
 

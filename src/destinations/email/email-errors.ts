@@ -1,5 +1,5 @@
-import { EmailDeliveryError } from "../errors.js";
-import { redactSecrets } from "../secret.js";
+import { EmailDeliveryError } from "../../errors.js";
+import { redactSecrets } from "../../secret.js";
 
 // nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
 // chosen fields are kept (code, command, SMTP status): never the original error, whose

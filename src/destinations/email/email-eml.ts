@@ -1,6 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type Mail from "nodemailer/lib/mailer/index.js";
-import type { EmailMessage } from "../messages.js";
+import type { EmailMessage } from "../../messages.js";
 
 // One MIME message, composed the same way for sending, for measuring against the size cap, and
 // for the outbox's `DIR/<key>.eml` files.

@@ -1,12 +1,12 @@
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
-import type { Logger } from "../logger.js";
-import type { EmailMessage } from "../messages.js";
-import type { Secret } from "../secret.js";
+import type { EmailDestination, EmailSent } from "../../deliver/types.js";
+import type { Logger } from "../../logger.js";
+import type { EmailMessage } from "../../messages.js";
+import type { Secret } from "../../secret.js";
 import { composeEml, mailOptions } from "./email-eml.js";
 import { loginSecrets, smtpError } from "./email-errors.js";
 import { parseSmtpUrl } from "./smtp-url.js";
-import type { EmailDestination, EmailSent } from "./types.js";
 
 // The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
 // server offers it, `smtps://` is TLS from the start. One connection per message, so a daemon

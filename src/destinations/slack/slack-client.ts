@@ -7,7 +7,7 @@ import {
   WebClient,
   type WebClientOptions,
 } from "@slack/web-api";
-import { redactSecrets, type Secret } from "../secret.js";
+import { redactSecrets, type Secret } from "../../secret.js";
 
 /** The one logging call the Slack adapter needs; a pino logger fits. */
 export interface SlackLogger {

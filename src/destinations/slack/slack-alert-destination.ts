@@ -1,10 +1,10 @@
 import type { Block, KnownBlock } from "@slack/web-api";
-import { SlackDeliveryError } from "../errors.js";
-import type { SlackMessage, SlackPost } from "../messages.js";
+import type { SlackAlertDestination, SlackAlertPosted } from "../../deliver/types.js";
+import { SlackDeliveryError } from "../../errors.js";
+import type { SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { toSlackDeliveryError } from "./slack-errors.js";
-import type { SlackAlertDestination, SlackAlertPosted } from "./types.js";
 
 // Alert messages over the Slack Web API: a reply goes in the fire's thread, and the fire's
 // first message is edited with chat.update. When that first message was deleted, Slack answers

@@ -1,6 +1,6 @@
 import { ErrorCode } from "@slack/web-api";
-import { SlackDeliveryError } from "../errors.js";
-import { redactSecrets } from "../secret.js";
+import { SlackDeliveryError } from "../../errors.js";
+import { redactSecrets } from "../../secret.js";
 
 /** Where a Slack call failed: the method, and the channel as the config names it. */
 export interface SlackCallSite {

@@ -1,5 +1,8 @@
 // What a secret may hold, decided where it is loaded: a value the HTTP client cannot send
-// used to reach undici, which refused the header and then left later requests hanging.
+// used to reach undici, which refused the header and then left later requests hanging. And the
+// schema marks that say a config field holds a secret: below config/, so a destination module
+// declares its own secret fields (config/secret-fields.ts reads the marks off the schema).
+import { z } from "zod";
 
 /** Why a secret cannot be used: a control character, or (in a header) one outside Latin-1. */
 export type SecretTextProblem = "control" | "not-latin1";
@@ -42,3 +45,25 @@ export function describeSecretProblem(
   }
   return `${from} holds a character that cannot be sent in an HTTP header (outside Latin-1, such as a typographic dash or a zero-width space from a copy-paste) — copy the value again as plain text`;
 }
+
+/** What the schema says about a secret field: whether its value travels in an HTTP header. */
+interface SecretMark {
+  header: boolean;
+}
+
+// A registry, not `.meta()`: the marks stay out of the JSON Schema written for editors.
+// `.describe()` and `.optional()` keep them: zod's clones read their parent's entry.
+export const secretMarks = z.registry<SecretMark>();
+
+/** A secret config value (a URL with a password, a token), never logged or echoed. */
+export const secretText = z.string().register(secretMarks, { header: false });
+
+/** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
+export const headerSecret = z
+  .string()
+  .min(1)
+  .refine(isHeaderSafe, {
+    message:
+      "holds a character that cannot be sent in an HTTP header (a control character, or one outside Latin-1) — write the value as plain text",
+  })
+  .register(secretMarks, { header: true });

@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import type { DeliveryJob } from "../deliver/deliver-all.js";
+import type { OutboxFiles } from "../deliver/outbox.js";
+import type { Logger } from "../logger.js";
+import type { Attachment, EmailMessage } from "../messages.js";
+
+// What one destination (Slack, email, …) is to the rest of the reporter: its part of the
+// config, its id, its clients, the jobs that send a digest and an alert, and the files its
+// outbox writes (ADR 0004). Each kind lives in its own folder and is listed once, in
+// registry.ts; its error classification (the retry verdict) lives beside its adapter.
+
+/** The types one destination kind works with; the module is typed by them. */
+export interface DestinationShape {
+  /** zod fragments: the shared settings (`slack:`), a digest's and an alert's destination. */
+  schema: { global: z.ZodType; digest: z.ZodType; alert: z.ZodType };
+  /** The shared settings, resolved (camelCase, secrets wrapped). */
+  global: unknown;
+  /** A digest's destination, resolved. */
+  digestTarget: unknown;
+  /** An alert's destination, resolved. */
+  alertTarget: unknown;
+  /** What names a destination in the ledger (`channel`, `to`), read off a target or message. */
+  address: unknown;
+  /** A digest as rendered for this destination. */
+  digestMessage: unknown;
+  /** An alert's notification as rendered for this destination (`AlertNotification[kind]`). */
+  alertMessage: unknown;
+  /** What sends a digest, and what sends an alert's messages. */
+  clients: { digest: unknown; alert: unknown };
+}
+
+/** What a digest's deliveries need besides the destination's client. */
+export interface DigestJobDeps {
+  logger: Logger;
+  /** No fire covers a period before it has ended: where to start looking for an earlier post. */
+  since: Date;
+  /** What fits a mail under `maxBytes` (render/email/fit-email-to-size), handed in. */
+  fitEmail: FitEmail;
+}
+
+/** What fits a mail under `maxBytes`: the renderer's, handed in (render/ sits above). */
+export type FitEmail = (
+  message: EmailMessage,
+  cap: { maxBytes: number; measure(message: EmailMessage): Promise<number> },
+) => Promise<{ message: EmailMessage; dropped: Attachment[]; fullBytes: number | null }>;
+
+/** What an alert's deliveries need besides the destination's client. */
+export interface AlertJobDeps {
+  logger: Logger;
+  /** No message of the evaluation precedes this: where to start looking for one. */
+  since: Date;
+  /** The ts of a fire's first message in a channel, or null when it was never posted. */
+  threadTs: (rootKey: string, channel: string) => Promise<string | null>;
+  /** Finds an earlier top-level post of a key (crash recovery of a fire's post). */
+  findSlackPost?: (channel: string, key: string, since: Date) => Promise<{ ts: string } | null>;
+}
+
+/** One destination kind, as registry.ts lists it. */
+export interface DestinationModule<K extends string, T extends DestinationShape> {
+  kind: K;
+  schema: T["schema"];
+  /** The config as written (snake_case, defaults filled) → resolved. */
+  resolve: {
+    global(input: z.output<T["schema"]["global"]>): T["global"];
+    digest(input: z.output<T["schema"]["digest"]>): T["digestTarget"];
+    alert(input: z.output<T["schema"]["alert"]>): T["alertTarget"];
+  };
+  /** Settings of the shared section that default to an environment variable, by key. */
+  envDefaults: Readonly<Record<string, string>>;
+  /** The shared setting no delivery can go without (a token, an SMTP URL), by key. */
+  credential: { key: string; variable: string };
+  /** The destination's id within a slot, as the ledger records it: `slack:C0123`. */
+  id(address: T["address"]): string;
+  /** The real clients, or null when the credential is not set; the SDK loads on first use. */
+  clients(global: T["global"], logger: Logger): (T["clients"] & { close(): Promise<void> }) | null;
+  /** `--outbox DIR`: clients that write what would be sent as files instead. */
+  outbox(files: OutboxFiles, global: T["global"]): T["clients"];
+  digestJob(
+    key: string,
+    message: T["digestMessage"],
+    client: T["clients"]["digest"],
+    deps: DigestJobDeps,
+  ): DeliveryJob;
+  alertJob(
+    key: string,
+    message: T["alertMessage"],
+    client: T["clients"]["alert"],
+    deps: AlertJobDeps,
+  ): DeliveryJob;
+}

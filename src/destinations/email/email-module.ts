@@ -1,0 +1,43 @@
+import type { EmailDestination } from "../../deliver/types.js";
+import type { EmailMessage } from "../../messages.js";
+import type { DestinationModule } from "../destination-module.js";
+import {
+  type EmailAlertTarget,
+  type EmailDigestTarget,
+  type EmailGlobal,
+  emailSchema,
+  resolveEmail,
+} from "./email-config.js";
+import { emailDestinationId } from "./email-id.js";
+import { type EmailAlertMessage, emailAlertJob, emailDigestJob } from "./email-jobs.js";
+import { emailOutbox } from "./email-outbox.js";
+import { smtpOnFirstUse } from "./smtp-on-first-use.js";
+
+/** The types email works with (see DestinationShape). */
+export interface EmailShape {
+  schema: typeof emailSchema;
+  global: EmailGlobal;
+  digestTarget: EmailDigestTarget;
+  alertTarget: EmailAlertTarget;
+  address: { to: readonly string[] };
+  digestMessage: EmailMessage;
+  alertMessage: EmailAlertMessage;
+  clients: { digest: EmailDestination; alert: EmailDestination };
+}
+
+/** Email over SMTP: one mail per digest or alert, its Message-ID taken from the slot's key. */
+export const EMAIL: DestinationModule<"email", EmailShape> = {
+  kind: "email",
+  schema: emailSchema,
+  resolve: resolveEmail,
+  envDefaults: { smtp_url: "SMTP_URL" },
+  credential: { key: "smtp_url", variable: "SMTP_URL" },
+  id: ({ to }) => emailDestinationId(to),
+  clients: smtpOnFirstUse,
+  outbox: (files, global) => {
+    const email = emailOutbox(files, global);
+    return { digest: email, alert: email };
+  },
+  digestJob: emailDigestJob,
+  alertJob: (key, message, client) => emailAlertJob(key, message, client),
+};

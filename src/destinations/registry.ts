@@ -1,0 +1,52 @@
+import type { DestinationModule } from "./destination-module.js";
+import { EMAIL, type EmailShape } from "./email/email-module.js";
+import { SLACK, type SlackShape } from "./slack/slack-module.js";
+
+// Every destination kind, listed once. A new kind is a folder beside slack/ and email/, one
+// line in `DestinationShapes` and one in `DESTINATIONS`; the types below then make the compiler
+// name every place that must handle it (the config's fields, the clients, the renderings).
+
+/** The types of each destination kind, by kind. */
+export interface DestinationShapes {
+  slack: SlackShape;
+  email: EmailShape;
+}
+
+/** `"slack" | "email"`. */
+export type DestinationKind = keyof DestinationShapes;
+
+/** One entry per kind: a kind without one does not compile. */
+export type PerDestination<T extends { [K in DestinationKind]: unknown }> = {
+  [K in DestinationKind]: T[K];
+};
+
+/** A destination's resolved shared settings, its digest and alert targets, by kind. */
+export type GlobalOf<K extends DestinationKind> = DestinationShapes[K]["global"];
+export type DigestTargetOf<K extends DestinationKind> = DestinationShapes[K]["digestTarget"];
+export type AlertTargetOf<K extends DestinationKind> = DestinationShapes[K]["alertTarget"];
+
+/** The clients that send digests (or alerts), one per kind; null where it cannot send. */
+export type DigestClients = {
+  [K in DestinationKind]: DestinationShapes[K]["clients"]["digest"] | null;
+};
+export type AlertClients = {
+  [K in DestinationKind]: DestinationShapes[K]["clients"]["alert"] | null;
+};
+
+/** A digest as rendered for each destination kind; null where it has none. */
+export type DigestMessages = {
+  [K in DestinationKind]: DestinationShapes[K]["digestMessage"] | null;
+};
+
+export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, DestinationShapes[K]> } =
+  { slack: SLACK, email: EMAIL };
+
+/** The kinds, in the order their deliveries go out. */
+export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];
+
+/** No client for any kind: a run that sends nothing (`preview`). */
+export function noClients(): { [K in DestinationKind]: null } {
+  return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, null])) as {
+    [K in DestinationKind]: null;
+  };
+}

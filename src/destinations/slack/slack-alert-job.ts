@@ -1,0 +1,57 @@
+import type { DeliveryJob } from "../../deliver/deliver-all.js";
+import type { SlackAlertDestination } from "../../deliver/types.js";
+import type { AlertNotification } from "../../messages.js";
+import type { AlertJobDeps } from "../destination-module.js";
+import { slackDestinationId } from "./slack-id.js";
+
+// How an alert's recorded notification is sent to Slack: the fires' first messages are
+// edited first (a fire whose message is gone then gets this one as a new post, not a reply to
+// nothing), then the message goes out.
+
+/** An alert's notification as rendered for Slack. */
+export type SlackAlertMessage = NonNullable<AlertNotification["slack"]>;
+
+/** The Slack delivery job of an alert's notification: edits, then the post. */
+export function slackAlertJob(
+  key: string,
+  slack: SlackAlertMessage,
+  slackOut: SlackAlertDestination,
+  deps: AlertJobDeps,
+): DeliveryJob {
+  const tsOf = (rootKey: string) => deps.threadTs(rootKey, slack.channel);
+  return {
+    id: slackDestinationId(slack.channel),
+    send: async () => {
+      let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
+      // Edits first: a fire whose first message is gone gets this message as a new post.
+      for (const update of slack.updates) {
+        const ts = await tsOf(update.rootKey);
+        if (!ts) continue;
+        try {
+          const names = { key, rootKey: update.rootKey };
+          const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
+          if (!found && update.rootKey === slack.threadKey) thread = null;
+        } catch (error) {
+          // The news is the message below; a failed edit must not hold it back.
+          deps.logger.warn(
+            { slot: key, root: update.rootKey, err: String(error) },
+            "could not edit the alert's first message",
+          );
+        }
+      }
+      const posted = await slackOut.postAlert(slack.channel, slack.post, thread, {
+        broadcast: slack.broadcast === true,
+      });
+      return { slackTs: posted.ts };
+    },
+    // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
+    ...(deps.findSlackPost && slack.threadKey === null
+      ? {
+          recover: async () => {
+            const found = await deps.findSlackPost?.(slack.channel, key, deps.since);
+            return found ? { slackTs: found.ts } : null;
+          },
+        }
+      : {}),
+  };
+}

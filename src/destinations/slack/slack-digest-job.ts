@@ -1,0 +1,42 @@
+import type { DeliveryJob } from "../../deliver/deliver-all.js";
+import type { SlackDestination } from "../../deliver/types.js";
+import type { Attachment, SlackPost } from "../../messages.js";
+import type { DigestJobDeps } from "../destination-module.js";
+import { slackDestinationId } from "./slack-id.js";
+
+// How a digest's rendered message is sent to Slack: the post, its thread and the workbook,
+// each part recorded as it goes, and found in the channel after a crash.
+
+/** A digest as rendered for Slack. */
+export interface SlackDigestMessage {
+  channel: string;
+  post: SlackPost;
+  file: Attachment | undefined;
+}
+
+/** The Slack delivery job of a digest: post, thread, upload. */
+export function slackDigestJob(
+  key: string,
+  message: SlackDigestMessage,
+  slack: SlackDestination,
+  deps: Pick<DigestJobDeps, "since">,
+): DeliveryJob {
+  const { channel, post, file } = message;
+  return {
+    id: slackDestinationId(channel),
+    send: async (progress) => ({
+      slackTs: (await slack.post(channel, post, file, progress)).ts,
+    }),
+    recover: async (progress) => {
+      const ts =
+        progress.done.get("post") ??
+        (await slack.findPosted(channel, key, deps.since, progress.signal))?.ts ??
+        null;
+      if (ts === null) return null;
+      await progress.record("post", ts);
+      // The thread replies and the upload the interrupted attempt did not get to.
+      await slack.post(channel, post, file, progress);
+      return { slackTs: ts };
+    },
+  };
+}

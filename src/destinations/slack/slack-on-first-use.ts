@@ -1,0 +1,41 @@
+import type { SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
+import type { Logger } from "../../logger.js";
+import type { SlackGlobal } from "./slack-config.js";
+
+// The Slack SDK is loaded when a destination is first used, not when the clients are built: a
+// daemon at rest, or one writing to an outbox, never holds it.
+
+/** Both Slack destinations over one set of clients, built with the SDK on the first call; null without a token. */
+export function slackOnFirstUse(
+  global: SlackGlobal,
+  logger: Logger,
+): { digest: SlackDestination; alert: SlackAlertDestination; close(): Promise<void> } | null {
+  const { token, apiUrl } = global;
+  if (!token) return null;
+  let built: Promise<{ digests: SlackDestination; alerts: SlackAlertDestination }> | null = null;
+  const load = () => {
+    built ??= (async () => {
+      const [{ createSlackClients }, { createSlackDestination }, { createSlackAlertDestination }] =
+        await Promise.all([
+          import("./slack-client.js"),
+          import("./slack-destination.js"),
+          import("./slack-alert-destination.js"),
+        ]);
+      const clients = createSlackClients({ token, apiUrl, logger });
+      return {
+        digests: createSlackDestination({ clients, logger }),
+        alerts: createSlackAlertDestination(clients, logger),
+      };
+    })();
+    return built;
+  };
+  const digest: SlackDestination = {
+    post: async (...args) => (await load()).digests.post(...args),
+    findPosted: async (...args) => (await load()).digests.findPosted(...args),
+  };
+  const alert: SlackAlertDestination = {
+    postAlert: async (...args) => (await load()).alerts.postAlert(...args),
+    updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
+  };
+  return { digest, alert, close: async () => {} };
+}

@@ -1,0 +1,64 @@
+import type { OutboxFiles } from "../../deliver/outbox.js";
+import type { SlackAlertDestination, SlackDestination, SlackPosted } from "../../deliver/types.js";
+import type { Attachment, SlackPost } from "../../messages.js";
+
+/**
+ * Slack's outbox: each message as `<key>.slack.json`, the workbook as its file; an alert message
+ * as `<key>.slack.json` (`thread_ts` when a reply); an edit of a fire's first message as
+ * `<key>.update.<fire key>.slack.json`.
+ */
+export function slackOutbox(files: OutboxFiles): {
+  digest: SlackDestination;
+  alert: SlackAlertDestination;
+} {
+  const { save } = files;
+  const digest: SlackDestination = {
+    async post(channel: string, post: SlackPost, file?: Attachment): Promise<SlackPosted> {
+      const key = post.metadata.event_payload.key;
+      const body = {
+        channel,
+        text: post.main.text,
+        blocks: post.main.blocks,
+        metadata: post.metadata,
+        ...(post.thread.length > 0 ? { thread: post.thread } : {}),
+      };
+      await save(`${key}.slack.json`, `${JSON.stringify(body, null, 2)}\n`);
+      if (file) await save(file.filename, file.content);
+      return { channel, ts: "outbox" };
+    },
+    async findPosted(): Promise<SlackPosted | null> {
+      return null;
+    },
+  };
+
+  const alert: SlackAlertDestination = {
+    async postAlert(channel, post, threadTs, options = {}) {
+      const key = post.metadata.event_payload.key;
+      const body = {
+        channel,
+        text: post.main.text,
+        blocks: post.main.blocks,
+        metadata: post.metadata,
+      };
+      await save(
+        `${key}.slack.json`,
+        `${JSON.stringify(threadTs ? { ...body, thread_ts: threadTs, ...broadcast(options) } : body, null, 2)}\n`,
+      );
+      return { channel, ts: `outbox:${key}`, threaded: threadTs !== null };
+    },
+    async updateAlert(channel, ts, message, names) {
+      const body = { channel, ts, text: message.text, blocks: message.blocks };
+      await save(
+        `${names.key}.update.${names.rootKey}.slack.json`,
+        `${JSON.stringify(body, null, 2)}\n`,
+      );
+      return true;
+    },
+  };
+  return { digest, alert };
+}
+
+/** `reply_broadcast: true` on a reply that is also shown in the channel, as Slack takes it. */
+function broadcast(options: { broadcast?: boolean }): { reply_broadcast?: true } {
+  return options.broadcast ? { reply_broadcast: true } : {};
+}
