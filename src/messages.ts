@@ -74,6 +74,8 @@ export interface AlertNotification {
     /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
     threadKey?: string | null;
   } | null;
+  msteams: TeamsDelivery | null;
+  webhook: WebhookDelivery | null;
 }
 
 /** An Adaptive Card element or action, as the card's JSON (our renderers build them; Teams validates them). */
@@ -101,4 +103,16 @@ export interface TeamsMessage {
       content: AdaptiveCard;
     },
   ];
+}
+
+/** A card for one Teams workflow, named by its destination id: its URL stays in the config. */
+export interface TeamsDelivery {
+  destination: string;
+  card: TeamsMessage;
+}
+
+/** A signed webhook's body as the exact text that is signed and sent, named by its destination id. */
+export interface WebhookDelivery {
+  destination: string;
+  body: string;
 }

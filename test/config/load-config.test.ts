@@ -91,6 +91,8 @@ describe("loadConfig", () => {
       minChangePp: 0.5,
       slack: { channel: "C0123ABCD", attachXlsx: false },
       email: { to: ["qa@example.com"], attachXlsx: true },
+      msteams: null,
+      webhook: null,
     });
     expect(checkout?.alerts[0]).toEqual({
       name: "flaky-rate",
@@ -109,6 +111,8 @@ describe("loadConfig", () => {
       catchUpMs: 6 * 3_600_000,
       slack: { channel: "C0ALERTS", mention: null },
       email: null,
+      msteams: null,
+      webhook: null,
     });
   });
 

@@ -19,7 +19,17 @@ function secretPathsIn(node: unknown, path = ""): string[] {
 describe("the secret paths of the config", () => {
   it("are every Secret field of a full resolved config, and nothing else", () => {
     // Every optional secret set: the PostgreSQL ledger instead of the SQLite file.
-    const result = parse(configText({ "state.url": "postgres://u:db-pass@127.0.0.1:5432/r" }));
+    const teams = { webhook_url: "https://teams.test/workflows/1/invoke?sig=s" };
+    const webhook = { url: "https://hooks.test/insights?token=t", secret: "whsec" };
+    const result = parse(
+      configText({
+        "state.url": "postgres://u:db-pass@127.0.0.1:5432/r",
+        "teams[0].digests[0].msteams": teams,
+        "teams[0].digests[0].webhook": webhook,
+        "teams[0].alerts[0].msteams": teams,
+        "teams[0].alerts[0].webhook": webhook,
+      }),
+    );
     if (!("config" in result)) throw new Error(issueLines(result).join("\n"));
     const found = [...new Set(secretPathsIn(result.config))].sort();
     expect(found).toEqual(SECRET_PATHS.map((s) => s.resolved).sort());

@@ -33,6 +33,8 @@ export function aDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     minChangePp: 0.5,
     slack: { channel: "C0123ABCD", attachXlsx: false },
     email: null,
+    msteams: null,
+    webhook: null,
     ...overrides,
   };
 }

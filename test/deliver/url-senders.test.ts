@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTeamsSender } from "../../src/deliver/teams-sender.js";
-import { createWebhookSender } from "../../src/deliver/webhook-sender.js";
+import { createTeamsSender } from "../../src/destinations/msteams/teams-sender.js";
+import { createWebhookSender } from "../../src/destinations/webhook/webhook-sender.js";
 import { WebhookDeliveryError, worthRetrying } from "../../src/errors.js";
 import { renderTeamsDigest } from "../../src/render/teams/teams-digest.js";
 import { Secret } from "../../src/secret.js";
@@ -43,7 +43,7 @@ describe("the Teams sender", () => {
     teams = await startFakeTeams();
     teams.failNext(429, { retryAfter: 2 });
     const waits: number[] = [];
-    await sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, card);
+    await sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, "k", card);
     expect(waits).toEqual([2_000]);
     expect(teams.requests.map((r) => r.status)).toEqual([429, 202]);
     expect(teams.cards.map((c) => c.message)).toEqual([card]);
@@ -54,7 +54,7 @@ describe("the Teams sender", () => {
     teams.deleteWorkflow();
     const waits: number[] = [];
     const error = await failureOf(
-      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, card),
+      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, "k", card),
     );
     expect(error.status).toBe(404);
     expect(worthRetrying(error)).toBe(false);
@@ -71,7 +71,7 @@ describe("the Teams sender", () => {
     teams = await startFakeTeams();
     teams.failNext(413);
     const error = await failureOf(
-      sender([]).send({ url: new Secret(teams.url), destination: "msteams:x" }, card),
+      sender([]).send({ url: new Secret(teams.url), destination: "msteams:x" }, "k", card),
     );
     expect([error.status, error.retry]).toEqual([413, false]);
     expect(error.message).toContain("too large");
@@ -83,7 +83,7 @@ describe("the Teams sender", () => {
     teams.failNext(503, { times: 3 });
     const waits: number[] = [];
     const error = await failureOf(
-      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, card),
+      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, "k", card),
     );
     expect([error.status, worthRetrying(error)]).toEqual([503, true]);
     expect(waits).toEqual([1_000, 2_000]);
@@ -95,6 +95,7 @@ describe("the Teams sender", () => {
     const held = teams.holdNext();
     const sending = sender([], 300).send(
       { url: new Secret(teams.url), destination: "msteams:x" },
+      "k",
       card,
     );
     await held.arrived;
@@ -110,7 +111,7 @@ describe("the Teams sender", () => {
     teams.failNext(429, { retryAfter: 3600 });
     const waits: number[] = [];
     const error = await failureOf(
-      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, card),
+      sender(waits).send({ url: new Secret(teams.url), destination: "msteams:x" }, "k", card),
     );
     expect([error.status, error.retry]).toEqual([429, true]);
     expect(waits).toEqual([]);

@@ -7,7 +7,7 @@ import {
   signedWebhookHeaders,
   verifyWebhookSignature,
   webhookSignature,
-} from "../../src/deliver/webhook-signature.js";
+} from "../../src/destinations/webhook/webhook-signature.js";
 import { FAKE_WEBHOOK_SECRET, startFakeReceiver } from "../fake-webhooks/fake-receiver.js";
 
 const SECRET = "whsec-abc";

@@ -1,4 +1,4 @@
-import { verifyWebhookSignature } from "../../src/deliver/webhook-signature.js";
+import { verifyWebhookSignature } from "../../src/destinations/webhook/webhook-signature.js";
 import {
   type Answer,
   type FakeEndpoint,

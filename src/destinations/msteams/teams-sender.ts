@@ -1,6 +1,10 @@
-import type { TeamsMessage } from "../messages.js";
-import type { Secret } from "../secret.js";
-import { type DescribeFailure, type PostOptions, postWithRetries } from "./http-post.js";
+import {
+  type DescribeFailure,
+  type PostOptions,
+  postWithRetries,
+} from "../../deliver/http-post.js";
+import type { TeamsMessage } from "../../messages.js";
+import type { Secret } from "../../secret.js";
 
 // Posts a card to a Teams Workflows webhook ("Post to a channel when a webhook request is
 // received"). The workflow answers 202 once it has the card; it cannot be asked afterwards
@@ -8,13 +12,17 @@ import { type DescribeFailure, type PostOptions, postWithRetries } from "./http-
 
 /** What sends a card to one Teams workflow. */
 export interface TeamsSender {
-  send(target: { url: Secret; destination: string }, message: TeamsMessage): Promise<void>;
+  send(
+    target: { url: Secret; destination: string },
+    key: string,
+    message: TeamsMessage,
+  ): Promise<void>;
 }
 
 /** A sender over HTTP, with the delivery rules of `postWithRetries`. */
 export function createTeamsSender(options: PostOptions): TeamsSender {
   return {
-    async send(target, message) {
+    async send(target, _key, message) {
       await postWithRetries(
         {
           url: target.url,

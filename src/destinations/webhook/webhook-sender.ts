@@ -1,5 +1,9 @@
-import type { Secret } from "../secret.js";
-import { type DescribeFailure, type PostOptions, postWithRetries } from "./http-post.js";
+import {
+  type DescribeFailure,
+  type PostOptions,
+  postWithRetries,
+} from "../../deliver/http-post.js";
+import type { Secret } from "../../secret.js";
 import { signedWebhookHeaders } from "./webhook-signature.js";
 
 // Posts the signed webhook's body: each attempt signed afresh (a receiver refuses old
