@@ -79,6 +79,10 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     out("  *.eml         the emails, with the workbook attached — open one in your mail client");
     out("  *.xlsx        the workbooks (Summary, Daily and About sheets)");
     out(
+      "  *.teams.json  the Microsoft Teams cards (paste attachments[0].content into adaptivecards.io/designer)",
+    );
+    out("  *.webhook.json the signed webhook's bodies (docs/webhook-v1.schema.json)");
+    out(
       "  <team>.alert.*.slack.json  alert messages: a fire is a new post, later changes carry thread_ts;",
     );
     out("  *.update.*.slack.json      the edits (chat.update) of a fire's first message");
