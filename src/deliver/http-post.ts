@@ -99,3 +99,34 @@ function networkWords(error: unknown, timeoutMs: number): string {
   const code = (cause as { code?: unknown })?.code;
   return typeof code === "string" ? code : cause instanceof Error ? cause.message : String(cause);
 }
+
+/**
+ * Whether a URL destination answers, without posting to it (`check-config --online`): a GET,
+ * which a workflow or a receiver refuses (405) or ignores. An answer that means "nothing is
+ * there" (404, 410), "not you" (401, 403), a 5xx or no answer is a failure, in the destination's
+ * words; any other answer shows the URL is live.
+ */
+export async function probeUrl(
+  request: Pick<PostRequest, "url" | "describe">,
+  timeoutMs: number,
+): Promise<{ ok: boolean; message: string }> {
+  let status: number;
+  try {
+    const answer = await fetch(request.url.reveal(), {
+      method: "GET",
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await answer.body?.cancel();
+    status = answer.status;
+  } catch (error) {
+    return {
+      ok: false,
+      message: request.describe({ status: null, detail: networkWords(error, timeoutMs) }).message,
+    };
+  }
+  if ([401, 403, 404, 410].includes(status) || status >= 500) {
+    return { ok: false, message: request.describe({ status, detail: "" }).message };
+  }
+  return { ok: true, message: `answers (HTTP ${status} to a GET; nothing was posted)` };
+}

@@ -76,6 +76,14 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   id(address: T["address"]): string;
   /** The real clients, or null when the credential is not set; the SDK loads on first use. */
   clients(global: T["global"], logger: Logger): (T["clients"] & { close(): Promise<void> }) | null;
+  /**
+   * `check-config --online` for one configured destination, without sending to it: for a kind
+   * whose destinations each carry their own URL. Absent where the shared credential's check covers it.
+   */
+  probe?(
+    target: T["digestTarget"] | T["alertTarget"],
+    global: T["global"],
+  ): Promise<{ ok: boolean; message: string }>;
   /** `--outbox DIR`: clients that write what would be sent as files instead. */
   outbox(files: OutboxFiles, global: T["global"]): T["clients"];
   /** `target`: the destination as configured now (a URL kept out of the message is read there). */

@@ -137,6 +137,32 @@ describe("run, to a Teams workflow and a signed webhook", () => {
   });
 });
 
+describe("check-config --online, for a Teams workflow and a webhook", () => {
+  it("checks each URL answers, posting nothing, and names a deleted workflow's fix", async () => {
+    const path = await f.config([urlDigest()]);
+    const live = await f.cli(["check-config", "--online", "--config", path], env());
+    expect(live.code, live.stdout + live.stderr).toBe(0);
+    expect(live.stdout).toMatch(
+      /msteams:[0-9a-f]{12} \(checkout\/daily\): answers \(HTTP 405 to a GET; nothing was posted\)/,
+    );
+    expect(live.stdout).toMatch(/webhook:[0-9a-f]{12} \(checkout\/daily\): answers \(HTTP 405/);
+    expect([...teams.requests, ...hook.requests].map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect(teams.cards).toEqual([]);
+    expectNoSecrets(live.stdout + live.stderr);
+
+    teams.deleteWorkflow();
+    try {
+      const gone = await f.cli(["check-config", "--online", "--config", path], env());
+      expect(gone.code).toBe(1);
+      expect(gone.stdout).toContain("was deleted or its URL changed");
+      expectNoSecrets(gone.stdout + gone.stderr);
+    } finally {
+      await teams.close();
+      teams = await startFakeTeams();
+    }
+  });
+});
+
 describe("an alert's life in Teams and on the webhook", () => {
   let setup: AlertSetup;
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { probeUrl } from "../../deliver/http-post.js";
 import type { TeamsDelivery } from "../../messages.js";
 import type { DestinationModule } from "../destination-module.js";
 import { targetOf } from "../url-target.js";
@@ -8,7 +9,7 @@ import {
   resolveMsteams,
 } from "./msteams-config.js";
 import { msteamsOutbox } from "./msteams-outbox.js";
-import { createTeamsSender, type TeamsSender } from "./teams-sender.js";
+import { createTeamsSender, describeTeamsFailure, type TeamsSender } from "./teams-sender.js";
 
 /** The types Microsoft Teams works with (see DestinationShape). */
 export interface MsteamsShape {
@@ -37,6 +38,11 @@ export const MSTEAMS: DestinationModule<"msteams", MsteamsShape> = {
     const sender = createTeamsSender({ timeoutMs: global.timeoutMs });
     return { digest: sender, alert: sender, close: async () => {} };
   },
+  probe: (target, global) =>
+    probeUrl(
+      { url: target.webhookUrl, describe: describeTeamsFailure(target.destination) },
+      global.timeoutMs,
+    ),
   outbox: (files) => {
     const outbox = msteamsOutbox(files);
     return { digest: outbox, alert: outbox };

@@ -1,3 +1,4 @@
+import { probeUrl } from "../../deliver/http-post.js";
 import type { WebhookDelivery } from "../../messages.js";
 import type { DestinationModule } from "../destination-module.js";
 import { targetOf } from "../url-target.js";
@@ -8,7 +9,11 @@ import {
   webhookSchema,
 } from "./webhook-config.js";
 import { webhookOutbox } from "./webhook-outbox.js";
-import { createWebhookSender, type WebhookSender } from "./webhook-sender.js";
+import {
+  createWebhookSender,
+  describeWebhookFailure,
+  type WebhookSender,
+} from "./webhook-sender.js";
 
 /** The types the signed webhook works with (see DestinationShape). */
 export interface WebhookShape {
@@ -38,6 +43,11 @@ export const WEBHOOK: DestinationModule<"webhook", WebhookShape> = {
     const sender = createWebhookSender({ timeoutMs: global.timeoutMs });
     return { digest: sender, alert: sender, close: async () => {} };
   },
+  probe: (target, global) =>
+    probeUrl(
+      { url: target.url, describe: describeWebhookFailure(target.destination) },
+      global.timeoutMs,
+    ),
   outbox: (files) => {
     const outbox = webhookOutbox(files);
     return { digest: outbox, alert: outbox };
