@@ -54,3 +54,20 @@ describe("the secret paths of the config", () => {
     expect(lines).not.toContain(password);
   });
 });
+
+describe("a Teams or webhook URL", () => {
+  it("is refused when it is not an http(s) URL, without the value in the message", () => {
+    const result = parse(
+      configText({
+        "teams[0].digests[0].msteams": { webhook_url: "prod-12.logic.azure.com/x?sig=s3cr3t" },
+      }),
+    );
+    const lines = issueLines(result);
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "teams[0].digests[0].msteams.webhook_url: must be an http:// or https:// URL",
+      ),
+    ]);
+    expect(lines.join("\n")).not.toContain("s3cr3t");
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
-import { secretText } from "../../secret-text.js";
+import { secretUrl } from "../../secret-text.js";
 import { urlDestinationId } from "../url-destination-id.js";
 
 // Microsoft Teams' part of the config: each digest or alert names the URL of a Teams workflow
@@ -22,7 +22,7 @@ const global = z
   .default({ timeout_ms: DEFAULT_TIMEOUT_MS })
   .describe("Settings shared by every Microsoft Teams destination.");
 
-const webhookUrl = secretText.describe(
+const webhookUrl = secretUrl.describe(
   'The workflow\'s URL (Teams → channel → Workflows → "Post to a channel when a webhook request is received"), e.g. ${TEAMS_WEBHOOK_URL}. A secret: its sig= part lets anyone post.',
 );
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
-import { secretText } from "../../secret-text.js";
+import { secretText, secretUrl } from "../../secret-text.js";
 import { urlDestinationId } from "../url-destination-id.js";
 
 // The signed webhook's part of the config: each digest or alert names a URL and the secret its
@@ -23,7 +23,7 @@ const global = z
   .describe("Settings shared by every signed webhook.");
 
 const fields = {
-  url: secretText.describe("Where to POST the JSON body, e.g. ${INSIGHTS_WEBHOOK_URL}."),
+  url: secretUrl.describe("Where to POST the JSON body, e.g. ${INSIGHTS_WEBHOOK_URL}."),
   secret: secretText.describe(
     "The HMAC-SHA256 key of X-Insights-Signature, shared with the receiver, e.g. ${INSIGHTS_WEBHOOK_SECRET}.",
   ),
