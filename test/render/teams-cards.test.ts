@@ -191,4 +191,28 @@ describe("an alert as a Teams card", () => {
       "Web flaky rate back under 2.5% — resolved after 2 days",
     );
   });
+
+  it("stays within 28 KB when many scopes change at once, counting the ones it leaves out", () => {
+    const name = (i: number) => `Project ${i} with a long descriptive name for the card`;
+    const firing = (scope: string): ScopeState => ({
+      scope,
+      state: "warn",
+      since: "2026-11-17T08:00:00.000Z",
+      breaches: 1,
+      lastValue: 4,
+      lastNotifiedAt: "2026-11-17T08:00:00.000Z",
+      firedAt: "2026-11-17T08:00:00.000Z",
+      threadKey: "t.alert.flaky.2026-11-16",
+    });
+    const fired = Array.from({ length: 60 }, (_, i) => window(`f${i}`, name(i), 8));
+    const resolved = Array.from({ length: 60 }, (_, i) => window(`r${i}`, name(i), 1));
+    const states = new Map(resolved.map((w) => [w.scope, firing(w.scope)]));
+    const message = renderTeamsAlert(input([...fired, ...resolved], states), NOW);
+    expect(messageBytes(message)).toBeLessThanOrEqual(TEAMS_CARD_BYTES);
+    expect(cardProblems(JSON.stringify(message))).toEqual([]);
+    const text = runsOf(card(message).body);
+    expect(text).toContain("Fired");
+    expect(text).toContain("Resolved");
+    expect(text).toMatch(/… and \d+ more/);
+  });
 });

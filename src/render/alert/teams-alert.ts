@@ -5,8 +5,10 @@ import { truncateText } from "../slack/slack-limits.js";
 import {
   type CardColour,
   container,
+  messageBytes,
   openUrl,
   richText,
+  TEAMS_CARD_BYTES,
   teamsMessage,
 } from "../teams/card-parts.js";
 import {
@@ -53,8 +55,19 @@ const BAND: Record<string, "attention" | "warning" | "good" | "emphasis"> = {
   no_data: "emphasis",
 };
 
-/** The evaluation's card: one per evaluation, grouping all its transitions. */
+/** The evaluation's card: one per evaluation, grouping all its transitions, within 28 KB. */
 export function renderTeamsAlert(input: AlertMessageInput, now: string): TeamsMessage {
+  // Many scopes changing at once can crowd the card: fewer lines per kind until it fits.
+  let lines = LINES_PER_KIND;
+  let message = alertCard(input, now, lines);
+  while (messageBytes(message) > TEAMS_CARD_BYTES && lines > 1) {
+    lines = Math.floor(lines / 2);
+    message = alertCard(input, now, lines);
+  }
+  return message;
+}
+
+function alertCard(input: AlertMessageInput, now: string, linesPerKind: number): TeamsMessage {
   const worst = worstOf(input.transitions.map((t) => t.to));
   const title = `${truncateText(input.team.title, NAME_CHARS)} \u00b7 ${truncateText(input.alert.name, NAME_CHARS)}`;
   const body: CardElement[] = [
@@ -79,7 +92,7 @@ export function renderTeamsAlert(input: AlertMessageInput, now: string): TeamsMe
     const items = input.transitions.filter((t) => t.kind === kind);
     if (items.length === 0) continue;
     body.push(richText([{ text: KIND_TITLE[kind], bold: true }], { separator: true }));
-    for (const t of items.slice(0, LINES_PER_KIND)) {
+    for (const t of items.slice(0, linesPerKind)) {
       // The sentence starts with the scope's name: bold (and linked) there, the rest in the
       // state's colour, the figures after it.
       const url = scopeDashboardUrl(input, t.scope);
@@ -104,7 +117,7 @@ export function renderTeamsAlert(input: AlertMessageInput, now: string): TeamsMe
         ),
       );
     }
-    const left = items.length - LINES_PER_KIND;
+    const left = items.length - linesPerKind;
     if (left > 0) body.push(richText([`\u2026 and ${left} more`], { spacing: "none" }));
   }
   body.push(
