@@ -150,7 +150,7 @@ export async function measureNaive(today: string): Promise<number> {
   }
 }
 
-function sumCounter(text: string, name: string): number {
+export function sumCounter(text: string, name: string): number {
   let total = 0;
   for (const line of text.split("\n")) {
     if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) {

@@ -4,8 +4,10 @@ import { fileURLToPath } from "node:url";
 import { measureBareClient } from "./bare-client-bench.js";
 import { machine, median } from "./bench-support.js";
 import { type CycleFigures, measureCycle, measureNaive } from "./cycle-bench.js";
+import { measureExport } from "./export-bench.js";
 import { measureIdle } from "./idle-bench.js";
 import { measureStartup } from "./startup-bench.js";
+import { measureWarmDay } from "./store-bench.js";
 
 // `npm run bench`: every performance figure the README quotes, measured in one run on this
 // machine, printed as a table and written to bench/RESULTS.md. Timed figures are medians of
@@ -54,9 +56,57 @@ function workbook(): { ms: number; peakMb: number } {
   };
 }
 
+/** The chart bench (bench/chart-bench.ts), each run in a process of its own: medians. */
+function charts(): { ms: number; cpuMs: number; firstMs: number; extraMb: number; charts: number } {
+  const runs: {
+    ms: number;
+    cpuMs: number;
+    firstMs: number;
+    extraRssBytes: number;
+    charts: number;
+  }[] = [];
+  const script = fileURLToPath(new URL("./chart-bench.ts", import.meta.url));
+  for (let i = 0; i < RUNS; i++) {
+    const result = spawnSync(process.execPath, ["--import", "tsx", script, "--json"], {
+      encoding: "utf8",
+    });
+    runs.push(JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}"));
+  }
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    firstMs: median(runs.map((r) => r.firstMs)),
+    extraMb: median(runs.map((r) => r.extraRssBytes)) / 1024 / 1024,
+    charts: runs[0]?.charts ?? 0,
+  };
+}
+
+function addChartRows(): void {
+  const ch = charts();
+  add(
+    `charts of a 30-project team (${ch.charts} PNGs), a digest after the first: time`,
+    "≤ 300 ms",
+    `${fmt(ch.ms, 0)} ms (CPU ${fmt(ch.cpuMs, 0)} ms; first digest ${fmt(ch.firstMs, 0)} ms)`,
+    `${fmt(ch.ms / 300)}× target`,
+    ch.ms <= 300,
+  );
+  add(
+    "charts of a 30-project team: memory added (peak RSS)",
+    "≤ 50 MB",
+    `${fmt(ch.extraMb, 0)} MB`,
+    `${fmt(ch.extraMb / 50)}× target`,
+    ch.extraMb <= 50,
+  );
+}
+
 async function main(): Promise<void> {
   const today = new Date().toISOString().slice(0, 10);
   console.log(`insights-reporter benchmarks on ${machine()}, ${RUNS} runs each\n`);
+  // BENCH_ONLY=charts: the chart figures alone (a minute, not a quarter of an hour); RESULTS.md is left as it is.
+  if (process.env.BENCH_ONLY === "charts") {
+    addChartRows();
+    return;
+  }
 
   const idle = await measureIdle(IDLE_WINDOW_S);
   add(
@@ -137,6 +187,33 @@ async function main(): Promise<void> {
     `${fmt(wb.peakMb / 200)}× target`,
     wb.peakMb <= 200,
   );
+
+  const warm = await measureWarmDay(today);
+  add(
+    `a day of ${warm.digests} digests and ${warm.alerts} alerts, 50 teams × 12 projects, store warm: insights requests`,
+    "one per project, zone and filter set (+ project list pages)",
+    `${warm.requests} for ${warm.projects} projects`,
+    `${fmt(warm.requests / warm.projects)} per project`,
+    warm.requests <= warm.projects + Math.ceil(warm.projects / 100) + 1,
+  );
+
+  const exports = await measureExport(today);
+  add(
+    `export, 2 years (${exports.days} days) × 100 projects from the day store: time`,
+    "≤ 10 s",
+    `${fmt(exports.ms / 1000)} s`,
+    `${fmt(exports.ms / 10_000)}× target`,
+    exports.ms <= 10_000,
+  );
+  add(
+    "export, 2 years × 100 projects: peak RSS",
+    "≤ 200 MB",
+    `${fmt(exports.peakRssBytes / 1024 / 1024, 0)} MB`,
+    `${fmt(exports.peakRssBytes / 1024 / 1024 / 200)}× target`,
+    exports.peakRssBytes / 1024 / 1024 <= 200,
+  );
+
+  addChartRows();
 
   const startupMs = measureStartup(Math.max(5, RUNS * 3));
   add(

@@ -163,6 +163,7 @@ export function buildProgram(): Command {
       "the scheduled fire instant whose period to report, or a date for that day's fire in the team's zone (default: now)",
       fireAtOption,
     )
+    .option("--charts <dir>", "also write the digest's trend charts to this directory, as PNGs")
     .addOption(configOption())
     .action(
       exitWith(async (opts) =>

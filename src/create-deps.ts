@@ -46,6 +46,8 @@ export interface ClientOptions {
   /** Write what would be sent into this directory instead of sending. */
   outbox?: string;
   onApiRequest?: (info: RequestInfo) => void;
+  /** The clock the day store judges fresh and settled days by (the daemon's own). */
+  now?: () => Date;
 }
 
 /** The insights API client alone, for commands that send nothing (preview, export, check-config). */
@@ -80,6 +82,7 @@ function withLedgerDays(
     days: store.days,
     now,
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
+    ...(config.history ? { keep: config.history.keep } : {}),
   });
   return {
     ...stored,
@@ -109,7 +112,13 @@ export function createPlainApiClient(
 /** The API client and every destination the config has credentials for (or the outbox). */
 export function createClients(config: ResolvedConfig, options: ClientOptions): Clients {
   const { logger } = options;
-  const api = createApiClient(config, options.onApiRequest, logger);
+  const now = options.now;
+  const api = createApiClient(
+    config,
+    options.onApiRequest,
+    logger,
+    now ? () => now().getTime() : Date.now,
+  );
 
   if (options.outbox) {
     const files = createOutboxFiles(options.outbox);

@@ -27,11 +27,13 @@ export interface SlackPost {
   thread: SlackMessage[];
 }
 
-/** A file to attach: the workbook, by mail or into the Slack thread. */
+/** A file to attach: the workbook, by mail or into the Slack thread; or a chart shown inline. */
 export interface Attachment {
   filename: string;
   content: Buffer;
   contentType: string;
+  /** Content-ID of an image the mail's HTML shows as `cid:…`; absent for a file to download. */
+  cid?: string;
 }
 
 export interface EmailMessage {

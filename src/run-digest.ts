@@ -16,14 +16,17 @@ import {
   type DigestMessages,
 } from "./destinations/registry.js";
 import { UpstreamError } from "./errors.js";
-import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
 import { addDays, localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
+import { chartWindow } from "./periods/chart-window.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
+import type { Chart } from "./render/charts/trend-chart.js";
+import { emailCharts } from "./render/email/email-charts.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
 import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
 import { renderSlackDigest } from "./render/slack/slack-digest.js";
@@ -37,10 +40,11 @@ import { previousFire } from "./schedule/cron-fires.js";
 import type { AlertEvaluation, AlertState, NewSlot } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
-// One digest, start to finish: the period its fire covers → insights of the team's projects
-// → the report (totals, deltas, significance) → Slack message, email and workbook → delivery,
-// each destination recorded in the ledger. Every collaborator is handed in (`create-deps.ts`
-// builds the real ones), so the same story runs in the daemon, the CLI, the demo and tests.
+// One digest, start to finish: the period its fire covers → insights of the team's projects → the
+// report (totals, deltas, significance) → its trend charts, when it has them → Slack message, email
+// and workbook → delivery, each destination recorded in the ledger. Every collaborator is handed in
+// (`create-deps.ts` builds the real ones), so the same story runs in the daemon, the CLI, the demo
+// and tests.
 
 export interface DigestJob {
   team: Team;
@@ -78,6 +82,8 @@ export interface DigestOutcome {
   key: string;
   report: Report;
   deliveries: DeliveryResult[];
+  /** The trend charts the digest carried; none without `charts` in its config. */
+  charts: Chart[];
 }
 
 /** The periods a digest fired at `fireAt` covers, and the slot key that names it. */
@@ -169,9 +175,11 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   });
   let report: Report;
   let jobs: DeliveryJob[];
+  let charts: Chart[];
   try {
     ({ report } = await buildDigestReport(job, deps));
-    const messages = await renderDigest(job, key, report, deps);
+    charts = job.digest.charts ? await chartsOrNone(job, key, report, job.digest.charts, deps) : [];
+    const messages = await renderDigest(job, key, report, charts, deps);
     jobs = withNote(
       digestDeliveryJobs(key, messages, deliveryDeps(job, report, deps)),
       operatorNote(report),
@@ -193,7 +201,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
     },
     "digest done",
   );
-  return { key, report, deliveries };
+  return { key, report, deliveries, charts };
 }
 
 /**
@@ -251,18 +259,24 @@ async function recordRunFailure(
 
 /**
  * The digest rendered for each destination it has: the Slack post (with the workbook, when it
- * attaches one) and the mail. Pure renderers; the workbook is the one that loads a library.
+ * attaches one) and the mail (with the charts, when the digest has them). Pure renderers; the
+ * workbook and the charts are the ones that load a library.
  */
 async function renderDigest(
   job: DigestJob,
   key: string,
   report: Report,
+  charts: readonly Chart[],
   deps: DigestDeps,
 ): Promise<DigestMessages> {
   const { digest, team } = job;
   const workbook = attachesWorkbook(digest)
-    ? await workbookAttachment(team.name, report, await workbookAlerts(job, report, deps))
+    ? await workbookAttachment(team.name, report, {
+        ...(await workbookAlerts(job, report, deps)),
+        charts,
+      })
     : undefined;
+  const mailCharts = emailCharts(charts);
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
   const owners = Object.fromEntries(team.projects.map((p) => [p.id, p.owners]));
@@ -273,15 +287,21 @@ async function renderDigest(
       channel: slack.channel,
       post: renderSlackDigest(report, { key, owners }),
       file: slack.attachXlsx ? workbook : undefined,
+      charts: charts.map((c) => ({
+        filename: `${c.name}.png`,
+        content: c.png,
+        contentType: "image/png",
+      })),
     },
     email: email && {
       ...renderDigestEmail(report, {
         key,
         workbook: email.attachXlsx && workbook ? workbook.filename : null,
         owners,
+        charts: mailCharts.images,
       }),
       to: email.to,
-      attachments: email.attachXlsx && workbook ? [workbook] : [],
+      attachments: [...mailCharts.attachments, ...(email.attachXlsx && workbook ? [workbook] : [])],
       messageId: messageIdForKey(key),
     },
     msteams: msteams && {
@@ -293,6 +313,42 @@ async function renderDigest(
       body: JSON.stringify(webhookDigestBody(report, key)),
     },
   };
+}
+
+/**
+ * The charts, or none when they cannot be drawn or their days fetched: the digest still goes
+ * out, its text complete without them, and the log says why they are missing.
+ */
+async function chartsOrNone(
+  job: DigestJob,
+  key: string,
+  report: Report,
+  charts: { windowDays: number },
+  deps: DigestDeps,
+): Promise<Chart[]> {
+  try {
+    return await digestCharts(job, report, charts.windowDays, deps);
+  } catch (error) {
+    deps.logger.warn({ slot: key, err: String(error) }, "charts left out of the digest");
+    return [];
+  }
+}
+
+/**
+ * The digest's trend charts: each project's days over the chart window, through the run's
+ * request cache (and the day store behind `api`, when there is one), drawn by the chart
+ * module, loaded on the first digest that has charts.
+ */
+export async function digestCharts(
+  job: Pick<DigestJob, "team">,
+  report: Report,
+  windowDays: number,
+  deps: Pick<DigestDeps, "api" | "cache">,
+): Promise<Chart[]> {
+  const window = chartWindow(report.periods, windowDays);
+  const fetched = await collectSpan(deps.api, job.team, window, deps.cache);
+  const { digestChartData, renderDigestCharts } = await import("./render/charts/digest-charts.js");
+  return renderDigestCharts(report, digestChartData(report, window, fetched, job.team.alerts));
 }
 
 /** What the digest's deliveries need besides the destinations: the size cap, where to look. */
@@ -338,7 +394,7 @@ export function loadWorkbookRenderer() {
 async function workbookAttachment(
   team: string,
   report: Report,
-  options: { alerts?: AlertRow[] },
+  options: { alerts?: AlertRow[]; charts?: readonly Chart[] },
 ): Promise<Attachment> {
   const { renderWorkbook, XLSX_CONTENT_TYPE } = await loadWorkbookRenderer();
   return {

@@ -52,6 +52,7 @@ export async function backfillCommand(
     days: async () => store,
     now: () => now().getTime(),
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
+    ...(config.history ? { keep: config.history.keep } : {}),
   });
   const bar = progressBar(progress, out, series.length);
   let failed = 0;

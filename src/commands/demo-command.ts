@@ -11,6 +11,7 @@ import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { runDigest } from "../run-digest.js";
 import { useColor } from "./command-context.js";
 import { runDemoAlerts } from "./demo-alerts.js";
+import { writeCharts } from "./write-charts.js";
 
 /** The demo config ships with the package, beside `dist/`. */
 const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
@@ -37,6 +38,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
   const fireAt = opts.at ?? new Date();
   const color = useColor();
   let failed = 0;
+  let chartFiles = 0;
   try {
     out(
       "Every digest of config/demo.yaml, run now against the built-in emulator of the insights API",
@@ -60,7 +62,11 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
         out("");
         out(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
         out(renderTerminalReport(outcome.report, { color }).trimEnd());
-        const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
+        const charts = await writeCharts(opts.out, outcome.charts, `${outcome.key}.`);
+        chartFiles += charts.length;
+        const files = [...(clients.outboxFiles ?? []).slice(before), ...charts].map((f) =>
+          basename(f),
+        );
         out("");
         out(`\u2192 ${opts.out}/ ${files.join("  ")}`);
       }
@@ -72,12 +78,13 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
       out,
     );
     out("");
-    out(`Wrote ${clients.outboxFiles?.length ?? 0} files to ${opts.out}/:`);
+    out(`Wrote ${(clients.outboxFiles?.length ?? 0) + chartFiles} files to ${opts.out}/:`);
     out(
       "  *.slack.json  the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
     );
     out("  *.eml         the emails, with the workbook attached — open one in your mail client");
-    out("  *.xlsx        the workbooks (Summary, Daily and About sheets)");
+    out("  *.xlsx        the workbooks (Summary, Daily and About sheets; Charts with charts)");
+    out("  *.png         the trend charts of the digests that have them (also inline in the .eml)");
     out(
       "  *.teams.json  the Microsoft Teams cards (paste attachments[0].content into adaptivecards.io/designer)",
     );

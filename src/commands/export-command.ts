@@ -24,7 +24,8 @@ export interface ExportOptions {
 }
 
 /**
- * `export`: a workbook for any range the API serves, compared with the equal range just before.
+ * `export`: a workbook for any range the API serves or the day store holds, compared with the
+ * equal range just before; days neither has are named in the output and the About sheet.
  * Exit 1 when a project could not be fetched (the workbook is still written, and says which).
  */
 export async function exportCommand(
@@ -97,6 +98,7 @@ export async function exportCommand(
       if (p.status === "unavailable")
         out(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
     if (report.total.priorNote) out(`  ${report.total.priorNote}`);
+    if (report.missingDaysNote) out(`  ${report.missingDaysNote}`);
     return unavailable.length > 0 ? 1 : 0;
   } finally {
     await api.close();

@@ -5,10 +5,11 @@ import { noClients } from "../destinations/registry.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
+import { defaultChartDays } from "../periods/chart-window.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { alertLedger, runAlert } from "../run-alert.js";
-import { buildDigestReport } from "../run-digest.js";
+import { buildDigestReport, digestCharts } from "../run-digest.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import {
   digestFireAt,
@@ -19,6 +20,7 @@ import {
   terminalWidth,
   useColor,
 } from "./command-context.js";
+import { writeCharts } from "./write-charts.js";
 
 export interface PreviewOptions {
   team: string;
@@ -26,6 +28,8 @@ export interface PreviewOptions {
   alert?: string;
   at?: Date | string;
   config?: string;
+  /** A directory to write the digest's trend charts to, as PNGs. */
+  charts?: string;
 }
 
 /** `preview`: the digest as terminal text; nothing is sent, so no Slack or SMTP credentials are needed. */
@@ -44,16 +48,24 @@ export async function previewCommand(
   // What a real post would carry: the alerts firing now, read from the ledger (never written).
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
+    const cache = createRequestCache();
     const { report } = await buildDigestReport(
       { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
       {
         api,
-        cache: createRequestCache(),
+        cache,
         logger,
         ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
       },
     );
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
+    if (opts.charts !== undefined) {
+      // The digest's own window, or the default for its period when its config has no charts.
+      const days = digest.charts?.windowDays ?? defaultChartDays(digest.period);
+      const charts = await digestCharts({ team }, report, days, { api, cache });
+      out("");
+      for (const path of await writeCharts(opts.charts, charts)) out(`wrote ${path}`);
+    }
     return 0;
   } finally {
     await Promise.all([api.close(), ledger?.close()]);

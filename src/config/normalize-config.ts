@@ -1,5 +1,7 @@
 import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
+import { defaultChartDays } from "../periods/chart-window.js";
+import { parseRetention } from "../periods/retention.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
@@ -61,7 +63,10 @@ export function normalizeConfigWithoutApi(
       url: input.state.url === undefined ? null : new Secret(input.state.url),
       sendTimeoutMs: parseDuration(input.state.send_timeout),
     },
-    history: { settleAfterMs: parseDuration(input.history.settle_after) },
+    history: {
+      settleAfterMs: parseDuration(input.history.settle_after),
+      keep: parseRetention(input.history.keep),
+    },
     server: { port: input.server.port, host: input.server.host },
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };
@@ -87,6 +92,13 @@ function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
   };
 }
 
+/** "8w" → 56, "28d" → 28; undefined when the config leaves it to the period. */
+function chartWindowDays(window: string | undefined): number | undefined {
+  const match = window === undefined ? null : /^(\d+)\s*(d|w)$/.exec(window);
+  if (!match) return undefined;
+  return Number(match[1]) * (match[2] === "w" ? 7 : 1);
+}
+
 function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
   return {
     name: digest.name,
@@ -95,6 +107,9 @@ function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
     compareTo: digest.compare_to,
     catchUpMs: parseDuration(digest.catch_up),
     minChangePp: digest.min_change_pp,
+    charts: digest.charts
+      ? { windowDays: chartWindowDays(digest.charts.window) ?? defaultChartDays(digest.period) }
+      : null,
     ...resolveDestinations(digest, "digest"),
   };
 }

@@ -56,6 +56,20 @@ function destinationGlobals(): {
 export const DEFAULT_PERIOD: PeriodKind = "previous_day";
 export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
 
+const digestCharts = z
+  .strictObject({
+    window: z
+      .string()
+      .regex(/^([1-9]\d{0,2})\s*(d|w)$/, 'days or weeks, e.g. "28d" or "8w"')
+      .optional()
+      .describe(
+        'Days the charts show, ending with the digest\'s period: "28d", "8w". Default 8w for weekly digests, 16w for monthly and 28-day ones, 28d for daily ones; never less than the period and its comparison.',
+      ),
+  })
+  .describe(
+    "Trend charts of the flaky rate and the run pass rate by day (team and projects needing attention) in the email and the workbook.",
+  );
+
 const digest = z
   .strictObject({
     name: z
@@ -68,7 +82,7 @@ const digest = z
       .enum(COMPARE_TO)
       .default("previous_period")
       .describe(
-        "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (daily digests).",
+        "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (periods of at most 7 days); same_period_last_year: the same months a year earlier for previous_month and previous_quarter, else the same weekdays 52 weeks earlier (read from the day store once the API's 3 months have passed); median_of_4_weeks: the median of the same span in each of the 4 previous weeks (the last 4 Tuesdays for a daily digest; periods of at most 7 days), so one odd day does not colour the digest.",
       ),
     catch_up: duration
       .default("6h")
@@ -81,6 +95,7 @@ const digest = z
       .describe(
         "Smallest rate change, in percentage points, coloured as news (it must also be significant at 95%); smaller ones show uncoloured as ≈.",
       ),
+    charts: digestCharts.optional(),
     ...destinationFields("digest"),
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
@@ -266,8 +281,18 @@ export const configSchema = z
           .describe(
             "A day's figures are final once it ended this long ago (runs uploaded late still land in it until then); a final day in the store is never fetched again.",
           ),
+        keep: z
+          .string()
+          .regex(/^\d+\s*(d|w|y)$/, 'days, weeks or years, such as "2y", "18w" or "400d"')
+          .refine((value) => !/^0+\s*[dwy]$/.test(value), {
+            message: 'must be at least 1d, e.g. "2y"',
+          })
+          .default("2y")
+          .describe(
+            'How long the day store keeps a day: days, weeks or calendar years ("2y", "18w", "400d"). Older days are deleted once a day; a digest or export that reaches further names them as missing.',
+          ),
       })
-      .default({ settle_after: "48h" })
+      .default({ settle_after: "48h", keep: "2y" })
       .describe("The day store: each project day fetched is kept in the ledger."),
     server: z
       .strictObject({

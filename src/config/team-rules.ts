@@ -7,7 +7,7 @@ import { asNumber, asRecords, asText, type Loose } from "./loose-access.js";
 import { DEFAULT_ALERT_METRIC, DEFAULT_PERIOD } from "./schema.js";
 
 /** Periods longer than a week, which cannot be compared with "the same period last week". */
-const LONGER_THAN_A_WEEK = new Set(["previous_month", "last_28_days"]);
+const LONGER_THAN_A_WEEK = new Set(["previous_month", "previous_quarter", "last_28_days"]);
 
 /** The rules one team must meet beyond its schema: zone, schedules, uniqueness, destinations, thresholds. */
 export function checkTeam(team: Loose, at: string): ConfigIssue[] {
@@ -28,10 +28,12 @@ export function checkTeam(team: Loose, at: string): ConfigIssue[] {
     const path = `${at}.digests[${i}]`;
     issues.push(...checkSchedule(digest, path), ...checkHasDestination(digest, path, "digest"));
     const period = asText(digest.period) ?? DEFAULT_PERIOD;
-    if (digest.compare_to === "same_period_last_week" && LONGER_THAN_A_WEEK.has(period)) {
+    const compareTo = asText(digest.compare_to);
+    const weekly = compareTo === "same_period_last_week" || compareTo === "median_of_4_weeks";
+    if (weekly && LONGER_THAN_A_WEEK.has(period)) {
       issues.push({
         path: `${path}.compare_to`,
-        message: `same_period_last_week needs a period of at most 7 days, but ${period} is longer — use compare_to: previous_period`,
+        message: `${compareTo} needs a period of at most 7 days, but ${period} is longer — use compare_to: previous_period`,
       });
     }
   }

@@ -6,6 +6,7 @@ import type {
   GlobalOf,
 } from "../destinations/registry.js";
 import type { ProjectSelection } from "../insights/types.js";
+import type { Retention } from "../periods/retention.js";
 import type { CompareTo, PeriodKind, Weekday } from "../periods/types.js";
 import type { Secret } from "../secret.js";
 
@@ -28,8 +29,8 @@ export interface ResolvedConfig extends DestinationGlobals {
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
   state: { path: string; url: Secret | null; sendTimeoutMs: number };
-  /** The day store; absent in configs built by hand (then 48 h). */
-  history?: { settleAfterMs: number };
+  /** The day store; absent in configs built by hand (then 48 h, and days kept for ever). */
+  history?: { settleAfterMs: number; keep: Retention };
   server: { port: number; host: string };
   teams: Team[];
 }
@@ -72,6 +73,8 @@ export interface DigestConfig extends DigestDestinations {
   catchUpMs: number;
   /** Smallest rate change that is news, in percentage points. */
   minChangePp: number;
+  /** Trend charts, over `windowDays` days ending with the period; null: none. */
+  charts: { windowDays: number } | null;
 }
 
 export type { AlertMetric } from "../alerts/types.js";

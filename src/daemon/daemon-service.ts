@@ -80,6 +80,7 @@ export async function startDaemonService(
     logger,
     ...(options.outbox ? { outbox: options.outbox } : {}),
     onApiRequest: metrics.apiRequest,
+    now,
   });
   let signalFatal: (error: Error) => void = () => {};
   const fatal = new Promise<Error>((resolve) => {

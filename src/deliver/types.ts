@@ -22,14 +22,15 @@ export interface DeliveryProgress {
 
 export interface SlackDestination {
   /**
-   * Posts the message and its thread replies, and uploads `file` into the thread; with
-   * `progress`, skips the parts already done and records each one it does.
+   * Posts the message and its thread replies, and uploads `file` and then each of `charts`
+   * into the thread; with `progress`, skips the parts already done and records each one it does.
    */
   post(
     channel: string,
     post: SlackPost,
     file?: Attachment,
     progress?: DeliveryProgress,
+    charts?: readonly Attachment[],
   ): Promise<SlackPosted>;
   /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
   findPosted(

@@ -1,5 +1,6 @@
 import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
 import type { Period, PeriodPair } from "../periods/types.js";
+import { medianOutcome } from "./median-insights.js";
 import type {
   FetchOutcome,
   InsightsApi,
@@ -47,7 +48,7 @@ export interface CollectOptions {
 export async function collectInsights(
   api: InsightsApi,
   team: { projects: readonly ProjectSelection[]; timezone: string },
-  periods: Pick<PeriodPair, "current" | "prior">,
+  periods: Pick<PeriodPair, "current" | "prior" | "baseline">,
   cache: RequestCache,
   options: CollectOptions = {},
 ): Promise<CollectedProject[]> {
@@ -57,9 +58,14 @@ export async function collectInsights(
   let done = 0;
   const fetched = Promise.all(
     team.projects.map(async (project) => {
+      const baseline = periods.baseline;
       const [current, prior] = await Promise.all([
         fetchOutcome(api, project, team.timezone, periods.current, cache),
-        fetchOutcome(api, project, team.timezone, periods.prior, cache),
+        baseline
+          ? Promise.all(
+              baseline.map((span) => fetchOutcome(api, project, team.timezone, span, cache)),
+            ).then((spans) => medianOutcome(spans, periods.prior))
+          : fetchOutcome(api, project, team.timezone, periods.prior, cache),
       ]);
       done += 1;
       options.onProjectDone?.(done, team.projects.length);
@@ -74,6 +80,26 @@ export async function collectInsights(
     current,
     prior,
   }));
+}
+
+/**
+ * Every project's insights over one more span (a chart's window), by project id, through the
+ * same request cache, so a digest and an alert of the run asking for the same days share one
+ * request, and a day store behind `api` serves the days it holds.
+ */
+export async function collectSpan(
+  api: InsightsApi,
+  team: { projects: readonly ProjectSelection[]; timezone: string },
+  period: Period,
+  cache: RequestCache,
+): Promise<Map<string, FetchOutcome>> {
+  const outcomes = await Promise.all(
+    team.projects.map(
+      async (project) =>
+        [project.id, await fetchOutcome(api, project, team.timezone, period, cache)] as const,
+    ),
+  );
+  return new Map(outcomes);
 }
 
 async function fetchOutcome(

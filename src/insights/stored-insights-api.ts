@@ -1,6 +1,7 @@
-import { InvalidRangeError } from "../errors.js";
+import { InvalidRangeError, LookbackError } from "../errors.js";
 import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
+import { firstKeptDate, type Retention } from "../periods/retention.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
 import type {
   InsightsApi,
@@ -22,11 +23,35 @@ export interface DayStoreOptions {
   now: () => number;
   /** `history.settle_after`. */
   settleAfterMs: number;
+  /** `history.keep`: older days are deleted from the store once a day; absent: kept for ever. */
+  keep?: Retention;
+  /** A day not final is asked again only once it was fetched this long ago (default 5 min). */
+  freshForMs?: number;
 }
+
+/**
+ * Long enough for one daemon tick's digests and alerts, run one after another, to share the
+ * recent days the first of them asked; short enough that the next tick sees late uploads.
+ */
+const FRESH_FOR_MS = 5 * 60_000;
 
 /** `api` with the day store in front of its insights; the project list is the API's. */
 export function withDayStore(api: InsightsApi, options: DayStoreOptions): InsightsApi {
   const inFlight = new Map<string, Promise<StoredDay[]>>();
+  let forgottenOn: string | null = null;
+
+  /** Deletes the days `history.keep` no longer keeps, on the first request of each UTC day. */
+  async function forgetOldDays(store: DayStore, nowMs: number): Promise<void> {
+    const today = localDateOf(new Date(nowMs), "Etc/UTC");
+    if (!options.keep || forgottenOn === today) return;
+    forgottenOn = today;
+    try {
+      await store.forgetBefore(firstKeptDate(today, options.keep));
+    } catch (error) {
+      forgottenOn = null; // tried again on the next request
+      throw error;
+    }
+  }
 
   /** One range of a series from the API, written to the store; shared while in flight. */
   function fetchRange(
@@ -54,6 +79,27 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     return request;
   }
 
+  /**
+   * A range from the API; the part of it before the API's lookback is left to the store. The
+   * refusal is kept (`refused`), so that days neither held nor served can be named as missing.
+   */
+  async function fetchServed(
+    store: DayStore,
+    series: DaySeries,
+    query: InsightsQuery,
+    range: DateRange,
+    refused: LookbackError[],
+  ): Promise<StoredDay[]> {
+    try {
+      return await fetchRange(store, series, query, range);
+    } catch (error) {
+      if (!(error instanceof LookbackError) || error.earliestDate <= range.start) throw error;
+      refused.push(error);
+      if (error.earliestDate > range.end) return [];
+      return fetchRange(store, series, query, { start: error.earliestDate, end: range.end });
+    }
+  }
+
   return {
     listProjects: () => api.listProjects(),
 
@@ -64,6 +110,7 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       const end = query.endDate < today ? query.endDate : today;
       // A range the API refuses as such (reversed) gets the API's own answer.
       if (!store || query.startDate > end) return api.getInsights(projectId, query);
+      await forgetOldDays(store, nowMs);
       const series: DaySeries = {
         projectId,
         filters: dayFilterKey(query),
@@ -77,11 +124,15 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         held: new Map(held.map((day) => [day.date, day.fetchedAt.getTime()])),
         nowMs,
         settleAfterMs: options.settleAfterMs,
+        freshForMs: options.freshForMs ?? FRESH_FOR_MS,
       });
       const byDate = new Map(held.map((day) => [day.date, day]));
+      const refused: LookbackError[] = [];
       let fetched: StoredDay[][];
       try {
-        fetched = await Promise.all(ranges.map((range) => fetchRange(store, series, query, range)));
+        fetched = await Promise.all(
+          ranges.map((range) => fetchServed(store, series, query, range, refused)),
+        );
       } catch (error) {
         // The API's today is behind ours (its clock, or a test's emulator): the recent window
         // starts after it. The range as asked gets the API's own answer, and is stored.
@@ -91,10 +142,19 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       }
       for (const day of fetched.flat()) byDate.set(day.date, day);
       const dates = datesIn({ start: query.startDate, end });
-      const days = dates.map((date) => byDate.get(date));
+      const days = dates.flatMap((date) => byDate.get(date) ?? []);
+      const missing = dates.filter((date) => !byDate.has(date));
+      if (missing.length === 0) return assemble(projectId, query, end, days);
+      // Days before the API's lookback that the store never held are named, not shown as zeros;
+      // a range with none of its days anywhere stays the API's refusal.
+      const earliest = refused.map((error) => error.earliestDate).sort()[0];
+      const beyondLookback = earliest !== undefined && missing.every((date) => date < earliest);
+      if (beyondLookback && missing.length < dates.length) {
+        return { ...assemble(projectId, query, end, days), missingDays: missing };
+      }
+      if (beyondLookback) throw refused[0];
       // A day neither held nor sent (the API cut the range short): the API's answer, not zeros.
-      if (days.some((day) => day === undefined)) return api.getInsights(projectId, query);
-      return assemble(projectId, query, end, days as StoredDay[]);
+      return api.getInsights(projectId, query);
     },
   };
 }

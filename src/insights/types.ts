@@ -65,6 +65,11 @@ export interface ProjectInsights {
   days: InsightsDay[];
   /** The API's own totals for the range (zero counts when it had none). */
   overall: { runs: RunCounts; tests: TestCounts };
+  /**
+   * Days of the range that neither the API (past its lookback) nor the day store has, oldest
+   * first: left out of `days` and the totals. Absent when every day is there.
+   */
+  missingDays?: readonly string[];
 }
 
 export interface ProjectSummary {

@@ -60,6 +60,12 @@ export function monthStart(date: string, months = 0): string {
   return iso(day.setUTCFullYear(day.getUTCFullYear(), day.getUTCMonth() + months, 1));
 }
 
+/** The first day of the calendar quarter `quarters` quarters after the quarter of `date`. */
+export function quarterStart(date: string, quarters = 0): string {
+  const month = new Date(utcMs(date)).getUTCMonth();
+  return monthStart(date, -(month % 3) + 3 * quarters);
+}
+
 /** Luxon weekday of a date: 1 = Monday … 7 = Sunday. */
 export function weekdayOf(date: string): Weekday {
   return (((new Date(utcMs(date)).getUTCDay() + 6) % 7) + 1) as Weekday;

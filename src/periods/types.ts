@@ -9,12 +9,18 @@ export const PERIOD_KINDS = [
   "since_previous_run",
   "previous_week",
   "previous_month",
+  "previous_quarter",
   "last_7_days",
   "last_28_days",
 ] as const;
 export type PeriodKind = (typeof PERIOD_KINDS)[number];
 
-export const COMPARE_TO = ["previous_period", "same_period_last_week"] as const;
+export const COMPARE_TO = [
+  "previous_period",
+  "same_period_last_week",
+  "same_period_last_year",
+  "median_of_4_weeks",
+] as const;
 export type CompareTo = (typeof COMPARE_TO)[number];
 
 /** ISO weekday: 1 is Monday, 7 is Sunday (as luxon counts). */
@@ -25,5 +31,11 @@ export interface PeriodPair {
   kind: PeriodKind;
   compareTo: CompareTo;
   current: Period;
+  /** With a `baseline`, the span from its oldest start to its newest end. */
   prior: Period;
+  /**
+   * `median_of_4_weeks`: the current span moved back 1, 2, 3 and 4 weeks, newest first; the
+   * prior figures are their median. Absent for every other comparison.
+   */
+  baseline?: readonly Period[];
 }

@@ -1,4 +1,4 @@
-import { periodDays } from "../periods/calendar-date.js";
+import { periodDays, weekdayOf } from "../periods/calendar-date.js";
 import type { PeriodPair } from "../periods/types.js";
 import type { Report } from "../report/types.js";
 import { formatPeriod } from "./format.js";
@@ -17,7 +17,33 @@ export function comparisonLabel(periods: PeriodPair): string {
   ) {
     return `vs ${prior} (same ${days === 1 ? "day" : "period"} last week)`;
   }
+  if (periods.baseline) return `vs the median of ${baselineWords(periods)} (${prior})`;
+  if (periods.compareTo === "same_period_last_year") {
+    return `vs ${prior} (same ${periods.kind === "previous_quarter" ? "quarter" : "period"} last year)`;
+  }
   return `vs ${previousSpan(periods.kind, days)} (${prior})`;
+}
+
+const WEEKDAYS = [
+  "Mondays",
+  "Tuesdays",
+  "Wednesdays",
+  "Thursdays",
+  "Fridays",
+  "Saturdays",
+  "Sundays",
+];
+
+/**
+ * What a median baseline is made of: "the last 4 Tuesdays" (a day), "the previous 4 weeks"
+ * (a week), "the same days of the previous 4 weeks" (a span of 2 to 6 days).
+ */
+export function baselineWords(periods: PeriodPair): string {
+  const weeks = periods.baseline?.length ?? 0;
+  const days = periodDays(periods.current);
+  if (days === 1) return `the last ${weeks} ${WEEKDAYS[weekdayOf(periods.current.start) - 1]}`;
+  if (days === 7) return `the previous ${weeks} weeks`;
+  return `the same days of the previous ${weeks} weeks`;
 }
 
 function daysApart(periods: PeriodPair): number {
@@ -27,6 +53,7 @@ function daysApart(periods: PeriodPair): number {
 function previousSpan(kind: PeriodPair["kind"], days: number): string {
   if (kind === "previous_week") return "previous week";
   if (kind === "previous_month") return "previous month";
+  if (kind === "previous_quarter") return "previous quarter";
   return days === 1 ? "previous day" : `previous ${days} days`;
 }
 

@@ -5,6 +5,7 @@ import type { PeriodPair } from "../periods/types.js";
 import { dailySeries, sumDailySeries } from "./daily-series.js";
 import { DEFAULT_RULES, deltasBetween } from "./deltas.js";
 import { figuresFromCounts, sumFigures } from "./figures.js";
+import { missingDaysNote } from "./missing-days-note.js";
 import type {
   AvailableProject,
   ChangeRules,
@@ -44,9 +45,12 @@ export function buildReport(input: ReportInput): Report {
   const rules: ChangeRules = {
     minChangePp: input.minChangePp ?? DEFAULT_RULES.minChangePp,
     currentDays: periodDays(input.periods.current),
-    priorDays: periodDays(input.periods.prior),
+    // A median baseline is one span's worth of counts, whatever the weeks it is taken from.
+    priorDays: periodDays(input.periods.baseline?.[0] ?? input.periods.prior),
   };
   const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
+  const available = projects.filter((p): p is AvailableProject => p.status === "ok");
+  const missing = available.map((p) => ({ name: p.name, ...p.missingDays }));
   return {
     team: { ...input.team },
     digest: input.digest,
@@ -56,6 +60,19 @@ export function buildReport(input: ReportInput): Report {
     total: teamTotal(projects, input.periods, rules),
     alerts: [...(input.alerts ?? [])],
     dashboardUrl: input.dashboardUrl,
+    missingDaysNote: missingDaysNote(missing, available.length),
+  };
+}
+
+/**
+ * A project's rules: counts are compared per day held, so a period with days missing (neither
+ * the API nor the store has them) is not read as fewer runs.
+ */
+function heldRules(rules: ChangeRules, missing: AvailableProject["missingDays"]): ChangeRules {
+  return {
+    ...rules,
+    currentDays: rules.currentDays - missing.current.length,
+    priorDays: rules.priorDays - missing.prior.length,
   };
 }
 
@@ -72,9 +89,11 @@ function projectReport(
   // The API's own totals for the range, not a re-sum of its day buckets.
   const { overall, days } = input.current.insights;
   const current = figuresFromCounts(overall.runs, overall.tests);
-  const daily = dailySeries(days, periods.current);
+  const missingCurrent = input.current.insights.missingDays ?? [];
+  const daily = dailySeries(days, periods.current, missingCurrent);
   if (!input.prior.ok) {
     const note = priorUnavailableNote(input.prior.error);
+    const missingDays = { current: missingCurrent, prior: [] };
     return {
       ...ref,
       status: "ok",
@@ -82,10 +101,15 @@ function projectReport(
       current,
       prior: null,
       priorNote: note,
-      deltas: deltasBetween(current, { unavailable: note }, rules),
+      deltas: deltasBetween(current, { unavailable: note }, heldRules(rules, missingDays)),
       daily,
+      missingDays,
     };
   }
+  const missingDays = {
+    current: missingCurrent,
+    prior: input.prior.insights.missingDays ?? [],
+  };
   const priorOverall = input.prior.insights.overall;
   const prior = figuresFromCounts(priorOverall.runs, priorOverall.tests);
   return {
@@ -95,8 +119,9 @@ function projectReport(
     current,
     prior,
     priorNote: null,
-    deltas: deltasBetween(current, prior, rules),
+    deltas: deltasBetween(current, prior, heldRules(rules, missingDays)),
     daily,
+    missingDays,
   };
 }
 
@@ -125,11 +150,18 @@ function teamTotal(
       p.prior !== null,
   );
   const current = sumFigures(available.map((p) => p.current));
+  // The team has a day when any of its projects has it.
+  const missingDays = {
+    current: missingEverywhere(available.map((p) => p.missingDays.current)),
+    prior: missingEverywhere(withPrior.map((p) => p.missingDays.prior)),
+  };
+  const held = heldRules(rules, missingDays);
   const total = {
     current,
     daily: sumDailySeries(
       available.map((p) => p.daily),
       periods.current,
+      missingDays.current,
     ),
     excluded: projects.filter((p) => p.status === "unavailable").map((p) => p.name),
     silent: projects.filter((p) => p.status === "ok" && p.silent).map((p) => p.name),
@@ -141,14 +173,14 @@ function teamTotal(
     const deltas = deltasBetween(
       current,
       { unavailable: priorNote ?? "prior period not available" },
-      rules,
+      held,
     );
     return { ...total, prior: null, priorNote, deltas };
   }
 
   const prior = sumFigures(withPrior.map((p) => p.prior));
   if (withPrior.length === available.length) {
-    return { ...total, prior, priorNote: null, deltas: deltasBetween(current, prior, rules) };
+    return { ...total, prior, priorNote: null, deltas: deltasBetween(current, prior, held) };
   }
   const missing = available.filter((p) => p.prior === null).map((p) => p.name);
   const compared = sumFigures(withPrior.map((p) => p.current));
@@ -156,6 +188,13 @@ function teamTotal(
     ...total,
     prior,
     priorNote: `prior period not available for ${missing.join(", ")}; changes compare the other ${withPrior.length} project${withPrior.length === 1 ? "" : "s"} only`,
-    deltas: deltasBetween(compared, prior, rules),
+    deltas: deltasBetween(compared, prior, held),
   };
+}
+
+/** The days every list names (none when there are no lists). */
+function missingEverywhere(lists: readonly (readonly string[])[]): string[] {
+  const [first, ...rest] = lists;
+  if (!first) return [];
+  return first.filter((date) => rest.every((list) => list.includes(date)));
 }

@@ -9,11 +9,18 @@ const NO_TESTS = { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 };
 
 /**
  * One point per day of `period`, oldest first. A day the API sent with only its date, or did
- * not send at all, is a day with zero counts and no rates: no data is not 0%.
+ * not send at all, is a day with zero counts and no rates: no data is not 0%. `missing` days
+ * (neither the API nor the store has them) are left out: unknown is not zero either.
  */
-export function dailySeries(days: readonly InsightsDay[], period: Period): DailyPoint[] {
+export function dailySeries(
+  days: readonly InsightsDay[],
+  period: Period,
+  missing: readonly string[] = [],
+): DailyPoint[] {
   const byDate = new Map(days.map((day) => [day.date, day]));
-  return datesIn(period).map((date) => {
+  const unknown = new Set(missing);
+  return datesIn(period).flatMap((date) => {
+    if (unknown.has(date)) return [];
     const day = byDate.get(date);
     return {
       date,
@@ -22,8 +29,15 @@ export function dailySeries(days: readonly InsightsDay[], period: Period): Daily
   });
 }
 
-/** Several series over the same period summed day by day, rates from the summed counts. */
-export function sumDailySeries(series: readonly DailyPoint[][], period: Period): DailyPoint[] {
+/**
+ * Several series over the same period summed day by day, rates from the summed counts.
+ * `missing` days (no series has them) are left out.
+ */
+export function sumDailySeries(
+  series: readonly DailyPoint[][],
+  period: Period,
+  missing: readonly string[] = [],
+): DailyPoint[] {
   const byDate = new Map<string, DailyPoint["figures"][]>();
   for (const points of series) {
     for (const point of points) {
@@ -32,5 +46,8 @@ export function sumDailySeries(series: readonly DailyPoint[][], period: Period):
       else byDate.set(point.date, [point.figures]);
     }
   }
-  return datesIn(period).map((date) => ({ date, figures: sumFigures(byDate.get(date) ?? []) }));
+  const unknown = new Set(missing);
+  return datesIn(period)
+    .filter((date) => !unknown.has(date))
+    .map((date) => ({ date, figures: sumFigures(byDate.get(date) ?? []) }));
 }

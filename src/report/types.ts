@@ -101,8 +101,10 @@ export interface AvailableProject extends ProjectRef {
   /** e.g. "prior period not available: insights go back to 2026-08-25". */
   priorNote: string | null;
   deltas: Deltas;
-  /** Every day of the current period, oldest first. */
+  /** Every day of the current period held, oldest first (missing days are left out). */
   daily: DailyPoint[];
+  /** Days neither the API nor the day store has, left out of the figures (ISO dates). */
+  missingDays: { current: readonly string[]; prior: readonly string[] };
 }
 
 export interface UnavailableProject extends ProjectRef {
@@ -154,4 +156,6 @@ export interface Report {
   alerts: FiringAlert[];
   /** Template with {project_id}, or null. */
   dashboardUrl: string | null;
+  /** Which days neither the API nor the day store has (they are left out); null when none. */
+  missingDaysNote: string | null;
 }

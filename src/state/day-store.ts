@@ -39,6 +39,8 @@ export interface DayStore {
   writeDays(series: DaySeries, days: readonly StoredDay[]): Promise<void>;
   /** Every series held, with its extent. */
   coverage(): Promise<SeriesCoverage[]>;
+  /** Deletes every series' days dated before `date` (`history.keep`); how many were deleted. */
+  forgetBefore(date: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -72,6 +72,12 @@ export function createPostgresDayStore(
         days: Number(row.days),
       }));
     },
+    async forgetBefore(date) {
+      const { rowCount } = await retrying(() =>
+        pool.query("DELETE FROM insight_days WHERE date < $1", [date]),
+      );
+      return rowCount ?? 0;
+    },
     async close() {
       await pool.end();
     },

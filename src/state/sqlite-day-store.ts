@@ -37,6 +37,7 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
     `SELECT project, filters, zone, MIN(date) AS first, MAX(date) AS last, COUNT(*) AS days
      FROM insight_days GROUP BY project, filters, zone ORDER BY project, filters, zone`,
   );
+  const forget = db.prepare<[string]>("DELETE FROM insight_days WHERE date < ?");
   return {
     async readDays(series, start, end) {
       return read
@@ -55,6 +56,9 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
         last: row.last,
         days: row.days,
       }));
+    },
+    async forgetBefore(date) {
+      return forget.run(date).changes;
     },
     async close() {
       if (db.open) db.close();

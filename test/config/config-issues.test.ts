@@ -171,12 +171,22 @@ const cases: Case[] = [
     [[`${D}.compare_to`, "needs a period of at most 7 days, but previous_month is longer"]],
   ],
   [
+    "median_of_4_weeks on a quarter",
+    { [`${D}.period`]: "previous_quarter", [`${D}.compare_to`]: "median_of_4_weeks" },
+    [
+      [
+        `${D}.compare_to`,
+        "median_of_4_weeks needs a period of at most 7 days, but previous_quarter is longer",
+      ],
+    ],
+  ],
+  [
     "a period kind that does not exist",
     { [`${D}.period`]: "previous_dya" },
     [
       [
         `${D}.period`,
-        '"previous_dya" is not allowed — use one of: previous_day, since_previous_run, previous_week, previous_month, last_7_days, last_28_days (did you mean "previous_day"?)',
+        '"previous_dya" is not allowed — use one of: previous_day, since_previous_run, previous_week, previous_month, previous_quarter, last_7_days, last_28_days (did you mean "previous_day"?)',
       ],
     ],
   ],
@@ -232,7 +242,7 @@ const cases: Case[] = [
     [
       [
         `${D}.colour`,
-        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, slack, email",
+        "unknown key — allowed here: name, schedule, period, compare_to, catch_up, min_change_pp, charts, slack, email",
       ],
     ],
   ],

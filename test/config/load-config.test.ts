@@ -89,6 +89,7 @@ describe("loadConfig", () => {
       compareTo: "previous_period",
       catchUpMs: 90 * 60_000,
       minChangePp: 0.5,
+      charts: null,
       slack: { channel: "C0123ABCD", attachXlsx: false },
       email: { to: ["qa@example.com"], attachXlsx: true },
       msteams: null,

@@ -31,6 +31,7 @@ export function aDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     compareTo: "previous_period",
     catchUpMs: 6 * 3_600_000,
     minChangePp: 0.5,
+    charts: null,
     slack: { channel: "C0123ABCD", attachXlsx: false },
     email: null,
     msteams: null,

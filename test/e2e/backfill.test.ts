@@ -80,8 +80,12 @@ describe("backfill", () => {
         .sort(),
     );
 
-    // Again: only the recent days, not yet final, are asked — one request per series.
+    // Again at once: the recent days were fetched a moment ago, nothing is asked.
     emulator.requestLog.length = 0;
+    expect(await backfillCommand({ config: path }, () => {}, now, quiet)).toBe(0);
+    expect(insightsRequests()).toBe(0);
+    // An hour on: only the recent days, not yet final, are asked — one request per series.
+    clock += 3_600_000;
     expect(await backfillCommand({ config: path }, () => {}, now, quiet)).toBe(0);
     expect(insightsRequests()).toBe(3);
 

@@ -16,6 +16,7 @@ import { type CliResult, requireBuiltCli, runCli } from "./run-cli.js";
 
 interface DemoDigest {
   name: string;
+  charts?: { window?: string };
   slack?: { channel: string; attach_xlsx?: boolean };
   email?: { to: string[]; attach_xlsx?: boolean };
 }
@@ -42,8 +43,10 @@ beforeAll(async () => {
     digests: t.digests ?? [],
   }));
   // No INSIGHTS_*, SLACK_* or SMTP_* variables at all.
-  result = await runCli(["demo", "--out", out], { cwd: dirs.dir, timeoutMs: 30_000 });
-});
+  // The demo draws its checkout digests' charts too: on a loaded 2-core machine it has taken
+  // over 20 s (vitest's default for a hook).
+  result = await runCli(["demo", "--out", out], { cwd: dirs.dir, timeoutMs: 60_000 });
+}, 70_000);
 
 afterAll(async () => {
   await dirs.remove();
@@ -124,7 +127,16 @@ describe("demo", () => {
           expect(listed).toContain(`${key}.eml`);
           const mail = await simpleParser(await readFile(join(out, `${key}.eml`)));
           expect(mail.subject).toContain(team.title);
-          expect(mail.attachments.length).toBe(digest.email.attach_xlsx === false ? 0 : 1);
+          const downloads = mail.attachments.filter((a) => a.contentId === undefined);
+          expect(downloads.length).toBe(digest.email.attach_xlsx === false ? 0 : 1);
+          const inline = mail.attachments.filter((a) => a.contentId !== undefined);
+          expect(inline.length).toBe(digest.charts ? 2 : 0);
+        }
+        if (digest.charts) {
+          for (const chart of ["team-flaky-rate", "team-run-pass-rate"]) {
+            expect(files, chart).toContain(`${key}.${chart}.png`);
+            expect(listed).toContain(`${key}.${chart}.png`);
+          }
         }
         // attach_xlsx defaults to true for email, false for Slack.
         const needsWorkbook =
@@ -140,7 +152,7 @@ describe("demo", () => {
     }
     // Nothing but what the digests asked for.
     for (const file of files)
-      expect(file).toMatch(/\.(slack\.json|teams\.json|webhook\.json|eml|xlsx)$/);
+      expect(file).toMatch(/\.(slack\.json|teams\.json|webhook\.json|eml|xlsx|png)$/);
     expect(result.stdout).toContain(`Wrote ${files.size} files to ${out}/`);
   });
 });

@@ -138,7 +138,10 @@ describe("a digest cycle of 50 projects against a faulty API", () => {
     ]);
 
     // Every digest delivered, and each one exactly as the fault-free run wrote it.
-    for (const line of actual.done) expect(line.deliveries).toEqual({ "slack:C0123ABCD": "sent" });
+    // (The daemon writes to an outbox here, and says so rather than "sent".)
+    for (const line of actual.done) {
+      expect(line.deliveries).toEqual({ "slack:C0123ABCD": "written to the outbox" });
+    }
     const want = slackFiles(expected.outbox);
     const got = slackFiles(actual.outbox);
     expect(want.size).toBe(ZONES.length);

@@ -7,7 +7,9 @@ import { type RunningEmulator, startEmulator } from "../../src/insights/emulator
 import { withDayStore } from "../../src/insights/stored-insights-api.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { createLogger } from "../../src/logger.js";
-import type { DayStore } from "../../src/state/day-store.js";
+import { datesIn } from "../../src/periods/calendar-date.js";
+import { parseRetention } from "../../src/periods/retention.js";
+import { type DayStore, dayFilterKey } from "../../src/state/day-store.js";
 import { openDayStore } from "../../src/state/open-day-store.js";
 import { query, rejection, TEST_KEY, testClient } from "./client-builders.js";
 
@@ -78,6 +80,99 @@ describe("insights behind the day store", () => {
     ).toBeLessThan(1);
   });
 
+  it("names the days neither the API nor the store has, and answers the rest from the store", async () => {
+    const { plain, stored } = apis();
+    const fromApi = await plain.getInsights(projectId(), JULY);
+    await stored.getInsights(projectId(), JULY);
+
+    clock = Date.parse("2026-11-20T10:00:00Z"); // four months on: June and July are past the lookback
+    const lateJune = { ...JULY, startDate: "2026-06-28", endDate: "2026-07-03" };
+    const answer = await stored.getInsights(projectId(), lateJune);
+    expect(answer.missingDays).toEqual(["2026-06-28", "2026-06-29", "2026-06-30"]);
+    const held = fromApi.days.filter((day) => day.date <= "2026-07-03");
+    expect(answer.days).toEqual(held);
+    expect(answer.overall.tests.failed).toBe(
+      held.reduce((sum, day) => sum + (day.tests?.failed ?? 0), 0),
+    );
+    expect(answer.overall.runs.passed).toBe(
+      held.reduce((sum, day) => sum + (day.runs?.passed ?? 0), 0),
+    );
+  });
+
+  it("still refuses a range beyond the lookback of which the store holds no day", async () => {
+    const { stored } = apis();
+    await stored.getInsights(projectId(), JULY);
+    clock = Date.parse("2026-11-20T10:00:00Z");
+    const june = { ...JULY, startDate: "2026-06-01", endDate: "2026-06-07" };
+    expect(await rejection(stored.getInsights(projectId(), june))).toBeInstanceOf(LookbackError);
+  });
+
+  it("asks the API for the part of a range its lookback still serves, and names the days before it", async () => {
+    const { plain, stored } = apis();
+    await stored.getInsights(projectId(), { ...JULY, endDate: "2026-07-05" });
+    clock = Date.parse("2026-10-10T10:00:00Z"); // the API serves from 07-10 on
+    const served = { ...JULY, startDate: "2026-07-10", endDate: "2026-07-20" };
+    const fromApi = await plain.getInsights(projectId(), served);
+    const answer = await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-06-28",
+      endDate: "2026-07-20",
+    });
+    expect(answer.missingDays).toEqual([
+      ...datesIn({ start: "2026-06-28", end: "2026-06-30" }),
+      ...datesIn({ start: "2026-07-06", end: "2026-07-09" }),
+    ]);
+    expect(answer.days.map((day) => day.date)).toEqual(
+      datesIn({ start: "2026-07-01", end: "2026-07-05" }).concat(
+        datesIn({ start: "2026-07-10", end: "2026-07-20" }),
+      ),
+    );
+    expect(answer.days.slice(5)).toEqual(fromApi.days);
+  });
+
+  it("deletes the days history.keep no longer keeps, once a day", async () => {
+    const { client } = testClient(emulator.url, { now: () => clock });
+    const keep = parseRetention("30d");
+    const stored = withDayStore(client, {
+      days: async () => store,
+      now: () => clock,
+      settleAfterMs: H48,
+      keep,
+    });
+    await stored.getInsights(projectId(), JULY);
+    clock = Date.parse("2026-08-10T10:00:00Z"); // keeps 07-11 on
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    const series = {
+      projectId: projectId(),
+      filters: dayFilterKey(JULY),
+      timezone: "Europe/Berlin",
+    };
+    const held = await store.readDays(series, "2026-07-01", "2026-07-14");
+    expect(held.map((day) => day.date)).toEqual(
+      datesIn({ start: "2026-07-11", end: "2026-07-14" }),
+    );
+    // An old day written back the same day stays until the next day's first request.
+    const old = { date: "2026-07-01", runs: null, tests: null, fetchedAt: new Date(clock) };
+    await store.writeDays(series, [old]);
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    expect(await store.readDays(series, "2026-07-01", "2026-07-01")).toHaveLength(1);
+    clock = Date.parse("2026-08-11T10:00:00Z");
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      startDate: "2026-08-01",
+      endDate: "2026-08-05",
+    });
+    expect(await store.readDays(series, "2026-07-01", "2026-07-11")).toEqual([]);
+  });
+
   it("never asks again for a settled day it holds", async () => {
     const { stored } = apis();
     await stored.getInsights(projectId(), JULY);
@@ -113,6 +208,7 @@ describe("insights behind the day store", () => {
     const { stored } = apis();
     const yesterday = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
     await stored.getInsights(projectId(), yesterday);
+    clock += 10 * 60_000; // the next tick
     await stored.getInsights(projectId(), yesterday);
     expect(insightsRequests()).toHaveLength(2);
 
@@ -121,6 +217,17 @@ describe("insights behind the day store", () => {
     expect(insightsRequests()).toHaveLength(3);
     await stored.getInsights(projectId(), yesterday);
     expect(insightsRequests()).toHaveLength(3);
+  });
+
+  it("shares the recent days among the digests and alerts of one tick, run one after another", async () => {
+    const { stored } = apis();
+    const daily = { ...JULY, startDate: "2026-07-19", endDate: "2026-07-19" };
+    const lastDays = { ...JULY, startDate: "2026-07-17", endDate: "2026-07-20" };
+    await stored.getInsights(projectId(), daily);
+    clock += 60_000;
+    await stored.getInsights(projectId(), lastDays);
+    await stored.getInsights(projectId(), daily);
+    expect(insightsRequests()).toHaveLength(1);
   });
 
   it("shares one request for the recent days among queries of different ranges at once", async () => {

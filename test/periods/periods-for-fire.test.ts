@@ -196,7 +196,99 @@ const rows: Row[] = [
     current: ["2026-12-27", "2027-01-02"],
     prior: ["2026-12-20", "2026-12-26"],
   },
+  {
+    // 00:30 on 1 April in Berlin is still 31 March in UTC; March's clocks went forward on the 29th.
+    name: "quarter fired just after midnight on 1 April in Berlin reports Q1, whose days cross DST",
+    fireAt: "2026-03-31T22:30:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_quarter",
+    current: ["2026-01-01", "2026-03-31"],
+    prior: ["2025-10-01", "2025-12-31"],
+  },
+  {
+    name: "quarter fired at 23:30 on 31 March in New York is still in Q1: it reports Q4",
+    fireAt: "2026-04-01T03:30:00Z",
+    timezone: "America/New_York",
+    kind: "previous_quarter",
+    current: ["2025-10-01", "2025-12-31"],
+    prior: ["2025-07-01", "2025-09-30"],
+  },
+  {
+    name: "quarter against the same quarter last year",
+    fireAt: "2026-04-01T07:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_quarter",
+    compareTo: "same_period_last_year",
+    current: ["2026-01-01", "2026-03-31"],
+    prior: ["2025-01-01", "2025-03-31"],
+  },
+  {
+    name: "February against last year's February, a leap year's 29 days",
+    fireAt: "2025-03-02T08:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_month",
+    compareTo: "same_period_last_year",
+    current: ["2025-02-01", "2025-02-28"],
+    prior: ["2024-02-01", "2024-02-29"],
+  },
+  {
+    name: "a week against the same weekdays 52 weeks earlier",
+    fireAt: "2026-11-16T08:00:00Z",
+    timezone: "Europe/Berlin",
+    kind: "previous_week",
+    compareTo: "same_period_last_year",
+    current: ["2026-11-09", "2026-11-15"],
+    prior: ["2025-11-10", "2025-11-16"],
+  },
 ];
+
+describe("median_of_4_weeks", () => {
+  const fire = (kind: PeriodKind) =>
+    periodsForFire({
+      fireAt: new Date("2026-11-25T08:00:00Z"), // a Wednesday, in Berlin
+      timezone: "Europe/Berlin",
+      kind,
+      compareTo: "median_of_4_weeks",
+      weekStartsOn: 1,
+    });
+
+  it("a daily digest's baseline is the same weekday in each of the 4 previous weeks", () => {
+    const pair = fire("previous_day");
+    expect(pair.current).toEqual({ start: "2026-11-24", end: "2026-11-24" });
+    expect(pair.baseline).toEqual(
+      ["2026-11-17", "2026-11-10", "2026-11-03", "2026-10-27"].map((d) => ({ start: d, end: d })),
+    );
+    expect(pair.prior).toEqual({ start: "2026-10-27", end: "2026-11-17" });
+  });
+
+  it("a weekly digest's baseline is each of the 4 previous weeks", () => {
+    const pair = fire("previous_week");
+    expect(pair.baseline).toEqual([
+      { start: "2026-11-09", end: "2026-11-15" },
+      { start: "2026-11-02", end: "2026-11-08" },
+      { start: "2026-10-26", end: "2026-11-01" },
+      { start: "2026-10-19", end: "2026-10-25" },
+    ]);
+    expect(pair.prior).toEqual({ start: "2026-10-19", end: "2026-11-15" });
+  });
+
+  it("is refused for a period longer than a week, naming the fix", () => {
+    expect(() => fire("previous_month")).toThrow(
+      /median_of_4_weeks needs a period of at most 7 days.*compare_to: previous_period/,
+    );
+  });
+
+  it("has no baseline for other comparisons", () => {
+    const pair = periodsForFire({
+      fireAt: new Date("2026-11-25T08:00:00Z"),
+      timezone: "Europe/Berlin",
+      kind: "previous_day",
+      compareTo: "previous_period",
+      weekStartsOn: 1,
+    });
+    expect(pair.baseline).toBeUndefined();
+  });
+});
 
 describe("periodsForFire", () => {
   it.each(rows)("$name", (row) => {

@@ -97,14 +97,16 @@ describe("periodsForFire properties", () => {
     );
   });
 
-  it("current and prior have equal lengths, except months, which are whole calendar months", () => {
+  it("current and prior have equal lengths, except months and quarters, which are whole calendar months", () => {
     fc.assert(
       fc.property(fire, (input) => {
         const { current, prior } = periodsForFire({ ...input, compareTo: "previous_period" });
-        if (input.kind === "previous_month") {
+        if (input.kind === "previous_month" || input.kind === "previous_quarter") {
           for (const p of [current, prior]) {
             expect(p.start.endsWith("-01")).toBe(true);
-            expect(p.end).toBe(lastOfMonth(p.start));
+            expect(p.end).toBe(lastOfMonth(p.end));
+            if (input.kind === "previous_month")
+              expect(p.end.slice(0, 7)).toBe(p.start.slice(0, 7));
           }
         } else {
           expect(length(prior)).toBe(length(current));
@@ -120,6 +122,7 @@ describe("periodsForFire properties", () => {
       since_previous_run: null,
       previous_week: 7,
       previous_month: null,
+      previous_quarter: null,
       last_7_days: 7,
       last_28_days: 28,
     };
@@ -132,7 +135,8 @@ describe("periodsForFire properties", () => {
         expect(current.end < today).toBe(true);
         const days = expectedLength[input.kind];
         if (days !== null) expect(length(current)).toBe(days);
-        if (input.kind !== "previous_week" && input.kind !== "previous_month") {
+        const calendar = ["previous_week", "previous_month", "previous_quarter"];
+        if (!calendar.includes(input.kind)) {
           expect(dayNumber(current.end)).toBe(dayNumber(today) - 1);
         }
       }),
@@ -169,6 +173,52 @@ describe("periodsForFire properties", () => {
           compareTo: "previous_period",
         });
         expect(dayNumber(current.end) + 1).toBe(dayNumber(`${today.slice(0, 8)}01`));
+      }),
+      RUNS,
+    );
+  });
+
+  it("previous_quarter is the three calendar months before the fire's local quarter", () => {
+    fc.assert(
+      fc.property(fire, (input) => {
+        const today = localDate(input.fireAt, input.timezone);
+        const { current, prior } = periodsForFire({
+          ...input,
+          kind: "previous_quarter",
+          compareTo: "previous_period",
+        });
+        const [year, month] = today.split("-").map(Number) as [number, number];
+        const quarterStart = new Date(Date.UTC(year, Math.floor((month - 1) / 3) * 3, 1));
+        expect(dayNumber(current.end) + 1).toBe(quarterStart.getTime() / DAY_MS);
+        expect(["01", "04", "07", "10"]).toContain(current.start.slice(5, 7));
+        expect(current.start.slice(8)).toBe("01");
+        const monthsApart = (a: string, b: string) =>
+          (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 +
+          Number(b.slice(5, 7)) -
+          Number(a.slice(5, 7));
+        expect(monthsApart(current.start, current.end)).toBe(2);
+        expect(monthsApart(prior.start, current.start)).toBe(3);
+        expect(dayNumber(prior.end) + 1).toBe(dayNumber(current.start));
+      }),
+      RUNS,
+    );
+  });
+
+  it("same_period_last_year: calendar months a year back, spans of days 52 weeks back", () => {
+    fc.assert(
+      fc.property(fire, (input) => {
+        const compareTo: CompareTo = "same_period_last_year";
+        const { current, prior } = periodsForFire({ ...input, compareTo });
+        if (input.kind === "since_previous_run") return; // compared with a week earlier, always
+        if (input.kind === "previous_month" || input.kind === "previous_quarter") {
+          const lastYear = (iso: string) => `${Number(iso.slice(0, 4)) - 1}${iso.slice(4, 8)}`;
+          expect(prior.start).toBe(`${lastYear(current.start)}01`);
+          expect(prior.end).toBe(lastOfMonth(`${lastYear(current.end)}01`));
+        } else {
+          expect(dayNumber(prior.start)).toBe(dayNumber(current.start) - 364);
+          expect(dayNumber(prior.end)).toBe(dayNumber(current.end) - 364);
+          expect(weekday(prior.start)).toBe(weekday(current.start));
+        }
       }),
       RUNS,
     );

@@ -1,4 +1,7 @@
+import fc from "fast-check";
+import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { addDays } from "../../src/periods/calendar-date.js";
 import { isFinalDay, planDayFetches, recentWindow } from "../../src/periods/plan-day-fetches.js";
 
 // Now: 2026-11-16 10:00 UTC; settle after 48 h, so the window is 2026-11-12 … 2026-11-16.
@@ -102,5 +105,32 @@ describe("planDayFetches", () => {
     expect(recentWindow(NOW, "Etc/UTC", H48)).toEqual({ start: "2026-11-12", end: "2026-11-16" });
     // The window's oldest day has settled by now: a fetch now makes it final before it leaves.
     expect(isFinalDay("2026-11-12", "Etc/UTC", NOW, H48)).toBe(true);
+  });
+});
+
+describe("isFinalDay's shortcut", () => {
+  it("agrees with the day's end in its zone, from UTC−12 to UTC+14, across DST", () => {
+    const zones = [
+      "Etc/GMT+12",
+      "Pacific/Kiritimati",
+      "Europe/Berlin",
+      "America/New_York",
+      "Asia/Kathmandu",
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: 0, max: 730 }),
+        fc.integer({ min: -3 * 86_400_000, max: 5 * 86_400_000 }),
+        (zone, offset, afterUtcEnd) => {
+          const date = addDays("2025-01-01", offset);
+          const utcEnd = Date.parse(`${addDays(date, 1)}T00:00:00Z`);
+          const fetchedAt = utcEnd + afterUtcEnd;
+          const endsAt = DateTime.fromISO(addDays(date, 1), { zone }).startOf("day").toMillis();
+          expect(isFinalDay(date, zone, fetchedAt, H48)).toBe(fetchedAt - endsAt > H48);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

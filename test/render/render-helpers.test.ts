@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { addDays } from "../../src/periods/calendar-date.js";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
 import { sparkline } from "../../src/render/format.js";
@@ -71,6 +72,45 @@ describe("comparisonLabel", () => {
         ["2026-10-01", "2026-10-31"],
       ),
       "vs previous month (Oct 1 \u2013 31, 2026)",
+    ],
+    [
+      pair(
+        "previous_quarter",
+        "same_period_last_year",
+        ["2026-01-01", "2026-03-31"],
+        ["2025-01-01", "2025-03-31"],
+      ),
+      "vs Jan 1 \u2013 Mar 31, 2025 (same quarter last year)",
+    ],
+    [
+      {
+        ...pair(
+          "previous_day",
+          "median_of_4_weeks",
+          ["2026-11-24", "2026-11-24"],
+          ["2026-10-27", "2026-11-17"],
+        ),
+        baseline: ["2026-11-17", "2026-11-10", "2026-11-03", "2026-10-27"].map((d) => ({
+          start: d,
+          end: d,
+        })),
+      },
+      "vs the median of the last 4 Tuesdays (Oct 27 \u2013 Nov 17, 2026)",
+    ],
+    [
+      {
+        ...pair(
+          "previous_week",
+          "median_of_4_weeks",
+          ["2026-11-16", "2026-11-22"],
+          ["2026-10-19", "2026-11-15"],
+        ),
+        baseline: [7, 14, 21, 28].map((back) => ({
+          start: addDays("2026-11-16", -back),
+          end: addDays("2026-11-22", -back),
+        })),
+      },
+      "vs the median of the previous 4 weeks (Oct 19 \u2013 Nov 15, 2026)",
     ],
   ])("%#: %s", (periods, expected) => {
     expect(comparisonLabel(periods)).toBe(expected);

@@ -175,6 +175,7 @@ export function project(spec: ProjectSpec, periods: PeriodPair = WEEK): Availabl
     spec.prior === null ? EMPTY_FIGURES : spec.prior === "lookback" ? null : figures(spec.prior);
   return {
     status: "ok",
+    missingDays: { current: [], prior: [] },
     silent: spec.silent ?? false,
     projectId: spec.id,
     name: spec.name ?? spec.id,
@@ -325,6 +326,7 @@ export function checkoutReport(overrides: Partial<Report> = {}): Report {
   return {
     team: { name: "checkout", title: "Checkout squad", timezone: "Europe/Berlin" },
     digest: "weekly",
+    missingDaysNote: null,
     periods,
     generatedAt: "2026-11-16T08:00:00.000Z",
     projects,

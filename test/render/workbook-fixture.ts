@@ -131,6 +131,7 @@ function projectOfDays(
   const priorNote = options.priorNote ?? null;
   return {
     status: "ok",
+    missingDays: { current: [], prior: [] },
     silent: false,
     projectId: id,
     name,
@@ -158,6 +159,7 @@ export function report(
   return {
     team: { name: "checkout", title: "Checkout squad", timezone: "Europe/Berlin" },
     digest: "weekly",
+    missingDaysNote: null,
     periods,
     generatedAt: "2026-11-16T08:00:00.000Z",
     projects,

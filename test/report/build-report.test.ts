@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { datesIn } from "../../src/periods/calendar-date.js";
 import { buildReport, type ReportProjectInput } from "../../src/report/build-report.js";
 import { emptyFigures } from "../../src/report/figures.js";
 import type { AvailableProject, Report } from "../../src/report/types.js";
@@ -329,5 +330,64 @@ describe("a report never holds NaN or Infinity", () => {
       pValue: 1,
       large: false,
     });
+  });
+});
+
+describe("buildReport with days neither the API nor the day store has", () => {
+  /** Insights of `period` with `runsPerDay` passed runs each day, leaving out `missing` days. */
+  function held(period: typeof WEEK.current, runsPerDay: number, missing: string[] = []) {
+    const data = Object.fromEntries(
+      datesIn(period)
+        .filter((date) => !missing.includes(date))
+        .map((date) => [date, { runs: runs(runsPerDay, 0), tests: tests({ passed: runsPerDay }) }]),
+    );
+    const full = insights(period, data);
+    if (missing.length === 0) return full;
+    return {
+      ...full,
+      days: full.days.filter((d) => !missing.includes(d.date)),
+      missingDays: missing,
+    };
+  }
+  const PRIOR_GAP = ["2026-11-02", "2026-11-03", "2026-11-04"];
+
+  it("names the missing days once, and compares counts per day held, not as fewer runs", () => {
+    const r = report([
+      project("a", {
+        current: ok(held(WEEK.current, 100)),
+        prior: ok(held(WEEK.prior, 100, PRIOR_GAP)),
+      }),
+      project("b", {
+        current: ok(held(WEEK.current, 50)),
+        prior: ok(held(WEEK.prior, 50, PRIOR_GAP)),
+      }),
+    ]);
+    expect(r.missingDaysNote).toMatch(
+      /^No figures for 2026-11-02\.\.2026-11-04 of the prior period: older than the insights API's 3 months and not in the day store/,
+    );
+    expect(r.missingDaysNote).not.toContain("(A");
+    // 700 runs in 7 days against 400 in the 4 days held: the same 100 a day, no change.
+    expect(available(r, "a").prior?.runs).toBe(400);
+    expect(available(r, "a").deltas.runs).toMatchObject({ kind: "change", significant: false });
+    expect(r.total.deltas.runs).toMatchObject({ kind: "change", significant: false });
+  });
+
+  it("names the projects when only some lack the days, and leaves their days out of the daily series", () => {
+    const gap = ["2026-11-09", "2026-11-10"];
+    const r = report([
+      project("a", { current: ok(held(WEEK.current, 100, gap)), prior: ok(held(WEEK.prior, 100)) }),
+      project("b", { current: ok(held(WEEK.current, 50)), prior: ok(held(WEEK.prior, 50)) }),
+    ]);
+    expect(r.missingDaysNote).toContain("2026-11-09..2026-11-10 of the period (A)");
+    expect(available(r, "a").daily.map((d) => d.date)).toEqual(datesIn(WEEK.current).slice(2));
+    // The team has those days from project b.
+    expect(r.total.daily).toHaveLength(7);
+  });
+
+  it("has no note when every day is there", () => {
+    const r = report([
+      project("a", { current: ok(held(WEEK.current, 10)), prior: ok(held(WEEK.prior, 10)) }),
+    ]);
+    expect(r.missingDaysNote).toBeNull();
   });
 });

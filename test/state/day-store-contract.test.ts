@@ -99,6 +99,25 @@ describe.each([
     ]);
   });
 
+  it("forgets the days of every series dated before a date, and keeps the rest", async () => {
+    const store = await (await create())();
+    const auckland = { ...SERIES, timezone: "Pacific/Auckland" };
+    for (const series of [SERIES, auckland]) {
+      await store.writeDays(series, [
+        day("2024-11-24", 1, "2024-11-30T00:00:00Z"),
+        day("2024-11-25", 2, "2024-11-30T00:00:00Z"),
+        day("2026-11-24", 3, "2026-11-25T00:00:00Z"),
+      ]);
+    }
+    expect(await store.forgetBefore("2024-11-25")).toBe(2);
+    for (const series of [SERIES, auckland]) {
+      expect((await store.readDays(series, "2024-01-01", "2026-12-31")).map((d) => d.date)).toEqual(
+        ["2024-11-25", "2026-11-24"],
+      );
+    }
+    expect(await store.forgetBefore("2024-11-25")).toBe(0);
+  });
+
   it("stores each day once when two processes write the same days at once", async () => {
     const connect = await create();
     const [a, b] = await Promise.all([connect(), connect()]);

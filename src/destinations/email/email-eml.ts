@@ -20,6 +20,8 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
       filename: a.filename,
       content: a.content,
       contentType: a.contentType,
+      // An inline image goes in a multipart/related part the HTML names by its Content-ID.
+      ...(a.cid ? { cid: a.cid, contentDisposition: "inline" as const } : {}),
     })),
     // RFC 3834, and Outlook's own header: vacation replies and out-of-office notices stay away
     // from a bot's sender address.

@@ -18,8 +18,9 @@ export function emailOutbox(files: OutboxFiles, global: EmailGlobal): EmailDesti
     async send(message: EmailMessage): Promise<EmailSent> {
       const key = message.messageId.replace(/^<|@.*$/g, "");
       await files.save(`${key}.eml`, await composeEml(message));
+      // Inline charts live in the .eml; only files to download are written beside it.
       for (const attachment of message.attachments)
-        await files.save(attachment.filename, attachment.content);
+        if (attachment.cid === undefined) await files.save(attachment.filename, attachment.content);
       return { messageId: message.messageId, accepted: [...message.to], rejected: [] };
     },
   };

@@ -53,6 +53,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       post: SlackPost,
       file?: Attachment,
       progress?: DeliveryProgress,
+      charts: readonly Attachment[] = [],
     ): Promise<SlackPosted> {
       const signal = progress?.signal;
       const id = await resolve(channel);
@@ -111,6 +112,26 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
             signal,
           );
           await progress?.record("upload", null);
+        }
+        // Each chart a part of its own, after the workbook (whose part keeps its old name).
+        for (const chart of charts) {
+          const part = `upload ${chart.filename}`;
+          if (!todo(part)) continue;
+          step = `upload of ${chart.filename}`;
+          await call(
+            "files.uploadV2",
+            channel,
+            () =>
+              client.files.uploadV2({
+                channel_id: id,
+                thread_ts: posted.ts,
+                file: chart.content,
+                filename: chart.filename,
+                title: chart.filename,
+              }),
+            signal,
+          );
+          await progress?.record(part, null);
         }
       } catch (error) {
         const cause = toSlackDeliveryError(

@@ -12,6 +12,8 @@ export interface SlackDigestMessage {
   channel: string;
   post: SlackPost;
   file: Attachment | undefined;
+  /** The digest's chart PNGs, uploaded into the thread after the file. */
+  charts?: readonly Attachment[];
 }
 
 /** The Slack delivery job of a digest: post, thread, upload. */
@@ -21,11 +23,11 @@ export function slackDigestJob(
   slack: SlackDestination,
   deps: Pick<DigestJobDeps, "since">,
 ): DeliveryJob {
-  const { channel, post, file } = message;
+  const { channel, post, file, charts = [] } = message;
   return {
     id: slackDestinationId(channel),
     send: async (progress) => ({
-      slackTs: (await slack.post(channel, post, file, progress)).ts,
+      slackTs: (await slack.post(channel, post, file, progress, charts)).ts,
     }),
     recover: async (progress) => {
       const ts =
@@ -35,7 +37,7 @@ export function slackDigestJob(
       if (ts === null) return null;
       await progress.record("post", ts);
       // The thread replies and the upload the interrupted attempt did not get to.
-      await slack.post(channel, post, file, progress);
+      await slack.post(channel, post, file, progress, charts);
       return { slackTs: ts };
     },
   };

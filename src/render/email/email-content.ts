@@ -34,6 +34,7 @@ export function digestContent(
   const notes = [
     silentTotalsNote(report),
     report.total.priorNote,
+    report.missingDaysNote,
     ...projectPriorNotes(report).map((n) => `${n.names.join(", ")}: ${n.note}`),
     report.total.excluded.length > 0
       ? `The team total leaves out ${report.total.excluded.join(", ")} (unavailable).`

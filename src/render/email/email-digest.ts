@@ -10,6 +10,7 @@ import {
 import { formatCount, formatDuration, formatPeriod, formatRate } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
+import { chartsHtml, chartsText, type EmailChart } from "./email-charts.js";
 import { type DigestContent, digestContent, projectUrl } from "./email-content.js";
 import {
   COLOURS,
@@ -39,6 +40,8 @@ export interface DigestEmailOptions {
    * the news names their project for something bad (never for noise or an improvement).
    */
   owners?: Readonly<Record<string, readonly string[]>>;
+  /** Trend charts the mail carries as `cid:` parts (see `emailCharts`), shown under the team's figures. */
+  charts?: readonly EmailChart[];
 }
 
 /** Wraps what says the workbook is attached, so a size cap that drops it can drop this too. */
@@ -55,10 +58,17 @@ export interface DigestEmail {
 /** Subject, HTML and plain text of a digest mail. */
 export function renderDigestEmail(report: Report, options: DigestEmailOptions): DigestEmail {
   const content = digestContent(report, options);
+  const charts = options.charts ?? [];
   return {
     subject: digestSubject(report),
-    html: digestHtml(report, content, options.key, options.workbook ?? null),
-    text: digestText(report, content, options.key, workbookLine(options.workbook ?? null)),
+    html: digestHtml(report, content, options.key, options.workbook ?? null, charts),
+    text: digestText(
+      report,
+      content,
+      options.key,
+      workbookLine(options.workbook ?? null),
+      chartsText(charts),
+    ),
     cc: ownersCc(content.news, options.owners ?? {}),
   };
 }
@@ -93,6 +103,7 @@ function digestHtml(
   content: DigestContent,
   key: string,
   workbook: string | null,
+  charts: readonly EmailChart[],
 ): string {
   const attached = workbookLine(workbook);
   const rows = [
@@ -105,6 +116,7 @@ function digestHtml(
     ...content.notes.map((note) =>
       paragraphHtml(escapeHtml(note), `color:${COLOURS.neutral};font-size:12px;`),
     ),
+    ...chartsHtml(charts),
     ...moreNewsHtml(content.news),
     headingHtml(`Projects (${WORST_FIRST_LABEL})`),
     ...content.projects.map((p, i) => projectBlock(p, report.dashboardUrl, i)),

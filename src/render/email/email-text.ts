@@ -18,6 +18,8 @@ export function digestText(
   content: DigestContent,
   key: string,
   attached: string | null = null,
+  /** The Trends section's lines (each chart in words); none without charts. */
+  charts: readonly string[] = [],
 ): string {
   const { current, prior, deltas } = report.total;
   const labelWidth = Math.max(...HEADLINE_FIGURES.map((h) => h.label.length));
@@ -38,6 +40,7 @@ export function digestText(
     );
   }
   for (const note of content.notes) lines.push(`  Note: ${note}`);
+  lines.push(...charts);
 
   if (news.more > 0) {
     lines.push("", `${NEWS_TITLE} (continued)`);

@@ -24,11 +24,12 @@ export interface SizeCap {
 
 /** The message as it may be sent under the cap, measured as the composed MIME bytes. */
 export async function fitEmailToSize(message: EmailMessage, cap: SizeCap): Promise<SizedMessage> {
-  if (message.attachments.length === 0) return { message, dropped: [], fullBytes: null };
+  // Inline charts stay: the body shows them, and they are small beside a workbook.
+  const dropped = message.attachments.filter((a) => a.cid === undefined);
+  if (dropped.length === 0) return { message, dropped: [], fullBytes: null };
   const fullBytes = await cap.measure(message);
   if (fullBytes <= cap.maxBytes) return { message, dropped: [], fullBytes };
 
-  const dropped = message.attachments;
   const { hint } = cap;
   const files = dropped.map((a) => `${a.filename} (${megabytes(a.content.length)})`).join(", ");
   const why = `The workbook ${files} is not attached: with it this mail would be ${megabytes(fullBytes)}, over the ${megabytes(cap.maxBytes)} limit (email.max_bytes).`;
@@ -42,7 +43,12 @@ export async function fitEmailToSize(message: EmailMessage, cap: SizeCap): Promi
     `<p style="font-family:Arial,sans-serif;font-size:13px;color:#1f2328;margin:16px;">${escapeHtml(why)}<br>${escapeHtml(how)}` +
     `${hint ? `<br><code style="font-family:Consolas,Menlo,monospace;">${escapeHtml(hint)}</code>` : ""}</p>`;
   return {
-    message: { ...message, attachments: [], text, html: beforeBodyEnd(html, note) },
+    message: {
+      ...message,
+      attachments: message.attachments.filter((a) => a.cid !== undefined),
+      text,
+      html: beforeBodyEnd(html, note),
+    },
     dropped,
     fullBytes,
   };

@@ -149,6 +149,9 @@ function teamNotes(report: Report): string[] {
   const silent = silentTotalsNote(report);
   if (silent !== null) notes.push(escapeMrkdwn(truncateText(silent, 500)));
   if (priorNote !== null) notes.push(`\u2139\uFE0F ${escapeMrkdwn(priorNote)}`);
+  if (report.missingDaysNote !== null) {
+    notes.push(`\u2139\uFE0F ${escapeMrkdwn(truncateText(report.missingDaysNote, 1000))}`);
+  }
   for (const { note, names } of projectPriorNotes(report)) {
     const who = truncateText(names.join(", "), 300);
     notes.push(`\u2139\uFE0F ${escapeMrkdwn(who)}: ${escapeMrkdwn(note)}`);

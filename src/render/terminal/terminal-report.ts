@@ -106,6 +106,7 @@ function headline(report: Report, layout: TerminalLayout): string[] {
   const silent = silentTotalsNote(report);
   if (silent !== null) notes.push(`Note: ${clean(silent)}`);
   if (priorNote !== null) notes.push(`Note: ${clean(priorNote)}`);
+  if (report.missingDaysNote !== null) notes.push(`Note: ${clean(report.missingDaysNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
     notes.push(`Note: ${names.map(clean).join(", ")}: ${clean(note)}`);
   }

@@ -1,6 +1,7 @@
 import type ExcelJS from "exceljs";
 import { DateTime } from "luxon";
 import type { Report } from "../../report/types.js";
+import { baselineWords } from "../comparison-label.js";
 import { formatPeriod } from "../format.js";
 import { cellText, fontOf } from "./workbook-cells.js";
 import { PRINT_SETUP, wrappedLines } from "./workbook-sheet.js";
@@ -39,10 +40,14 @@ const DEFINITIONS: [string, string][] = [
 /** The lines of the About sheet, top to bottom. */
 export function aboutLines(report: Report, generatedAt: string): AboutLine[] {
   const { team, periods } = report;
-  const compared =
-    periods.compareTo === "same_period_last_week"
-      ? "same period a week earlier"
-      : "the period before";
+  const compared = {
+    previous_period: "the period before",
+    same_period_last_week: "same period a week earlier",
+    same_period_last_year: "same period a year earlier",
+    median_of_4_weeks: periods.baseline
+      ? `the median of ${baselineWords(periods)}`
+      : "the period before",
+  }[periods.compareTo];
   const lines: AboutLine[] = [
     { cells: [`Test insights — ${team.title}`], bold: true },
     { cells: [] },
@@ -64,6 +69,7 @@ export function aboutLines(report: Report, generatedAt: string): AboutLine[] {
     { cells: ["Generated at", describeInstant(generatedAt, team.timezone)] },
   ];
   if (report.total.priorNote) lines.push({ cells: ["Prior data", report.total.priorNote] });
+  if (report.missingDaysNote) lines.push({ cells: ["Missing days", report.missingDaysNote] });
   if (report.total.excluded.length > 0) {
     lines.push({
       cells: ["Left out of the total", `${report.total.excluded.join(", ")} (unavailable)`],

@@ -3,15 +3,17 @@ import ExcelJS from "exceljs";
 import type { Report } from "../../report/types.js";
 import { writeAboutSheet } from "./workbook-about.js";
 import { type AlertRow, alertsSheet, firingAlertRows } from "./workbook-alerts.js";
+import { type WorkbookChart, withChartsSheet } from "./workbook-charts.js";
 import { runsSheet, testsSheet } from "./workbook-counts.js";
 import { dailySheet } from "./workbook-daily.js";
 import { writeTableSheet } from "./workbook-sheet.js";
 import { summarySheet } from "./workbook-summary.js";
 
 export type { AlertRow } from "./workbook-alerts.js";
+export type { WorkbookChart } from "./workbook-charts.js";
 
 // The XLSX export of a report (README "The workbook"): `About`, `Summary`, `Runs`, `Tests`,
-// `Daily` and, where alerts ran, `Alerts`. Written once, through exceljs's streaming writer, to any stream: a
+// `Daily`, where alerts ran, `Alerts`, and with a digest's charts, `Charts`. Written once, through exceljs's streaming writer, to any stream: a
 // buffer for mail attachments, a file for `export`.
 
 export interface WorkbookOptions {
@@ -19,6 +21,8 @@ export interface WorkbookOptions {
   alerts?: readonly AlertRow[];
   /** When the workbook was made (ISO instant); defaults to the report's `generatedAt`. */
   generatedAt?: string;
+  /** The digest's trend charts, placed on a `Charts` sheet (`renderWorkbook` only). */
+  charts?: readonly WorkbookChart[];
 }
 
 export const XLSX_CONTENT_TYPE =
@@ -75,5 +79,6 @@ export async function renderWorkbook(
     },
   });
   await writeWorkbook(report, sink, options);
-  return Buffer.concat(chunks);
+  const book = Buffer.concat(chunks);
+  return options.charts?.length ? withChartsSheet(book, options.charts) : book;
 }

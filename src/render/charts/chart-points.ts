@@ -1,0 +1,58 @@
+import { wilsonInterval } from "../../alerts/wilson-interval.js";
+import type { Period } from "../../periods/types.js";
+import type { DailyPoint, Figures } from "../../report/types.js";
+
+// What a trend chart plots, computed from the days before any drawing: one row per day of the
+// window with the day's rate, its Wilson interval and the sample behind it. A day without runs
+// keeps its row with null values, so the line breaks there instead of dropping to 0%.
+
+/** The rates a trend chart can show. */
+export type ChartMetric = "flakyRate" | "runPassRate";
+
+/** Confidence of the band drawn around each day's rate. */
+export const BAND_CONFIDENCE = 0.95;
+
+export interface ChartPoint {
+  date: string;
+  /** Fraction; null on a day without data (drawn as a gap). */
+  rate: number | null;
+  /** Wilson interval of the day's rate; null with the rate. */
+  low: number | null;
+  high: number | null;
+  /** Results (flaky rate) or runs (run pass rate) behind the rate. */
+  sample: number;
+}
+
+/** Hits and trials of a metric in one span's figures. */
+export function metricCounts(metric: ChartMetric, f: Figures): { hits: number; trials: number } {
+  return metric === "flakyRate"
+    ? { hits: f.testsFlaky, trials: f.tests }
+    : { hits: f.runsPassed, trials: f.runs };
+}
+
+/** One point per day given, oldest first. */
+export function chartPoints(metric: ChartMetric, days: readonly DailyPoint[]): ChartPoint[] {
+  return days.map(({ date, figures }) => {
+    const { hits, trials } = metricCounts(metric, figures);
+    if (trials === 0) return { date, rate: null, low: null, high: null, sample: 0 };
+    const band = wilsonInterval(hits, trials, BAND_CONFIDENCE);
+    return { date, rate: hits / trials, low: band.low, high: band.high, sample: trials };
+  });
+}
+
+/** The rate over a span of the days, from their summed counts; null without data. */
+export function spanRate(
+  metric: ChartMetric,
+  days: readonly DailyPoint[],
+  span: Period,
+): number | null {
+  let hits = 0;
+  let trials = 0;
+  for (const day of days) {
+    if (day.date < span.start || day.date > span.end) continue;
+    const counts = metricCounts(metric, day.figures);
+    hits += counts.hits;
+    trials += counts.trials;
+  }
+  return trials === 0 ? null : hits / trials;
+}

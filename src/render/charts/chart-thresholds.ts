@@ -1,0 +1,33 @@
+import type { AlertRule } from "../../alerts/types.js";
+import type { ChartMetric } from "./chart-points.js";
+import type { ChartThreshold } from "./chart-spec.js";
+
+const ALERT_METRIC_OF: Record<ChartMetric, AlertRule["metric"]> = {
+  flakyRate: "flaky_rate",
+  runPassRate: "run_pass_rate",
+};
+
+/**
+ * The thresholds a chart of `metric` draws: the warn and critical levels of the team's alerts
+ * on that metric (percent in config, fractions on the chart), each level once.
+ */
+export function chartThresholds(
+  metric: ChartMetric,
+  alerts: readonly Pick<AlertRule, "metric" | "warnAt" | "criticalAt">[],
+): ChartThreshold[] {
+  const seen = new Set<string>();
+  const thresholds: ChartThreshold[] = [];
+  for (const alert of alerts) {
+    if (alert.metric !== ALERT_METRIC_OF[metric]) continue;
+    for (const [level, value] of [
+      ["warn", alert.warnAt / 100],
+      ["critical", alert.criticalAt / 100],
+    ] as const) {
+      const id = `${level}:${value}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      thresholds.push({ level, value });
+    }
+  }
+  return thresholds;
+}

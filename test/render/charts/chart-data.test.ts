@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import {
+  collectInsights,
+  collectSpan,
+  createRequestCache,
+} from "../../../src/insights/collect-insights.js";
+import type { FetchOutcome, InsightsApi, InsightsDay } from "../../../src/insights/types.js";
+import { chartWindow, defaultChartDays } from "../../../src/periods/chart-window.js";
+import { chartThresholds } from "../../../src/render/charts/chart-thresholds.js";
+import { digestChartData } from "../../../src/render/charts/digest-charts.js";
+import { configText as configTextWith, issueLines, parse } from "../../config/config-builders.js";
+import { checkoutReport, WEEK } from "../report-fixture.js";
+
+// What the charts are drawn from: which days (the window), whose days (the team total's
+// projects), and which thresholds (the team's alerts on the metric); and the config that says so.
+
+const WINDOW = { start: "2026-09-21", end: "2026-11-15" };
+
+function outcome(days: InsightsDay[]): FetchOutcome {
+  return {
+    ok: true,
+    insights: {
+      projectId: "x",
+      startDate: WINDOW.start,
+      endDate: WINDOW.end,
+      timezone: "UTC",
+      days,
+      overall: {
+        runs: { passed: 0, failed: 0, meanDurationMs: null },
+        tests: { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 },
+      },
+    },
+  };
+}
+
+const day = (date: string, flaky: number): InsightsDay => ({
+  date,
+  runs: { passed: 9, failed: 1, meanDurationMs: 60_000 },
+  tests: { passed: 1000, failed: 0, skipped: 0, flaky, timedOut: 0 },
+});
+
+describe("the chart window", () => {
+  it("is 8 weeks for weekly digests and 28 days for daily ones, ending with the period", () => {
+    expect(defaultChartDays("previous_week")).toBe(56);
+    expect(defaultChartDays("previous_day")).toBe(28);
+    expect(chartWindow(WEEK, 56)).toEqual({ start: "2026-09-21", end: "2026-11-15" });
+  });
+
+  it("never leaves out the prior period, however short the configured window", () => {
+    expect(chartWindow(WEEK, 3)).toEqual({ start: WEEK.prior.start, end: WEEK.current.end });
+  });
+});
+
+describe("a digest's chart data", () => {
+  it("sums the projects the team total counts, leaves gaps where none ran, and skips a project whose window failed", () => {
+    const report = checkoutReport();
+    const ok = report.projects.filter((p) => p.status === "ok");
+    const [first, second, third] = ok;
+    const fetched = new Map<string, FetchOutcome>([
+      [first?.projectId ?? "", outcome([day("2026-11-10", 10), day("2026-11-11", 20)])],
+      [second?.projectId ?? "", outcome([day("2026-11-10", 30)])],
+      [third?.projectId ?? "", { ok: false, error: { code: "UPSTREAM", message: "503" } }],
+    ]);
+    const data = digestChartData(report, WINDOW, fetched, []);
+    expect(data.team).toHaveLength(56);
+    const on = (date: string) => data.team.find((d) => d.date === date)?.figures;
+    expect(on("2026-11-10")?.testsFlaky).toBe(40);
+    expect(on("2026-11-10")?.tests).toBe(2000);
+    expect(on("2026-11-11")?.flakyRate).toBeCloseTo(0.02);
+    expect(on("2026-11-12")?.flakyRate).toBeNull();
+    expect([...data.projects.keys()]).toEqual([first?.projectId, second?.projectId]);
+    expect(data.thresholds).toEqual({ flakyRate: [], runPassRate: [] });
+  });
+
+  it("draws the thresholds of the team's alerts on the charted metric, in fractions, each once", () => {
+    const alerts = [
+      { metric: "flaky_rate" as const, warnAt: 3, criticalAt: 5 },
+      { metric: "flaky_rate" as const, warnAt: 3, criticalAt: 8 },
+      { metric: "runs" as const, warnAt: 10, criticalAt: 5 },
+    ];
+    expect(chartThresholds("flakyRate", alerts)).toEqual([
+      { level: "warn", value: 0.03 },
+      { level: "critical", value: 0.05 },
+      { level: "critical", value: 0.08 },
+    ]);
+    expect(chartThresholds("runPassRate", alerts)).toEqual([]);
+  });
+});
+
+describe("charts in the config", () => {
+  it("are off unless a digest has charts; the window is the period's default or as written", () => {
+    const digestOf = (text: string) => {
+      const result = parse(text);
+      if (!("config" in result)) throw new Error(issueLines(result).join("\n"));
+      return result.config.teams[0]?.digests[0];
+    };
+    const base = "teams[0].digests[0]";
+    expect(digestOf(configTextWith({}))?.charts).toBeNull();
+    expect(digestOf(configTextWith({ [`${base}.charts`]: {} }))?.charts).toEqual({
+      windowDays: 28,
+    });
+    expect(digestOf(configTextWith({ [`${base}.charts`]: { window: "8w" } }))?.charts).toEqual({
+      windowDays: 56,
+    });
+    expect(
+      issueLines(parse(configTextWith({ [`${base}.charts`]: { window: "two months" } }))),
+    ).toEqual([
+      `${base}.charts.window: "two months" is not allowed — must be days or weeks, e.g. "28d" or "8w"`,
+    ]);
+  });
+});
+
+describe("the chart window's days", () => {
+  it("are fetched once per project and run, through the run's request cache", async () => {
+    const asked: string[] = [];
+    const api: InsightsApi = {
+      async getInsights(projectId, query) {
+        asked.push(`${projectId} ${query.startDate}..${query.endDate}`);
+        const result = outcome([day(query.endDate, 5)]);
+        if (!result.ok) throw new Error("unreachable");
+        return { ...result.insights, projectId };
+      },
+      async listProjects() {
+        return [];
+      },
+    };
+    const team = {
+      timezone: "UTC",
+      projects: ["a", "b"].map((id) => ({ id, name: id, branch: null, author: null, tags: [] })),
+    };
+    const cache = createRequestCache();
+    await collectInsights(api, team, WEEK, cache);
+    const first = await collectSpan(api, team, WINDOW, cache);
+    const second = await collectSpan(api, team, WINDOW, cache);
+    expect(asked.filter((a) => a.endsWith(`${WINDOW.start}..${WINDOW.end}`))).toEqual([
+      `a ${WINDOW.start}..${WINDOW.end}`,
+      `b ${WINDOW.start}..${WINDOW.end}`,
+    ]);
+    expect(asked).toHaveLength(6);
+    expect(second.get("a")).toEqual(first.get("a"));
+    expect(first.get("b")?.ok).toBe(true);
+  });
+});

@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { chartPoints } from "../../../src/render/charts/chart-points.js";
+import { CHART_COLOURS } from "../../../src/render/charts/chart-spec.js";
+import { CHART_SIZE, renderTrendChart } from "../../../src/render/charts/trend-chart.js";
+import { CHART_WINDOW, chartDays, chartInput, GOLDEN_CHARTS, SPIKE_DATE } from "./chart-fixture.js";
+import { countColour, decodePng, differingPixels, pngSize } from "./png-pixels.js";
+
+// A chart is judged by its pixels: it decodes, has the size asked, changes where the data
+// change and nowhere else, and matches the golden image of its kind within a tolerance
+// (regenerate them with `npx tsx scripts/update-chart-goldens.ts`, then look at them).
+
+const WIDTH = CHART_SIZE.width * CHART_SIZE.scale;
+const HEIGHT = CHART_SIZE.height * CHART_SIZE.scale;
+
+describe("a trend chart", () => {
+  it("is a PNG of the asked size, drawn at 2× for the CSS size it is shown at", async () => {
+    const chart = await renderTrendChart(chartInput("flakyRate"), "team-flaky-rate");
+    expect(pngSize(chart.png)).toEqual({ width: WIDTH, height: HEIGHT });
+    const pixels = decodePng(chart.png);
+    expect({ width: pixels.width, height: pixels.height }).toEqual({
+      width: WIDTH,
+      height: HEIGHT,
+    });
+    expect(countColour(pixels, CHART_COLOURS.line)).toBeGreaterThan(500);
+    expect({ cssWidth: chart.cssWidth, cssHeight: chart.cssHeight }).toEqual({
+      cssWidth: 360,
+      cssHeight: 200,
+    });
+    expect(chart.cssWidth).toBeLessThanOrEqual(390);
+  });
+
+  it("is the same image for the same data, and differs only around the day that differs", async () => {
+    const input = chartInput("flakyRate", { thresholds: [] });
+    const base = decodePng((await renderTrendChart(input, "a")).png);
+    const again = decodePng((await renderTrendChart(input, "a")).png);
+    expect(differingPixels(base, again).count).toBe(0);
+    // One day early in the window, Sep 29, from ~2% to 8%: only the left of the plot changes.
+    const changed = chartInput("flakyRate", {
+      thresholds: [],
+      days: chartDays({ "2026-09-29": { flaky: 160, tests: 2000 } }),
+    });
+    const diff = differingPixels(base, decodePng((await renderTrendChart(changed, "a")).png));
+    expect(diff.count).toBeGreaterThan(100);
+    expect(diff.maxX).toBeLessThan(WIDTH * 0.35);
+  });
+
+  it("leaves a gap on a day without runs instead of drawing 0%", async () => {
+    // Every day at 3%, one Wednesday either without runs or with a true 0%.
+    const flat = (override: { flaky: number | null; tests?: number }) =>
+      chartInput("flakyRate", {
+        thresholds: [],
+        days: chartDays(
+          Object.fromEntries(
+            chartDays().map((d) => [
+              d.date,
+              d.date === "2026-10-21" ? override : { flaky: 60, tests: 2000 },
+            ]),
+          ),
+        ),
+      });
+    const bottom = { y0: Math.round(HEIGHT * 0.82), y1: Math.round(HEIGHT * 0.88) };
+    const gap = decodePng((await renderTrendChart(flat({ flaky: null }), "gap")).png);
+    const zero = decodePng((await renderTrendChart(flat({ flaky: 0, tests: 2000 }), "zero")).png);
+    expect(countColour(zero, CHART_COLOURS.line, bottom)).toBeGreaterThan(20);
+    expect(countColour(gap, CHART_COLOURS.line, bottom)).toBe(0);
+  });
+
+  it("draws the alert thresholds only when the team has an alert on the metric", async () => {
+    const withAlert = decodePng((await renderTrendChart(chartInput("flakyRate"), "a")).png);
+    const without = decodePng(
+      (await renderTrendChart(chartInput("flakyRate", { thresholds: [] }), "a")).png,
+    );
+    expect(countColour(withAlert, CHART_COLOURS.critical, {}, 20)).toBeGreaterThan(300);
+    expect(countColour(withAlert, CHART_COLOURS.warn, {}, 20)).toBeGreaterThan(200);
+    expect(countColour(without, CHART_COLOURS.critical, {}, 20)).toBe(0);
+    expect(countColour(without, CHART_COLOURS.warn, {}, 20)).toBe(0);
+  });
+
+  it("bands a small day's rate widely and a large day's narrowly (Wilson, 95%)", () => {
+    const points = chartPoints("flakyRate", chartDays());
+    const spike = points.find((p) => p.date === SPIKE_DATE);
+    const ordinary = points.find((p) => p.date === "2026-11-10");
+    const width = (p?: { low: number | null; high: number | null }) =>
+      (p?.high ?? 0) - (p?.low ?? 0);
+    expect(spike?.sample).toBe(40);
+    expect(width(spike)).toBeGreaterThan(0.1);
+    expect(width(ordinary)).toBeLessThan(0.02);
+    expect(points.filter((p) => p.rate === null).map((p) => p.date)).toContain("2026-11-14");
+  });
+
+  it("says in words what the picture shows", async () => {
+    const chart = await renderTrendChart(chartInput("flakyRate"), "a");
+    expect(chart.alt).toMatch(/^Flaky rate · Checkout \(team\) by day, Sep 21 – Nov 15, 2026; /);
+    expect(chart.alt).toContain("the prior period (Nov 2 – 8, 2026)");
+    expect(chart.alt).toContain("highest day 15.0% on Nov 12, 2026 (40 results)");
+    expect(chart.alt).toContain("16 days without results");
+    expect(chart.alt).toContain("warn at 5.0%; critical at 10.0%");
+    const pass = await renderTrendChart(chartInput("runPassRate", { thresholds: [] }), "b");
+    expect(pass.alt).toContain("lowest day");
+    expect(pass.alt).not.toContain("warn at");
+    expect(CHART_WINDOW.end).toBe("2026-11-15");
+  });
+
+  for (const [kind, input] of Object.entries(GOLDEN_CHARTS)) {
+    it(`matches the golden ${kind} image within a tolerance`, async () => {
+      const golden = decodePng(await readFile(new URL(`./golden/${kind}.png`, import.meta.url)));
+      const drawn = decodePng((await renderTrendChart(input, kind)).png);
+      // Antialiasing may differ by a resvg patch release; a changed line or label does not hide in 0.5%.
+      expect(differingPixels(golden, drawn).count).toBeLessThan(WIDTH * HEIGHT * 0.005);
+    });
+  }
+});
