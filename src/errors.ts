@@ -17,6 +17,7 @@ export type ErrorCode =
   | "MALFORMED_RESPONSE"
   | "SLACK"
   | "EMAIL"
+  | "WEBHOOK"
   | "LEDGER_LOCKED"
   | "LEDGER";
 
@@ -168,10 +169,35 @@ export class EmailDeliveryError extends ReporterError implements RetryVerdict {
   }
 }
 
+/**
+ * A POST to a URL destination failed: a Teams workflow or a signed webhook. `status` is the
+ * HTTP status when there was an answer. The message names the destination by its id, never by
+ * its URL (the URL carries a token).
+ */
+export class WebhookDeliveryError extends ReporterError implements RetryVerdict {
+  readonly code = "WEBHOOK";
+  readonly status: number | null;
+  readonly retry: boolean;
+  constructor(
+    message: string,
+    status: number | null,
+    context: Record<string, unknown> = {},
+    verdict: RetryVerdict = { retry: true },
+  ) {
+    super(message, { status, ...context });
+    this.status = status;
+    this.retry = verdict.retry;
+  }
+}
+
 /** Whether a failed send is worth another attempt: the sender's verdict, else yes. */
 export function worthRetrying(error: unknown): boolean {
   return (
-    !(error instanceof SlackDeliveryError || error instanceof EmailDeliveryError) || error.retry
+    !(
+      error instanceof SlackDeliveryError ||
+      error instanceof EmailDeliveryError ||
+      error instanceof WebhookDeliveryError
+    ) || error.retry
   );
 }
 

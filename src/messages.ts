@@ -76,4 +76,45 @@ export interface AlertNotification {
     /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
     threadKey?: string | null;
   } | null;
+  msteams: TeamsDelivery | null;
+  webhook: WebhookDelivery | null;
+}
+
+/** An Adaptive Card element or action, as the card's JSON (our renderers build them; Teams validates them). */
+export type CardElement = { type: string } & Record<string, unknown>;
+
+/** An Adaptive Card, schema 1.5 at most (what Teams renders). */
+export interface AdaptiveCard {
+  type: "AdaptiveCard";
+  $schema: string;
+  version: "1.5";
+  body: CardElement[];
+  actions?: CardElement[];
+  /** What a client that cannot draw the card shows, and Teams' notification text. */
+  fallbackText: string;
+  msteams?: { width: "Full" };
+}
+
+/** What a Teams Workflows webhook takes: a message carrying one Adaptive Card. */
+export interface TeamsMessage {
+  type: "message";
+  attachments: [
+    {
+      contentType: "application/vnd.microsoft.card.adaptive";
+      contentUrl: null;
+      content: AdaptiveCard;
+    },
+  ];
+}
+
+/** A card for one Teams workflow, named by its destination id: its URL stays in the config. */
+export interface TeamsDelivery {
+  destination: string;
+  card: TeamsMessage;
+}
+
+/** A signed webhook's body as the exact text that is signed and sent, named by its destination id. */
+export interface WebhookDelivery {
+  destination: string;
+  body: string;
 }

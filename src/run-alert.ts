@@ -150,6 +150,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
           ...deps,
           since: postedSince(job, window),
           threadTs: threadTsOf(deps),
+          targets: job.alert,
         }),
         {
           ...deps,

@@ -30,6 +30,8 @@ import { emailCharts } from "./render/email/email-charts.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
 import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
 import { renderSlackDigest } from "./render/slack/slack-digest.js";
+import { renderTeamsDigest } from "./render/teams/teams-digest.js";
+import { webhookDigestBody } from "./render/webhook/webhook-digest.js";
 import type { AlertRow } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
@@ -278,6 +280,8 @@ async function renderDigest(
   const slack = digest.slack && deps.slack ? digest.slack : null;
   const email = digest.email && deps.email ? digest.email : null;
   const owners = Object.fromEntries(team.projects.map((p) => [p.id, p.owners]));
+  const msteams = digest.msteams && deps.msteams ? digest.msteams : null;
+  const webhook = digest.webhook && deps.webhook ? digest.webhook : null;
   return {
     slack: slack && {
       channel: slack.channel,
@@ -299,6 +303,14 @@ async function renderDigest(
       to: email.to,
       attachments: [...mailCharts.attachments, ...(email.attachXlsx && workbook ? [workbook] : [])],
       messageId: messageIdForKey(key),
+    },
+    msteams: msteams && {
+      destination: msteams.destination,
+      card: renderTeamsDigest(report, { workbookWhere: workbookWhere(digest) }),
+    },
+    webhook: webhook && {
+      destination: webhook.destination,
+      body: JSON.stringify(webhookDigestBody(report, key)),
     },
   };
 }
@@ -347,6 +359,7 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
     logger: deps.logger,
     fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
     since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
+    targets: job.digest,
   };
 }
 
@@ -358,6 +371,14 @@ export function attachesWorkbook(digest: DigestConfig): boolean {
 /** The digest's clients, one per destination kind. */
 function clientsOf(deps: DigestClients): DigestClients {
   return Object.fromEntries(DESTINATION_KINDS.map((kind) => [kind, deps[kind]])) as DigestClients;
+}
+
+/** Where a reader of the Teams card finds every project: the workbook this digest sends, else `export`. */
+function workbookWhere(digest: DigestConfig): string {
+  if (digest.email?.attachXlsx) return `in the workbook mailed to ${digest.email.to.join(", ")}`;
+  if (digest.slack?.attachXlsx)
+    return `in the workbook in the Slack digest's thread (${digest.slack.channel})`;
+  return "in the workbook that insights-reporter export writes";
 }
 
 /**

@@ -58,6 +58,14 @@ export const secretMarks = z.registry<SecretMark>();
 /** A secret config value (a URL with a password, a token), never logged or echoed. */
 export const secretText = z.string().register(secretMarks, { header: false });
 
+/** A secret URL (a Teams workflow's, a webhook's: their tokens are in them); http(s) only. */
+export const secretUrl = z
+  .string()
+  .refine((value) => /^https?:\/\/[^\s/?#]+/.test(value), {
+    message: "must be an http:// or https:// URL — copy it again, whole",
+  })
+  .register(secretMarks, { header: false });
+
 /** A secret sent in an HTTP header; a value from `${NAME}` was already checked, naming NAME. */
 export const headerSecret = z
   .string()

@@ -1,9 +1,39 @@
+import type { ResolvedConfig } from "../config/types.js";
+import type { DestinationModule, DestinationShape } from "../destinations/destination-module.js";
+import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkConfigCommand } from "./check-config.js";
 import { loadCommandConfig, terminalWidth } from "./command-context.js";
 
 export interface CheckConfigCliOptions {
   config?: string;
   online?: boolean;
+}
+
+/** Each configured destination its module can check on its own, once per destination. */
+function urlProbes(config: ResolvedConfig) {
+  const probes = new Map<
+    string,
+    { destination: string; usedBy: string; probe(): Promise<{ ok: boolean; message: string }> }
+  >();
+  for (const team of config.teams) {
+    for (const item of [...team.digests, ...team.alerts]) {
+      for (const kind of DESTINATION_KINDS) {
+        const module = DESTINATIONS[kind] as DestinationModule<string, DestinationShape>;
+        const target = item[kind];
+        if (!target || !module.probe) continue;
+        const destination = module.id(target);
+        const probe = module.probe;
+        if (!probes.has(destination)) {
+          probes.set(destination, {
+            destination,
+            usedBy: `${team.name}/${item.name}`,
+            probe: () => probe(target, config[kind]),
+          });
+        }
+      }
+    }
+  }
+  return [...probes.values()];
 }
 
 /** `check-config [--online]`: loads the config (exit 2 with every problem listed), then checks it. */
@@ -41,7 +71,7 @@ export async function checkConfigCli(
         config,
         now: now(),
         width,
-        online: { api, ...(slackAuthTest ? { slackAuthTest } : {}) },
+        online: { api, ...(slackAuthTest ? { slackAuthTest } : {}), probes: urlProbes(config) },
       },
       out,
     );

@@ -22,6 +22,12 @@ export interface CheckConfigOptions {
   online?: {
     api: InsightsApi;
     slackAuthTest?: () => Promise<{ team: string; user: string }>;
+    /** Destinations that each carry their own URL (Teams, webhooks), checked without posting. */
+    probes?: {
+      destination: string;
+      usedBy: string;
+      probe(): Promise<{ ok: boolean; message: string }>;
+    }[];
   };
 }
 
@@ -224,6 +230,11 @@ async function checkOnline(
           : " — check SLACK_BOT_TOKEN is a bot token (xoxb-…) of your workspace, and SLACK_API_URL if you set it";
       out(`slack: the token check (auth.test) failed: ${scrub(messageOf(error))}${advice}`);
     }
+  }
+  for (const { destination, usedBy, probe } of online.probes ?? []) {
+    const result = await probe();
+    if (!result.ok) ok = false;
+    out(`${destination} (${usedBy}): ${scrub(result.message)}`);
   }
   return ok;
 }

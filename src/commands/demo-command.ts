@@ -86,6 +86,10 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     out("  *.xlsx        the workbooks (Summary, Daily and About sheets; Charts with charts)");
     out("  *.png         the trend charts of the digests that have them (also inline in the .eml)");
     out(
+      "  *.teams.json  the Microsoft Teams cards (paste attachments[0].content into adaptivecards.io/designer)",
+    );
+    out("  *.webhook.json the signed webhook's bodies (docs/webhook-v1.schema.json)");
+    out(
       "  <team>.alert.*.slack.json  alert messages: a fire is a new post, later changes carry thread_ts;",
     );
     out("  *.update.*.slack.json      the edits (chat.update) of a fire's first message");

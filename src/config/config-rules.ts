@@ -108,8 +108,11 @@ function checkCredentials(
     }
   }
   const issues: ConfigIssue[] = [];
-  const missing = DESTINATION_KINDS.map((kind) => {
-    const { key, variable } = DESTINATIONS[kind].credential;
+  const missing = DESTINATION_KINDS.flatMap((kind) => {
+    const credential = DESTINATIONS[kind].credential;
+    // A kind whose destinations each carry their own URL has nothing shared to check.
+    if (credential === null) return [];
+    const { key, variable } = credential;
     return {
       path: `${kind}.${key}`,
       variable,

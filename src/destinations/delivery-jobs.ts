@@ -3,11 +3,13 @@ import type { AlertNotification } from "../messages.js";
 import type { AlertJobDeps, DigestJobDeps } from "./destination-module.js";
 import {
   type AlertClients,
+  type AlertTargets,
   DESTINATION_KINDS,
   DESTINATIONS,
   type DestinationKind,
   type DigestClients,
   type DigestMessages,
+  type DigestTargets,
 } from "./registry.js";
 
 // A digest's or an alert's delivery jobs: one for each destination kind that has both a
@@ -17,12 +19,14 @@ import {
 export function digestDeliveryJobs(
   key: string,
   messages: DigestMessages,
-  deps: DigestClients & DigestJobDeps,
+  deps: DigestClients & DigestJobDeps & { targets: DigestTargets },
 ): DeliveryJob[] {
   return eachKind(<K extends DestinationKind>(kind: K) => {
     const message = messages[kind];
     const client = (deps as DigestClients)[kind];
-    return message && client ? DESTINATIONS[kind].digestJob(key, message, client, deps) : null;
+    return message && client
+      ? DESTINATIONS[kind].digestJob(key, message, client, deps, deps.targets[kind])
+      : null;
   });
 }
 
@@ -30,12 +34,14 @@ export function digestDeliveryJobs(
 export function alertDeliveryJobs(
   key: string,
   notification: AlertNotification,
-  deps: AlertClients & AlertJobDeps,
+  deps: AlertClients & AlertJobDeps & { targets: AlertTargets },
 ): DeliveryJob[] {
   return eachKind(<K extends DestinationKind>(kind: K) => {
     const message = notification[kind];
     const client = (deps as AlertClients)[kind];
-    return message && client ? DESTINATIONS[kind].alertJob(key, message, client, deps) : null;
+    return message && client
+      ? DESTINATIONS[kind].alertJob(key, message, client, deps, deps.targets[kind])
+      : null;
   });
 }
 

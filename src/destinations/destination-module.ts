@@ -67,24 +67,38 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   };
   /** Settings of the shared section that default to an environment variable, by key. */
   envDefaults: Readonly<Record<string, string>>;
-  /** The shared setting no delivery can go without (a token, an SMTP URL), by key. */
-  credential: { key: string; variable: string };
+  /**
+   * The shared setting no delivery can go without (a token, an SMTP URL), by key; null for a
+   * kind whose every destination carries its own (a Teams workflow's URL, a webhook's).
+   */
+  credential: { key: string; variable: string } | null;
   /** The destination's id within a slot, as the ledger records it: `slack:C0123`. */
   id(address: T["address"]): string;
   /** The real clients, or null when the credential is not set; the SDK loads on first use. */
   clients(global: T["global"], logger: Logger): (T["clients"] & { close(): Promise<void> }) | null;
+  /**
+   * `check-config --online` for one configured destination, without sending to it: for a kind
+   * whose destinations each carry their own URL. Absent where the shared credential's check covers it.
+   */
+  probe?(
+    target: T["digestTarget"] | T["alertTarget"],
+    global: T["global"],
+  ): Promise<{ ok: boolean; message: string }>;
   /** `--outbox DIR`: clients that write what would be sent as files instead. */
   outbox(files: OutboxFiles, global: T["global"]): T["clients"];
+  /** `target`: the destination as configured now (a URL kept out of the message is read there). */
   digestJob(
     key: string,
     message: T["digestMessage"],
     client: T["clients"]["digest"],
     deps: DigestJobDeps,
+    target: T["digestTarget"] | null,
   ): DeliveryJob;
   alertJob(
     key: string,
     message: T["alertMessage"],
     client: T["clients"]["alert"],
     deps: AlertJobDeps,
+    target: T["alertTarget"] | null,
   ): DeliveryJob;
 }

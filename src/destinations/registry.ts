@@ -1,6 +1,8 @@
 import type { DestinationModule } from "./destination-module.js";
 import { EMAIL, type EmailShape } from "./email/email-module.js";
+import { MSTEAMS, type MsteamsShape } from "./msteams/msteams-module.js";
 import { SLACK, type SlackShape } from "./slack/slack-module.js";
+import { WEBHOOK, type WebhookShape } from "./webhook/webhook-module.js";
 
 // Every destination kind, listed once. A new kind is a folder beside slack/ and email/, one
 // line in `DestinationShapes` and one in `DESTINATIONS`; the types below then make the compiler
@@ -10,6 +12,8 @@ import { SLACK, type SlackShape } from "./slack/slack-module.js";
 export interface DestinationShapes {
   slack: SlackShape;
   email: EmailShape;
+  msteams: MsteamsShape;
+  webhook: WebhookShape;
 }
 
 /** `"slack" | "email"`. */
@@ -33,13 +37,17 @@ export type AlertClients = {
   [K in DestinationKind]: DestinationShapes[K]["clients"]["alert"] | null;
 };
 
+/** A digest's (or an alert's) destinations as configured, by kind; null where it has none. */
+export type DigestTargets = { [K in DestinationKind]: DigestTargetOf<K> | null };
+export type AlertTargets = { [K in DestinationKind]: AlertTargetOf<K> | null };
+
 /** A digest as rendered for each destination kind; null where it has none. */
 export type DigestMessages = {
   [K in DestinationKind]: DestinationShapes[K]["digestMessage"] | null;
 };
 
 export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, DestinationShapes[K]> } =
-  { slack: SLACK, email: EMAIL };
+  { slack: SLACK, email: EMAIL, msteams: MSTEAMS, webhook: WEBHOOK };
 
 /** The kinds, in the order their deliveries go out. */
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];

@@ -67,6 +67,32 @@ const alertNotification = z.object({
       threadKey: z.string().nullable().optional(),
     })
     .nullable(),
+  // Absent in rows written before Teams and webhooks: nothing to send there.
+  msteams: z
+    .object({
+      destination: z.string(),
+      card: z.object({
+        type: z.literal("message"),
+        attachments: z.tuple([
+          z.object({
+            contentType: z.literal("application/vnd.microsoft.card.adaptive"),
+            contentUrl: z.null(),
+            content: z.looseObject({
+              type: z.literal("AdaptiveCard"),
+              $schema: z.string(),
+              version: z.literal("1.5"),
+              body: z.array(z.looseObject({ type: z.string() })),
+              actions: z.array(z.looseObject({ type: z.string() })).optional(),
+              fallbackText: z.string(),
+              msteams: z.object({ width: z.literal("Full") }).optional(),
+            }),
+          }),
+        ]),
+      }),
+    })
+    .nullable()
+    .default(null),
+  webhook: z.object({ destination: z.string(), body: z.string() }).nullable().default(null),
 }) satisfies z.ZodType<AlertNotification>;
 
 // Rows written before the format had a version hold the document bare (an array of results, a

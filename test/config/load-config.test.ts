@@ -92,6 +92,8 @@ describe("loadConfig", () => {
       charts: null,
       slack: { channel: "C0123ABCD", attachXlsx: false },
       email: { to: ["qa@example.com"], attachXlsx: true },
+      msteams: null,
+      webhook: null,
     });
     expect(checkout?.alerts[0]).toEqual({
       name: "flaky-rate",
@@ -110,6 +112,8 @@ describe("loadConfig", () => {
       catchUpMs: 6 * 3_600_000,
       slack: { channel: "C0ALERTS", mention: null },
       email: null,
+      msteams: null,
+      webhook: null,
     });
   });
 

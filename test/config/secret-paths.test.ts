@@ -19,10 +19,16 @@ function secretPathsIn(node: unknown, path = ""): string[] {
 describe("the secret paths of the config", () => {
   it("are every Secret field of a full resolved config, and nothing else", () => {
     // Every optional secret set: the PostgreSQL ledger instead of the SQLite file.
+    const teams = { webhook_url: "https://teams.test/workflows/1/invoke?sig=s" };
+    const webhook = { url: "https://hooks.test/insights?token=t", secret: "whsec" };
     const result = parse(
       configText({
         "state.url": "postgres://u:db-pass@127.0.0.1:5432/r",
         "slack.app_token": "xapp-1-A0APP-1-secret",
+        "teams[0].digests[0].msteams": teams,
+        "teams[0].digests[0].webhook": webhook,
+        "teams[0].alerts[0].msteams": teams,
+        "teams[0].alerts[0].webhook": webhook,
       }),
     );
     if (!("config" in result)) throw new Error(issueLines(result).join("\n"));
@@ -48,5 +54,22 @@ describe("the secret paths of the config", () => {
     const lines = issueLines(result).join("\n");
     expect(lines).toContain("teams[1].timezone");
     expect(lines).not.toContain(password);
+  });
+});
+
+describe("a Teams or webhook URL", () => {
+  it("is refused when it is not an http(s) URL, without the value in the message", () => {
+    const result = parse(
+      configText({
+        "teams[0].digests[0].msteams": { webhook_url: "prod-12.logic.azure.com/x?sig=s3cr3t" },
+      }),
+    );
+    const lines = issueLines(result);
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "teams[0].digests[0].msteams.webhook_url: must be an http:// or https:// URL",
+      ),
+    ]);
+    expect(lines.join("\n")).not.toContain("s3cr3t");
   });
 });

@@ -34,6 +34,8 @@ export function aDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     charts: null,
     slack: { channel: "C0123ABCD", attachXlsx: false },
     email: null,
+    msteams: null,
+    webhook: null,
     ...overrides,
   };
 }

@@ -51,6 +51,8 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
         measure: () => Promise.reject(new Error("not reached")),
         send: () => Promise.reject(new Error("not reached")),
       },
+      msteams: null,
+      webhook: null,
       ledger: dueDestinationsOnly(ledger, { owner: "test", sendTimeoutMs: 300_000 }),
       cache: createRequestCache(),
       logger: silentLogger(),

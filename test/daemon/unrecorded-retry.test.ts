@@ -18,6 +18,8 @@ const alert: AlertConfig = {
   catchUpMs: 6 * 3_600_000,
   slack: null,
   email: null,
+  msteams: null,
+  webhook: null,
 };
 
 describe("a slot whose run failed before it was recorded", () => {

@@ -6,7 +6,11 @@ import { z } from "zod";
 import { configSchema } from "../../src/config/schema.js";
 import { SECRET_PATHS } from "../../src/config/secret-paths.js";
 import { createOutboxFiles } from "../../src/deliver/outbox.js";
-import { DESTINATION_KINDS, DESTINATIONS } from "../../src/destinations/registry.js";
+import {
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DestinationKind,
+} from "../../src/destinations/registry.js";
 import { createLogger } from "../../src/logger.js";
 import { configText, issueLines, parse } from "../config/config-builders.js";
 
@@ -109,20 +113,36 @@ describe("the destination registry", () => {
     for (const kind of DESTINATION_KINDS) {
       const { credential, envDefaults, schema } = DESTINATIONS[kind];
       const fields = Object.keys(objectOf(schema.global).shape);
+      for (const key of Object.keys(envDefaults)) expect(fields).toContain(key);
+      // A kind whose every destination carries its own URL has no shared credential.
+      if (credential === null) continue;
       expect(fields).toContain(credential.key);
       expect(secrets).toContain(`${kind}.${credential.key}`);
       expect(envDefaults[credential.key]).toBe(credential.variable);
-      for (const key of Object.keys(envDefaults)) expect(fields).toContain(key);
     }
   });
 
   it("gives every kind an id named after it", () => {
     expect(DESTINATIONS.slack.id({ channel: "C0123" })).toBe("slack:C0123");
     expect(DESTINATIONS.email.id({ to: ["a@x.test", "b@y.test"] })).toBe("email:a@x.test,b@y.test");
+    const url = "https://example.test/workflows/1/invoke?sig=s3cr3t";
+    const teams = DESTINATIONS.msteams.resolve.digest({ webhook_url: url });
+    const hook = DESTINATIONS.webhook.resolve.alert({ url, secret: "k" });
+    // A URL carries a token: its destination goes by a digest of it, never by the URL.
+    expect(DESTINATIONS.msteams.id(teams)).toMatch(/^msteams:[0-9a-f]{12}$/);
+    expect(DESTINATIONS.webhook.id(hook)).toMatch(/^webhook:[0-9a-f]{12}$/);
+    expect(DESTINATIONS.msteams.id(DESTINATIONS.msteams.resolve.alert({ webhook_url: url }))).toBe(
+      DESTINATIONS.msteams.id(teams),
+    );
+    // One address per kind: a kind added to the registry and not here does not compile.
+    const addresses: { [K in DestinationKind]: unknown } = {
+      slack: { channel: "C1" },
+      email: { to: ["a@x.test"] },
+      msteams: teams,
+      webhook: hook,
+    };
     for (const kind of DESTINATION_KINDS) {
-      expect(DESTINATIONS[kind].id({ channel: "C1", to: ["a@x.test"] } as never)).toMatch(
-        new RegExp(`^${kind}:.`),
-      );
+      expect(DESTINATIONS[kind].id(addresses[kind] as never)).toMatch(new RegExp(`^${kind}:.`));
     }
   });
 
@@ -139,6 +159,7 @@ describe("the destination registry", () => {
         const outbox = module.outbox(files, global);
         expect(outbox.digest, kind).toBeTypeOf("object");
         expect(outbox.alert, kind).toBeTypeOf("object");
+        if (module.credential === null) continue;
         // The resolved settings with the credential (camelCase there) unset.
         const credential = module.credential.key.replace(/_([a-z])/g, (_, c: string) =>
           c.toUpperCase(),

@@ -70,6 +70,20 @@ describe("demo", () => {
     );
     expect(alertPosts).toHaveLength(4);
     expect(files.filter((f) => f.includes(".update."))).toHaveLength(3);
+    // The same four changes as Teams cards and signed webhook bodies.
+    const named = (suffix: string) =>
+      files.filter((f) => f.startsWith("design.alert.flaky-rate.") && f.endsWith(suffix));
+    expect(named(".teams.json")).toHaveLength(4);
+    expect(named(".webhook.json")).toHaveLength(4);
+  });
+
+  it("writes the checkout daily digest as a Teams card and a webhook body too", async () => {
+    const key = keyOf("checkout", "daily");
+    const card = JSON.parse(await readFile(join(out, `${key}.teams.json`), "utf8"));
+    expect(card.attachments[0].content).toMatchObject({ type: "AdaptiveCard", version: "1.5" });
+    const body = JSON.parse(await readFile(join(out, `${key}.webhook.json`), "utf8"));
+    expect(body).toMatchObject({ version: 1, kind: "digest", key });
+    expect(result.stdout).toContain("*.teams.json");
   });
 
   it("exits 0 with nothing on stderr", () => {
@@ -137,7 +151,8 @@ describe("demo", () => {
       }
     }
     // Nothing but what the digests asked for.
-    for (const file of files) expect(file).toMatch(/\.(slack\.json|eml|xlsx|png)$/);
+    for (const file of files)
+      expect(file).toMatch(/\.(slack\.json|teams\.json|webhook\.json|eml|xlsx|png)$/);
     expect(result.stdout).toContain(`Wrote ${files.size} files to ${out}/`);
   });
 });

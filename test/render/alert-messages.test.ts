@@ -57,6 +57,8 @@ function notify(
     evaluation,
     slack: { channel: "C1" },
     email: { to: ["a@example.com"] },
+    msteams: null,
+    webhook: null,
     now: NOW,
     ...more,
   });

@@ -56,6 +56,8 @@ describe("an alert over a project the API does not know", () => {
       evaluation,
       slack: { channel: "C1" },
       email: null,
+      msteams: null,
+      webhook: null,
       now: "2026-11-19T08:00:00.000Z",
     });
     expect(n?.slack?.post.main.text).toBe(

@@ -26,7 +26,7 @@ function anEvaluation(
       },
     ],
     results: [],
-    notification: { slack: null, email: null },
+    notification: { slack: null, email: null, msteams: null, webhook: null },
     ...overrides,
   };
 }
@@ -63,6 +63,8 @@ describe("alert evaluations in the ledger", () => {
     ).toEqual({
       slack: null,
       email: null,
+      msteams: null,
+      webhook: null,
     });
 
     // A second evaluation of the same slot (a retry, a restart) changes nothing.
@@ -77,6 +79,8 @@ describe("alert evaluations in the ledger", () => {
     ).toEqual({
       slack: null,
       email: null,
+      msteams: null,
+      webhook: null,
     });
   });
 

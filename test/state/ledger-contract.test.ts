@@ -475,4 +475,6 @@ function anEvaluation(state: "warn" | "critical"): NewAlertEvaluation {
 const NOTIFICATION: AlertNotification = {
   slack: null,
   email: { to: ["qa@example.com"], subject: "Fired", html: "<p>fired</p>", text: "fired" },
+  msteams: null,
+  webhook: { destination: "webhook:0123456789ab", body: '{"version":1}' },
 };

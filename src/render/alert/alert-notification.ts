@@ -1,8 +1,10 @@
 import type { Evaluation, ScopeState } from "../../alerts/types.js";
 import type { AlertNotification } from "../../messages.js";
+import { webhookAlertBody } from "../webhook/webhook-alert.js";
 import type { AlertMessageInput, RootView } from "./alert-view.js";
 import { renderAlertEmail } from "./email-alert.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./slack-alert.js";
+import { renderTeamsAlert } from "./teams-alert.js";
 
 export type { AlertNotification } from "../../messages.js";
 
@@ -13,6 +15,9 @@ export interface NotificationInput extends Omit<AlertMessageInput, "transitions"
   evaluation: Evaluation;
   slack: { channel: string } | null;
   email: { to: string[] } | null;
+  /** The destination ids of a Teams workflow and a signed webhook (their URLs stay in the config). */
+  msteams: { destination: string } | null;
+  webhook: { destination: string } | null;
   now: string;
 }
 
@@ -46,7 +51,16 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
         })),
       }
     : null;
-  return { slack, email };
+  const msteams = input.msteams
+    ? { destination: input.msteams.destination, card: renderTeamsAlert(message, now) }
+    : null;
+  const webhook = input.webhook
+    ? {
+        destination: input.webhook.destination,
+        body: JSON.stringify(webhookAlertBody(message, now)),
+      }
+    : null;
+  return { slack, email, msteams, webhook };
 }
 
 /** For each fire that a transition follows, every scope it announced, as it stands now. */

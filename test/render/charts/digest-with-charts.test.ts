@@ -48,6 +48,8 @@ async function run(api: InsightsApi) {
     {
       api,
       slack: null,
+      msteams: null,
+      webhook: null,
       email: {
         maxBytes: 10_000_000,
         measure: async () => 1,

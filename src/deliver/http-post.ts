@@ -1,0 +1,132 @@
+import { setTimeout as delay } from "node:timers/promises";
+import { WebhookDeliveryError } from "../errors.js";
+import type { Secret } from "../secret.js";
+
+// One POST to a URL destination (a Teams workflow, a signed webhook), with the delivery rules
+// every destination follows: a 429 or a 5xx is tried again within the send, after the
+// Retry-After the receiver asked for (or a short backoff); a Retry-After longer than the send
+// may wait, a timeout or a lost connection ends the send as worth retrying later (the
+// daemon's retry schedule takes it, with the same idempotency key); any other 4xx is the
+// destination's to explain, and is not retried. The URL is revealed only to `fetch`: errors
+// name the destination by its id.
+
+/** What a destination says about an answer that is not 2xx: the words and the verdict. */
+export type DescribeFailure = (failure: {
+  status: number | null;
+  /** The start of the answer's body, or the network error's message. */
+  detail: string;
+}) => { message: string; retry: boolean };
+
+export interface PostRequest {
+  url: Secret;
+  body: string;
+  /** The headers of each attempt (a signature's timestamp is taken afresh each time). */
+  headers: () => Record<string, string>;
+  /** The destination's id, for errors and logs. */
+  destination: string;
+  describe: DescribeFailure;
+}
+
+export interface PostOptions {
+  /** How long one attempt may take. */
+  timeoutMs: number;
+  /** Attempts within one send on 429 and 5xx (default 3). */
+  attempts?: number;
+  /** The longest wait between them; a longer Retry-After ends the send, to be retried later. */
+  maxWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** The wall clock, for a Retry-After given as a date. */
+  now?: () => number;
+}
+
+const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_MAX_WAIT_MS = 30_000;
+const DETAIL_CHARS = 300;
+
+/** Posts `body`; resolves with the 2xx status, or throws a WebhookDeliveryError with a verdict. */
+export async function postWithRetries(request: PostRequest, options: PostOptions): Promise<number> {
+  const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const now = options.now ?? Date.now;
+  for (let attempt = 1; ; attempt++) {
+    let answer: Response;
+    try {
+      answer = await fetch(request.url.reveal(), {
+        method: "POST",
+        headers: request.headers(),
+        body: request.body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (error) {
+      // The request may have landed: no second try within this send (ADR 0005).
+      throw failure(request, null, networkWords(error, options.timeoutMs));
+    }
+    const detail = (await answer.text().catch(() => "")).slice(0, DETAIL_CHARS);
+    if (answer.ok) return answer.status;
+    const passing = answer.status === 429 || answer.status >= 500;
+    if (!passing) throw failure(request, answer.status, detail);
+    const wait =
+      retryAfterMs(answer.headers.get("retry-after"), now()) ?? 1000 * 2 ** (attempt - 1);
+    if (attempt >= attempts || wait > (options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS)) {
+      throw failure(request, answer.status, detail);
+    }
+    await sleep(wait);
+  }
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (header === null || header.trim() === "") return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+function failure(
+  request: PostRequest,
+  status: number | null,
+  detail: string,
+): WebhookDeliveryError {
+  const { message, retry } = request.describe({ status, detail });
+  return new WebhookDeliveryError(message, status, { destination: request.destination }, { retry });
+}
+
+function networkWords(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = (cause as { code?: unknown })?.code;
+  return typeof code === "string" ? code : cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * Whether a URL destination answers, without posting to it (`check-config --online`): a GET,
+ * which a workflow or a receiver refuses (405) or ignores. An answer that means "nothing is
+ * there" (404, 410), "not you" (401, 403), a 5xx or no answer is a failure, in the destination's
+ * words; any other answer shows the URL is live.
+ */
+export async function probeUrl(
+  request: Pick<PostRequest, "url" | "describe">,
+  timeoutMs: number,
+): Promise<{ ok: boolean; message: string }> {
+  let status: number;
+  try {
+    const answer = await fetch(request.url.reveal(), {
+      method: "GET",
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await answer.body?.cancel();
+    status = answer.status;
+  } catch (error) {
+    return {
+      ok: false,
+      message: request.describe({ status: null, detail: networkWords(error, timeoutMs) }).message,
+    };
+  }
+  if ([401, 403, 404, 410].includes(status) || status >= 500) {
+    return { ok: false, message: request.describe({ status, detail: "" }).message };
+  }
+  return { ok: true, message: `answers (HTTP ${status} to a GET; nothing was posted)` };
+}
