@@ -38,7 +38,7 @@ export interface Attachment {
 
 export interface EmailMessage {
   to: string[];
-  /** Copied: the owners of projects with bad news (digests); absent or empty for none. */
+  /** Copied: the owners of projects with bad news (digests) or a firing alert; absent or empty for none. */
   cc?: string[];
   subject: string;
   html: string;
@@ -73,6 +73,8 @@ export interface AlertNotification {
     subject: string;
     html: string;
     text: string;
+    /** The owners copied (a fire or an escalation on their project); absent in older rows. */
+    cc?: string[];
     /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
     threadKey?: string | null;
   } | null;

@@ -126,6 +126,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
     notification = buildAlertNotification({
       history: await historyOf(job, key, window, evaluation, deps),
       dashboardUrl: job.team.dashboardUrl,
+      owners: Object.fromEntries(job.team.projects.map((p) => [p.id, p.owners])),
       key,
       team: { name: job.team.name, title: job.team.title, timezone: job.team.timezone },
       alert: job.alert,

@@ -32,7 +32,7 @@ function notify(
   windows: ScopeWindow[],
   states: Map<string, ScopeState>,
   mention: string | null = "<!subteam^S1>",
-  more: Partial<Pick<NotificationInput, "history" | "dashboardUrl">> = {},
+  more: Partial<Pick<NotificationInput, "history" | "dashboardUrl" | "owners">> = {},
 ) {
   const evaluation = evaluateAlert({
     rule: rule({ confidence: 0.95 }),
@@ -220,5 +220,62 @@ describe("alert words", () => {
     expect(one?.email?.html).toContain('href="https://insights.example.com/team"');
     const none = notify([window("p1", "Web", 9)], new Map(), null);
     expect(JSON.stringify(none)).not.toContain("https://");
+  });
+});
+
+describe("alert owners", () => {
+  const OWNERS = {
+    p1: ["U1", "S9", "web@example.com"],
+    p2: ["U1", "W2", "api@example.com", "web@example.com"],
+  };
+  const ownerLines = (blocks: unknown) =>
+    (blocks as { text?: { text: string } }[])
+      .flatMap((b) => b.text?.text.split("\n") ?? [])
+      .filter((l) => l.includes("flaky rate"));
+
+  it("a fire mentions its project's owners on its line, each once in the message, and copies their mail", () => {
+    const n = notify([window("p1", "Web", 9), window("p2", "API", 6)], new Map(), null, {
+      owners: OWNERS,
+    });
+    const [web, api] = ownerLines(n?.slack?.post.main.blocks);
+    expect(web).toMatch(/ <@U1> <!subteam\^S9>$/);
+    expect(api).toMatch(/ <@W2>$/);
+    const body = JSON.stringify(n?.slack?.post.main.blocks);
+    expect(body.split("<@U1>")).toHaveLength(2);
+    expect(body).not.toContain("example.com");
+    expect(n?.email?.cc).toEqual(["web@example.com", "api@example.com"]);
+    expect(checkMessage(n?.slack?.post.main.text, n?.slack?.post.main.blocks)).toBeNull();
+  });
+
+  it("an escalation mentions the owners too", () => {
+    const n = notify([window("p1", "Web", 9)], new Map([["p1", firing("p1", "warn")]]), null, {
+      owners: OWNERS,
+    });
+    expect(n?.slack?.threadKey).toBe("t.alert.flaky.2026-11-16");
+    expect(ownerLines(n?.slack?.post.main.blocks)[0]).toMatch(/ <@U1> <!subteam\^S9>$/);
+    expect(n?.email?.cc).toEqual(["web@example.com"]);
+  });
+
+  it("a de-escalation or a resolution mentions and copies no one", () => {
+    for (const [percent, was] of [
+      [4, "critical"],
+      [1, "warn"],
+    ] as const) {
+      const n = notify([window("p1", "Web", percent)], new Map([["p1", firing("p1", was)]]), null, {
+        owners: OWNERS,
+      });
+      expect(n?.slack?.post.main.blocks.length).toBeGreaterThan(0);
+      expect(JSON.stringify(n?.slack)).not.toMatch(/<@|<!subteam/);
+      expect(n?.email?.cc).toEqual([]);
+    }
+  });
+
+  it("a fire of the team total mentions no owner", () => {
+    const n = notify([window("team", "Checkout team", 9)], new Map(), null, {
+      owners: { ...OWNERS, team: ["U7", "team@example.com"] },
+    });
+    expect(n?.slack?.post.main.blocks.length).toBeGreaterThan(0);
+    expect(JSON.stringify(n?.slack)).not.toMatch(/<@|<!subteam/);
+    expect(n?.email?.cc).toEqual([]);
   });
 });

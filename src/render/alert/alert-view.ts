@@ -1,5 +1,6 @@
 import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import type { FireHistory } from "../../alerts/fire-history.js";
+import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type {
   AlertMetric,
   AlertStateName,
@@ -34,6 +35,11 @@ export interface AlertMessageInput {
   history?: Readonly<Record<string, FireHistory>>;
   /** The project's dashboard, with {project_id}; null: no link. */
   dashboardUrl?: string | null;
+  /**
+   * Who owns each project, by project id: Slack user/group ids and email addresses, pinged
+   * (Slack) and copied (mail) when an alert fires or escalates on the project.
+   */
+  owners?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type { FireHistory } from "../../alerts/fire-history.js";
@@ -70,6 +76,24 @@ export const KIND_TITLE: Record<TransitionKind, string> = {
   resolved: "Resolved",
   reminder: "Still firing",
 };
+
+/**
+ * The owners a transition calls on: those of its project when it fired or escalated there;
+ * none for the team total, a de-escalation, a resolution or a reminder.
+ */
+export function transitionOwners(input: AlertMessageInput, t: Transition): readonly string[] {
+  if (t.kind !== "fired" && t.kind !== "escalated") return [];
+  if (t.scope === TEAM_SCOPE) return [];
+  return input.owners?.[t.scope] ?? [];
+}
+
+/** The owners' email addresses of every project that fired or escalated, each once. */
+export function alertOwnersCc(input: AlertMessageInput): string[] {
+  const cc = new Set<string>();
+  for (const t of input.transitions)
+    for (const owner of transitionOwners(input, t)) if (owner.includes("@")) cc.add(owner);
+  return [...cc];
+}
 
 /** 4.2 → "4.2%" for rates; 12 → "12" runs. */
 export function formatMetric(metric: AlertMetric, value: number | null): string {

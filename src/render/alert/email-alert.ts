@@ -3,6 +3,7 @@ import { COLOURS, escapeHtml, FONT, linkHtml } from "../email/email-html.js";
 import { formatPeriod } from "../format.js";
 import {
   type AlertMessageInput,
+  alertOwnersCc,
   KIND_TITLE,
   ruleText,
   scopeDashboardUrl,
@@ -20,6 +21,8 @@ export interface AlertEmailContent {
   subject: string;
   html: string;
   text: string;
+  /** The owners' addresses of the projects that fired or escalated; empty for none. */
+  cc: string[];
 }
 
 const TONE: Record<string, string> = {
@@ -89,7 +92,7 @@ ${team ? `<div style="${FONT}font-size:13px;margin-top:8px;">${linkHtml("Open da
     "",
     footer(input.key),
   ].join("\n");
-  return { subject, html, text };
+  return { subject, html, text, cc: alertOwnersCc(input) };
 }
 
 /** The digests' footer: a mail traced to its ledger row by its key. */

@@ -4,6 +4,7 @@ import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../m
 import { formatPeriod } from "../format.js";
 import { escapeMrkdwn } from "../slack/escape-mrkdwn.js";
 import { SLACK_LIMITS, truncateText } from "../slack/slack-limits.js";
+import { ownerMention } from "../slack/slack-news.js";
 import {
   type AlertMessageInput,
   formatMetric,
@@ -17,14 +18,15 @@ import {
   scopeDashboardUrl,
   shortPeriod,
   teamDashboardUrl,
+  transitionOwners,
   transitionParts,
   transitionSentence,
   worstOf,
 } from "./alert-view.js";
 
 // An alert evaluation as Slack Block Kit: one message grouping its transitions (fired first),
-// the mention only when something fired or escalated, and the edited first message of a fire
-// that shows its state now — green once resolved, so no one reacts to an alert that is over.
+// the mention only when something fired or escalated (and then the project's owners on its line,
+// each once), and the edited first message of a fire that shows its state now — green once resolved, so no one reacts to an alert that is over.
 
 const LINES_PER_SECTION = 10;
 const MAX_SECTIONS = 40;
@@ -44,6 +46,7 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
       `${escapeMrkdwn(ruleText(input))} \u00b7 window ${formatPeriod(input.period)}${teamLink(input)}`,
     ),
   ];
+  const mentioned = new Set<string>();
   for (const kind of [
     "fired",
     "escalated",
@@ -53,7 +56,7 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
   ] as TransitionKind[]) {
     const lines = input.transitions
       .filter((t) => t.kind === kind)
-      .map((t) => transitionLine(input, t, now));
+      .map((t) => transitionLine(input, t, now, mentioned));
     for (let i = 0; i < lines.length && blocks.length < MAX_SECTIONS; i += LINES_PER_SECTION) {
       const title = i === 0 ? `*${KIND_TITLE[kind]}*\n` : "";
       blocks.push(
@@ -165,12 +168,22 @@ function summaryOf(transitions: readonly Transition[]): string {
   return [...counts].map(([kind, n]) => `${n} ${KIND_TITLE[kind].toLowerCase()}`).join(", ");
 }
 
-function transitionLine(input: AlertMessageInput, t: Transition, now: string): string {
+function transitionLine(
+  input: AlertMessageInput,
+  t: Transition,
+  now: string,
+  mentioned: Set<string>,
+): string {
   const name = linked(t.name, scopeDashboardUrl(input, t.scope));
   // The sentence starts with the scope's name: bold there, the rest as written.
   const rest = escapeMrkdwn(transitionSentence(input, t, now).slice(t.name.length));
   const parts = transitionParts(input, t).map(escapeMrkdwn);
-  return [`${STATE_MARK[t.to]} *${name}*${rest}`, ...parts].join(" \u00b7 ");
+  const line = [`${STATE_MARK[t.to]} *${name}*${rest}`, ...parts].join(" \u00b7 ");
+  const owners = transitionOwners(input, t).filter(
+    (o) => ownerMention(o) !== "" && !mentioned.has(o),
+  );
+  for (const owner of owners) mentioned.add(owner);
+  return owners.length === 0 ? line : `${line} ${owners.map(ownerMention).join(" ")}`;
 }
 
 const section = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
