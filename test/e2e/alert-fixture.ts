@@ -42,6 +42,8 @@ export async function startAlertSetup(options: {
   digest?: boolean;
   /** How long a send may take before another process takes it over (default 2s). */
   sendTimeout?: string;
+  /** The spiking project's owners (Slack ids, email addresses); none by default. */
+  owners?: string[];
 }): Promise<AlertSetup> {
   const emulator = await startEmulator({ projects: 7, today: options.today });
   const slack = await startFakeSlack();
@@ -62,7 +64,7 @@ export async function startAlertSetup(options: {
         name: "design",
         title: "Design system team",
         timezone: "Europe/Berlin",
-        projects: [{ id: spiking }],
+        projects: [{ id: spiking, ...(options.owners ? { owners: options.owners } : {}) }],
         digests: options.digest
           ? [
               {

@@ -8,9 +8,16 @@ import { type AlertSetup, CHANNEL, MENTION, startAlertSetup } from "./alert-fixt
 // start): calm, fire, escalate, de-escalate, resolve — asserted on the Slack wire and in the
 // SMTP server's inbox.
 
+const OWNER = "U0DESIGNLEAD";
+const OWNER_MAIL = "design-lead@example.com";
+
 let setup: AlertSetup;
 beforeAll(async () => {
-  setup = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+  setup = await startAlertSetup({
+    today: "2026-11-23",
+    schedule: "0 9 * * *",
+    owners: [OWNER, OWNER_MAIL],
+  });
 });
 afterAll(() => setup?.close());
 
@@ -61,6 +68,10 @@ describe("an alert's life on the wire", () => {
     });
     expect(setup.smtp.messages).toHaveLength(1);
     expect(setup.smtp.messages[0]?.parsed.subject).toContain("[warn] Design system team");
+    // The project's owner is pinged on its line and copied on the mail.
+    expect(JSON.stringify(post?.blocks)).toContain(`<@${OWNER}>`);
+    expect(setup.smtp.messages[0]?.parsed.cc).toMatchObject({ text: OWNER_MAIL });
+    expect(setup.smtp.messages[0]?.envelope.to).toContain(OWNER_MAIL);
   });
 
   it("never announces again an evaluation that was made (a restart, a second run)", async () => {
@@ -76,6 +87,8 @@ describe("an alert's life on the wire", () => {
     expect(setup.slack.posts).toHaveLength(2);
     expect(reply?.thread_ts).toBe(first?.ts);
     expect(reply?.text).toContain(MENTION);
+    expect(JSON.stringify(reply?.blocks)).toContain(`<@${OWNER}>`);
+    expect(setup.smtp.messages[1]?.envelope.to).toContain(OWNER_MAIL);
     expect(reply?.text).toMatch(/Design system flaky rate 7\.\d% \u2014 above critical 5%/);
     // An edit notifies no one: the escalation is also shown in the channel.
     expect(reply?.reply_broadcast).toBe(true);
@@ -93,7 +106,14 @@ describe("an alert's life on the wire", () => {
     expect(replies[2]?.text).toMatch(
       /Design system flaky rate back under 2\.5% \u2014 resolved after 3 days \(peak 7\.\d% on Nov 19\)$/,
     );
-    for (const reply of replies.slice(1)) expect(reply.text).not.toContain(MENTION);
+    for (const reply of replies.slice(1)) {
+      expect(reply.text).not.toContain(MENTION);
+      expect(JSON.stringify(reply.blocks)).not.toContain(`<@${OWNER}>`);
+    }
+    for (const mail of setup.smtp.messages.slice(2)) {
+      expect(mail.envelope.to).not.toContain(OWNER_MAIL);
+      expect(mail.parsed.cc).toBeUndefined();
+    }
     expect(first?.text).toBe("Resolved: Design system team · flaky-rate");
     expect(JSON.stringify(first?.blocks)).toMatch(
       /resolved after 3 days \(peak 7\.\d% on Nov 19\) \u00b7 fired Nov 18, resolved Nov 21/,
