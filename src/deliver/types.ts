@@ -65,20 +65,23 @@ export interface SlackAlertPosted extends SlackPosted {
 export interface SlackAlertDestination {
   /** A reply in the thread of `threadTs`, or a new post when null or the thread is gone. */
   /** `broadcast`: a reply also shown in the channel (`reply_broadcast`), for an escalation. */
+  /** `signal`: the attempt's deadline (`DeliveryProgress.signal`), which aborts the request in flight. */
   postAlert(
     channel: string,
     post: SlackPost,
     threadTs: string | null,
-    options?: { broadcast?: boolean },
+    options?: { broadcast?: boolean; signal?: AbortSignal },
   ): Promise<SlackAlertPosted>;
   /**
    * Edits a fire's first message to show its state now; false when that message is gone.
-   * `names` say which evaluation edits which fire (the outbox names its file after them).
+   * `names` say which evaluation edits which fire (the outbox names its file after them);
+   * `signal`, as for `postAlert`.
    */
   updateAlert(
     channel: string,
     ts: string,
     message: SlackMessage,
     names: { key: string; rootKey: string },
+    signal?: AbortSignal,
   ): Promise<boolean>;
 }

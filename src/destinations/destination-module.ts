@@ -52,7 +52,12 @@ export interface AlertJobDeps {
   /** The ts of a fire's first message in a channel, or null when it was never posted. */
   threadTs: (rootKey: string, channel: string) => Promise<string | null>;
   /** Finds an earlier top-level post of a key (crash recovery of a fire's post). */
-  findSlackPost?: (channel: string, key: string, since: Date) => Promise<{ ts: string } | null>;
+  findSlackPost?: (
+    channel: string,
+    key: string,
+    since: Date,
+    signal?: AbortSignal,
+  ) => Promise<{ ts: string } | null>;
 }
 
 /** One destination kind, as registry.ts lists it. */

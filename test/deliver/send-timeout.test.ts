@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
-import { deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
+import { type DeliveryJob, deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
+import { createSlackAlertDestination } from "../../src/destinations/slack/slack-alert-destination.js";
+import { slackAlertJob } from "../../src/destinations/slack/slack-alert-job.js";
 import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
 import { slackDigestJob } from "../../src/destinations/slack/slack-digest-job.js";
@@ -45,22 +47,49 @@ function digest(): SlackPost {
   };
 }
 
-/** A fake Slack, a ledger with the slot, and one delivery of the digest to it, claimed as the daemon does. */
-async function setup() {
+function alert(): SlackPost {
+  return {
+    main: { text: "Flaky tests are over 5% in checkout", blocks: [] },
+    metadata: { event_type: "insights_alert", event_payload: { key: KEY } },
+    thread: [],
+  };
+}
+
+type Clients = ReturnType<typeof createSlackClients>;
+const SINCE = new Date("2026-11-16T00:00:00Z");
+
+const digestJob = (clients: Clients) =>
+  slackDigestJob(
+    KEY,
+    { channel: CHANNEL, post: digest(), file: undefined },
+    createSlackDestination({ clients }),
+    { since: SINCE },
+  );
+
+// A fire's first post, which its key finds in the channel: like a digest, it is capped at
+// send_timeout (a reply, which cannot be looked for, is left to finish).
+const alertJob = (clients: Clients) =>
+  slackAlertJob(
+    KEY,
+    { channel: CHANNEL, post: alert(), threadKey: null, updates: [] },
+    createSlackAlertDestination(clients),
+    {
+      logger: silentLogger(),
+      since: SINCE,
+      threadTs: async () => null,
+      findSlackPost: createSlackDestination({ clients }).findPosted,
+    },
+  );
+
+/** A fake Slack, a ledger with the slot, and one delivery of a digest (or alert) to it, claimed as the daemon does. */
+async function setup(job: (clients: Clients) => DeliveryJob = digestJob) {
   const slack = await startFakeSlack();
   started.push(slack);
   const ledger = ledgers.open();
   await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
   const clients = createSlackClients({ token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url });
   const logger = silentLogger();
-  const jobs = [
-    slackDigestJob(
-      KEY,
-      { channel: CHANNEL, post: digest(), file: undefined },
-      createSlackDestination({ clients }),
-      { since: new Date("2026-11-16T00:00:00Z") },
-    ),
-  ];
+  const jobs = [job(clients)];
   const deliver = (sendTimeoutMs: number) =>
     deliverAll(KEY, jobs, {
       ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),
@@ -85,6 +114,26 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(result).toMatchObject({ id: SLACK, status: "failed" });
     expect(result?.error).toBeInstanceOf(SendTimeoutError);
     await held.arrived;
+    expect(await slackRow(ledger)).toMatchObject({
+      state: "failed",
+      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
+    });
+    expect(slack.posts).toEqual([]);
+    // Not merely abandoned: the request in flight is aborted, so Slack sees it closed.
+    await held.cut;
+  });
+
+  it("abandons an alert's post at send_timeout too, aborting the request Slack holds", async () => {
+    const { slack, ledger, deliver } = await setup(alertJob);
+    const held = slack.holdNext("chat.postMessage", { effect: "on-release" });
+
+    // The client's own request timeout (30 s) is far longer than the test may run: only the
+    // attempt's abort closes the held request before the test times out.
+    const [result] = await deliver(300);
+    expect(result).toMatchObject({ id: SLACK, status: "failed" });
+    expect(result?.error).toBeInstanceOf(SendTimeoutError);
+    await held.arrived;
+    await held.cut;
     expect(await slackRow(ledger)).toMatchObject({
       state: "failed",
       lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),

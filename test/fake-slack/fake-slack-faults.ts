@@ -33,6 +33,11 @@ export interface HeldCall {
   arrived: Promise<void>;
   /** Resolves once the call has taken effect (a held post is in the channel). */
   stored: Promise<void>;
+  /**
+   * Resolves once the request's connection closes while it is still held, unanswered: the
+   * client gave up on it (an abort, its own timeout), or the fake closed.
+   */
+  cut: Promise<void>;
   /** Sends the answer. */
   release(): void;
   /** Never answers: the client waits until it gives up, dies, or the fake closes. */
@@ -62,6 +67,8 @@ export interface Hold {
   storeAfterMs: number;
   arrived: () => void;
   stored: () => void;
+  /** The held request's connection closed before its answer. */
+  cut: () => void;
   answer: Promise<boolean>;
 }
 
@@ -100,6 +107,10 @@ export function createFaults(): Faults {
       let arrived!: () => void;
       let stored!: () => void;
       let settle!: (answer: boolean) => void;
+      let cut!: () => void;
+      const cutPromise = new Promise<void>((resolve) => {
+        cut = resolve;
+      });
       const arrivedPromise = new Promise<void>((resolve) => {
         arrived = resolve;
       });
@@ -117,6 +128,7 @@ export function createFaults(): Faults {
           storeAfterMs: options.storeAfterMs ?? 0,
           arrived,
           stored,
+          cut,
           answer,
         },
       ]);
@@ -128,6 +140,7 @@ export function createFaults(): Faults {
       return {
         arrived: arrivedPromise,
         stored: storedPromise,
+        cut: cutPromise,
         release: () => finish(true),
         neverAnswer: () => finish(false),
       };

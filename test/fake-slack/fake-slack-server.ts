@@ -142,6 +142,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     calls.push({ method: logged, at: Date.now(), params: request.params });
     const hold = faults.holdFor(logged, request.params);
     if (!hold) return send(res, dispatch(method, request));
+    res.on("close", () => {
+      if (!res.writableEnded) hold.cut();
+    });
     if (hold.effect === "later") {
       hold.arrived();
       const stored = new Promise<Reply>((resolve) =>

@@ -21,9 +21,15 @@ export function createSlackAlertDestination(
   const { calls, posts, paced } = clients;
   const resolve = createChannelResolver(clients, logger);
 
-  async function call<T>(method: string, channel: string, run: () => Promise<T>): Promise<T> {
+  /** One Web API call; an abort of `signal` stops it before it starts or cuts its request. */
+  async function call<T>(
+    method: string,
+    channel: string,
+    run: () => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
     try {
-      return await paced(method, run);
+      return await paced(method, run, signal);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, calls.token);
     }
@@ -40,14 +46,18 @@ export function createSlackAlertDestination(
     id: string,
     message: SlackPost,
     threadTs: string | null,
-    broadcast = false,
+    { broadcast = false, signal }: { broadcast?: boolean; signal?: AbortSignal },
   ) {
     // Never retried by the library, like a digest's post: after a timeout it may have landed.
     const base = { channel: id, ...body(message.main), metadata: message.metadata };
-    const sent = await call("chat.postMessage", channel, () =>
-      posts.chat.postMessage(
-        threadTs === null ? base : { ...base, thread_ts: threadTs, reply_broadcast: broadcast },
-      ),
+    const sent = await call(
+      "chat.postMessage",
+      channel,
+      () =>
+        posts.chat.postMessage(
+          threadTs === null ? base : { ...base, thread_ts: threadTs, reply_broadcast: broadcast },
+        ),
+      signal,
     );
     if (!sent.ts) {
       throw new SlackDeliveryError("Slack accepted the message but sent back no ts", null, {
@@ -63,7 +73,7 @@ export function createSlackAlertDestination(
       const id = await resolve(channel);
       if (threadTs) {
         try {
-          const ts = await post(channel, id, message, threadTs, options.broadcast);
+          const ts = await post(channel, id, message, threadTs, options);
           return { channel: id, ts, threaded: true };
         } catch (error) {
           if (!(error instanceof SlackDeliveryError && GONE.has(error.slackError ?? "")))
@@ -71,14 +81,18 @@ export function createSlackAlertDestination(
           logger?.warn({ channel, threadTs }, "the alert's first message is gone; posting anew");
         }
       }
-      return { channel: id, ts: await post(channel, id, message, null), threaded: false };
+      const ts = await post(channel, id, message, null, { signal: options.signal });
+      return { channel: id, ts, threaded: false };
     },
 
-    async updateAlert(channel, ts, message) {
+    async updateAlert(channel, ts, message, _names, signal) {
       const id = await resolve(channel);
       try {
-        await call("chat.update", channel, () =>
-          calls.chat.update({ channel: id, ts, ...body(message) }),
+        await call(
+          "chat.update",
+          channel,
+          () => calls.chat.update({ channel: id, ts, ...body(message) }),
+          signal,
         );
         return true;
       } catch (error) {

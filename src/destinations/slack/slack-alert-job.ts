@@ -21,7 +21,8 @@ export function slackAlertJob(
   const tsOf = (rootKey: string) => deps.threadTs(rootKey, slack.channel);
   return {
     id: slackDestinationId(slack.channel),
-    send: async () => {
+    // The attempt's signal goes with every call: at send_timeout the request in flight is cut.
+    send: async ({ signal }) => {
       let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
       // Edits first: a fire whose first message is gone gets this message as a new post.
       for (const update of slack.updates) {
@@ -29,9 +30,16 @@ export function slackAlertJob(
         if (!ts) continue;
         try {
           const names = { key, rootKey: update.rootKey };
-          const found = await slackOut.updateAlert(slack.channel, ts, update.message, names);
+          const found = await slackOut.updateAlert(
+            slack.channel,
+            ts,
+            update.message,
+            names,
+            signal,
+          );
           if (!found && update.rootKey === slack.threadKey) thread = null;
         } catch (error) {
+          signal?.throwIfAborted(); // abandoned at the deadline: no post after it
           // The news is the message below; a failed edit must not hold it back.
           deps.logger.warn(
             { slot: key, root: update.rootKey, err: String(error) },
@@ -41,14 +49,15 @@ export function slackAlertJob(
       }
       const posted = await slackOut.postAlert(slack.channel, slack.post, thread, {
         broadcast: slack.broadcast === true,
+        signal,
       });
       return { slackTs: posted.ts };
     },
     // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
     ...(deps.findSlackPost && slack.threadKey === null
       ? {
-          recover: async () => {
-            const found = await deps.findSlackPost?.(slack.channel, key, deps.since);
+          recover: async ({ signal }) => {
+            const found = await deps.findSlackPost?.(slack.channel, key, deps.since, signal);
             return found ? { slackTs: found.ts } : null;
           },
         }
