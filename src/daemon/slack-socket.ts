@@ -1,4 +1,5 @@
-import type { Logger as LibraryLogger, LogLevel, SocketModeClient } from "@slack/socket-mode";
+import type { SocketModeClient } from "@slack/socket-mode";
+import { slackLibraryLogger } from "../destinations/slack/slack-library-logger.js";
 import { redactSecrets, type Secret } from "../secret.js";
 
 // The daemon's Socket Mode connection to Slack (ADR 0007): opened with the app-level token,
@@ -126,7 +127,7 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
   const client = import("@slack/socket-mode").then(({ SocketModeClient }) => {
     const socket = new SocketModeClient({
       appToken: options.appToken.reveal(),
-      logger: libraryLogger(logger, options.appToken),
+      logger: slackLibraryLogger(logger, options.appToken, "Slack Socket Mode client warning"),
       autoReconnectEnabled: false,
       clientOptions: {
         ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
@@ -245,33 +246,6 @@ interface LibraryEvent {
 function slackErrorCode(error: unknown): string | null {
   const data = (error as { data?: { error?: unknown } } | null)?.data;
   return typeof data?.error === "string" ? data.error : null;
-}
-
-/**
- * The library's logger over ours: its debug and info (every payload, every ping) dropped; its
- * warnings and errors — a failed `apps.connections.open`, a WebSocket error before a
- * reconnect — forwarded as warnings, with the app token scrubbed.
- */
-function libraryLogger(logger: LibraryLoggerTarget, token: Secret): LibraryLogger {
-  let level = "warn" as LogLevel;
-  const forward = (args: unknown[]) => {
-    const detail = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
-    logger.warn(
-      { detail: redactSecrets(detail, [token.reveal()]) },
-      "Slack Socket Mode client warning",
-    );
-  };
-  return {
-    debug: () => {},
-    info: () => {},
-    warn: (...args: unknown[]) => forward(args),
-    error: (...args: unknown[]) => forward(args),
-    setLevel: (next: LogLevel) => {
-      level = next;
-    },
-    getLevel: () => level,
-    setName: () => {},
-  };
 }
 
 /** A connection that has been (re)connecting for this long fails /readyz. */

@@ -1,18 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  ErrorCode,
-  type Logger as LibraryLogger,
-  LogLevel,
-  WebClient,
-  type WebClientOptions,
-} from "@slack/web-api";
-import { redactSecrets, type Secret } from "../../secret.js";
+import { ErrorCode, WebClient, type WebClientOptions } from "@slack/web-api";
+import type { Secret } from "../../secret.js";
+import { type SlackLogger, slackLibraryLogger } from "./slack-library-logger.js";
 
-/** The one logging call the Slack adapter needs; a pino logger fits. */
-export interface SlackLogger {
-  warn(obj: object, msg: string): void;
-}
+export type { SlackLogger };
 
 export interface SlackClientOptions {
   token: Secret;
@@ -114,7 +106,13 @@ export function createSlackClient(
     timeout: options.timeoutMs ?? 30_000,
     // The original axios error holds the request config, Authorization header included.
     attachOriginalToWebAPIRequestError: false,
-    logger: libraryLogger(options.logger, options.token),
+    // A rate limit is `paced`'s to report (with its wait): one warning per limit, not two.
+    logger: slackLibraryLogger(
+      options.logger,
+      options.token,
+      "Slack Web API client warning",
+      RATE_LIMIT_DETAIL,
+    ),
     ...(signals ? { requestInterceptor: withSignal(signals) } : {}),
   });
 }
@@ -139,29 +137,3 @@ function rateLimitedFor(error: unknown): number | null {
 
 /** The library's "http request failed" text for a 429 (`rateLimitedErrorWithDelay`). */
 const RATE_LIMIT_DETAIL = /A rate-limit has been reached/;
-
-/** The library's logger interface over ours: debug and info dropped, warnings forwarded. */
-function libraryLogger(logger: SlackLogger | undefined, token: Secret): LibraryLogger {
-  let level = LogLevel.WARN;
-  const forward = (args: unknown[]) => {
-    if (!logger) return;
-    const detail = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ");
-    // A rate limit is `paced`'s to report (with its wait): one warning per limit, not two.
-    if (RATE_LIMIT_DETAIL.test(detail)) return;
-    logger.warn(
-      { detail: redactSecrets(detail, [token.reveal()]) },
-      "Slack Web API client warning",
-    );
-  };
-  return {
-    debug: () => {},
-    info: () => {},
-    warn: (...args: unknown[]) => forward(args),
-    error: (...args: unknown[]) => forward(args),
-    setLevel: (next: LogLevel) => {
-      level = next;
-    },
-    getLevel: () => level,
-    setName: () => {},
-  };
-}

@@ -96,28 +96,14 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
           );
           await progress?.record(part, null);
         }
-        if (file && todo("upload")) {
-          step = `upload of ${file.filename}`;
-          await call(
-            "files.uploadV2",
-            channel,
-            () =>
-              client.files.uploadV2({
-                channel_id: id,
-                thread_ts: posted.ts,
-                file: file.content,
-                filename: file.filename,
-                title: file.filename,
-              }),
-            signal,
-          );
-          await progress?.record("upload", null);
-        }
-        // Each chart a part of its own, after the workbook (whose part keeps its old name).
-        for (const chart of charts) {
-          const part = `upload ${chart.filename}`;
+        // The workbook (part "upload", its old name), then each chart a part of its own.
+        const uploads = [
+          ...(file ? [{ part: "upload", attachment: file }] : []),
+          ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
+        ];
+        for (const { part, attachment } of uploads) {
           if (!todo(part)) continue;
-          step = `upload of ${chart.filename}`;
+          step = `upload of ${attachment.filename}`;
           await call(
             "files.uploadV2",
             channel,
@@ -125,9 +111,9 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
               client.files.uploadV2({
                 channel_id: id,
                 thread_ts: posted.ts,
-                file: chart.content,
-                filename: chart.filename,
-                title: chart.filename,
+                file: attachment.content,
+                filename: attachment.filename,
+                title: attachment.filename,
               }),
             signal,
           );
