@@ -2,25 +2,14 @@ import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretUrl } from "../../secret-text.js";
 import { urlDestinationId } from "../url-destination-id.js";
+import { urlTimeoutSection } from "../url-timeout-config.js";
 
 // Microsoft Teams' part of the config: each digest or alert names the URL of a Teams workflow
 // ("Post to a channel when a webhook request is received"), which carries its own token (the
 // `sig=` of the URL), so it is a secret; the section at the top holds what they share.
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
 /** `msteams:` at the top of the config file. */
-const global = z
-  .strictObject({
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1_000)
-      .default(DEFAULT_TIMEOUT_MS)
-      .describe("How long one post to a workflow may take before it counts as failed."),
-  })
-  .default({ timeout_ms: DEFAULT_TIMEOUT_MS })
-  .describe("Settings shared by every Microsoft Teams destination.");
+const global = urlTimeoutSection("one post to a workflow", "Microsoft Teams destination");
 
 const webhookUrl = secretUrl.describe(
   'The workflow\'s URL (Teams → channel → Workflows → "Post to a channel when a webhook request is received"), e.g. ${TEAMS_WEBHOOK_URL}. A secret: its sig= part lets anyone post.',

@@ -2,25 +2,14 @@ import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText, secretUrl } from "../../secret-text.js";
 import { urlDestinationId } from "../url-destination-id.js";
+import { urlTimeoutSection } from "../url-timeout-config.js";
 
 // The signed webhook's part of the config: each digest or alert names a URL and the secret its
 // requests are signed with (README "Signed webhook"). Both are secrets: a URL often carries a
 // token of its own.
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
 /** `webhook:` at the top of the config file. */
-const global = z
-  .strictObject({
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1_000)
-      .default(DEFAULT_TIMEOUT_MS)
-      .describe("How long one request may take before it counts as failed."),
-  })
-  .default({ timeout_ms: DEFAULT_TIMEOUT_MS })
-  .describe("Settings shared by every signed webhook.");
+const global = urlTimeoutSection("one request", "signed webhook");
 
 const fields = {
   url: secretUrl.describe("Where to POST the JSON body, e.g. ${INSIGHTS_WEBHOOK_URL}."),
