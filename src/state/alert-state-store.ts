@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
+import type { Instant } from "./instant.js";
 import type { AlertEvaluation, AlertLevel, AlertState, SyncLedger } from "./ledger.js";
-import type { Instant } from "./slot-rows.js";
 import {
   decodeNotification,
   decodeResults,

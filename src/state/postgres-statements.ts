@@ -5,13 +5,13 @@ import {
   toAlertState,
   toEvaluation,
 } from "./alert-state-store.js";
+import type { Instant } from "./instant.js";
 import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
 import { postgresSilences } from "./postgres-silences.js";
 import {
   type ClaimRow,
   cleanError,
   type DeliveryRow,
-  type Instant,
   type SlotRow,
   toClaimed,
   toDelivery,

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Instant } from "./slot-rows.js";
+import type { Instant } from "./instant.js";
 
 // Silences (issue 24): while one holds, an alert scope's transitions are recorded but not
 // posted. Each is stored once under the key of the action that asked for it (ADR 0007), so a

@@ -1,11 +1,9 @@
+import type { Instant } from "./instant.js";
 import type { Claimed, Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
 
 // The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
 // stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
-// timestamptz, which its driver reads as Dates.
-
-/** An instant as a store reads it back. */
-export type Instant = string | Date;
+// timestamptz, which its driver reads as Dates (`Instant`).
 
 export interface SlotRow {
   key: string;
