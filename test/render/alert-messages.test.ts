@@ -8,6 +8,7 @@ import {
 import { renderAlertEmail } from "../../src/render/alert/email-alert.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { checkMessage } from "../fake-slack/check-message.js";
+import { alertInput } from "./alert-input.js";
 
 const NOW = "2026-11-19T08:00:00.000Z";
 const window = (scope: string, name: string, percent: number): ScopeWindow => ({
@@ -118,32 +119,7 @@ describe("alert messages", () => {
   });
 
   it("a mail says the worst news in its subject, and escapes names in its HTML", () => {
-    const evaluation = evaluateAlert({
-      rule: rule({ confidence: 0.95 }),
-      windows: [window("p1", "<b>Web</b>", 6)],
-      states: new Map(),
-      now: NOW,
-      key: "k",
-    });
-    const mail = renderAlertEmail(
-      {
-        key: "k",
-        team: { name: "t", title: "Checkout", timezone: "Europe/Berlin" },
-        alert: {
-          name: "flaky",
-          metric: "flaky_rate",
-          warnAt: 3,
-          criticalAt: 5,
-          clearAt: 2.5,
-          confidence: 0.95,
-        },
-        period: { start: "2026-11-18", end: "2026-11-18" },
-        transitions: evaluation.transitions,
-        mention: null,
-        mentionDue: true,
-      },
-      NOW,
-    );
+    const mail = renderAlertEmail(alertInput([window("p1", "<b>Web</b>", 6)], { key: "k" }), NOW);
     expect(mail.subject).toBe("[critical] Checkout · flaky · Nov 18, 2026");
     expect(mail.html).toContain("&lt;b&gt;Web&lt;/b&gt;");
     expect(mail.text).toContain("<b>Web</b> flaky rate 6.0% \u2014 above critical 5%");

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
 import type { TeamsMessage } from "../../src/messages.js";
-import type { AlertMessageInput } from "../../src/render/alert/alert-view.js";
 import { renderTeamsAlert } from "../../src/render/alert/teams-alert.js";
 import { digestNews, NO_NEWS, newsSentence } from "../../src/render/digest-news.js";
 import { messageBytes, TEAMS_CARD_BYTES } from "../../src/render/teams/card-parts.js";
 import { renderTeamsDigest } from "../../src/render/teams/teams-digest.js";
-import { counts, rule } from "../alerts/alert-builders.js";
+import { counts } from "../alerts/alert-builders.js";
 import { cardProblems } from "../fake-webhooks/check-card.js";
+import { alertInput } from "./alert-input.js";
 import { checkoutReport, manyProjectsReport, quietTotal } from "./report-fixture.js";
 
 const NOW = "2026-11-19T08:00:00.000Z";
@@ -129,34 +128,8 @@ describe("an alert as a Teams card", () => {
     prior: counts(1, 5_000),
     daily: [counts(1, 5_000), counts(percent, 5_000)],
   });
-  const input = (
-    windows: ScopeWindow[],
-    states = new Map<string, ScopeState>(),
-  ): AlertMessageInput => {
-    const evaluation = evaluateAlert({
-      rule: rule({ confidence: 0.95 }),
-      windows,
-      states,
-      now: NOW,
-      key: "t.alert.flaky.2026-11-18",
-    });
-    return {
-      key: "t.alert.flaky.2026-11-18",
-      team: { name: "t", title: "Checkout", timezone: "Europe/Berlin" },
-      alert: {
-        name: "flaky",
-        metric: "flaky_rate",
-        warnAt: 3,
-        criticalAt: 5,
-        clearAt: 2.5,
-        confidence: 0.95,
-      },
-      period: { start: "2026-11-18", end: "2026-11-18" },
-      transitions: evaluation.transitions,
-      mention: null,
-      mentionDue: evaluation.mention,
-    };
-  };
+  const input = (windows: ScopeWindow[], states = new Map<string, ScopeState>()) =>
+    alertInput(windows, { states });
 
   it("a fire shows each scope's state, in a red band for critical", () => {
     const message = renderTeamsAlert(input([window("p1", "Web <at>x</at>", 8)]), NOW);

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import { digestNews, newsSummary } from "../../src/render/digest-news.js";
 import { webhookAlertBody } from "../../src/render/webhook/webhook-alert.js";
 import { webhookBodySchema } from "../../src/render/webhook/webhook-body-schema.js";
@@ -10,7 +9,8 @@ import {
   WEBHOOK_JSON_SCHEMA_PATH,
   webhookJsonSchemaText,
 } from "../../src/render/webhook/webhook-json-schema.js";
-import { counts, rule } from "../alerts/alert-builders.js";
+import { counts } from "../alerts/alert-builders.js";
+import { ALERT_NOW, alertInput } from "./alert-input.js";
 import { checkoutReport } from "./report-fixture.js";
 
 const KEY = "checkout.weekly.2026-11-09";
@@ -57,33 +57,11 @@ describe("the webhook body of a digest", () => {
 
 describe("the webhook body of an alert", () => {
   it("has the alert's transitions in its own unit, and no figures or projects", () => {
-    const evaluation = evaluateAlert({
-      rule: rule({ confidence: 0.95 }),
-      windows: [
-        { scope: "p1", name: "Web", current: counts(8, 5_000), prior: counts(1, 5_000), daily: [] },
-      ],
-      states: new Map(),
-      now: "2026-11-19T08:00:00.000Z",
-      key: "t.alert.flaky.2026-11-18",
-    });
     const body = webhookAlertBody(
-      {
-        key: "t.alert.flaky.2026-11-18",
-        team: { name: "t", title: "Checkout", timezone: "Europe/Berlin" },
-        alert: {
-          name: "flaky",
-          metric: "flaky_rate",
-          warnAt: 3,
-          criticalAt: 5,
-          clearAt: 2.5,
-          confidence: 0.95,
-        },
-        period: { start: "2026-11-18", end: "2026-11-18" },
-        transitions: evaluation.transitions,
-        mention: null,
-        mentionDue: true,
-      },
-      "2026-11-19T08:00:00.000Z",
+      alertInput([
+        { scope: "p1", name: "Web", current: counts(8, 5_000), prior: counts(1, 5_000), daily: [] },
+      ]),
+      ALERT_NOW,
     );
     expect(webhookBodySchema.parse(body)).toEqual(body);
     expect(body).toMatchObject({ kind: "alert", figures: null, projects: [] });
