@@ -76,7 +76,7 @@ describe("alert buttons", () => {
     const [actions] = actionsOf(post?.main.blocks ?? []);
     expect(fireKeyOfBlock(String(actions?.block_id))).toBe("t.alert.flaky.2026-11-18");
     expect(ids(actions)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
-    const [, menu] = actions?.elements as {
+    const [, menu] = (actions?.elements ?? []) as {
       options: { text: { text: string }; value: string }[];
     }[];
     expect(menu?.options.map((o) => [o.text.text, o.value])).toEqual([
