@@ -6,7 +6,7 @@ import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-
 import { ALERT_ACTION } from "../../src/render/alert/slack-alert-actions.js";
 import { openStore } from "../../src/state/open-store.js";
 import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
-import { type AlertSetup, CHANNEL, startAlertSetup } from "../e2e/alert-fixture.js";
+import { type AlertSetup, startAlertSetup } from "../e2e/alert-fixture.js";
 import { pressPayload } from "../fake-slack/alert-press.js";
 import { FAKE_SLACK_APP_TOKEN, type FakePost } from "../fake-slack/fake-slack-server.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
