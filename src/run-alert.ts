@@ -91,6 +91,11 @@ export interface AlertDeps extends AlertClients {
   outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
   findSlackPost?: AlertJobDeps["findSlackPost"];
+  /**
+   * Put Acknowledge and Snooze on a firing alert's Slack messages: only where a daemon listens
+   * for the presses (`slack.app_token`), or to show what one would post (the demo).
+   */
+  slackButtons?: boolean;
 }
 
 export interface AlertOutcome {
@@ -151,6 +156,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       mention: job.alert.slack?.mention ?? null,
       evaluation: posted,
       acknowledgements: standing.shown,
+      buttons: deps.slackButtons === true,
       ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),
     });

@@ -103,7 +103,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients, ledger),
+    runJob: createJobRunner(clients, ledger, { slackButtons: config.slack.appToken !== null }),
     logger,
     metrics,
     now,

@@ -78,6 +78,8 @@ describe("alert buttons, end to end", () => {
   it("an ack shows in the first message; a snooze holds the next transition back; once it ends the news is posted again", async () => {
     const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
     setup = live;
+    // With the app token the alert carries its buttons (the daemon with it takes the presses).
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
     await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
     const [fire] = live.slack.posts;
     if (!fire) throw new Error("the alert did not fire");
@@ -141,6 +143,8 @@ describe("alert buttons, end to end", () => {
   it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {
     const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
     setup = live;
+    // With the app token the alert carries its buttons (the daemon with it takes the presses).
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
     const databaseUrl = await createTestDatabase();
     const config = parse(readFileSync(live.configPath, "utf8"));
     config.state = { url: "${DATABASE_URL}", send_timeout: "2s" };

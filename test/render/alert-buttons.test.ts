@@ -35,7 +35,12 @@ const warn: ScopeState = {
   threadKey: FIRE,
 };
 
-function notify(windows: ScopeWindow[], states: Map<string, ScopeState>, ack = false) {
+function notify(
+  windows: ScopeWindow[],
+  states: Map<string, ScopeState>,
+  ack = false,
+  buttons = true,
+) {
   const evaluation = evaluateAlert({
     rule: rule(),
     windows,
@@ -62,6 +67,7 @@ function notify(windows: ScopeWindow[], states: Map<string, ScopeState>, ack = f
     msteams: null,
     webhook: null,
     now: NOW,
+    buttons,
     ...(ack ? { acknowledgements: { [FIRE]: { by: "U0MARIA", at: "2026-11-19T13:05:00Z" } } } : {}),
   });
 }
@@ -96,6 +102,15 @@ describe("alert buttons", () => {
     expect(JSON.stringify(blocks)).toContain("Acknowledged by <@U0MARIA> at 14:05");
     // The reply in the thread has no buttons: they live on the fire's first message.
     expect(actionsOf(n?.slack?.post.main.blocks ?? [])).toEqual([]);
+  });
+
+  it("without Socket Mode (no app token, nothing to take a press) a firing alert has no buttons", () => {
+    const fire = notify([window("p1", 4)], new Map(), false, false)?.slack;
+    expect(actionsOf(fire?.post.main.blocks ?? [])).toEqual([]);
+    const [update] =
+      notify([window("p1", 6)], new Map([["p1", warn]]), false, false)?.slack?.updates ?? [];
+    expect(update?.message.text).toMatch(/^Still firing/);
+    expect(actionsOf(update?.message.blocks ?? [])).toEqual([]);
   });
 
   it("a resolved alert's first message has no buttons and no acknowledgement", () => {

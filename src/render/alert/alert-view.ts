@@ -40,6 +40,8 @@ export interface AlertMessageInput {
    * (Slack) and copied (mail) when an alert fires or escalates on the project.
    */
   owners?: Readonly<Record<string, readonly string[]>>;
+  /** Acknowledge and Snooze on a firing alert's Slack messages (default: none). */
+  buttons?: boolean;
 }
 
 export type { FireHistory } from "../../alerts/fire-history.js";

@@ -71,7 +71,9 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
     }
   }
   // A message that announces a fire is that fire's first message: it carries its buttons.
-  if (input.transitions.some((t) => t.kind === "fired")) blocks.push(alertActionsBlock(input.key));
+  if (input.buttons && input.transitions.some((t) => t.kind === "fired")) {
+    blocks.push(alertActionsBlock(input.key));
+  }
   return {
     main: { text: `${mention}${headline}`, blocks },
     metadata: alertMetadata(input),
@@ -106,7 +108,7 @@ export function renderSlackAlertRoot(
       ...(root.resolvedAt === null && root.acknowledged
         ? [acknowledgedContext(root.acknowledged, input.team.timezone)]
         : []),
-      ...(root.resolvedAt === null ? [alertActionsBlock(root.rootKey)] : []),
+      ...(root.resolvedAt === null && input.buttons ? [alertActionsBlock(root.rootKey)] : []),
     ],
   };
 }
