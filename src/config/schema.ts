@@ -224,7 +224,9 @@ const team = z
     alerts: z.array(alert).default([]).describe("Scheduled threshold checks."),
     alert_actors: z
       .array(actor)
-      .min(1, "lists no one: leave alert_actors out to let anyone in the channel act")
+      .refine((actors) => actors.length > 0, {
+        message: "lists no one — leave alert_actors out to let anyone in the channel act",
+      })
       .optional()
       .describe(
         "Who may acknowledge and snooze this team's alerts from Slack: Slack user (U…) and user group (S…) ids. Leave it out and anyone in the alert's channel may.",
