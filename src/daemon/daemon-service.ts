@@ -119,9 +119,11 @@ export async function startDaemonService(
   let current = config;
   // An outbox run sends nothing to Slack, so it takes no button presses either.
   const appToken = options.outbox ? null : config.slack.appToken;
-  const slackActions = config.slack.token
-    ? slackActionsApi(config.slack.token, config.slack.apiUrl, logger)
-    : null;
+  // Answers to presses go through the bot token; the SDK loads on the first press.
+  const slackActions =
+    appToken && config.slack.token
+      ? slackActionsApi(config.slack.token, config.slack.apiUrl, logger)
+      : null;
   const socket: SlackSocket | null = appToken
     ? openSlackSocket({
         appToken,

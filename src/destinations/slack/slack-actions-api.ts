@@ -28,17 +28,23 @@ export function slackActionsApi(
   apiUrl: string | null,
   logger?: SlackLogger,
 ): SlackActionsApi {
-  const clients = import("./slack-client.js").then(({ createSlackClients }) =>
-    createSlackClients({ token, apiUrl, ...(logger ? { logger } : {}) }),
-  );
+  const load = () =>
+    import("./slack-client.js").then(({ createSlackClients }) =>
+      createSlackClients({ token, apiUrl, ...(logger ? { logger } : {}) }),
+    );
+  let loaded: ReturnType<typeof load> | null = null;
+  const clients = () => {
+    loaded ??= load();
+    return loaded;
+  };
   const blocks = (b: SlackBlock[]) => b as unknown as (KnownBlock | Block)[];
   return {
     async updateMessage(channel, ts, text, b) {
-      const { calls, paced } = await clients;
+      const { calls, paced } = await clients();
       await paced("chat.update", () => calls.chat.update({ channel, ts, text, blocks: blocks(b) }));
     },
     async postInThread(channel, threadTs, text, b) {
-      const { calls, paced } = await clients;
+      const { calls, paced } = await clients();
       await paced("chat.postMessage", () =>
         calls.chat.postMessage({
           channel,
@@ -50,11 +56,11 @@ export function slackActionsApi(
       );
     },
     async postEphemeral(channel, user, text) {
-      const { calls, paced } = await clients;
+      const { calls, paced } = await clients();
       await paced("chat.postEphemeral", () => calls.chat.postEphemeral({ channel, user, text }));
     },
     async groupMembers(group) {
-      const { calls, paced } = await clients;
+      const { calls, paced } = await clients();
       const answer = await paced("usergroups.users.list", () =>
         calls.usergroups.users.list({ usergroup: group }),
       );
