@@ -132,16 +132,18 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
     const measured = await evaluate(job, key, window, deps);
     // Silences and acknowledgements hold back what is posted, never what is recorded.
     const standing = await standingActions(job, measured, deps);
-    const { recorded, posted, held } = applySilences({
+    const silenced = applySilences({
       evaluation: measured,
       rule: job.alert,
-      ...standing,
+      silences: standing.silences,
+      acknowledged: standing.acknowledged,
       now: job.fireAt.toISOString(),
     });
-    evaluation = recorded;
-    if (held.length > 0) {
+    evaluation = silenced.recorded;
+    const posted = silenced.posted;
+    if (silenced.held.length > 0) {
       deps.logger.info(
-        { slot: key, held: held.map((t) => `${t.scope}:${t.kind}`) },
+        { slot: key, held: silenced.held.map((t) => `${t.scope}:${t.kind}`) },
         "alert transitions held back by a silence or an acknowledgement",
       );
     }
