@@ -7,6 +7,7 @@ import { buildAlertNotification } from "../../src/render/alert/alert-notificatio
 import {
   ALERT_ACTION,
   actionLine,
+  alertActionsBlocks,
   fireKeyOfBlock,
 } from "../../src/render/alert/slack-alert-actions.js";
 import { counts, rule } from "../alerts/alert-builders.js";
@@ -119,6 +120,11 @@ describe("alert buttons", () => {
     expect(update?.message.text).toMatch(/^Resolved/);
     expect(actionsOf(update?.message.blocks ?? [])).toEqual([]);
     expect(JSON.stringify(update?.message.blocks)).not.toContain("Acknowledged");
+  });
+
+  it("leaves the buttons out rather than have Slack refuse a block id past 255 characters", () => {
+    expect(alertActionsBlocks(`t.alert.${"a".repeat(230)}.2026-11-18`)).toHaveLength(1);
+    expect(alertActionsBlocks(`t.alert.${"a".repeat(240)}.2026-11-18`)).toEqual([]);
   });
 
   it("says in the thread what was done, in words, with an End snooze button after a snooze", () => {

@@ -6,7 +6,7 @@ import type { AlertConfig } from "../../src/config/types.js";
 import { handleAlertAction } from "../../src/daemon/alert-actions.js";
 import { openSlackSocket, type SlackSocket } from "../../src/daemon/slack-socket.js";
 import { slackActionsApi } from "../../src/destinations/slack/slack-actions-api.js";
-import { ALERT_ACTION, alertActionsBlock } from "../../src/render/alert/slack-alert-actions.js";
+import { ALERT_ACTION, alertActionsBlocks } from "../../src/render/alert/slack-alert-actions.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
@@ -116,7 +116,7 @@ async function postFire(fake: FakeSlack): Promise<FakePost> {
       text: "Checkout squad · flaky-rate: pdqmxlz flaky rate 4.2%",
       blocks: [
         { type: "section", text: { type: "mrkdwn", text: "🟠 *Checkout squad · flaky-rate*" } },
-        alertActionsBlock(FIRE),
+        ...alertActionsBlocks(FIRE),
       ],
     }),
   });

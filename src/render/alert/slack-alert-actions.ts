@@ -30,8 +30,19 @@ export function fireKeyOfBlock(blockId: string): string | null {
 
 const plain = (text: string) => ({ type: "plain_text", text, emoji: true });
 
-/** *Acknowledge* and a *Snooze* menu (1 hour, 1 day, until Monday 09:00) for a fire. */
-export function alertActionsBlock(fireKey: string): SlackBlock {
+/** Slack refuses a message whose block id is longer. */
+const BLOCK_ID_CHARS = 255;
+
+/**
+ * *Acknowledge* and a *Snooze* menu (1 hour, 1 day, until Monday 09:00) for a fire; none when
+ * the fire's key is too long for a block id (team and alert names hundreds of characters long).
+ */
+export function alertActionsBlocks(fireKey: string): SlackBlock[] {
+  if (alertActionsBlockId(fireKey).length > BLOCK_ID_CHARS) return [];
+  return [alertActionsBlock(fireKey)];
+}
+
+function alertActionsBlock(fireKey: string): SlackBlock {
   return {
     type: "actions",
     block_id: alertActionsBlockId(fireKey),

@@ -23,7 +23,7 @@ import {
   transitionSentence,
   worstOf,
 } from "./alert-view.js";
-import { acknowledgedContext, alertActionsBlock } from "./slack-alert-actions.js";
+import { acknowledgedContext, alertActionsBlocks } from "./slack-alert-actions.js";
 
 // An alert evaluation as Slack Block Kit: one message grouping its transitions (fired first),
 // the mention only when something fired or escalated (and then the project's owners on its line,
@@ -72,7 +72,7 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
   }
   // A message that announces a fire is that fire's first message: it carries its buttons.
   if (input.buttons && input.transitions.some((t) => t.kind === "fired")) {
-    blocks.push(alertActionsBlock(input.key));
+    blocks.push(...alertActionsBlocks(input.key));
   }
   return {
     main: { text: `${mention}${headline}`, blocks },
@@ -108,7 +108,7 @@ export function renderSlackAlertRoot(
       ...(root.resolvedAt === null && root.acknowledged
         ? [acknowledgedContext(root.acknowledged, input.team.timezone)]
         : []),
-      ...(root.resolvedAt === null && input.buttons ? [alertActionsBlock(root.rootKey)] : []),
+      ...(root.resolvedAt === null && input.buttons ? alertActionsBlocks(root.rootKey) : []),
     ],
   };
 }
