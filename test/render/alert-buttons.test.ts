@@ -123,8 +123,8 @@ describe("alert buttons", () => {
   });
 
   it("leaves the buttons out rather than have Slack refuse a block id past 255 characters", () => {
-    expect(alertActionsBlocks(`t.alert.${"a".repeat(230)}.2026-11-18`)).toHaveLength(1);
-    expect(alertActionsBlocks(`t.alert.${"a".repeat(240)}.2026-11-18`)).toEqual([]);
+    expect(alertActionsBlocks(`t.alert.${"a".repeat(221)}.2026-11-18`)).toHaveLength(1);
+    expect(alertActionsBlocks(`t.alert.${"a".repeat(222)}.2026-11-18`)).toEqual([]);
   });
 
   it("says in the thread what was done, in words, with an End snooze button after a snooze", () => {
