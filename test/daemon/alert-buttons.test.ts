@@ -140,6 +140,40 @@ describe("alert buttons, end to end", () => {
     expect(JSON.stringify(fire.blocks)).not.toContain("Acknowledged by");
   });
 
+  it("a snooze that ends on an alert still firing, with nothing new, posts its state once", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    // critical at 8%: the 7.5% and 4.0% days are warn like the 4.2% fire, so no transition
+    // follows the fire until it resolves.
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.teams[0].alerts[0].critical_at = 8;
+    writeFileSync(live.configPath, stringify(config));
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const snooze = pressPayload(fire, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.snooze,
+      option: "1d",
+      actionTs: "1763553600.000400",
+    });
+    expect(await press(live, logs, snooze)).toMatchObject({ msg: "alert action applied" });
+    const replies = () => thread(live, fire).slice(1);
+
+    await evaluate(live, "2026-11-20"); // 7.5%, warn, under the snooze: nothing
+    expect(replies()).toEqual([]);
+    await evaluate(live, "2026-11-21"); // 4.0%, warn, the snooze over since Nov 20 12:00Z
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.text).toMatch(/Design system flaky rate 4\.\d%/);
+    expect(JSON.stringify(replies()[0]?.blocks)).toContain("*Still firing*");
+    await evaluate(live, "2026-11-22"); // 0.9%: resolved, posted as always
+    expect(replies()).toHaveLength(2);
+    expect(replies()[1]?.text).toMatch(/resolved after/);
+    expect(live.slack.posts.filter((p) => p.thread_ts === null)).toEqual([fire]);
+  });
+
   it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {
     const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
     setup = live;
