@@ -7,6 +7,7 @@ import {
 } from "./alerts/fire-history.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
+import { applySilences } from "./alerts/silencing.js";
 import type { Evaluation } from "./alerts/types.js";
 import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
 import {
@@ -45,26 +46,23 @@ export interface AlertJob {
   fireAt: Date;
 }
 
+type AlertStore = Pick<
+  Ledger,
+  | "alertStates"
+  | "recordAlertEvaluation"
+  | "getAlertEvaluation"
+  | "getSlot"
+  | "alertEvaluations"
+  | "silences"
+  | "acknowledgements"
+  | "clearAcknowledgements"
+>;
+
 /** The ledger as an alert uses it (`state/` implements it). */
-export interface AlertLedger
-  extends DeliveryLedger,
-    Pick<
-      Ledger,
-      | "alertStates"
-      | "recordAlertEvaluation"
-      | "getAlertEvaluation"
-      | "getSlot"
-      | "alertEvaluations"
-    > {}
+export interface AlertLedger extends DeliveryLedger, AlertStore {}
 
 /** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
-export function alertLedger(
-  store: Pick<
-    Ledger,
-    "alertStates" | "recordAlertEvaluation" | "getAlertEvaluation" | "getSlot" | "alertEvaluations"
-  >,
-  deliveries: DeliveryLedger,
-): AlertLedger {
+export function alertLedger(store: AlertStore, deliveries: DeliveryLedger): AlertLedger {
   return {
     ...deliveries,
     alertStates: (team, alert) => store.alertStates(team, alert),
@@ -72,6 +70,10 @@ export function alertLedger(
     getAlertEvaluation: (key) => store.getAlertEvaluation(key),
     getSlot: (key) => store.getSlot(key),
     alertEvaluations: (query) => store.alertEvaluations(query),
+    silences: (query) => store.silences(query),
+    acknowledgements: (team, alert) => store.acknowledgements(team, alert),
+    clearAcknowledgements: (team, alert, fires, at) =>
+      store.clearAcknowledgements(team, alert, fires, at),
   };
 }
 
@@ -89,6 +91,11 @@ export interface AlertDeps extends AlertClients {
   outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
   findSlackPost?: AlertJobDeps["findSlackPost"];
+  /**
+   * Put Acknowledge and Snooze on a firing alert's Slack messages: only where a daemon listens
+   * for the presses (`slack.app_token`), or to show what one would post (the demo).
+   */
+  slackButtons?: boolean;
 }
 
 export interface AlertOutcome {
@@ -122,9 +129,26 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   if (recorded) {
     notification = recorded.notification;
   } else {
-    evaluation = await evaluate(job, key, window, deps);
+    const measured = await evaluate(job, key, window, deps);
+    // Silences and acknowledgements hold back what is posted, never what is recorded.
+    const standing = await standingActions(job, measured, deps);
+    const silenced = applySilences({
+      evaluation: measured,
+      rule: job.alert,
+      silences: standing.silences,
+      acknowledged: standing.acknowledged,
+      now: job.fireAt.toISOString(),
+    });
+    evaluation = silenced.recorded;
+    const posted = silenced.posted;
+    if (silenced.held.length > 0) {
+      deps.logger.info(
+        { slot: key, held: silenced.held.map((t) => `${t.scope}:${t.kind}`) },
+        "alert transitions held back by a silence or an acknowledgement",
+      );
+    }
     notification = buildAlertNotification({
-      history: await historyOf(job, key, window, evaluation, deps),
+      history: await historyOf(job, key, window, posted, deps),
       dashboardUrl: job.team.dashboardUrl,
       owners: Object.fromEntries(job.team.projects.map((p) => [p.id, p.owners])),
       key,
@@ -132,11 +156,21 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       alert: job.alert,
       period: window,
       mention: job.alert.slack?.mention ?? null,
-      evaluation,
+      evaluation: posted,
+      acknowledgements: standing.shown,
+      buttons: deps.slackButtons === true,
       ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),
     });
     const fresh = deps.dryRun || (await record(job, key, window, evaluation, notification, deps));
+    if (fresh && !deps.dryRun && standing.cleared.length > 0) {
+      await deps.ledger?.clearAcknowledgements(
+        job.team.name,
+        job.alert.name,
+        standing.cleared,
+        job.fireAt,
+      );
+    }
     // Another process recorded this evaluation first: send what it decided, not ours.
     if (!fresh) {
       const theirs = await deps.ledger?.getAlertEvaluation(key);
@@ -211,6 +245,36 @@ async function evaluate(
     now: job.fireAt.toISOString(),
     key,
   });
+}
+
+/**
+ * The alert's silences and the acknowledgements that still stand: a new escalation of a fire
+ * clears its acknowledgement (`cleared`, written once the evaluation is recorded), so it is
+ * neither honoured nor shown from this evaluation on.
+ */
+async function standingActions(job: AlertJob, evaluation: Evaluation, deps: AlertDeps) {
+  const ledger = deps.ledger;
+  const [silences, acks] = ledger
+    ? await Promise.all([
+        ledger.silences({ team: job.team.name }),
+        ledger.acknowledgements(job.team.name, job.alert.name),
+      ])
+    : [[], []];
+  const escalated = new Set(
+    evaluation.transitions.flatMap((t) =>
+      t.kind === "escalated" && t.threadKey ? [t.threadKey] : [],
+    ),
+  );
+  const standing = acks.filter((a) => !escalated.has(a.fireKey));
+  return {
+    silences: silences.filter((s) => s.alert === job.alert.name),
+    acknowledged: new Set(standing.map((a) => a.fireKey)),
+    // The latest acknowledgement of each fire is the one its first message shows.
+    shown: Object.fromEntries(
+      standing.map((a) => [a.fireKey, { by: a.author, at: a.acknowledgedAt.toISOString() }]),
+    ),
+    cleared: [...new Set(acks.filter((a) => escalated.has(a.fireKey)).map((a) => a.fireKey))],
+  };
 }
 
 /**

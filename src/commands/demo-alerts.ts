@@ -58,6 +58,8 @@ export async function runDemoAlerts(
               cache: deps.cache,
               logger: deps.logger,
               outbox: true,
+              // What a set-up with Socket Mode (slack.app_token) posts: with the buttons.
+              slackButtons: true,
             },
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;

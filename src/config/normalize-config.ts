@@ -89,6 +89,7 @@ function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
     })),
     digests: team.digests.map(normalizeDigest),
     alerts: team.alerts.map(normalizeAlert),
+    alertActors: team.alert_actors ?? null,
   };
 }
 

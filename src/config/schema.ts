@@ -170,6 +170,14 @@ const owner = z
   )
   .describe("A Slack user or group id, or an email address.");
 
+const actor = z
+  .string()
+  .regex(
+    /^[UWS][A-Z0-9]{2,}$/,
+    'a Slack user id ("U0123ABCD": a profile\'s ⋯ → Copy member ID) or user group id ("S0123ABCD": the group\'s page → ⋯ → Copy group ID), not a name or @handle',
+  )
+  .describe("A Slack user (U…) or user group (S…) id.");
+
 const project = z
   .strictObject({
     id: z.string().min(1).describe("Project id, as `insights-reporter projects` lists them."),
@@ -214,6 +222,15 @@ const team = z
     projects: z.array(project).min(1).describe("The team's projects; at least one."),
     digests: z.array(digest).default([]).describe("Scheduled reports."),
     alerts: z.array(alert).default([]).describe("Scheduled threshold checks."),
+    alert_actors: z
+      .array(actor)
+      .refine((actors) => actors.length > 0, {
+        message: "lists no one — leave alert_actors out to let anyone in the channel act",
+      })
+      .optional()
+      .describe(
+        "Who may acknowledge and snooze this team's alerts from Slack: Slack user (U…) and user group (S…) ids. Leave it out and anyone in the alert's channel may.",
+      ),
   })
   .describe("A team: its timezone, projects, digests and alerts.");
 

@@ -57,6 +57,11 @@ export interface Team {
   projects: ProjectConfig[];
   digests: DigestConfig[];
   alerts: AlertConfig[];
+  /**
+   * Who may acknowledge and snooze the team's alerts from Slack: user (`U…`) and user group
+   * (`S…`) ids; null lets anyone in the channel.
+   */
+  alertActors: string[] | null;
 }
 
 /** A configured project: what is fetched, and who owns it. */

@@ -2,9 +2,11 @@ import { hostname } from "node:os";
 import type { ResolvedConfig } from "../config/types.js";
 import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
+import { slackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../run-digest.js";
 import { openStore } from "../state/open-store.js";
+import { handleAlertAction } from "./alert-actions.js";
 import { listJobs } from "./jobs.js";
 import { createDaemonMetrics } from "./metrics.js";
 import { startOpsServer } from "./ops-server.js";
@@ -101,7 +103,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients, ledger),
+    runJob: createJobRunner(clients, ledger, { slackButtons: config.slack.appToken !== null }),
     logger,
     metrics,
     now,
@@ -114,8 +116,14 @@ export async function startDaemonService(
     onFatal: signalFatal,
   });
 
+  let current = config;
   // An outbox run sends nothing to Slack, so it takes no button presses either.
   const appToken = options.outbox ? null : config.slack.appToken;
+  // Answers to presses go through the bot token; the SDK loads on the first press.
+  const slackActions =
+    appToken && config.slack.token
+      ? slackActionsApi(config.slack.token, config.slack.apiUrl, logger)
+      : null;
   const socket: SlackSocket | null = appToken
     ? openSlackSocket({
         appToken,
@@ -126,14 +134,24 @@ export async function startDaemonService(
         ...(options.socketReconnectStepMs
           ? { reconnectStepMs: options.socketReconnectStepMs }
           : {}),
-        // Acknowledged already; acting on alerts and commands comes with issue 24's next parts.
+        // Acknowledged already: each kind of envelope to its handler.
         onEnvelope: async (envelope) => {
           logger.info(describeEnvelope(envelope), "Slack envelope acknowledged");
+          switch (envelope.type) {
+            case "interactive":
+              await handleAlertAction(envelope.body, {
+                ledger,
+                slack: slackActions,
+                teams: () => current.teams,
+                logger,
+                now,
+              });
+              break;
+          }
         },
       })
     : null;
 
-  let current = config;
   const ledgerCheck = async () => {
     const problem = await ledger.reachable().catch((error: unknown) => String(error));
     return problem === null

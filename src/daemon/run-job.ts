@@ -13,6 +13,8 @@ export function createJobRunner(
   clients: Pick<Clients, "api" | "digests" | "alerts"> & Partial<Pick<Clients, "outboxFiles">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
+  /** Alert buttons on Slack messages: a Socket Mode connection takes their presses. */
+  options: { slackButtons?: boolean } = {},
 ): RunJob {
   return async (job, fireAt, context) => {
     const common = {
@@ -32,6 +34,7 @@ export function createJobRunner(
           ...clients.alerts,
           ledger,
           ...findSlackPostOf(clients),
+          slackButtons: options.slackButtons === true,
         },
       );
       return { key: outcome.key, deliveries: outcome.deliveries };

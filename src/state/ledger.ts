@@ -5,6 +5,11 @@
 // What it keeps as JSON is versioned and checked where it is read (`stored-evaluation.ts`).
 
 import type { AlertNotification } from "../messages.js";
+import type {
+  Acknowledgement,
+  AddedAcknowledgement,
+  NewAcknowledgement,
+} from "./acknowledgements.js";
 import type { AddedSilence, EndedSilence, NewSilence, Silence, SilenceQuery } from "./silences.js";
 import type { AlertLevel, StoredAlertResult } from "./stored-evaluation.js";
 
@@ -284,6 +289,21 @@ export interface Ledger {
   silences(query: SilenceQuery): Promise<Silence[]>;
   /** Ends a silence early, once: `already_over` when it was ended or had run out by `at`. */
   endSilence(id: number, by: string, at: Date): Promise<EndedSilence>;
+
+  /**
+   * Acknowledges a fire, once per `key` (the action that asked for it): a repeat of the key
+   * changes nothing and returns the stored one with `created` false, whichever process asks.
+   */
+  acknowledge(ack: NewAcknowledgement, at: Date): Promise<AddedAcknowledgement>;
+  /** The acknowledgements of an alert's fires that no escalation has cleared, oldest first. */
+  acknowledgements(team: string, alert: string): Promise<Acknowledgement[]>;
+  /** Clears the standing acknowledgements of these fires (a new escalation); how many. */
+  clearAcknowledgements(
+    team: string,
+    alert: string,
+    fireKeys: readonly string[],
+    at: Date,
+  ): Promise<number>;
 
   /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
   history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;

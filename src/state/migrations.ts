@@ -178,6 +178,21 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX silences_by_team ON silences (team, ends_at);
   `,
+  // 8: acknowledgements of a fire (issue 24), stored once per action key like silences;
+  // cleared (not deleted) by a new escalation of the fire.
+  `
+  CREATE TABLE acknowledgements (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    team TEXT NOT NULL,
+    alert TEXT NOT NULL,
+    fire_key TEXT NOT NULL,
+    author TEXT NOT NULL,
+    acknowledged_at TEXT NOT NULL,
+    cleared_at TEXT
+  );
+  CREATE INDEX acknowledgements_by_alert ON acknowledgements (team, alert, fire_key);
+  `,
 ];
 
 /** The schema version this code writes. */

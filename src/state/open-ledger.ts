@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { createAcknowledgementStore } from "./acknowledgements.js";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { asyncLedger } from "./async-ledger.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
@@ -81,6 +82,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger 
     ...createAlertStateStore(db, now, slots.recordSlot),
     ...createJobFirstSeenStore(db),
     ...createSilenceStore(db),
+    ...createAcknowledgementStore(db),
     ...createDaemonLease(db, location, now, identity),
     close: () => {
       if (db.open) db.close();

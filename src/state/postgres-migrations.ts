@@ -133,6 +133,20 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX silences_by_team ON silences (team, ends_at);
   `,
+  // 5: acknowledgements of a fire (issue 24), as SQLite's migration 8.
+  `
+  CREATE TABLE acknowledgements (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key text NOT NULL UNIQUE,
+    team text NOT NULL,
+    alert text NOT NULL,
+    fire_key text NOT NULL,
+    author text NOT NULL,
+    acknowledged_at timestamptz NOT NULL,
+    cleared_at timestamptz
+  );
+  CREATE INDEX acknowledgements_by_alert ON acknowledgements (team, alert, fire_key);
+  `,
 ];
 
 /** The schema version this code writes. */

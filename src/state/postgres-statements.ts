@@ -7,6 +7,7 @@ import {
 } from "./alert-state-store.js";
 import type { Instant } from "./instant.js";
 import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
+import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
 import { postgresSilences } from "./postgres-silences.js";
 import {
   type ClaimRow,
@@ -121,6 +122,7 @@ export function postgresStatements(
 
   return {
     ...postgresSilences(pool),
+    ...postgresAcknowledgements(pool),
     recordSlot: (slot) => transaction((client) => insertSlot(client, slot)),
 
     getSlot: async (key) => {

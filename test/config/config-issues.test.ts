@@ -82,6 +82,21 @@ const cases: Case[] = [
     ],
   ],
   [
+    "an alert actor given by name instead of its Slack id",
+    { "teams[0].alert_actors": ["S0123QALEADS", "@qa-leads"] },
+    [
+      [
+        "teams[0].alert_actors[1]",
+        'a Slack user id ("U0123ABCD": a profile\'s ⋯ → Copy member ID) or user group id ("S0123ABCD"',
+      ],
+    ],
+  ],
+  [
+    "an empty alert_actors, which would let no one act",
+    { "teams[0].alert_actors": [] },
+    [["teams[0].alert_actors", "leave alert_actors out to let anyone in the channel act"]],
+  ],
+  [
     "one project listed twice in a team",
     { "teams[0].projects[1].id": "pdqmxlz" },
     [["teams[0].projects[1].id", 'project "pdqmxlz" is already used by teams[0].projects[0]']],

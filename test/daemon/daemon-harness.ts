@@ -50,6 +50,7 @@ export function aTeam(overrides: Partial<Team> = {}): Team {
     projects: [{ id: "pdqmxlz", name: null, branch: null, author: null, tags: [], owners: [] }],
     digests: [aDigest()],
     alerts: [],
+    alertActors: null,
     ...overrides,
   };
 }

@@ -77,6 +77,34 @@ describe("demo", () => {
     expect(named(".webhook.json")).toHaveLength(4);
   });
 
+  it("shows the alert's buttons on the fire's post and its edits while it fires, none once resolved", async () => {
+    const files = (await readdir(out)).filter((f) => f.startsWith("design.alert.flaky-rate."));
+    const buttons = async (file: string) => {
+      const { blocks } = JSON.parse(await readFile(join(out, file), "utf8"));
+      const actions = blocks.filter((b: { type: string }) => b.type === "actions");
+      return actions.flatMap((b: { elements: { action_id: string }[] }) =>
+        b.elements.map((e) => e.action_id),
+      );
+    };
+    const posts = files
+      .filter((f) => /^design\.alert\.flaky-rate\.[\d-]+\.slack\.json$/.test(f))
+      .sort();
+    const edits = files.filter((f) => f.includes(".update.") && f.endsWith(".slack.json")).sort();
+    // The fire, then replies in its thread (which carry none).
+    expect(await Promise.all(posts.map(buttons))).toEqual([
+      ["alert_acknowledge", "alert_snooze"],
+      [],
+      [],
+      [],
+    ]);
+    // Escalated and eased: still firing; then resolved.
+    expect(await Promise.all(edits.map(buttons))).toEqual([
+      ["alert_acknowledge", "alert_snooze"],
+      ["alert_acknowledge", "alert_snooze"],
+      [],
+    ]);
+  });
+
   it("writes the checkout daily digest as a Teams card and a webhook body too", async () => {
     const key = keyOf("checkout", "daily");
     const card = JSON.parse(await readFile(join(out, `${key}.teams.json`), "utf8"));

@@ -142,6 +142,26 @@ const conversationsReplies: Handler = ({ params }, state) => {
   });
 };
 
+/** chat.postEphemeral: shown to one user in a channel the bot can write in. */
+const postEphemeral: Handler = ({ params }, state) => {
+  const channel = writableChannel(state, params.channel);
+  if ("body" in channel) return channel;
+  if (typeof params.user !== "string" || !params.user) return fail("user_not_in_channel");
+  const blocks = jsonField(params.blocks);
+  if (!blocks.ok) return fail("invalid_blocks_format");
+  const refusal = checkMessage(params.text, blocks.value);
+  if (refusal) return fail(refusal.error);
+  const text = typeof params.text === "string" ? params.text : "";
+  state.ephemerals.push({ channel: channel.id, user: params.user, text });
+  return ok({ message_ts: state.nextTs() });
+};
+
+/** usergroups.users.list: a user group's members; no_such_subteam for an unknown id. */
+const usergroupUsers: Handler = ({ params }, state) => {
+  const users = state.usergroups.get(String(params.usergroup ?? ""));
+  return users ? ok({ users }) : fail("no_such_subteam");
+};
+
 const authTest: Handler = () =>
   ok({
     url: "https://fake-workspace.slack.com/",
@@ -155,6 +175,8 @@ const authTest: Handler = () =>
 export const METHODS: Readonly<Record<string, Handler>> = {
   "auth.test": authTest,
   "chat.postMessage": postMessage,
+  "chat.postEphemeral": postEphemeral,
+  "usergroups.users.list": usergroupUsers,
   "chat.update": chatUpdate,
   "conversations.list": conversationsList,
   "conversations.history": conversationsHistory,

@@ -11,6 +11,7 @@ import { receiveUpload } from "./fake-slack-files.js";
 import { METHODS } from "./fake-slack-methods.js";
 import {
   type FakeChannel,
+  type FakeEphemeral,
   type FakePost,
   type FakeSlackState,
   type FakeUpload,
@@ -22,7 +23,7 @@ import { createSocketMode, FAKE_SLACK_APP_TOKEN, type FakeSocketMode } from "./f
 import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-slack-request.js";
 
 export type { FailOptions, FakeFailure, HeldCall, HoldOptions } from "./fake-slack-faults.js";
-export type { FakeChannel, FakePost, FakeUpload } from "./fake-slack-state.js";
+export type { FakeChannel, FakeEphemeral, FakePost, FakeUpload } from "./fake-slack-state.js";
 export type {
   EnvelopeType,
   FakeEnvelope,
@@ -52,6 +53,10 @@ export interface FakeSlack {
   uploads: FakeUpload[];
   calls: FakeCall[];
   channels: FakeChannel[];
+  /** Messages sent with chat.postEphemeral (seen by one user only). */
+  ephemerals: FakeEphemeral[];
+  /** User group id (S…) → members, as usergroups.users.list answers. */
+  usergroups: Map<string, string[]>;
   /** Socket Mode: connections opened with the app token, envelopes sent and their acks. */
   socket: FakeSocketMode;
   failNext(method: string, error: FakeFailure, options?: FailOptions): void;
@@ -65,6 +70,8 @@ export interface FakeSlackOptions {
   appToken?: string;
   channels?: FakeChannel[];
   scopes?: string[];
+  /** User groups (S…) and their members' user ids. */
+  usergroups?: Record<string, string[]>;
 }
 
 export const FAKE_SLACK_TOKEN = "xoxb-test-token";
@@ -83,6 +90,7 @@ export const DEFAULT_SCOPES: readonly string[] = [
   "groups:history",
   "channels:read",
   "groups:read",
+  "usergroups:read",
 ];
 
 /** Starts a fake Slack on a free loopback port. */
@@ -98,6 +106,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     posts: [],
     uploads: [],
     pendingFiles: new Map(),
+    ephemerals: [],
+    usergroups: new Map(Object.entries(options.usergroups ?? {})),
     origin: "",
     nextTs: () => `${epoch + ++seq}.${String(seq).padStart(6, "0")}`,
     nextFileId: () => `F0FAKE${String(++seq).padStart(5, "0")}`,
@@ -185,6 +195,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     uploads: state.uploads,
     calls,
     channels: state.channels,
+    ephemerals: state.ephemerals,
+    usergroups: state.usergroups,
     socket: socketMode.socket,
     failNext: faults.failNext,
     holdNext: faults.holdNext,

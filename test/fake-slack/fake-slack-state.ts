@@ -26,6 +26,13 @@ export interface FakePost {
   edits?: number;
 }
 
+/** An accepted chat.postEphemeral: a message only `user` sees, never stored in the channel. */
+export interface FakeEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+}
+
 /** A file shared by files.completeUploadExternal. */
 export interface FakeUpload {
   fileId: string;
@@ -41,6 +48,9 @@ export interface FakeSlackState {
   posts: FakePost[];
   uploads: FakeUpload[];
   pendingFiles: Map<string, { filename: string; length: number; bytes: Buffer | null }>;
+  ephemerals: FakeEphemeral[];
+  /** User group id (S…) → its members' user ids, for usergroups.users.list. */
+  usergroups: Map<string, string[]>;
   /** Base for upload URLs: `http://127.0.0.1:port`. */
   origin: string;
   nextTs(): string;
@@ -68,7 +78,10 @@ export function ok(fields: Record<string, unknown> = {}): Reply {
 export function scopeFor(method: string, params: Record<string, unknown>): string | null {
   switch (method) {
     case "chat.postMessage":
+    case "chat.postEphemeral":
       return "chat:write";
+    case "usergroups.users.list":
+      return "usergroups:read";
     case "conversations.list":
       return "channels:read";
     case "conversations.history":

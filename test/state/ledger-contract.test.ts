@@ -55,7 +55,7 @@ const sqlite: Store = {
       const db = new Database(path);
       try {
         // Version 5 is the one before first sightings; later tables go too, to be made again.
-        db.exec("DROP TABLE silences; DROP TABLE job_first_seen");
+        db.exec("DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen");
         db.pragma("user_version = 5");
       } finally {
         db.close();
@@ -86,7 +86,9 @@ const postgres: Store = {
       await client.connect();
       try {
         // Version 2 is the one before first sightings; later tables go too, to be made again.
-        await client.query("DROP TABLE silences; DROP TABLE job_first_seen");
+        await client.query(
+          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen",
+        );
         await client.query("UPDATE insights_reporter_schema SET version = 2");
       } finally {
         await client.end();

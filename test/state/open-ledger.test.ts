@@ -36,6 +36,7 @@ describe("openLedger", () => {
       version: SCHEMA_VERSION,
       journal: "wal",
       tables: [
+        "acknowledgements",
         "alert_evaluations",
         "alert_states",
         "daemon_lease",

@@ -164,3 +164,56 @@ describe.each([
     });
   });
 });
+
+// Acknowledgements (issue 24) keep the same contract: once per action key, cleared once.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the acknowledgements contract, %s", (_name, store) => {
+  const anAck = (
+    key = "ack:C0ALERTS:1764064800.000100:U0MARIA",
+    fireKey = "checkout.alert.flaky-rate.2026-11-24",
+  ) => ({
+    key,
+    team: "checkout",
+    alert: "flaky-rate",
+    fireKey,
+    author: "U0MARIA",
+  });
+
+  it("stores one acknowledgement for one action key, however many replicas apply it at once", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? other : ledger).acknowledge(anAck(), NOW)),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.acknowledgement.id)).size).toBe(1);
+    expect(await other.acknowledgements("checkout", "flaky-rate")).toEqual([
+      {
+        id: expect.any(Number),
+        team: "checkout",
+        alert: "flaky-rate",
+        fireKey: "checkout.alert.flaky-rate.2026-11-24",
+        author: "U0MARIA",
+        acknowledgedAt: NOW,
+        clearedAt: null,
+      },
+    ]);
+    expect(await ledger.acknowledgements("checkout", "other-alert")).toEqual([]);
+  });
+
+  it("clears a fire's acknowledgements once, leaving other fires' standing", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    await ledger.acknowledge(anAck("a", "fire-1"), NOW);
+    await ledger.acknowledge(anAck("b", "fire-1"), at(1));
+    const kept = (await ledger.acknowledge(anAck("c", "fire-2"), NOW)).acknowledgement;
+    const cleared = await Promise.all([
+      ledger.clearAcknowledgements("checkout", "flaky-rate", ["fire-1"], at(2)),
+      other.clearAcknowledgements("checkout", "flaky-rate", ["fire-1"], at(2)),
+    ]);
+    expect(cleared.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(await ledger.acknowledgements("checkout", "flaky-rate")).toEqual([kept]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Evaluation, ScopeState } from "../../alerts/types.js";
 import type { AlertNotification } from "../../messages.js";
 import { webhookAlertBody } from "../webhook/webhook-alert.js";
-import type { AlertMessageInput, RootView } from "./alert-view.js";
+import type { Acknowledged, AlertMessageInput, RootView } from "./alert-view.js";
 import { renderAlertEmail } from "./email-alert.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./slack-alert.js";
 import { renderTeamsAlert } from "./teams-alert.js";
@@ -19,6 +19,8 @@ export interface NotificationInput extends Omit<AlertMessageInput, "transitions"
   msteams: { destination: string } | null;
   webhook: { destination: string } | null;
   now: string;
+  /** The standing acknowledgement of each fire, by its key, shown in its first message. */
+  acknowledgements?: Readonly<Record<string, Acknowledged>>;
 }
 
 /** The notification of an evaluation, or null when nothing changed. */
@@ -31,7 +33,10 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
     mentionDue: evaluation.mention,
   };
   const fired = evaluation.transitions.some((t) => t.kind === "fired");
-  const roots = rootViews(evaluation, now);
+  const roots = rootViews(evaluation, now).map((root) => ({
+    ...root,
+    acknowledged: input.acknowledgements?.[root.rootKey] ?? null,
+  }));
   // A fire starts a thread; anything else belongs under the fire it follows.
   const threadKey = fired
     ? null

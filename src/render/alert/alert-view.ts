@@ -40,6 +40,8 @@ export interface AlertMessageInput {
    * (Slack) and copied (mail) when an alert fires or escalates on the project.
    */
   owners?: Readonly<Record<string, readonly string[]>>;
+  /** Acknowledge and Snooze on a firing alert's Slack messages (default: none). */
+  buttons?: boolean;
 }
 
 export type { FireHistory } from "../../alerts/fire-history.js";
@@ -56,6 +58,14 @@ export interface RootView {
   }[];
   /** When the last of them resolved (ISO), when none fires any more. */
   resolvedAt: string | null;
+  /** Who acknowledged the fire and when; null or absent when no one has (or an escalation cleared it). */
+  acknowledged?: Acknowledged | null;
+}
+
+/** An acknowledgement as a message shows it: a Slack user id and an ISO instant. */
+export interface Acknowledged {
+  by: string;
+  at: string;
 }
 
 /** A scope of a fire's first message, with what the words of its end need. */

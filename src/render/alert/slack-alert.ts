@@ -23,6 +23,7 @@ import {
   transitionSentence,
   worstOf,
 } from "./alert-view.js";
+import { acknowledgedContext, alertActionsBlocks } from "./slack-alert-actions.js";
 
 // An alert evaluation as Slack Block Kit: one message grouping its transitions (fired first),
 // the mention only when something fired or escalated (and then the project's owners on its line,
@@ -69,6 +70,10 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
       );
     }
   }
+  // A message that announces a fire is that fire's first message: it carries its buttons.
+  if (input.buttons && input.transitions.some((t) => t.kind === "fired")) {
+    blocks.push(...alertActionsBlocks(input.key));
+  }
   return {
     main: { text: `${mention}${headline}`, blocks },
     metadata: alertMetadata(input),
@@ -99,6 +104,11 @@ export function renderSlackAlertRoot(
       context(
         `${escapeMrkdwn(ruleText(input))} \u00b7 updated for the window ${formatPeriod(input.period)}; the thread has every change${teamLink(input)}`,
       ),
+      // While it fires: who acknowledged it, and the buttons; a resolved alert has neither.
+      ...(root.resolvedAt === null && root.acknowledged
+        ? [acknowledgedContext(root.acknowledged, input.team.timezone)]
+        : []),
+      ...(root.resolvedAt === null && input.buttons ? alertActionsBlocks(root.rootKey) : []),
     ],
   };
 }

@@ -1,0 +1,107 @@
+import type { AlertRule, AlertStateName, Evaluation, ScopeResult, Transition } from "./types.js";
+
+// What of an evaluation is posted, given the silences and acknowledgements that stand (issue
+// 24). The evaluation itself is recorded whole: a silenced scope's states still move, so when
+// its silence ends the alert knows where it stands. Pure: "now" is handed in.
+
+/** A silence as this needs it (the store's Silence fits). */
+export interface SilenceSpan {
+  /** The alert's scope it silences: a project id, or `team`. */
+  scope: string;
+  startsAt: Date;
+  endsAt: Date;
+  /** Set when it was ended before `endsAt`. */
+  endedAt: Date | null;
+}
+
+export interface SilencingInput {
+  evaluation: Evaluation;
+  rule: Pick<AlertRule, "warnAt" | "criticalAt">;
+  /** The alert's silences (those of other alerts left out), whether they hold now or not. */
+  silences: readonly SilenceSpan[];
+  /** The fires (their thread keys) acknowledged and not cleared since. */
+  acknowledged: ReadonlySet<string>;
+  /** The evaluation's instant, ISO. */
+  now: string;
+}
+
+export interface Silenced {
+  /** To record: every transition, plus a reminder for each silence that ended on a firing scope. */
+  recorded: Evaluation;
+  /** To post: the same, less what a silence or an acknowledgement holds back. */
+  posted: Evaluation;
+  /** What was held back, for the log. */
+  held: Transition[];
+}
+
+const isFiring = (s: AlertStateName) => s === "warn" || s === "critical";
+
+/** Holds back silenced scopes' transitions and acknowledged fires' reminders; posts a scope once when its silence ends. */
+export function applySilences(input: SilencingInput): Silenced {
+  const { evaluation, now } = input;
+  const at = Date.parse(now);
+  const holds = (scope: string) =>
+    input.silences.some(
+      (s) =>
+        s.scope === scope &&
+        s.endedAt === null &&
+        s.startsAt.getTime() <= at &&
+        at < s.endsAt.getTime(),
+    );
+  const heldBack = (t: Transition) =>
+    holds(t.scope) ||
+    (t.kind === "reminder" && t.threadKey !== null && input.acknowledged.has(t.threadKey));
+  const held = evaluation.transitions.filter(heldBack);
+  const kept = evaluation.transitions.filter((t) => !heldBack(t));
+  const announced = new Set(kept.map((t) => t.scope));
+
+  const released: Transition[] = [];
+  const results = evaluation.results.map((r): ScopeResult => {
+    if (!isFiring(r.state.state) || announced.has(r.scope) || holds(r.scope)) return r;
+    if (!silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at)) return r;
+    released.push(currentState(r, input.rule));
+    return { ...r, state: { ...r.state, lastNotifiedAt: now } };
+  });
+  const transitions = [...evaluation.transitions, ...released];
+  const posted = [...kept, ...released];
+  return {
+    recorded: { ...evaluation, results, transitions },
+    posted: {
+      results,
+      transitions: posted,
+      mention: posted.some((t) => t.kind === "fired" || t.kind === "escalated"),
+    },
+    held,
+  };
+}
+
+/** A silence of the scope ended (or ran out) by `at`, after the scope's last message. */
+function silenceEndedSince(
+  silences: readonly SilenceSpan[],
+  scope: string,
+  lastNotifiedAt: string | null,
+  at: number,
+): boolean {
+  const last = lastNotifiedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(lastNotifiedAt);
+  return silences.some((s) => {
+    if (s.scope !== scope) return false;
+    const end = Math.min(s.endsAt.getTime(), s.endedAt?.getTime() ?? Number.POSITIVE_INFINITY);
+    return end <= at && end > last && end > s.startsAt.getTime();
+  });
+}
+
+/** The scope as it stands, as a reminder in its fire's thread. */
+function currentState(r: ScopeResult, rule: SilencingInput["rule"]): Transition {
+  return {
+    kind: "reminder",
+    scope: r.scope,
+    name: r.name,
+    from: r.state.state,
+    to: r.state.state,
+    sample: r.sample,
+    threshold: r.state.state === "critical" ? rule.criticalAt : rule.warnAt,
+    firedAt: r.state.firedAt,
+    threadKey: r.state.threadKey,
+    ...(r.missing ? { missing: r.missing } : {}),
+  };
+}

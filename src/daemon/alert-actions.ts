@@ -1,0 +1,202 @@
+import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
+import type { Team } from "../config/types.js";
+import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
+import type { Logger } from "../logger.js";
+import type { SlackBlock } from "../messages.js";
+import { acknowledgedContext, actionLine } from "../render/alert/slack-alert-actions.js";
+import type { Ledger } from "../state/ledger.js";
+import { type AlertPress, parseAlertPress } from "./alert-press.js";
+
+// A press of an alert's button (issue 24): Acknowledge, a Snooze length, or End snooze. The
+// envelope is acknowledged already (slack-socket.ts); here the press is checked (who may act),
+// applied once through the store under the press's own key, and answered in Slack by the
+// process whose write took effect. A redelivery, a second replica or a reconnect finds the key
+// stored and answers nothing (ADRs 0007, 0008).
+
+export interface AlertActionDeps {
+  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates">;
+  /** Null without a bot token: the press is applied, and nothing is answered. */
+  slack: SlackActionsApi | null;
+  /** The teams as configured now (a reload changes who may act). */
+  teams(): readonly Team[];
+  logger: Logger;
+  now(): Date;
+}
+
+/** Handles one `interactive` envelope's payload; payloads that are not our buttons are ignored. */
+export async function handleAlertAction(body: unknown, deps: AlertActionDeps): Promise<void> {
+  const press = parseAlertPress(body);
+  if (!press) return;
+  const log = {
+    slackUser: press.user,
+    action: press.kind,
+    team: press.team,
+    alert: press.alert,
+    fire: press.fireKey,
+  };
+  const team = deps.teams().find((t) => t.name === press.team);
+  if (!team?.alerts.some((a) => a.name === press.alert)) {
+    deps.logger.warn(log, "a Slack button names an alert the config no longer has; ignored");
+    await deps.slack?.postEphemeral(
+      press.channel,
+      press.user,
+      `The alert ${press.team}/${press.alert} is no longer configured; nothing was done.`,
+    );
+    return;
+  }
+  if (!(await mayAct(team.alertActors, press.user, deps))) {
+    deps.logger.info({ ...log, outcome: "refused" }, "alert action refused: not an alert actor");
+    await deps.slack?.postEphemeral(press.channel, press.user, refusal(press, team.alertActors));
+    return;
+  }
+  const outcome = await APPLY[press.kind](press, team, deps);
+  deps.logger.info({ ...log, outcome }, `alert action ${outcome}`);
+}
+
+type Outcome = "applied" | "already applied" | "nothing to do";
+
+const APPLY: Record<
+  AlertPress["kind"],
+  (press: AlertPress, team: Team, deps: AlertActionDeps) => Promise<Outcome>
+> = {
+  async acknowledge(press, team, deps) {
+    const at = deps.now();
+    const { acknowledgement, created } = await deps.ledger.acknowledge(
+      {
+        key: press.key,
+        team: press.team,
+        alert: press.alert,
+        fireKey: press.fireKey,
+        author: press.user,
+      },
+      at,
+    );
+    if (!created) return "already applied";
+    const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
+    // The first message as the press saw it, with the acknowledgement above its buttons.
+    await deps.slack?.updateMessage(
+      press.channel,
+      press.threadTs,
+      press.message.text,
+      withAcknowledgement(press.message.blocks, acknowledgedContext(shown, team.timezone)),
+    );
+    await say(press, actionLine({ kind: "acknowledged", by: press.user }), deps);
+    return "applied";
+  },
+
+  async snooze(press, team, deps) {
+    const length = SNOOZE_LENGTHS.find((l) => l === press.value);
+    if (!length) return "nothing to do";
+    const at = deps.now();
+    // The fire's scopes still firing: a silence each, under the press's key.
+    const scopes = (await deps.ledger.alertStates(press.team, press.alert))
+      .filter(
+        (s) => s.threadKey === press.fireKey && (s.state === "warn" || s.state === "critical"),
+      )
+      .map((s) => s.scope);
+    if (scopes.length === 0) {
+      await deps.slack?.postEphemeral(
+        press.channel,
+        press.user,
+        "This alert no longer fires: there is nothing to snooze.",
+      );
+      return "nothing to do";
+    }
+    const until = snoozeUntil(length, at, team.timezone);
+    const added = await Promise.all(
+      scopes.map((scope) =>
+        deps.ledger.addSilence(
+          {
+            key: `${press.key}:${scope}`,
+            team: press.team,
+            alert: press.alert,
+            scope,
+            author: press.user,
+            startsAt: at,
+            endsAt: until,
+          },
+          at,
+        ),
+      ),
+    );
+    if (!added.some((a) => a.created)) return "already applied";
+    const line = actionLine({
+      kind: "snoozed",
+      by: press.user,
+      length,
+      until,
+      timezone: team.timezone,
+      fireKey: press.fireKey,
+      silenceIds: added.map((a) => a.silence.id),
+    });
+    await say(press, line, deps);
+    return "applied";
+  },
+
+  async end_snooze(press, _team, deps) {
+    const ids = press.value.split(",").map(Number).filter(Number.isSafeInteger);
+    const at = deps.now();
+    const ended = await Promise.all(ids.map((id) => deps.ledger.endSilence(id, press.user, at)));
+    // Only this alert's silences: a value is ours, but a wrong one must not end another's.
+    const mine = ended.filter(
+      (e) =>
+        e.outcome === "ended" && e.silence.team === press.team && e.silence.alert === press.alert,
+    );
+    if (mine.length === 0) return "already applied";
+    await say(press, actionLine({ kind: "snooze_ended", by: press.user }), deps);
+    return "applied";
+  },
+};
+
+/** Whether `user` is listed, or in a listed user group; anyone when no list is configured. */
+async function mayAct(
+  actors: readonly string[] | null,
+  user: string,
+  deps: AlertActionDeps,
+): Promise<boolean> {
+  if (actors === null || actors.includes(user)) return true;
+  for (const group of actors.filter((a) => a.startsWith("S"))) {
+    try {
+      if ((await deps.slack?.groupMembers(group))?.includes(user)) return true;
+    } catch (error) {
+      // An unreadable group admits no one: refusing is the safe side of a permission check.
+      deps.logger.warn(
+        { group, error: String(error) },
+        "could not read a Slack user group's members",
+      );
+    }
+  }
+  return false;
+}
+
+/** "Only <!subteam^S1> or <@U2> can snooze this alert." */
+function refusal(press: AlertPress, actors: readonly string[] | null): string {
+  const who = (actors ?? []).map((a) => (a.startsWith("S") ? `<!subteam^${a}>` : `<@${a}>`));
+  const verb = { acknowledge: "acknowledge", snooze: "snooze", end_snooze: "end the snooze of" }[
+    press.kind
+  ];
+  const list = who.length > 1 ? `${who.slice(0, -1).join(", ")} or ${who.at(-1)}` : who[0];
+  return `Only ${list} can ${verb} this alert.`;
+}
+
+/** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
+function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
+  const kept = blocks.filter((b) => !isAcknowledgement(b));
+  const at = kept.findIndex((b) => b.type === "actions");
+  return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
+}
+
+function isAcknowledgement(block: SlackBlock): boolean {
+  if (block.type !== "context") return false;
+  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
+  return typeof first?.text === "string" && first.text.includes("Acknowledged by <@");
+}
+
+/** A line in the fire's thread. */
+async function say(
+  press: AlertPress,
+  line: { text: string; blocks: SlackBlock[] },
+  deps: AlertActionDeps,
+): Promise<void> {
+  await deps.slack?.postInThread(press.channel, press.threadTs, line.text, line.blocks);
+}

@@ -1,0 +1,144 @@
+import { SNOOZE_LABEL, SNOOZE_LENGTHS, type SnoozeLength } from "../../alerts/snooze-until.js";
+import type { SlackBlock } from "../../messages.js";
+import type { Acknowledged } from "./alert-view.js";
+
+// The buttons under a firing alert's message and the words of what people did with them
+// (issue 24). What a press needs is in the block: its id names the fire (its evaluation key,
+// which names the team and the alert); the values say only "ack", a snooze length, or the
+// silences to end. Nothing secret, and small (Slack caps a block id at 255 characters).
+
+export const ALERT_ACTIONS_BLOCK = "insights_alert";
+
+export const ALERT_ACTION = {
+  acknowledge: "alert_acknowledge",
+  snooze: "alert_snooze",
+  endSnooze: "alert_end_snooze",
+} as const;
+
+/** The block id of a fire's buttons: `insights_alert:<fire key>`. */
+export function alertActionsBlockId(fireKey: string): string {
+  return `${ALERT_ACTIONS_BLOCK}:${fireKey}`;
+}
+
+/** The fire key a block id names, or null when the block is not ours. */
+export function fireKeyOfBlock(blockId: string): string | null {
+  const prefix = `${ALERT_ACTIONS_BLOCK}:`;
+  return blockId.startsWith(prefix) && blockId.length > prefix.length
+    ? blockId.slice(prefix.length)
+    : null;
+}
+
+const plain = (text: string) => ({ type: "plain_text", text, emoji: true });
+
+/** Slack refuses a message whose block id is longer. */
+const BLOCK_ID_CHARS = 255;
+
+/**
+ * *Acknowledge* and a *Snooze* menu (1 hour, 1 day, until Monday 09:00) for a fire; none when
+ * the fire's key is too long for a block id (team and alert names hundreds of characters long).
+ */
+export function alertActionsBlocks(fireKey: string): SlackBlock[] {
+  if (alertActionsBlockId(fireKey).length > BLOCK_ID_CHARS) return [];
+  return [alertActionsBlock(fireKey)];
+}
+
+function alertActionsBlock(fireKey: string): SlackBlock {
+  return {
+    type: "actions",
+    block_id: alertActionsBlockId(fireKey),
+    elements: [
+      {
+        type: "button",
+        action_id: ALERT_ACTION.acknowledge,
+        text: plain("Acknowledge"),
+        value: "ack",
+      },
+      {
+        type: "static_select",
+        action_id: ALERT_ACTION.snooze,
+        placeholder: plain("Snooze\u2026"),
+        options: SNOOZE_LENGTHS.map((length) => ({
+          text: plain(`Snooze ${SNOOZE_LABEL[length]}`),
+          value: length,
+        })),
+      },
+    ],
+  };
+}
+
+/** "Acknowledged by <@U…> at 14:05", in the team's zone, for the fire's first message. */
+export function acknowledgedContext(ack: Acknowledged, timezone: string): SlackBlock {
+  return {
+    type: "context",
+    elements: [
+      {
+        type: "mrkdwn",
+        text: `:eyes: Acknowledged by <@${ack.by}> at ${clock(new Date(ack.at), timezone, false)}`,
+      },
+    ],
+  };
+}
+
+/** A thread line of what someone did, with an *End snooze* button after a snooze. */
+export type ActionLine =
+  | { kind: "acknowledged"; by: string }
+  | {
+      kind: "snoozed";
+      by: string;
+      length: SnoozeLength;
+      until: Date;
+      timezone: string;
+      fireKey: string;
+      silenceIds: readonly number[];
+    }
+  | { kind: "snooze_ended"; by: string };
+
+/** The thread line, e.g. "Snoozed for 1 day by <@U123> — until Wed 09:00 Europe/Berlin". */
+export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock[] } {
+  switch (line.kind) {
+    case "acknowledged": {
+      const text = `:eyes: Acknowledged by <@${line.by}>`;
+      return { text, blocks: [mrkdwn(text)] };
+    }
+    case "snooze_ended": {
+      const text = `:bell: Snooze ended by <@${line.by}>`;
+      return { text, blocks: [mrkdwn(text)] };
+    }
+    case "snoozed": {
+      const length = line.length === "monday" ? "" : ` for ${SNOOZE_LABEL[line.length]}`;
+      const until = `${clock(line.until, line.timezone, true)} ${line.timezone}`;
+      const text = `:zzz: Snoozed${length} by <@${line.by}> \u2014 until ${until}`;
+      return {
+        text,
+        blocks: [
+          mrkdwn(text),
+          {
+            type: "actions",
+            block_id: alertActionsBlockId(line.fireKey),
+            elements: [
+              {
+                type: "button",
+                action_id: ALERT_ACTION.endSnooze,
+                text: plain("End snooze"),
+                value: line.silenceIds.join(","),
+              },
+            ],
+          },
+        ],
+      };
+    }
+  }
+}
+
+const mrkdwn = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+
+/** "14:05", or "Wed 09:00" with the weekday, on the zone's 24-hour clock. */
+function clock(at: Date, timezone: string, weekday: boolean): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone: timezone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    ...(weekday ? { weekday: "short" } : {}),
+  }).format(at);
+}

@@ -1,0 +1,222 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { loadConfig } from "../../src/config/load-config.js";
+import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
+import { ALERT_ACTION } from "../../src/render/alert/slack-alert-actions.js";
+import { openStore } from "../../src/state/open-store.js";
+import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
+import { type AlertSetup, startAlertSetup } from "../e2e/alert-fixture.js";
+import { pressPayload } from "../fake-slack/alert-press.js";
+import { FAKE_SLACK_APP_TOKEN, type FakePost } from "../fake-slack/fake-slack-server.js";
+import { createTestDatabase } from "../postgres/create-test-database.js";
+import { captureLogs } from "./daemon-harness.js";
+import { runCli } from "./daemon-process.js";
+import { waitFor } from "./live-setup.js";
+
+/**
+ * Issue 24's alert buttons over the whole path: the built `alerts` command evaluates one day at
+ * a time (as the daemon would) over the emulator's spiking project (Nov 18 4.2%, Nov 19 7.5%,
+ * Nov 20 4.0%); the daemon (in-process, its clock fixed after the fire) takes the presses from
+ * the fake Socket Mode; both share one store.
+ */
+
+let setup: AlertSetup | null = null;
+const services: DaemonService[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.stop(5_000)));
+  await setup?.close();
+  setup = null;
+});
+
+const PRESSED_AT = new Date("2026-11-19T12:00:00.000Z");
+
+async function startDaemon(live: AlertSetup, configPath = live.configPath) {
+  const config = loadConfig(configPath, {
+    env: { ...live.env, SLACK_APP_TOKEN: FAKE_SLACK_APP_TOKEN },
+  });
+  const { lines, logger } = captureLogs();
+  const service = await startDaemonService(config, {
+    logger,
+    now: () => PRESSED_AT,
+    tickMs: 200,
+    socketReconnectStepMs: 50,
+  });
+  services.push(service);
+  await waitFor("Socket Mode connected", () => service.slackSocket()?.state === "connected");
+  return { service, logs: lines };
+}
+
+async function evaluate(live: AlertSetup, day: string, configPath = live.configPath) {
+  const at = `${day}T08:00:00Z`;
+  const cli = runCli(
+    ["alerts", "--team", "design", "--alert", "flaky-rate", "--at", at, "--config", configPath],
+    live.env,
+  );
+  const { code } = await cli.exit;
+  expect(code, cli.text.join("\n")).toBe(0);
+}
+
+/** Sends a press and waits for the handler's outcome line. */
+async function press(
+  live: AlertSetup,
+  logs: Record<string, unknown>[],
+  payload: Record<string, unknown>,
+  connectionId?: number,
+) {
+  const before = logs.filter((l) => String(l.msg).startsWith("alert action")).length;
+  await live.slack.socket.send("interactive", payload, connectionId ? { connectionId } : {});
+  return waitFor("the press handled", () =>
+    logs.filter((l) => String(l.msg).startsWith("alert action")).at(before),
+  );
+}
+
+const thread = (live: AlertSetup, root: FakePost) =>
+  live.slack.posts.filter((p) => p.thread_ts === root.ts);
+
+describe("alert buttons, end to end", () => {
+  it("an ack shows in the first message; a snooze holds the next transition back; once it ends the news is posted again", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    // With the app token the alert carries its buttons (the daemon with it takes the presses).
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    expect(JSON.stringify(fire.blocks)).toContain(ALERT_ACTION.snooze);
+
+    const { logs } = await startDaemon(live);
+    const ack = pressPayload(fire, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.acknowledge,
+      actionTs: "1763553600.000100",
+    });
+    expect(await press(live, logs, ack)).toMatchObject({ msg: "alert action applied" });
+    // 12:00Z is 13:00 in Berlin, the team's zone.
+    expect(JSON.stringify(fire.blocks)).toContain("Acknowledged by <@U0MARIA> at 13:00");
+
+    const snooze = pressPayload(fire, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.snooze,
+      option: "1d",
+      actionTs: "1763553600.000200",
+    });
+    expect(await press(live, logs, snooze)).toMatchObject({ msg: "alert action applied" });
+    expect(thread(live, fire).map((p) => p.text)).toEqual([
+      ":eyes: Acknowledged by <@U0MARIA>",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Fri 13:00 Europe/Berlin",
+    ]);
+
+    // Nov 20 08:00Z, under the snooze: the escalation to 7.5% is recorded, not posted.
+    const posts = live.slack.posts.length;
+    const edits = fire.edits;
+    const mails = live.smtp.messages.length;
+    await evaluate(live, "2026-11-20");
+    expect(live.slack.posts).toHaveLength(posts);
+    expect(fire.edits).toBe(edits);
+    expect(live.smtp.messages).toHaveLength(mails);
+    const store = await openStore(
+      { path: live.ledgerPath, url: null },
+      { logger: captureLogs().logger },
+    );
+    try {
+      const [state] = await store.alertStates("design", "flaky-rate");
+      expect(state?.state).toBe("critical");
+      // The escalation cleared the acknowledgement.
+      expect(await store.acknowledgements("design", "flaky-rate")).toEqual([]);
+    } finally {
+      await store.close();
+    }
+
+    // Nov 21 08:00Z, the snooze over (Nov 20 12:00Z): the news is posted once, in the thread.
+    await evaluate(live, "2026-11-21");
+    const replies = thread(live, fire).slice(2);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.text).toMatch(/back under critical 5%, still above warn 3%/);
+    expect(live.smtp.messages).toHaveLength(mails + 1);
+    // The first message, edited: still firing, its buttons, no acknowledgement any more.
+    expect(fire.text).toContain("Still firing (warn)");
+    expect(JSON.stringify(fire.blocks)).toContain(ALERT_ACTION.acknowledge);
+    expect(JSON.stringify(fire.blocks)).not.toContain("Acknowledged by");
+  });
+
+  it("a snooze that ends on an alert still firing, with nothing new, posts its state once", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    // critical at 8%: the 7.5% and 4.0% days are warn like the 4.2% fire, so no transition
+    // follows the fire until it resolves.
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.teams[0].alerts[0].critical_at = 8;
+    writeFileSync(live.configPath, stringify(config));
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const snooze = pressPayload(fire, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.snooze,
+      option: "1d",
+      actionTs: "1763553600.000400",
+    });
+    expect(await press(live, logs, snooze)).toMatchObject({ msg: "alert action applied" });
+    const replies = () => thread(live, fire).slice(1);
+
+    await evaluate(live, "2026-11-20"); // 7.5%, warn, under the snooze: nothing
+    expect(replies()).toEqual([]);
+    await evaluate(live, "2026-11-21"); // 4.0%, warn, the snooze over since Nov 20 12:00Z
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.text).toMatch(/Design system flaky rate 4\.\d%/);
+    expect(JSON.stringify(replies()[0]?.blocks)).toContain("*Still firing*");
+    await evaluate(live, "2026-11-22"); // 0.9%: resolved, posted as always
+    expect(replies()).toHaveLength(2);
+    expect(replies()[1]?.text).toMatch(/resolved after/);
+    expect(live.slack.posts.filter((p) => p.thread_ts === null)).toEqual([fire]);
+  });
+
+  it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    // With the app token the alert carries its buttons (the daemon with it takes the presses).
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    const databaseUrl = await createTestDatabase();
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.state = { url: "${DATABASE_URL}", send_timeout: "2s" };
+    const pgConfig = live.configPath.replace(/\.yaml$/, ".postgres.yaml");
+    writeFileSync(pgConfig, stringify(config));
+    live.env.DATABASE_URL = databaseUrl;
+    await evaluate(live, "2026-11-19", pgConfig);
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+
+    const one = await startDaemon(live, pgConfig);
+    const two = await startDaemon(live, pgConfig);
+    expect(live.slack.socket.connections.filter((c) => c.open)).toHaveLength(2);
+    const snooze = pressPayload(fire, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.snooze,
+      option: "1h",
+      actionTs: "1763553600.000300",
+    });
+    // Slack gave it to one replica, and again to the other (its ack was lost on the way).
+    const outcomes = await Promise.all([
+      press(live, one.logs, snooze, 1),
+      press(live, two.logs, snooze, 2),
+    ]);
+    expect(outcomes.map((o) => o.msg).sort()).toEqual([
+      "alert action already applied",
+      "alert action applied",
+    ]);
+    expect(thread(live, fire).map((p) => p.text)).toEqual([
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+    ]);
+    const store = await openPostgresLedger(databaseUrl, { logger: captureLogs().logger });
+    try {
+      expect(await store.silences({})).toEqual([
+        expect.objectContaining({ author: "U0MARIA", startsAt: PRESSED_AT }),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
