@@ -11,6 +11,7 @@ import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
 import { createJobRunner } from "./run-job.js";
 import { createDaemon, type Daemon } from "./scheduler.js";
+import { slackResponder } from "./slack-response-url.js";
 import {
   describeEnvelope,
   openSlackSocket,
@@ -18,6 +19,8 @@ import {
   type SlackSocketStatus,
   socketReadiness,
 } from "./slack-socket.js";
+import { createSlashCommandHandler } from "./slash-command.js";
+import { createDigestNow } from "./slash-digest.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —
 // a second daemon on the same file stops here), the clients, the scheduler, Slack's Socket
@@ -98,6 +101,7 @@ export async function startDaemonService(
   const fatal = new Promise<Error>((resolve) => {
     signalFatal = resolve;
   });
+  const owner = `daemon pid ${process.pid} on ${hostname()}`;
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
@@ -108,10 +112,26 @@ export async function startDaemonService(
     sendTimeoutMs: config.state.sendTimeoutMs,
     // Replicas share a busy minute: each runs as many slots as it has API connections for.
     ...(ledger.shared ? { maxRunsInFlight: config.api.concurrency } : {}),
-    owner: `daemon pid ${process.pid} on ${hostname()}`,
+    owner,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     onFatal: signalFatal,
+  });
+
+  const slashCommand = createSlashCommandHandler({
+    teams: () => current.teams,
+    ledger,
+    digestNow: createDigestNow({
+      ledger,
+      clients,
+      sendTimeoutMs: config.state.sendTimeoutMs,
+      owner: (asker) => `slash command by ${asker}, ${owner}`,
+      logger,
+      now,
+    }),
+    respond: slackResponder(config.slack.apiUrl),
+    logger,
+    now,
   });
 
   // An outbox run sends nothing to Slack, so it takes no button presses either.
@@ -126,9 +146,13 @@ export async function startDaemonService(
         ...(options.socketReconnectStepMs
           ? { reconnectStepMs: options.socketReconnectStepMs }
           : {}),
-        // Acknowledged already; acting on alerts and commands comes with issue 24's next parts.
+        // Acknowledged already; each kind of envelope to its handler.
         onEnvelope: async (envelope) => {
           logger.info(describeEnvelope(envelope), "Slack envelope acknowledged");
+          switch (envelope.type) {
+            case "slash_commands":
+              return slashCommand(envelope);
+          }
         },
       })
     : null;
