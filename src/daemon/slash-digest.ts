@@ -33,6 +33,7 @@ export interface DigestNowDeps {
 /** What asking for a digest now came to, for the asker's answer. */
 export type DigestNowOutcome =
   | { kind: "posted"; key: string; period: string; deliveries: DeliveryResult[] }
+  /** Sent to every destination already. */
   | { kind: "delivered"; key: string; period: string; deliveries: Delivery[] }
   | { kind: "busy"; key: string; period: string };
 
@@ -48,7 +49,9 @@ export function createDigestNow(deps: DigestNowDeps) {
     const { key, periods } = digestSlot(job);
     const period = formatPeriod(periods.current);
     const slot = await deps.ledger.getSlot(key);
-    if (slot && (await deps.ledger.isSlotDelivered(key))) {
+    // Only a slot sent everywhere is done; one whose destination failed for good is tried again
+    // (its cause fixed, the asker asks again), as `run` takes any failure.
+    if (slot && slot.deliveries.length > 0 && slot.deliveries.every((d) => d.state === "sent")) {
       return { kind: "delivered", key, period, deliveries: slot.deliveries };
     }
     const at = { now: job.fireAt, sendTimeoutMs: deps.sendTimeoutMs };
@@ -99,10 +102,8 @@ export function describeDigestNow(
     case "busy":
       return `${what} is being posted right now; look in its channel in a minute.`;
     case "delivered": {
-      const done = outcome.deliveries.map((d) =>
-        d.state === "sent"
-          ? `${destinationWords(d.destination)} at ${atZone(d.updatedAt, team.timezone)}`
-          : `${destinationWords(d.destination)} failed for good (${escapeMrkdwn(d.lastError ?? "no reason recorded")})`,
+      const done = outcome.deliveries.map(
+        (d) => `${destinationWords(d.destination)} at ${atZone(d.updatedAt, team.timezone)}`,
       );
       return `${what} was already posted: ${done.join("; ")}. It is not posted twice.`;
     }

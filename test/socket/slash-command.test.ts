@@ -9,7 +9,7 @@ import { createClients } from "../../src/create-deps.js";
 import { listJobs } from "../../src/daemon/jobs.js";
 import { createJobRunner } from "../../src/daemon/run-job.js";
 import { createDaemon } from "../../src/daemon/scheduler.js";
-import { slackResponder } from "../../src/daemon/slack-response-url.js";
+import { isSlackResponseUrl, slackResponder } from "../../src/daemon/slack-response-url.js";
 import type { SlackEnvelope } from "../../src/daemon/slack-socket.js";
 import { createSlashCommandHandler, parseSlashText } from "../../src/daemon/slash-command.js";
 import { createDigestNow } from "../../src/daemon/slash-digest.js";
@@ -295,6 +295,25 @@ describe("/insights digest", () => {
     expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(0);
   });
 
+  it("names a destination that failed and why; asked again once it is fixed, it posts", async () => {
+    const { slack, ledger } = current();
+    slack.failNext("chat.postMessage", "not_in_channel");
+    const first = command("digest checkout daily");
+    await current().handler()(first);
+    const [failed] = answersTo(first.body.response_url);
+    expect(failed?.text).toMatch(/\n\u2717 <#C0123ABCD> failed: .*\/invite/);
+    expect(failed?.text).toContain("not retried: fix the cause, then ask again");
+    const key = "checkout.daily.2026-11-23";
+    expect((await ledger.getSlot(key))?.deliveries.map((d) => d.state)).toEqual(["failed"]);
+    expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(0);
+
+    const again = command("digest checkout daily");
+    await current().handler()(again);
+    expect(answersTo(again.body.response_url)[0]?.text).toContain("\u2713 posted to <#C0123ABCD>");
+    expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(1);
+    expect(await ledger.isSlotDelivered(key)).toBe(true);
+  });
+
   it("names the teams there are when the team is unknown, and posts nothing", async () => {
     const { slack } = current();
     const asked = command("digest chekout daily");
@@ -385,6 +404,19 @@ describe("/insights status", () => {
     expect(answersTo(asked.body.response_url)[0]?.text).toBe(
       "No alert of *payments* is firing now (Tue 24 Nov 07:00 UTC).",
     );
+  });
+});
+
+describe("answering at the response URL", () => {
+  it("posts only to Slack's own URLs, or to SLACK_API_URL's origin when one is set", () => {
+    const fake = "http://127.0.0.1:4567/api/";
+    expect(isSlackResponseUrl("https://hooks.slack.com/commands/T0/1/abc", null)).toBe(true);
+    expect(isSlackResponseUrl("http://hooks.slack.com/commands/T0/1/abc", null)).toBe(false);
+    expect(isSlackResponseUrl("https://hooks.slack.com.evil.example/x", null)).toBe(false);
+    expect(isSlackResponseUrl("https://evil.example/hooks.slack.com", null)).toBe(false);
+    expect(isSlackResponseUrl("http://127.0.0.1:4567/response/1", fake)).toBe(true);
+    expect(isSlackResponseUrl("http://127.0.0.1:9999/response/1", fake)).toBe(false);
+    expect(isSlackResponseUrl("not a url", fake)).toBe(false);
   });
 });
 
