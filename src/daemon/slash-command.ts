@@ -55,7 +55,12 @@ export interface SlashCommandDeps {
   /** The teams of the config in force (a reload changes them). */
   teams(): readonly Team[];
   ledger: Pick<Ledger, "firingAlerts" | "silences">;
-  digestNow(team: Team, digest: DigestConfig, asker: string): Promise<DigestNowOutcome>;
+  digestNow(
+    team: Team,
+    digest: DigestConfig,
+    asker: string,
+    starting: (period: string) => Promise<void>,
+  ): Promise<DigestNowOutcome>;
   respond: RespondToSlack;
   logger: Logger;
   now(): Date;
@@ -81,18 +86,22 @@ export function createSlashCommandHandler(deps: SlashCommandDeps) {
       ...(channel ? { channel } : {}),
     });
     logger.info("Slack command");
+    // Fetching a digest may take a while: the asker hears at once that it is under way.
+    const tell = async (text: string) => {
+      try {
+        await deps.respond(response_url, { text, responseType: "ephemeral" });
+      } catch (error) {
+        logger.warn({ err: String(error) }, "could not answer the Slack command");
+      }
+    };
     let answer: string;
     try {
-      answer = await answerTo(request, command, asker, logger);
+      answer = await answerTo(request, command, asker, logger, tell);
     } catch (error) {
       logger.warn({ err: String(error) }, "the Slack command failed");
       answer = `That did not work: ${escapeMrkdwn(error instanceof Error ? error.message : String(error))}`;
     }
-    try {
-      await deps.respond(response_url, { text: answer, responseType: "ephemeral" });
-    } catch (error) {
-      logger.warn({ err: String(error) }, "could not answer the Slack command");
-    }
+    await tell(answer);
   };
 
   async function answerTo(
@@ -100,6 +109,7 @@ export function createSlashCommandHandler(deps: SlashCommandDeps) {
     command: string,
     asker: string,
     logger: Logger,
+    tell: (text: string) => Promise<void>,
   ): Promise<string> {
     switch (request.kind) {
       case "help":
@@ -121,7 +131,9 @@ export function createSlashCommandHandler(deps: SlashCommandDeps) {
         if (typeof team === "string") return team;
         const digest = pickDigest(team, request.digest, command);
         if (typeof digest === "string") return digest;
-        const outcome = await deps.digestNow(team, digest, asker);
+        const outcome = await deps.digestNow(team, digest, asker, (period) =>
+          tell(`Posting the ${digest.name} digest of ${team.name} for ${period} now\u2026`),
+        );
         logger.info({ slot: outcome.key, outcome: outcome.kind }, "Slack command: digest now");
         return describeDigestNow(team, digest, outcome);
       }

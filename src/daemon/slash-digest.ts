@@ -44,6 +44,8 @@ export function createDigestNow(deps: DigestNowDeps) {
     team: Team,
     digest: DigestConfig,
     asker: string,
+    /** Told the period once the digest is really going to be fetched and posted. */
+    starting: (period: string) => Promise<void> = async () => {},
   ): Promise<DigestNowOutcome> {
     const job = { team, digest, fireAt: deps.now() };
     const { key, periods } = digestSlot(job);
@@ -66,6 +68,7 @@ export function createDigestNow(deps: DigestNowDeps) {
         : null;
       if (deps.ledger.shared && !run) return { kind: "busy", key, period };
       try {
+        await starting(period);
         const outcome = await runDigest(job, {
           api: deps.clients.api,
           ...deps.clients.digests,

@@ -75,13 +75,14 @@ describe("the daemon's /insights command", () => {
     const acked = await live.slack.socket.send("slash_commands", payload);
     expect(acked.ackedAt).not.toBeNull();
     const slack = live.slack;
-    const answer = await waitFor("the answer", () =>
-      slack.responses.find((r) => r.url === responseUrl),
-    );
-    expect(answer.responseType).toBe("ephemeral");
-    expect(answer.text).toBe(
-      "The weekly digest of checkout for Nov 16 \u2013 22, 2026:\n\u2713 posted to <#C0123ABCD>",
-    );
+    await waitFor("the answer", () => slack.responses.filter((r) => r.url === responseUrl)[1]);
+    expect(slack.responses.map((r) => [r.responseType, r.text])).toEqual([
+      ["ephemeral", "Posting the weekly digest of checkout for Nov 16 \u2013 22, 2026 now\u2026"],
+      [
+        "ephemeral",
+        "The weekly digest of checkout for Nov 16 \u2013 22, 2026:\n\u2713 posted to <#C0123ABCD>",
+      ],
+    ]);
     expect(digestsIn(slack, "C0123ABCD")).toHaveLength(1);
     expect(logs.find((l) => l.msg === "Slack command")).toMatchObject({
       slackUser: "U0MARIA",
@@ -96,7 +97,7 @@ describe("the daemon's /insights command", () => {
     });
     const again = await waitFor(
       "the second answer",
-      () => slack.responses.filter((r) => r.url === responseUrl)[1],
+      () => slack.responses.filter((r) => r.url === responseUrl)[2],
     );
     expect(again.text).toMatch(
       /^The weekly digest of checkout for Nov 16 – 22, 2026 was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe\/Berlin\./,

@@ -206,10 +206,14 @@ describe("/insights digest", () => {
     expect((await ledger.getSlot(key))?.deliveries.map((d) => [d.destination, d.state])).toEqual([
       ["slack:C0123ABCD", "sent"],
     ]);
-    const [answer] = answersTo(asked.body.response_url);
-    expect(answer?.responseType).toBe("ephemeral");
-    expect(answer?.text).toContain("The daily digest of checkout for Nov 23, 2026");
-    expect(answer?.text).toContain("\u2713 posted to <#C0123ABCD>");
+    const answers = answersTo(asked.body.response_url);
+    expect(answers.map((a) => [a.responseType, a.text])).toEqual([
+      ["ephemeral", "Posting the daily digest of checkout for Nov 23, 2026 now\u2026"],
+      [
+        "ephemeral",
+        "The daily digest of checkout for Nov 23, 2026:\n\u2713 posted to <#C0123ABCD>",
+      ],
+    ]);
     expect(logs.find((l) => l.msg === "Slack command")).toMatchObject({
       slackUser: "U0MARIA",
       command: "/insights digest checkout daily",
@@ -258,8 +262,8 @@ describe("/insights digest", () => {
 
     expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(1);
     const answers = answersTo(first.body.response_url);
-    expect(answers).toHaveLength(2);
-    expect(answers[1]?.text).toBe(
+    expect(answers).toHaveLength(3);
+    expect(answers[2]?.text).toBe(
       "The daily digest of checkout for Nov 23, 2026 was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe/Berlin. It is not posted twice.",
     );
   });
@@ -272,7 +276,7 @@ describe("/insights digest", () => {
 
     expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(1);
     const texts = answersTo(asked.body.response_url).map((a) => a.text);
-    expect(texts).toHaveLength(2);
+    expect(texts.filter((t) => t.startsWith("The daily digest"))).toHaveLength(2);
     expect(texts.filter((t) => t.includes("\u2713 posted to <#C0123ABCD>"))).toHaveLength(1);
   });
 
@@ -300,7 +304,7 @@ describe("/insights digest", () => {
     slack.failNext("chat.postMessage", "not_in_channel");
     const first = command("digest checkout daily");
     await current().handler()(first);
-    const [failed] = answersTo(first.body.response_url);
+    const failed = answersTo(first.body.response_url).at(-1);
     expect(failed?.text).toMatch(/\n\u2717 <#C0123ABCD> failed: .*\/invite/);
     expect(failed?.text).toContain("not retried: fix the cause, then ask again");
     const key = "checkout.daily.2026-11-23";
@@ -309,7 +313,9 @@ describe("/insights digest", () => {
 
     const again = command("digest checkout daily");
     await current().handler()(again);
-    expect(answersTo(again.body.response_url)[0]?.text).toContain("\u2713 posted to <#C0123ABCD>");
+    expect(answersTo(again.body.response_url).at(-1)?.text).toContain(
+      "\u2713 posted to <#C0123ABCD>",
+    );
     expect(digestPostsIn(slack, "C0123ABCD")).toHaveLength(1);
     expect(await ledger.isSlotDelivered(key)).toBe(true);
   });
