@@ -113,5 +113,17 @@ describe("the daemon's /insights command", () => {
     expect(digestsIn(slack, "C0123ABCD")).toHaveLength(1);
     const history = logs.filter((l) => l.msg === "digest done").map((l) => l.slot);
     expect(history).toEqual(["checkout.weekly.2026-11-16_2026-11-22", "checkout.daily.2026-11-23"]);
+
+    // Status and a mistyped team: answered to the asker alone, nothing posted.
+    for (const [text, expected] of [
+      ["status checkout", "No alert of *checkout* is firing now (Tue 24 Nov 09:00 Europe/Berlin)."],
+      ["digest chekout", "There is no team `chekout`. Teams: `checkout`."],
+    ] as const) {
+      const url = slack.responseUrl();
+      await slack.socket.send("slash_commands", { ...payload, text, response_url: url });
+      const answer = await waitFor(text, () => slack.responses.find((r) => r.url === url));
+      expect([answer.responseType, answer.text]).toEqual(["ephemeral", expected]);
+    }
+    expect(slack.posts.filter((p) => !p.thread_ts)).toHaveLength(2);
   });
 });
