@@ -13,6 +13,7 @@ import { startOpsServer } from "./ops-server.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
 import { createJobRunner } from "./run-job.js";
 import { createDaemon, type Daemon } from "./scheduler.js";
+import { slackResponder } from "./slack-response-url.js";
 import {
   describeEnvelope,
   openSlackSocket,
@@ -20,6 +21,8 @@ import {
   type SlackSocketStatus,
   socketReadiness,
 } from "./slack-socket.js";
+import { createSlashCommandHandler } from "./slash-command.js";
+import { createDigestNow } from "./slash-digest.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —
 // a second daemon on the same file stops here), the clients, the scheduler, Slack's Socket
@@ -100,6 +103,7 @@ export async function startDaemonService(
   const fatal = new Promise<Error>((resolve) => {
     signalFatal = resolve;
   });
+  const owner = `daemon pid ${process.pid} on ${hostname()}`;
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
@@ -110,13 +114,30 @@ export async function startDaemonService(
     sendTimeoutMs: config.state.sendTimeoutMs,
     // Replicas share a busy minute: each runs as many slots as it has API connections for.
     ...(ledger.shared ? { maxRunsInFlight: config.api.concurrency } : {}),
-    owner: `daemon pid ${process.pid} on ${hostname()}`,
+    owner,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     onFatal: signalFatal,
   });
 
   let current = config;
+
+  const slashCommand = createSlashCommandHandler({
+    teams: () => current.teams,
+    ledger,
+    digestNow: createDigestNow({
+      ledger,
+      clients,
+      sendTimeoutMs: config.state.sendTimeoutMs,
+      owner: (asker) => `slash command by ${asker}, ${owner}`,
+      logger,
+      now,
+    }),
+    respond: slackResponder(config.slack.apiUrl),
+    logger,
+    now,
+  });
+
   // An outbox run sends nothing to Slack, so it takes no button presses either.
   const appToken = options.outbox ? null : config.slack.appToken;
   // Answers to presses go through the bot token; the SDK loads on the first press.
@@ -146,6 +167,9 @@ export async function startDaemonService(
                 logger,
                 now,
               });
+              break;
+            case "slash_commands":
+              await slashCommand(envelope);
               break;
           }
         },

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createResponseUrls, type FakeResponse } from "./fake-response-urls.js";
 import {
   createFaults,
   type FailOptions,
@@ -22,6 +23,7 @@ import {
 import { createSocketMode, FAKE_SLACK_APP_TOKEN, type FakeSocketMode } from "./fake-socket-mode.js";
 import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-slack-request.js";
 
+export type { FakeResponse } from "./fake-response-urls.js";
 export type { FailOptions, FakeFailure, HeldCall, HoldOptions } from "./fake-slack-faults.js";
 export type { FakeChannel, FakeEphemeral, FakePost, FakeUpload } from "./fake-slack-state.js";
 export type {
@@ -59,6 +61,10 @@ export interface FakeSlack {
   usergroups: Map<string, string[]>;
   /** Socket Mode: connections opened with the app token, envelopes sent and their acks. */
   socket: FakeSocketMode;
+  /** Answers POSTed to slash commands' response URLs, in order of arrival. */
+  responses: FakeResponse[];
+  /** A fresh `response_url` for a slash command payload; its answers land in `responses`. */
+  responseUrl(): string;
   failNext(method: string, error: FakeFailure, options?: FailOptions): void;
   holdNext(method: string, options?: HoldOptions): HeldCall;
   close(): Promise<void>;
@@ -114,11 +120,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 
   const socketMode = createSocketMode(options.appToken ?? FAKE_SLACK_APP_TOKEN, () => state.origin);
+  const responseUrls = createResponseUrls(() => state.origin);
 
   function dispatch(method: string, request: SlackRequest): Reply {
     const failure = faults.failureFor(callName(method), request, scopes);
     if (failure) return failure;
     if (method.startsWith("upload/")) return receiveUpload(method.slice(7), request, state);
+    if (method.startsWith("response/")) return responseUrls.receive(`/${method}`, request.params);
     // The one method that takes the app-level token, never the bot token.
     if (method === "apps.connections.open") return socketMode.connectionsOpen(request.token);
     const handler = METHODS[method];
@@ -137,7 +145,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const url = new URL(req.url ?? "/", state.origin);
     const method = url.pathname.startsWith("/api/")
       ? url.pathname.slice("/api/".length)
-      : url.pathname.startsWith("/upload/")
+      : url.pathname.startsWith("/upload/") || url.pathname.startsWith("/response/")
         ? url.pathname.slice(1)
         : "";
     let request: SlackRequest;
@@ -198,6 +206,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     ephemerals: state.ephemerals,
     usergroups: state.usergroups,
     socket: socketMode.socket,
+    responses: responseUrls.responses,
+    responseUrl: responseUrls.mint,
     failNext: faults.failNext,
     holdNext: faults.holdNext,
     async close() {
@@ -212,6 +222,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
 /** The name a call is logged, failed and held under: the method, or "upload" for upload URLs. */
 function callName(method: string): string {
+  if (method.startsWith("response/")) return "response_url";
   return method.startsWith("upload/") ? "upload" : method;
 }
 

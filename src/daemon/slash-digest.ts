@@ -1,0 +1,139 @@
+import type { DigestConfig, Team } from "../config/types.js";
+import type { Clients } from "../create-deps.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
+import type { DeliveryResult } from "../deliver/deliver-all.js";
+import { worthRetrying } from "../errors.js";
+import { createRequestCache } from "../insights/collect-insights.js";
+import type { Logger } from "../logger.js";
+import { formatPeriod } from "../render/format.js";
+import { escapeMrkdwn } from "../render/slack/escape-mrkdwn.js";
+import { atZone } from "../render/slack/slack-command-status.js";
+import { digestSlot, runDigest } from "../run-digest.js";
+import { firstRetryAt } from "../schedule/retry-delays.js";
+import { sendingElsewhere } from "../state/delivery-due.js";
+import type { Delivery, Ledger } from "../state/ledger.js";
+
+// `/insights digest <team> [digest]` (issue 24): the digest posted now, to the team's own
+// destinations, for the period a fire now would cover — recorded in the ledger under the same
+// slot key the schedule uses, as `run` does, so neither the schedule nor a repeat of the command
+// (a redelivered envelope, a second replica, a second person) posts that period again. Each
+// destination is claimed at the moment of sending; on a shared ledger the run itself is claimed
+// first, so replicas fetch and render it once.
+
+export interface DigestNowDeps {
+  ledger: Ledger;
+  clients: Pick<Clients, "api" | "digests">;
+  sendTimeoutMs: number;
+  /** Who claims the sends: `slash command by U0MARIA, daemon pid 12 on web-1`. */
+  owner(asker: string): string;
+  logger: Logger;
+  now(): Date;
+}
+
+/** What asking for a digest now came to, for the asker's answer. */
+export type DigestNowOutcome =
+  | { kind: "posted"; key: string; period: string; deliveries: DeliveryResult[] }
+  /** Sent to every destination already. */
+  | { kind: "delivered"; key: string; period: string; deliveries: Delivery[] }
+  | { kind: "busy"; key: string; period: string };
+
+/** Posts a digest now, or says why it was not; one per slot at a time within this process. */
+export function createDigestNow(deps: DigestNowDeps) {
+  const running = new Set<string>();
+  return async function digestNow(
+    team: Team,
+    digest: DigestConfig,
+    asker: string,
+    /** Told the period once the digest is really going to be fetched and posted. */
+    starting: (period: string) => Promise<void> = async () => {},
+  ): Promise<DigestNowOutcome> {
+    const job = { team, digest, fireAt: deps.now() };
+    const { key, periods } = digestSlot(job);
+    const period = formatPeriod(periods.current);
+    const slot = await deps.ledger.getSlot(key);
+    // Only a slot sent everywhere is done; one whose destination failed for good is tried again
+    // (its cause fixed, the asker asks again), as `run` takes any failure.
+    if (slot && slot.deliveries.length > 0 && slot.deliveries.every((d) => d.state === "sent")) {
+      return { kind: "delivered", key, period, deliveries: slot.deliveries };
+    }
+    const at = { now: job.fireAt, sendTimeoutMs: deps.sendTimeoutMs };
+    if (running.has(key) || slot?.deliveries.some((d) => sendingElsewhere(d, at))) {
+      return { kind: "busy", key, period };
+    }
+    running.add(key);
+    try {
+      const owner = deps.owner(asker);
+      const run = deps.ledger.shared
+        ? await deps.ledger.claimSlotRun(key, owner, deps.sendTimeoutMs)
+        : null;
+      if (deps.ledger.shared && !run) return { kind: "busy", key, period };
+      try {
+        await starting(period);
+        const outcome = await runDigest(job, {
+          api: deps.clients.api,
+          ...deps.clients.digests,
+          ledger: claimingLedger(deps.ledger, {
+            owner,
+            sendTimeoutMs: deps.sendTimeoutMs,
+            take: "open",
+          }),
+          firingAlerts: (name) => deps.ledger.firingAlerts(name),
+          alertEvaluations: (query) => deps.ledger.alertEvaluations(query),
+          cache: createRequestCache(),
+          logger: deps.logger.child({ slackUser: asker, trigger: "slash command" }),
+          // A failure is left for the daemon's retries, as a failed `run` is.
+          retryAt: () => firstRetryAt(deps.now()),
+        });
+        return { kind: "posted", key, period, deliveries: outcome.deliveries };
+      } finally {
+        if (run) await deps.ledger.releaseSlotRun(key, run);
+      }
+    } finally {
+      running.delete(key);
+    }
+  };
+}
+
+/** The asker's answer: what was posted where, or why nothing was. */
+export function describeDigestNow(
+  team: Team,
+  digest: DigestConfig,
+  outcome: DigestNowOutcome,
+): string {
+  const what = `The ${digest.name} digest of ${team.name} for ${outcome.period}`;
+  switch (outcome.kind) {
+    case "busy":
+      return `${what} is being posted right now; look in its channel in a minute.`;
+    case "delivered": {
+      const done = outcome.deliveries.map(
+        (d) => `${destinationWords(d.destination)} at ${atZone(d.updatedAt, team.timezone)}`,
+      );
+      return `${what} was already posted: ${done.join("; ")}. It is not posted twice.`;
+    }
+    case "posted": {
+      if (outcome.deliveries.length === 0) return `${what} has no destination to post to.`;
+      return [`${what}:`, ...outcome.deliveries.map(deliveryLine)].join("\n");
+    }
+  }
+}
+
+function deliveryLine(delivery: DeliveryResult): string {
+  const where = destinationWords(delivery.id);
+  switch (delivery.status) {
+    case "sent":
+      return `\u2713 posted to ${where}`;
+    case "recovered":
+    case "already-sent":
+      return `= ${where} had it already; not posted again`;
+    case "waiting":
+      return `\u2026 ${where} is being sent by another process right now`;
+    case "failed":
+      return `\u2717 ${where} failed: ${escapeMrkdwn(delivery.error?.message ?? "unknown error")} \u2014 ${worthRetrying(delivery.error) ? "the daemon tries again" : "not retried: fix the cause, then ask again"}`;
+  }
+}
+
+/** `slack:C0123ABCD` → `<#C0123ABCD>`, which Slack shows as the channel's name; others as they are. */
+function destinationWords(id: string): string {
+  const channel = /^slack:([CG][A-Z0-9]+)$/.exec(id)?.[1];
+  return channel ? `<#${channel}>` : id;
+}

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load-config.js";
+import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
+import { FAKE_SLACK_APP_TOKEN, type FakeSlack } from "../fake-slack/fake-slack-server.js";
+import { captureLogs } from "./daemon-harness.js";
+import { type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+
+/**
+ * `/insights` through the whole daemon (issue 24 §3): the fake Slack's Socket Mode sends a
+ * `slash_commands` envelope, the daemon acks it, posts the digest to the team's channel, records
+ * it, and answers the asker at the command's response URL. The daemon's clock is the test's,
+ * so the schedule's own fire for the same period comes when the test says.
+ */
+
+let live: LiveSetup | null = null;
+let service: DaemonService | null = null;
+afterEach(async () => {
+  await service?.stop(5_000);
+  service = null;
+  await live?.close();
+  live = null;
+});
+
+// Tue 24 Nov 2026, 08:00 in Berlin: an hour before both digests fire.
+const ASKED_AT = new Date("2026-11-24T07:00:00.000Z");
+const FIRES_AT = new Date("2026-11-24T08:00:00.000Z");
+
+const digestsIn = (slack: FakeSlack, channel: string) =>
+  slack.posts.filter((p) => p.channel === channel && p.thread_ts === null);
+
+describe("the daemon's /insights command", () => {
+  it("posts the digest asked for once, answers the asker, and the schedule does not post that period again", async () => {
+    live = await startLiveSetup({
+      digests: [
+        // Tuesdays at 09:00, for the week before: asked for on Tuesday at 08:00.
+        {
+          name: "weekly",
+          schedule: "0 9 * * 2",
+          period: "previous_week",
+          catch_up: "10m",
+          slack: { channel: "C0123ABCD" },
+        },
+        // Fires at the same instant, elsewhere: the sign that the schedule's tick ran.
+        {
+          name: "daily",
+          schedule: "0 9 * * *",
+          period: "previous_day",
+          catch_up: "10m",
+          slack: { channel: "C0ALERTS" },
+        },
+      ],
+    });
+    const clock = { at: ASKED_AT };
+    const config = loadConfig(live.configPath, {
+      env: { ...live.env, SLACK_APP_TOKEN: FAKE_SLACK_APP_TOKEN },
+    });
+    const { lines: logs, logger } = captureLogs();
+    service = await startDaemonService(config, {
+      logger,
+      now: () => clock.at,
+      tickMs: 50,
+      socketReconnectStepMs: 50,
+    });
+    const daemon = service;
+    await waitFor("connected", () => daemon.slackSocket()?.state === "connected");
+
+    const responseUrl = live.slack.responseUrl();
+    const payload = {
+      command: "/insights",
+      text: "digest checkout weekly",
+      user_id: "U0MARIA",
+      channel_id: "C0123ABCD",
+      response_url: responseUrl,
+    };
+    const acked = await live.slack.socket.send("slash_commands", payload);
+    expect(acked.ackedAt).not.toBeNull();
+    const slack = live.slack;
+    await waitFor("the answer", () => slack.responses.filter((r) => r.url === responseUrl)[1]);
+    expect(slack.responses.map((r) => [r.responseType, r.text])).toEqual([
+      ["ephemeral", "Posting the weekly digest of checkout for Nov 16 \u2013 22, 2026 now\u2026"],
+      [
+        "ephemeral",
+        "The weekly digest of checkout for Nov 16 \u2013 22, 2026:\n\u2713 posted to <#C0123ABCD>",
+      ],
+    ]);
+    expect(digestsIn(slack, "C0123ABCD")).toHaveLength(1);
+    expect(logs.find((l) => l.msg === "Slack command")).toMatchObject({
+      slackUser: "U0MARIA",
+      command: "/insights digest checkout weekly",
+      envelopeId: acked.envelopeId,
+    });
+
+    // Slack sends it again (our ack was lost): nothing more is posted, the asker is told.
+    await slack.socket.send("slash_commands", payload, {
+      envelopeId: acked.envelopeId,
+      retryAttempt: 1,
+    });
+    const again = await waitFor(
+      "the second answer",
+      () => slack.responses.filter((r) => r.url === responseUrl)[2],
+    );
+    expect(again.text).toMatch(
+      /^The weekly digest of checkout for Nov 16 – 22, 2026 was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe\/Berlin\./,
+    );
+
+    // 09:00 in Berlin: both digests fire. The daily posts; the weekly is delivered already.
+    clock.at = new Date(FIRES_AT.getTime() + 1_000);
+    await waitFor("the daily digest of the 09:00 fire", () => digestsIn(slack, "C0ALERTS")[0]);
+    await waitFor("a tick after it", () => {
+      const { lastTickAt, running } = daemon.daemon.status();
+      return lastTickAt !== null && lastTickAt >= clock.at && running.length === 0;
+    });
+    expect(digestsIn(slack, "C0123ABCD")).toHaveLength(1);
+    const history = logs.filter((l) => l.msg === "digest done").map((l) => l.slot);
+    expect(history).toEqual(["checkout.weekly.2026-11-16_2026-11-22", "checkout.daily.2026-11-23"]);
+
+    // Status and a mistyped team: answered to the asker alone, nothing posted.
+    for (const [text, expected] of [
+      ["status checkout", "No alert of *checkout* is firing now (Tue 24 Nov 09:00 Europe/Berlin)."],
+      ["digest chekout", "There is no team `chekout`. Teams: `checkout`."],
+    ] as const) {
+      const url = slack.responseUrl();
+      await slack.socket.send("slash_commands", { ...payload, text, response_url: url });
+      const answer = await waitFor(text, () => slack.responses.find((r) => r.url === url));
+      expect([answer.responseType, answer.text]).toEqual(["ephemeral", expected]);
+    }
+    expect(slack.posts.filter((p) => !p.thread_ts)).toHaveLength(2);
+  });
+});
