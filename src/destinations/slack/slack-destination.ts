@@ -67,15 +67,21 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       const todo = (part: string) => !progress?.done.has(part);
       const total = post.thread.length;
       const key = post.metadata.event_payload.key;
+      // The workbook (part "upload", its old name), then each chart a part of its own.
+      const uploads: Upload[] = [
+        ...(file ? [{ part: "upload", attachment: file }] : []),
+        ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
+      ];
       let step = "";
       try {
-        // A reply an earlier attempt posted but did not get to record (it crashed in between)
-        // is in the thread, named by its part: recorded as done, not posted again.
+        // A reply or a file an earlier attempt sent but did not get to record (it crashed in
+        // between) is in the thread: recorded as done, not sent again.
         const replies = post.thread.map((_, i) => `thread ${i + 1}`);
-        if (earlier && progress && replies.some(todo)) {
+        const parts = [...replies, ...uploads.map((u) => u.part)];
+        if (earlier && progress && parts.some(todo)) {
           step = "lookup of the thread's replies";
-          for (const part of await partsInThread(channel, posted, key, signal)) {
-            if (replies.includes(part)) await progress.record(part, null);
+          for (const part of await partsInThread(channel, posted, key, uploads, signal)) {
+            if (parts.includes(part)) await progress.record(part, null);
           }
         }
         for (const [i, reply] of post.thread.entries()) {
@@ -96,11 +102,6 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
           );
           await progress?.record(part, null);
         }
-        // The workbook (part "upload", its old name), then each chart a part of its own.
-        const uploads = [
-          ...(file ? [{ part: "upload", attachment: file }] : []),
-          ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
-        ];
         for (const { part, attachment } of uploads) {
           if (!todo(part)) continue;
           step = `upload of ${attachment.filename}`;
@@ -184,13 +185,15 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   }
 
   /**
-   * The parts of `key` among the replies in the thread of `posted` (conversations.replies),
-   * page by page. Without the history scope: none, after the one warning that says so.
+   * The parts of `key` in the thread of `posted` (conversations.replies), page by page: each
+   * reply by its part metadata, each upload by its file (see `uploadIn`). Without the history
+   * scope: none, after the one warning that says so.
    */
   async function partsInThread(
     channel: string,
     posted: SlackPosted,
     key: string,
+    uploads: readonly Upload[],
     signal: AbortSignal | undefined,
   ): Promise<Set<string>> {
     const parts = new Set<string>();
@@ -204,6 +207,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       }),
     );
     for await (const m of pages) {
+      for (const upload of uploads) if (uploadIn(m, upload)) parts.add(upload.part);
       const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
       if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
       if (typeof payload.part === "string") parts.add(payload.part);
@@ -254,6 +258,29 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
 interface Page<M> {
   messages?: M[];
   response_metadata?: { next_cursor?: string };
+}
+
+/** A file the digest uploads into its thread, and the part it is recorded as. */
+interface Upload {
+  part: string;
+  attachment: Attachment;
+}
+
+/**
+ * Whether message `m` of the digest's thread shares `upload`. A file share carries no metadata
+ * (files.completeUploadExternal takes none), so our upload is known by what we gave it: its
+ * file name and title. The thread is the slot's own (its first message found by the slot's
+ * key), where each part's file name is its own: the workbook is named by team and period, each
+ * chart by its kind.
+ */
+function uploadIn(
+  m: { files?: Array<{ name?: string; title?: string }> },
+  { attachment }: Upload,
+): boolean {
+  return (m.files ?? []).some(
+    (f) =>
+      f.name === attachment.filename && (f.title ?? attachment.filename) === attachment.filename,
+  );
 }
 
 /** The metadata event of a digest's thread reply: which slot, which part. */
