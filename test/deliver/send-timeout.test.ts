@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { listJobs } from "../../src/daemon/jobs.js";
+import { slotDeadline, slotRetryAt } from "../../src/daemon/retry-schedule.js";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
-import { type DeliveryJob, deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
+import {
+  type DeliveryJob,
+  deliverAll,
+  type RetryAt,
+  SendTimeoutError,
+} from "../../src/deliver/deliver-all.js";
 import { createSlackAlertDestination } from "../../src/destinations/slack/slack-alert-destination.js";
 import { slackAlertJob } from "../../src/destinations/slack/slack-alert-job.js";
 import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
@@ -11,6 +18,7 @@ import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
+import { aDigest, aTeam } from "../daemon/daemon-harness.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -82,7 +90,10 @@ const alertJob = (clients: Clients) =>
   );
 
 /** A fake Slack, a ledger with the slot, and one delivery of a digest (or alert) to it, claimed as the daemon does. */
-async function setup(job: (clients: Clients) => DeliveryJob = digestJob) {
+async function setup(
+  job: (clients: Clients) => DeliveryJob = digestJob,
+  retryAt: RetryAt = () => new Date(Date.now() + MINUTE),
+) {
   const slack = await startFakeSlack();
   started.push(slack);
   const ledger = ledgers.open();
@@ -94,7 +105,7 @@ async function setup(job: (clients: Clients) => DeliveryJob = digestJob) {
     deliverAll(KEY, jobs, {
       ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),
       logger,
-      retryAt: () => new Date(Date.now() + MINUTE),
+      retryAt,
     });
   return { slack, ledger, deliver };
 }
@@ -153,6 +164,24 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(row?.state).toBe("failed");
     // Not the retry delay's one minute: the lookup waits until the post has landed or never will.
     expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + 10 * MINUTE);
+  });
+
+  it("after a failure that may have posted, gives up rather than look for it after the slot's deadline", async () => {
+    // The daemon's retry schedule for a daily digest that fired a minute ago: its deadline is
+    // the next day's fire, and send_timeout here ends a minute after it.
+    const [daily] = listJobs([aTeam({ digests: [aDigest({ schedule: "0 9 * * *" })] })]);
+    if (!daily) throw new Error("no job");
+    const fire = new Date(Date.now() - MINUTE);
+    const deadline = slotDeadline(daily, fire);
+    const retryAt = slotRetryAt(daily, fire, { clock: () => new Date(), delaysMs: [MINUTE] });
+    const { slack, ledger, deliver } = await setup(digestJob, retryAt);
+    slack.failNext("chat.postMessage", "http500");
+
+    const [result] = await deliver(deadline.getTime() - Date.now() + MINUTE);
+
+    expect(result?.status).toBe("failed");
+    // Not a retry a minute past the deadline: a digest is never posted after its window closed.
+    expect(await slackRow(ledger)).toMatchObject({ state: "failed", nextAttemptAt: null });
   });
 
   it("after Slack refused the post (rate-limited for longer than the retries may wait), is retried after the retry delay", async () => {
