@@ -75,7 +75,7 @@ const digestJob = (clients: Clients) =>
   );
 
 // A fire's first post, which its key finds in the channel: like a digest, it is capped at
-// send_timeout (a reply, which cannot be looked for, is left to finish).
+// send_timeout.
 const alertJob = (clients: Clients) =>
   slackAlertJob(
     KEY,
@@ -85,6 +85,22 @@ const alertJob = (clients: Clients) =>
       logger: silentLogger(),
       since: SINCE,
       threadTs: async () => null,
+      findSlackPost: createSlackDestination({ clients }).findPosted,
+    },
+  );
+
+// An escalation: a reply in the fire's thread, also shown in the channel. Like a fire's post,
+// it is found by its key (in the thread), so it is capped at send_timeout too.
+let fireTs: string | null = null;
+const escalationJob = (clients: Clients) =>
+  slackAlertJob(
+    KEY,
+    { channel: CHANNEL, post: alert(), threadKey: "fire-key", updates: [], broadcast: true },
+    createSlackAlertDestination(clients),
+    {
+      logger: silentLogger(),
+      since: SINCE,
+      threadTs: async () => fireTs,
       findSlackPost: createSlackDestination({ clients }).findPosted,
     },
   );
@@ -101,13 +117,14 @@ async function setup(
   const clients = createSlackClients({ token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url });
   const logger = silentLogger();
   const jobs = [job(clients)];
-  const deliver = (sendTimeoutMs: number) =>
+  // "due", as the daemon claims; "open", as `alerts` or `run` beside it do.
+  const deliver = (sendTimeoutMs: number, take: "due" | "open" = "due") =>
     deliverAll(KEY, jobs, {
-      ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),
+      ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take }),
       logger,
       retryAt,
     });
-  return { slack, ledger, deliver };
+  return { slack, ledger, deliver, clients };
 }
 
 async function slackRow(ledger: Ledger) {
@@ -150,6 +167,40 @@ describe("a Slack attempt and state.send_timeout", () => {
       lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
     });
     expect(slack.posts).toEqual([]);
+  });
+
+  it("abandons an alert's escalation in the fire's thread at send_timeout, and the next attempt finds it there instead of posting it again", async () => {
+    const { slack, ledger, deliver, clients } = await setup(escalationJob);
+    const fire = {
+      ...alert(),
+      metadata: { ...alert().metadata, event_payload: { key: "fire-key" } },
+    };
+    fireTs = (await createSlackAlertDestination(clients).postAlert(CHANNEL, fire, null)).ts;
+    const replies = () => slack.posts.filter((p) => p.thread_ts === fireTs);
+    // Slack posts the escalation at once; its answer never comes back.
+    const held = slack.holdNext("chat.postMessage");
+
+    // The client's own request timeout (30 s) is far longer than the test may run.
+    const [result] = await deliver(300);
+
+    expect(result).toMatchObject({ id: SLACK, status: "failed" });
+    expect(result?.error).toBeInstanceOf(SendTimeoutError);
+    await held.cut;
+    expect(await slackRow(ledger)).toMatchObject({
+      state: "failed",
+      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
+    });
+    expect(replies()).toHaveLength(1);
+
+    // The next attempt looks in the fire's thread before it posts, and finds it there.
+    const [again] = await deliver(10 * MINUTE, "open");
+
+    expect(again?.status).toBe("recovered");
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.reply_broadcast).toBe(true);
+    expect(await slackRow(ledger)).toMatchObject({ state: "sent", slackTs: replies()[0]?.ts });
+    const lookups = slack.calls.filter((c) => c.method === "conversations.replies");
+    expect(lookups.map((c) => c.params.ts)).toEqual([fireTs, fireTs]);
   });
 
   it("after a failure that may have posted (HTTP 500), is retried no sooner than send_timeout after it began", async () => {

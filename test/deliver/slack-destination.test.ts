@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryProgress } from "../../src/deliver/types.js";
+import { createSlackAlertDestination } from "../../src/destinations/slack/slack-alert-destination.js";
 import {
   createSlackClient,
   createSlackClients,
@@ -36,7 +37,7 @@ async function setup(options: { channels?: FakeChannel[]; scopes?: string[] } = 
     apiUrl: slack.url,
     minRetryDelayMs: 5,
   });
-  return { slack, warnings, destination: createSlackDestination({ clients, logger }) };
+  return { slack, warnings, clients, destination: createSlackDestination({ clients, logger }) };
 }
 
 function digest(key: string, thread: string[] = []): SlackPost {
@@ -187,6 +188,33 @@ describe("finding an earlier post after a crash", () => {
     ]);
     // From ten minutes before `since`, for clocks that disagree a little.
     expect(lookups[0]?.params.oldest).toBe(((SINCE.getTime() - 600_000) / 1000).toFixed(6));
+  });
+
+  it("finds a reply of a key in the thread it names, and in the channel once that thread is gone", async () => {
+    const { slack, destination, clients } = await setup();
+    const alerts = createSlackAlertDestination(clients);
+    const alert = (key: string) => ({
+      main: { text: `Flaky tests · ${key}`, blocks: [] },
+      metadata: { event_type: "insights_alert" as const, event_payload: { key } },
+      thread: [],
+    });
+    const fire = await alerts.postAlert("C0123ABCD", alert("fire"), null);
+    const reply = await alerts.postAlert("C0123ABCD", alert("reply"), fire.ts);
+    expect(reply.threaded).toBe(true);
+
+    expect(await destination.findPosted("C0123ABCD", "reply", SINCE, undefined, fire.ts)).toEqual({
+      channel: "C0123ABCD",
+      ts: reply.ts,
+    });
+    // The thread's first message is the fire's own, never taken for the reply's.
+    expect(await destination.findPosted("C0123ABCD", "fire", SINCE, undefined, fire.ts)).toBeNull();
+    // A reply to a thread Slack no longer has went out as a new post (postAlert, on
+    // message_not_found): conversations.replies says thread_not_found, the channel has it.
+    const anew = await alerts.postAlert("C0123ABCD", alert("orphan"), null);
+    expect(
+      await destination.findPosted("C0123ABCD", "orphan", SINCE, undefined, "1.000001"),
+    ).toEqual({ channel: "C0123ABCD", ts: anew.ts });
+    expect(slack.calls.filter((c) => c.method === "conversations.replies")).toHaveLength(3);
   });
 
   it("pages through a busy channel to find a post that many others followed", async () => {

@@ -140,8 +140,23 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       key: string,
       since: Date,
       signal?: AbortSignal,
+      thread?: string,
     ): Promise<SlackPosted | null> {
       const id = await resolve(channel);
+      // A reply is in its thread; when Slack no longer has the thread, a reply to it went out
+      // as a new post (an alert's, see postAlert), which the channel's history holds.
+      if (thread !== undefined) {
+        try {
+          for await (const m of threadPages(channel, { channel: id, ts: thread }, signal)) {
+            if (m.ts !== thread && m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
+          }
+          return null;
+        } catch (error) {
+          if (!(error instanceof SlackDeliveryError && error.slackError === "thread_not_found")) {
+            throw error;
+          }
+        }
+      }
       // Every top-level message since the slot could first have been posted, page by page, so a
       // busy channel cannot push the digest out of sight.
       const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
@@ -155,8 +170,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         }),
       );
       for await (const m of pages) {
-        if (m.metadata?.event_type === PART_EVENT) continue;
-        if (m.ts && keyOf(m.metadata?.event_payload) === key) return { channel: id, ts: m.ts };
+        if (m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
       }
       return null;
     },
@@ -197,7 +211,18 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     signal: AbortSignal | undefined,
   ): Promise<Set<string>> {
     const parts = new Set<string>();
-    const pages = readPages("conversations.replies", channel, signal, (cursor) =>
+    for await (const m of threadPages(channel, posted, signal)) {
+      for (const upload of uploads) if (uploadIn(m, upload)) parts.add(upload.part);
+      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
+      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
+      if (typeof payload.part === "string") parts.add(payload.part);
+    }
+    return parts;
+  }
+
+  /** The thread of `posted`, its first message and every reply (conversations.replies). */
+  function threadPages(channel: string, posted: SlackPosted, signal: AbortSignal | undefined) {
+    return readPages("conversations.replies", channel, signal, (cursor) =>
       client.conversations.replies({
         channel: posted.channel,
         ts: posted.ts,
@@ -206,13 +231,6 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         ...(cursor ? { cursor } : {}),
       }),
     );
-    for await (const m of pages) {
-      for (const upload of uploads) if (uploadIn(m, upload)) parts.add(upload.part);
-      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
-      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
-      if (typeof payload.part === "string") parts.add(payload.part);
-    }
-    return parts;
   }
 
   /**
@@ -293,6 +311,12 @@ function partMetadata(key: string, part: string) {
 // Slack's clock and ours may disagree a little; look a bit further back than the fire.
 const CLOCK_SKEW_MS = 10 * 60_000;
 
-function keyOf(payload: object | undefined): unknown {
-  return payload && "key" in payload ? payload.key : undefined;
+/** Whether `m` is the message of `key` itself (a digest, an alert), not one of its parts. */
+function isPostOf(
+  m: { metadata?: { event_type?: string; event_payload?: object } },
+  key: string,
+): boolean {
+  if (m.metadata?.event_type === PART_EVENT) return false;
+  const payload = m.metadata?.event_payload;
+  return payload !== undefined && "key" in payload && payload.key === key;
 }
