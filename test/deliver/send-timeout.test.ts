@@ -4,6 +4,7 @@ import { slotDeadline, slotRetryAt } from "../../src/daemon/retry-schedule.js";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import {
   type DeliveryJob,
+  type DeliveryResult,
   deliverAll,
   type RetryAt,
   SendTimeoutError,
@@ -131,6 +132,16 @@ async function slackRow(ledger: Ledger) {
   return (await ledger.getSlot(KEY))?.deliveries.find((d) => d.destination === SLACK);
 }
 
+/** The attempt was abandoned at send_timeout, and the ledger says its outcome is unknown. */
+async function expectAbandoned(result: DeliveryResult | undefined, ledger: Ledger) {
+  expect(result).toMatchObject({ id: SLACK, status: "failed" });
+  expect(result?.error).toBeInstanceOf(SendTimeoutError);
+  expect(await slackRow(ledger)).toMatchObject({
+    state: "failed",
+    lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
+  });
+}
+
 describe("a Slack attempt and state.send_timeout", () => {
   it("is abandoned at send_timeout while Slack holds the post, and recorded as failed, outcome unknown", async () => {
     const { slack, ledger, deliver } = await setup();
@@ -139,13 +150,8 @@ describe("a Slack attempt and state.send_timeout", () => {
     // The client's own request timeout (30 s) is far longer than the test may run.
     const [result] = await deliver(300);
 
-    expect(result).toMatchObject({ id: SLACK, status: "failed" });
-    expect(result?.error).toBeInstanceOf(SendTimeoutError);
+    await expectAbandoned(result, ledger);
     await held.arrived;
-    expect(await slackRow(ledger)).toMatchObject({
-      state: "failed",
-      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
-    });
     expect(slack.posts).toEqual([]);
     // Not merely abandoned: the request in flight is aborted, so Slack sees it closed.
     await held.cut;
@@ -158,14 +164,9 @@ describe("a Slack attempt and state.send_timeout", () => {
     // The client's own request timeout (30 s) is far longer than the test may run: only the
     // attempt's abort closes the held request before the test times out.
     const [result] = await deliver(300);
-    expect(result).toMatchObject({ id: SLACK, status: "failed" });
-    expect(result?.error).toBeInstanceOf(SendTimeoutError);
     await held.arrived;
     await held.cut;
-    expect(await slackRow(ledger)).toMatchObject({
-      state: "failed",
-      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
-    });
+    await expectAbandoned(result, ledger);
     expect(slack.posts).toEqual([]);
   });
 
@@ -183,13 +184,8 @@ describe("a Slack attempt and state.send_timeout", () => {
     // The client's own request timeout (30 s) is far longer than the test may run.
     const [result] = await deliver(300);
 
-    expect(result).toMatchObject({ id: SLACK, status: "failed" });
-    expect(result?.error).toBeInstanceOf(SendTimeoutError);
     await held.cut;
-    expect(await slackRow(ledger)).toMatchObject({
-      state: "failed",
-      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
-    });
+    await expectAbandoned(result, ledger);
     expect(replies()).toHaveLength(1);
 
     // The next attempt looks in the fire's thread before it posts, and finds it there.
