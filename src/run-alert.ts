@@ -15,6 +15,7 @@ import {
   type DeliveryResult,
   deliverAll,
   deliveryWord,
+  type RetryAt,
 } from "./deliver/deliver-all.js";
 import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { AlertJobDeps } from "./destinations/destination-module.js";
@@ -86,7 +87,7 @@ export interface AlertDeps extends AlertClients {
   dryRun?: boolean;
   cache: RequestCache;
   logger: Logger;
-  retryAt?: (attempts: number) => Date | null;
+  retryAt?: RetryAt;
   /** The destinations write to an outbox: what they do is "written", never "sent". */
   outbox?: boolean;
   /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */

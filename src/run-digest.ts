@@ -5,6 +5,7 @@ import {
   type DeliveryResult,
   deliverAll,
   deliveryWord,
+  type RetryAt,
 } from "./deliver/deliver-all.js";
 import { digestDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { FitEmail } from "./destinations/destination-module.js";
@@ -65,7 +66,7 @@ export interface DigestDeps extends DigestClients {
   cache: RequestCache;
   logger: Logger;
   /** For the daemon's retries; the CLI gives up at once. */
-  retryAt?: (attempts: number) => Date | null;
+  retryAt?: RetryAt;
   /** The destinations write to an outbox: what they do is "written", never "sent". */
   outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */

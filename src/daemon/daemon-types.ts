@@ -1,4 +1,4 @@
-import type { DeliveryResult } from "../deliver/deliver-all.js";
+import type { DeliveryResult, RetryAt } from "../deliver/deliver-all.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DigestLedger } from "../run-digest.js";
@@ -14,7 +14,7 @@ export interface RunContext {
   /** Shared by every run started in one tick. */
   cache: RequestCache;
   logger: Logger;
-  retryAt: (attempts: number) => Date | null;
+  retryAt: RetryAt;
 }
 
 export interface SlotRun {

@@ -1,6 +1,7 @@
+import type { RetryAt } from "../deliver/deliver-all.js";
 import { addDays, localDateOf, startOfLocalDay } from "../periods/calendar-date.js";
 import { nextFires } from "../schedule/cron-fires.js";
-import { MAX_RETRY_SPAN_MS } from "../schedule/retry-delays.js";
+import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../schedule/retry-delays.js";
 import { keyForFire, type ScheduledJob } from "./jobs.js";
 
 /**
@@ -20,4 +21,25 @@ export function slotDeadline(job: ScheduledJob, fire: Date): Date {
     if (keyForFire(job, next) !== key) return next;
     day = localDateOf(next, job.zone);
   }
+}
+
+/**
+ * When a failed delivery of the slot fired at `fire` goes again: after the retry delays, no
+ * sooner than the sender asks (a send that may have landed is looked for only once
+ * send_timeout has passed), and never at or past the slot's deadline: a retry that could only
+ * start after it is none, and the delivery is given up. The deadline is worked out on the
+ * first failure, when it is needed.
+ */
+export function slotRetryAt(
+  job: ScheduledJob,
+  fire: Date,
+  options: { clock: () => Date; delaysMs: readonly number[]; onScheduled?: (at: Date) => void },
+): RetryAt {
+  let deadline: Date | undefined;
+  return (attempts, notBefore) => {
+    deadline ??= slotDeadline(job, fire);
+    const at = nextAttemptAt(attempts, options.clock(), deadline, options.delaysMs, notBefore);
+    if (at) options.onScheduled?.(at);
+    return at;
+  };
 }

@@ -1,12 +1,11 @@
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
-import { nextAttemptAt } from "../schedule/retry-delays.js";
 import type { ClaimOptions } from "../state/ledger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
 import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
 import type { DaemonMetrics } from "./metrics.js";
-import { slotDeadline } from "./retry-schedule.js";
+import { slotRetryAt } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
 
 // The slot runs in flight: at most one per job, each with its retry policy and a child logger
@@ -85,12 +84,11 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       lagMs,
       trigger,
     });
-    const deadline = once(() => slotDeadline(job, fire)); // only a failure needs it
-    const retryAt = (attempts: number) => {
-      const at = nextAttemptAt(attempts, clock(), deadline(), options.retryDelaysMs);
-      if (at) options.onRetryScheduled?.(at);
-      return at;
-    };
+    const retryAt = slotRetryAt(job, fire, {
+      clock,
+      delaysMs: options.retryDelaysMs,
+      ...(options.onRetryScheduled ? { onScheduled: options.onRetryScheduled } : {}),
+    });
     const settle = async (deliveries: Parameters<typeof settleSlot>[3], error: unknown) => {
       const at = { now: clock(), sendTimeoutMs };
       await settleSlot(
@@ -175,12 +173,4 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
 
 function labelsOf(job: ScheduledJob) {
   return metricLabels(job.team.name, job.kind, job.name);
-}
-
-function once<T>(compute: () => T): () => T {
-  let value: { of: T } | null = null;
-  return () => {
-    value ??= { of: compute() };
-    return value.of;
-  };
 }

@@ -93,11 +93,18 @@ export interface DeliveryLedger {
   holdsClaim?(key: string, id: string, claim: number): Promise<boolean>;
 }
 
+/**
+ * When to try again after this many failed attempts, no sooner than `notBefore` when given
+ * (a send that may have landed is looked for once it has landed or never will), or null to
+ * give up: the daemon's is null once the slot's deadline would be passed.
+ */
+export type RetryAt = (attempts: number, notBefore?: Date) => Date | null;
+
 export interface DeliverOptions {
   ledger: DeliveryLedger | null;
   logger: Logger;
-  /** When to try again after this many failed attempts, or null to give up (CLI: give up at once). */
-  retryAt?: (attempts: number) => Date | null;
+  /** When to try again (see RetryAt); absent, give up at once. */
+  retryAt?: RetryAt;
 }
 
 /** Delivers every job of the slot `key`; never throws for a destination's failure. */
@@ -180,8 +187,11 @@ async function deliverOne(
     // A send that may have landed (a timeout, a 5xx, abandoned at send_timeout) is looked for
     // in the channel by the next attempt: not before send_timeout has passed since this one
     // began, when whatever it sent has landed or never will.
+    // The retry schedule is told, so it never sets a retry past the slot's deadline.
     const lookAfter = job.recover && mayHaveLanded(error) ? before.sendBy : undefined;
-    const nextAttemptAt = retry ? notBefore(options.retryAt?.(attempts) ?? null, lookAfter) : null;
+    const nextAttemptAt = retry
+      ? notBefore(options.retryAt?.(attempts, lookAfter) ?? null, lookAfter)
+      : null;
     const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     if (!(await recorded(failed))) return lostClaim();
     logger.error(
@@ -191,6 +201,9 @@ async function deliverOne(
         attempts,
         retryAt: nextAttemptAt?.toISOString() ?? null,
         ...(retry ? {} : { retry: "not worth retrying" }),
+        ...(retry && options.retryAt && !nextAttemptAt
+          ? { retry: "gave up: no retry is left before the slot's deadline" }
+          : {}),
         err: messageOf(error),
       },
       "delivery failed",

@@ -32,12 +32,16 @@ export interface SlackDestination {
     progress?: DeliveryProgress,
     charts?: readonly Attachment[],
   ): Promise<SlackPosted>;
-  /** An earlier post of this key in the channel since `since` (crash recovery), or null. */
+  /**
+   * An earlier post of this key in the channel since `since` (crash recovery), or null. With
+   * `thread`, a reply of this key in that thread; in the channel when the thread is gone.
+   */
   findPosted(
     channel: string,
     key: string,
     since: Date,
     signal?: AbortSignal,
+    thread?: string,
   ): Promise<SlackPosted | null>;
 }
 

@@ -51,12 +51,16 @@ export interface AlertJobDeps {
   since: Date;
   /** The ts of a fire's first message in a channel, or null when it was never posted. */
   threadTs: (rootKey: string, channel: string) => Promise<string | null>;
-  /** Finds an earlier top-level post of a key (crash recovery of a fire's post). */
+  /**
+   * Finds an earlier post of a key (crash recovery): a top-level post, or with `thread` a reply
+   * in that thread (see SlackDestination.findPosted).
+   */
   findSlackPost?: (
     channel: string,
     key: string,
     since: Date,
     signal?: AbortSignal,
+    thread?: string,
   ) => Promise<{ ts: string } | null>;
 }
 

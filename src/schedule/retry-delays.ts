@@ -11,18 +11,20 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1, 5, 15, 60].map((m)
 export const MAX_RETRY_SPAN_MS = 24 * 60 * MINUTE_MS;
 
 /**
- * When the next attempt is due after `attempts` failed ones (the last at `failedAt`), or null
- * when it would fall at or after `deadline`.
+ * When the next attempt is due after `attempts` failed ones (the last at `failedAt`), no
+ * sooner than `notBefore` when given, or null when it would fall at or after `deadline`: a
+ * retry that could only start once the slot's window closed is none.
  */
 export function nextAttemptAt(
   attempts: number,
   failedAt: Date,
   deadline: Date,
   delaysMs: readonly number[] = DEFAULT_RETRY_DELAYS_MS,
+  notBefore?: Date,
 ): Date | null {
   const delay = delaysMs[Math.min(Math.max(attempts, 1), delaysMs.length) - 1];
   if (delay === undefined) return null;
-  const at = failedAt.getTime() + delay;
+  const at = Math.max(failedAt.getTime() + delay, notBefore?.getTime() ?? 0);
   return at < deadline.getTime() ? new Date(at) : null;
 }
 

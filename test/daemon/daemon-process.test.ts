@@ -134,6 +134,70 @@ describe("the daemon as a process", () => {
     expect((await slackDelivery(setup)).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
   });
 
+  it("killed after Slack took the workbook, then a chart, but before either was recorded, restarts find each in the thread instead of uploading it again", async () => {
+    const live = await daemons.setup({
+      sendTimeout: "3s",
+      digests: [
+        {
+          name: "weekly",
+          schedule: "* * * * *",
+          period: "previous_week",
+          catch_up: "1h",
+          charts: {},
+          slack: { channel: "C0123ABCD", attach_xlsx: true },
+        },
+      ],
+    });
+    const setup = live;
+    // Slack shares each file at once, and its answer never reaches the daemon.
+    const workbook = setup.slack.holdNext("files.completeUploadExternal");
+    const chart = setup.slack.holdNext("files.completeUploadExternal");
+    const filenames = () => setup.slack.uploads.map((u) => u.filename);
+
+    const first = start(setup);
+    await workbook.stored;
+    first.child.kill("SIGKILL");
+    await first.exit;
+    expect(filenames()).toEqual([expect.stringMatching(/\.xlsx$/)]);
+
+    const second = start(setup);
+    await chart.stored;
+    second.child.kill("SIGKILL");
+    await second.exit;
+    expect(filenames()).toEqual([
+      expect.stringMatching(/\.xlsx$/),
+      expect.stringMatching(/\.png$/),
+    ]);
+
+    const third = start(setup);
+    await third.logged("digest done");
+    const [post] = digestPosts(setup.slack);
+    expect(digestPosts(setup.slack)).toHaveLength(1);
+    // Every file once, all in the digest's thread: the workbook and at least two charts.
+    const names = filenames();
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.filter((n) => n.endsWith(".png")).length).toBeGreaterThanOrEqual(2);
+    for (const upload of setup.slack.uploads) expect(upload.thread_ts).toBe(post?.ts);
+    const { key, slack } = await slackDelivery(setup);
+    expect(slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    // The two found in the thread are recorded as done, like the ones uploaded.
+    const ledger = openLedger(setup.ledgerPath);
+    try {
+      const parts = await ledger.partsDone(String(key), String(slack?.destination));
+      expect([...parts.keys()].sort()).toEqual(
+        [
+          "post",
+          "upload",
+          ...names.filter((n) => n.endsWith(".png")).map((n) => `upload ${n}`),
+        ].sort(),
+      );
+    } finally {
+      await ledger.close();
+    }
+    // Each restart read the thread before it sent anything.
+    expect(setup.slack.calls.filter((c) => c.method === "conversations.replies")).toHaveLength(2);
+  });
+
   it("notices its ledger deleted (not ready, and says so), and a restart on a fresh ledger looks before posting", async () => {
     const live = await daemons.setup();
     const setup = live;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DigestConfig } from "../../src/config/types.js";
 import { keyForFire, listJobs, type ScheduledJob } from "../../src/daemon/jobs.js";
-import { slotDeadline } from "../../src/daemon/retry-schedule.js";
+import { slotDeadline, slotRetryAt } from "../../src/daemon/retry-schedule.js";
 import { firesBetween } from "../../src/schedule/cron-fires.js";
 import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../../src/schedule/retry-delays.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
@@ -28,6 +28,15 @@ describe("nextAttemptAt", () => {
     const deadline = new Date(failedAt.getTime() + 15 * MINUTE);
     expect(nextAttemptAt(2, failedAt, deadline)).toEqual(new Date(failedAt.getTime() + 5 * MINUTE));
     expect(nextAttemptAt(3, failedAt, deadline)).toBeNull();
+  });
+
+  it("waits until a floor later than its delay, and gives up when the floor is at or past the deadline", () => {
+    const deadline = new Date(failedAt.getTime() + 15 * MINUTE);
+    const floor = (minutes: number) => new Date(failedAt.getTime() + minutes * MINUTE);
+    expect(nextAttemptAt(1, failedAt, deadline, undefined, floor(10))).toEqual(floor(10));
+    expect(nextAttemptAt(2, failedAt, deadline, undefined, floor(3))).toEqual(floor(5));
+    expect(nextAttemptAt(1, failedAt, deadline, undefined, floor(15))).toBeNull();
+    expect(nextAttemptAt(1, failedAt, deadline, undefined, floor(20))).toBeNull();
   });
 
   it("follows a schedule given to it, repeating its last wait", () => {
@@ -103,5 +112,40 @@ describe("slotDeadline", () => {
     expect(slotDeadline(job, failedAt)).toEqual(new Date(failedAt.getTime() + MAX_RETRY_SPAN_MS));
     // A period or two per day looked at (each read of the digest's period is one), not 1,440.
     expect(periods).toBeLessThan(10);
+  });
+});
+
+describe("slotRetryAt", () => {
+  // Weekdays at 09:00 Berlin, fired on Wednesday: the slot's deadline is Thursday's fire.
+  const [job] = listJobs([aTeam({ digests: [aDigest({ schedule: "0 9 * * 1-5" })] })]);
+  const deadline = new Date("2026-06-11T07:00:00Z");
+  const retryAt = (now: Date) => {
+    const scheduled: Date[] = [];
+    if (!job) throw new Error("no job");
+    const at = slotRetryAt(job, failedAt, {
+      clock: () => now,
+      delaysMs: [MINUTE],
+      onScheduled: (a) => scheduled.push(a),
+    });
+    return { at, scheduled };
+  };
+
+  it("retries after the delay, or at the floor a sender asks for, and wakes the scheduler for it", () => {
+    const { at, scheduled } = retryAt(failedAt);
+    expect(at(1)).toEqual(new Date(failedAt.getTime() + MINUTE));
+    const floor = new Date(failedAt.getTime() + 5 * MINUTE);
+    expect(at(1, floor)).toEqual(floor);
+    expect(scheduled).toEqual([new Date(failedAt.getTime() + MINUTE), floor]);
+  });
+
+  it("never sets a retry at or past the slot's deadline, however late a sender's floor: it gives up", () => {
+    // A send abandoned at send_timeout shortly before the deadline asks to look only after it.
+    const now = new Date(deadline.getTime() - 3 * MINUTE);
+    const { at, scheduled } = retryAt(now);
+    expect(at(2, new Date(deadline.getTime() + 2 * MINUTE))).toBeNull();
+    expect(at(2, deadline)).toBeNull();
+    expect(scheduled).toEqual([]);
+    // Without the floor, the usual delay still fits before the deadline.
+    expect(at(2)).toEqual(new Date(now.getTime() + MINUTE));
   });
 });

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { listJobs } from "../../src/daemon/jobs.js";
+import { slotDeadline, slotRetryAt } from "../../src/daemon/retry-schedule.js";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
-import { type DeliveryJob, deliverAll, SendTimeoutError } from "../../src/deliver/deliver-all.js";
+import {
+  type DeliveryJob,
+  type DeliveryResult,
+  deliverAll,
+  type RetryAt,
+  SendTimeoutError,
+} from "../../src/deliver/deliver-all.js";
 import { createSlackAlertDestination } from "../../src/destinations/slack/slack-alert-destination.js";
 import { slackAlertJob } from "../../src/destinations/slack/slack-alert-job.js";
 import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
@@ -11,6 +19,7 @@ import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
+import { aDigest, aTeam } from "../daemon/daemon-harness.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -67,7 +76,7 @@ const digestJob = (clients: Clients) =>
   );
 
 // A fire's first post, which its key finds in the channel: like a digest, it is capped at
-// send_timeout (a reply, which cannot be looked for, is left to finish).
+// send_timeout.
 const alertJob = (clients: Clients) =>
   slackAlertJob(
     KEY,
@@ -81,8 +90,27 @@ const alertJob = (clients: Clients) =>
     },
   );
 
+// An escalation: a reply in the fire's thread, also shown in the channel. Like a fire's post,
+// it is found by its key (in the thread), so it is capped at send_timeout too.
+let fireTs: string | null = null;
+const escalationJob = (clients: Clients) =>
+  slackAlertJob(
+    KEY,
+    { channel: CHANNEL, post: alert(), threadKey: "fire-key", updates: [], broadcast: true },
+    createSlackAlertDestination(clients),
+    {
+      logger: silentLogger(),
+      since: SINCE,
+      threadTs: async () => fireTs,
+      findSlackPost: createSlackDestination({ clients }).findPosted,
+    },
+  );
+
 /** A fake Slack, a ledger with the slot, and one delivery of a digest (or alert) to it, claimed as the daemon does. */
-async function setup(job: (clients: Clients) => DeliveryJob = digestJob) {
+async function setup(
+  job: (clients: Clients) => DeliveryJob = digestJob,
+  retryAt: RetryAt = () => new Date(Date.now() + MINUTE),
+) {
   const slack = await startFakeSlack();
   started.push(slack);
   const ledger = ledgers.open();
@@ -90,17 +118,28 @@ async function setup(job: (clients: Clients) => DeliveryJob = digestJob) {
   const clients = createSlackClients({ token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url });
   const logger = silentLogger();
   const jobs = [job(clients)];
-  const deliver = (sendTimeoutMs: number) =>
+  // "due", as the daemon claims; "open", as `alerts` or `run` beside it do.
+  const deliver = (sendTimeoutMs: number, take: "due" | "open" = "due") =>
     deliverAll(KEY, jobs, {
-      ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take: "due" }),
+      ledger: claimingLedger(ledger, { owner: "test", sendTimeoutMs, take }),
       logger,
-      retryAt: () => new Date(Date.now() + MINUTE),
+      retryAt,
     });
-  return { slack, ledger, deliver };
+  return { slack, ledger, deliver, clients };
 }
 
 async function slackRow(ledger: Ledger) {
   return (await ledger.getSlot(KEY))?.deliveries.find((d) => d.destination === SLACK);
+}
+
+/** The attempt was abandoned at send_timeout, and the ledger says its outcome is unknown. */
+async function expectAbandoned(result: DeliveryResult | undefined, ledger: Ledger) {
+  expect(result).toMatchObject({ id: SLACK, status: "failed" });
+  expect(result?.error).toBeInstanceOf(SendTimeoutError);
+  expect(await slackRow(ledger)).toMatchObject({
+    state: "failed",
+    lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
+  });
 }
 
 describe("a Slack attempt and state.send_timeout", () => {
@@ -111,13 +150,8 @@ describe("a Slack attempt and state.send_timeout", () => {
     // The client's own request timeout (30 s) is far longer than the test may run.
     const [result] = await deliver(300);
 
-    expect(result).toMatchObject({ id: SLACK, status: "failed" });
-    expect(result?.error).toBeInstanceOf(SendTimeoutError);
+    await expectAbandoned(result, ledger);
     await held.arrived;
-    expect(await slackRow(ledger)).toMatchObject({
-      state: "failed",
-      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
-    });
     expect(slack.posts).toEqual([]);
     // Not merely abandoned: the request in flight is aborted, so Slack sees it closed.
     await held.cut;
@@ -130,15 +164,39 @@ describe("a Slack attempt and state.send_timeout", () => {
     // The client's own request timeout (30 s) is far longer than the test may run: only the
     // attempt's abort closes the held request before the test times out.
     const [result] = await deliver(300);
-    expect(result).toMatchObject({ id: SLACK, status: "failed" });
-    expect(result?.error).toBeInstanceOf(SendTimeoutError);
     await held.arrived;
     await held.cut;
-    expect(await slackRow(ledger)).toMatchObject({
-      state: "failed",
-      lastError: expect.stringMatching(/longer than state\.send_timeout.*may have been delivered/),
-    });
+    await expectAbandoned(result, ledger);
     expect(slack.posts).toEqual([]);
+  });
+
+  it("abandons an alert's escalation in the fire's thread at send_timeout, and the next attempt finds it there instead of posting it again", async () => {
+    const { slack, ledger, deliver, clients } = await setup(escalationJob);
+    const fire = {
+      ...alert(),
+      metadata: { ...alert().metadata, event_payload: { key: "fire-key" } },
+    };
+    fireTs = (await createSlackAlertDestination(clients).postAlert(CHANNEL, fire, null)).ts;
+    const replies = () => slack.posts.filter((p) => p.thread_ts === fireTs);
+    // Slack posts the escalation at once; its answer never comes back.
+    const held = slack.holdNext("chat.postMessage");
+
+    // The client's own request timeout (30 s) is far longer than the test may run.
+    const [result] = await deliver(300);
+
+    await held.cut;
+    await expectAbandoned(result, ledger);
+    expect(replies()).toHaveLength(1);
+
+    // The next attempt looks in the fire's thread before it posts, and finds it there.
+    const [again] = await deliver(10 * MINUTE, "open");
+
+    expect(again?.status).toBe("recovered");
+    expect(replies()).toHaveLength(1);
+    expect(replies()[0]?.reply_broadcast).toBe(true);
+    expect(await slackRow(ledger)).toMatchObject({ state: "sent", slackTs: replies()[0]?.ts });
+    const lookups = slack.calls.filter((c) => c.method === "conversations.replies");
+    expect(lookups.map((c) => c.params.ts)).toEqual([fireTs, fireTs]);
   });
 
   it("after a failure that may have posted (HTTP 500), is retried no sooner than send_timeout after it began", async () => {
@@ -153,6 +211,24 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(row?.state).toBe("failed");
     // Not the retry delay's one minute: the lookup waits until the post has landed or never will.
     expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + 10 * MINUTE);
+  });
+
+  it("after a failure that may have posted, gives up rather than look for it after the slot's deadline", async () => {
+    // The daemon's retry schedule for a daily digest that fired a minute ago: its deadline is
+    // the next day's fire, and send_timeout here ends a minute after it.
+    const [daily] = listJobs([aTeam({ digests: [aDigest({ schedule: "0 9 * * *" })] })]);
+    if (!daily) throw new Error("no job");
+    const fire = new Date(Date.now() - MINUTE);
+    const deadline = slotDeadline(daily, fire);
+    const retryAt = slotRetryAt(daily, fire, { clock: () => new Date(), delaysMs: [MINUTE] });
+    const { slack, ledger, deliver } = await setup(digestJob, retryAt);
+    slack.failNext("chat.postMessage", "http500");
+
+    const [result] = await deliver(deadline.getTime() - Date.now() + MINUTE);
+
+    expect(result?.status).toBe("failed");
+    // Not a retry a minute past the deadline: a digest is never posted after its window closed.
+    expect(await slackRow(ledger)).toMatchObject({ state: "failed", nextAttemptAt: null });
   });
 
   it("after Slack refused the post (rate-limited for longer than the retries may wait), is retried after the retry delay", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DeliveryProgress } from "../../src/deliver/types.js";
+import { createSlackAlertDestination } from "../../src/destinations/slack/slack-alert-destination.js";
 import {
   createSlackClient,
   createSlackClients,
@@ -36,7 +37,7 @@ async function setup(options: { channels?: FakeChannel[]; scopes?: string[] } = 
     apiUrl: slack.url,
     minRetryDelayMs: 5,
   });
-  return { slack, warnings, destination: createSlackDestination({ clients, logger }) };
+  return { slack, warnings, clients, destination: createSlackDestination({ clients, logger }) };
 }
 
 function digest(key: string, thread: string[] = []): SlackPost {
@@ -157,6 +158,14 @@ describe("a failure after the main message went out", () => {
   });
 });
 
+function chart(filename: string) {
+  return {
+    filename,
+    content: Buffer.from(`\u0089PNG ${filename}`, "latin1"),
+    contentType: "image/png",
+  };
+}
+
 // The lookups below look back from here; the fake's messages are all newer.
 const SINCE = new Date("2026-11-16T00:00:00Z");
 
@@ -179,6 +188,33 @@ describe("finding an earlier post after a crash", () => {
     ]);
     // From ten minutes before `since`, for clocks that disagree a little.
     expect(lookups[0]?.params.oldest).toBe(((SINCE.getTime() - 600_000) / 1000).toFixed(6));
+  });
+
+  it("finds a reply of a key in the thread it names, and in the channel once that thread is gone", async () => {
+    const { slack, destination, clients } = await setup();
+    const alerts = createSlackAlertDestination(clients);
+    const alert = (key: string) => ({
+      main: { text: `Flaky tests · ${key}`, blocks: [] },
+      metadata: { event_type: "insights_alert" as const, event_payload: { key } },
+      thread: [],
+    });
+    const fire = await alerts.postAlert("C0123ABCD", alert("fire"), null);
+    const reply = await alerts.postAlert("C0123ABCD", alert("reply"), fire.ts);
+    expect(reply.threaded).toBe(true);
+
+    expect(await destination.findPosted("C0123ABCD", "reply", SINCE, undefined, fire.ts)).toEqual({
+      channel: "C0123ABCD",
+      ts: reply.ts,
+    });
+    // The thread's first message is the fire's own, never taken for the reply's.
+    expect(await destination.findPosted("C0123ABCD", "fire", SINCE, undefined, fire.ts)).toBeNull();
+    // A reply to a thread Slack no longer has went out as a new post (postAlert, on
+    // message_not_found): conversations.replies says thread_not_found, the channel has it.
+    const anew = await alerts.postAlert("C0123ABCD", alert("orphan"), null);
+    expect(
+      await destination.findPosted("C0123ABCD", "orphan", SINCE, undefined, "1.000001"),
+    ).toEqual({ channel: "C0123ABCD", ts: anew.ts });
+    expect(slack.calls.filter((c) => c.method === "conversations.replies")).toHaveLength(3);
   });
 
   it("pages through a busy channel to find a post that many others followed", async () => {
@@ -269,6 +305,62 @@ describe("finishing a thread a crash cut short", () => {
       event_payload: { key: KEY, part: "thread 1" },
     });
     expect(await destination.findPosted("C0123ABCD", KEY, SINCE)).toEqual(posted);
+  });
+
+  it("finds the workbook and a chart that went out unrecorded in the thread, and uploads only the ones missing", async () => {
+    const { slack, destination } = await setup();
+    const charts = [chart("flaky-rate.png"), chart("pass-rate.png")];
+    const uploaded = () => slack.uploads.map((u) => [u.filename, u.thread_ts]);
+    const send = (progress: DeliveryProgress) =>
+      destination.post("C0123ABCD", digest(KEY, ["reply"]), workbook, progress, charts);
+
+    // Slack took the workbook; the crash came before the ledger recorded it.
+    const done = new Map<string, string | null>();
+    await failure(send(ledgerProgress(done, "upload")));
+    const ts = String(done.get("post"));
+    expect(uploaded()).toEqual([[workbook.filename, ts]]);
+
+    // The restart finds the workbook in the thread; then Slack takes the first chart, and the
+    // process crashes again before recording it.
+    const second = new Map(done);
+    await failure(send(ledgerProgress(second, "upload flaky-rate.png")));
+    expect(second.has("upload")).toBe(true);
+    expect(uploaded()).toEqual([
+      [workbook.filename, ts],
+      ["flaky-rate.png", ts],
+    ]);
+
+    // The next finds the chart too, and uploads only the one left.
+    const third = ledgerProgress(new Map(second));
+    await send(third);
+    expect(uploaded()).toEqual([
+      [workbook.filename, ts],
+      ["flaky-rate.png", ts],
+      ["pass-rate.png", ts],
+    ]);
+    expect([...third.done.keys()].sort()).toEqual([
+      "post",
+      "thread 1",
+      "upload",
+      "upload flaky-rate.png",
+      "upload pass-rate.png",
+    ]);
+    expect(slack.posts.filter((p) => p.thread_ts === ts).map((p) => p.text)).toEqual(["reply"]);
+  });
+
+  it("takes no file of another name in the thread for its own", async () => {
+    const { slack, destination } = await setup();
+    const done = new Map<string, string | null>();
+    const post = digest(KEY);
+    await failure(
+      destination.post("C0123ABCD", post, undefined, ledgerProgress(done, "upload other.png"), [
+        chart("other.png"),
+      ]),
+    );
+    await destination.post("C0123ABCD", post, undefined, ledgerProgress(new Map(done)), [
+      chart("flaky-rate.png"),
+    ]);
+    expect(slack.uploads.map((u) => u.filename)).toEqual(["other.png", "flaky-rate.png"]);
   });
 
   it("looks in no thread when the post is new in this attempt", async () => {

@@ -209,8 +209,38 @@ describe("fake Slack history, listing and uploads", () => {
         filename: "a.xlsx",
         title: "A",
         bytes,
+        ts: expect.any(String),
       },
     ]);
+  });
+
+  it("lists a file shared into a thread among the thread's replies, by id, name and title, as Slack does", async () => {
+    const f = await fake();
+    const parent = await form(f, "chat.postMessage", { channel: "C0123ABCD", text: "digest" });
+    const thread_ts = String(parent.body.ts);
+    await form(f, "chat.postMessage", { channel: "C0123ABCD", text: "reply", thread_ts });
+    const url = await form(f, "files.getUploadURLExternal", { filename: "a.xlsx", length: "2" });
+    await fetch(url.body.upload_url as string, { method: "POST", body: Buffer.from([1, 2]) });
+    await form(f, "files.completeUploadExternal", {
+      files: [{ id: url.body.file_id, title: "a.xlsx" }],
+      channel_id: "C0123ABCD",
+      thread_ts,
+    });
+    await form(f, "chat.postMessage", { channel: "C0123ABCD", text: "later", thread_ts });
+
+    const replies = await form(f, "conversations.replies", { channel: "C0123ABCD", ts: thread_ts });
+    const messages = replies.body.messages as Json[];
+    expect(messages.map((m) => m.text)).toEqual(["digest", "reply", "", "later"]);
+    expect(messages[2]).toMatchObject({
+      ts: f.uploads[0]?.ts,
+      thread_ts,
+      upload: true,
+      files: [{ id: url.body.file_id, name: "a.xlsx", title: "a.xlsx", size: 2 }],
+    });
+    expect(messages[2]).not.toHaveProperty("metadata");
+    // A file shared in a thread is no top-level message.
+    const history = await form(f, "conversations.history", { channel: "C0123ABCD" });
+    expect((history.body.messages as Json[]).map((m) => m.text)).toEqual(["digest"]);
   });
 });
 

@@ -42,6 +42,8 @@ export const completeUpload: Handler = ({ params }, state) => {
     channel = found;
   }
   const entries = files.value as Array<{ id?: unknown; title?: unknown }>;
+  // Shared into a channel, the files come as one message there (in the thread of thread_ts).
+  const ts = channel ? state.nextTs() : null;
   const done: FakeUpload[] = [];
   for (const entry of entries) {
     const fileId = String(entry.id);
@@ -54,6 +56,7 @@ export const completeUpload: Handler = ({ params }, state) => {
       filename: pending.filename,
       title: typeof entry.title === "string" ? entry.title : null,
       bytes: pending.bytes,
+      ts,
     });
   }
   for (const upload of done) state.pendingFiles.delete(upload.fileId);

@@ -2,6 +2,7 @@ import { checkMessage } from "./check-message.js";
 import { completeUpload, getUploadUrl } from "./fake-slack-files.js";
 import {
   type FakePost,
+  type FakeUpload,
   fail,
   findChannel,
   type Handler,
@@ -73,6 +74,28 @@ function toMessage(post: FakePost, withMetadata: boolean): Record<string, unknow
   };
 }
 
+/**
+ * The message that shares uploaded files in a thread, as conversations.replies lists it: no
+ * metadata (files.completeUploadExternal takes none), the files by id, name and title.
+ */
+function fileShareMessage(ts: string, threadTs: string, files: readonly FakeUpload[]) {
+  return {
+    type: "message",
+    user: "U0FAKEBOT",
+    text: "",
+    upload: true,
+    display_as_bot: false,
+    files: files.map((f) => ({
+      id: f.fileId,
+      name: f.filename,
+      title: f.title ?? f.filename,
+      size: f.bytes.length,
+    })),
+    ts,
+    thread_ts: threadTs,
+  };
+}
+
 /** Offset-based cursors, opaque to the client as Slack's are. */
 function page<T>(items: T[], params: Record<string, unknown>, defaultLimit: number) {
   const limit = Math.max(1, Math.min(Number(params.limit) || defaultLimit, 1000));
@@ -132,11 +155,21 @@ const conversationsReplies: Handler = ({ params }, state) => {
   if (channel.member === false) return fail("not_in_channel");
   const parent = state.posts.find((p) => p.channel === channel.id && p.ts === params.ts);
   if (!parent) return fail("thread_not_found");
-  const replies = state.posts.filter((p) => p.channel === channel.id && p.thread_ts === parent.ts);
-  const { slice, more, next } = page([parent, ...replies], params, 1000);
   const withMetadata = flag(params.include_all_metadata);
+  const replies = state.posts
+    .filter((p) => p.channel === channel.id && p.thread_ts === parent.ts)
+    .map((p) => toMessage(p, withMetadata));
+  // Files shared into the thread are replies too: a message whose `files` list them.
+  const byTs = new Map<string, FakeUpload[]>();
+  for (const u of state.uploads) {
+    if (u.channel !== channel.id || u.thread_ts !== parent.ts || u.ts === null) continue;
+    byTs.set(u.ts, [...(byTs.get(u.ts) ?? []), u]);
+  }
+  const shares = [...byTs].map(([ts, files]) => fileShareMessage(ts, parent.ts, files));
+  const thread = [...replies, ...shares].sort((a, b) => Number(a.ts) - Number(b.ts));
+  const { slice, more, next } = page([toMessage(parent, withMetadata), ...thread], params, 1000);
   return ok({
-    messages: slice.map((p) => toMessage(p, withMetadata)),
+    messages: slice,
     has_more: more,
     response_metadata: { next_cursor: next },
   });

@@ -41,6 +41,11 @@ export interface FakeUpload {
   filename: string;
   title: string | null;
   bytes: Buffer;
+  /**
+   * The ts of the message that shares it in its channel (one per completed upload, whatever
+   * the number of its files, as Slack posts it); null when it was shared nowhere.
+   */
+  ts: string | null;
 }
 
 export interface FakeSlackState {

@@ -53,11 +53,20 @@ export function slackAlertJob(
       });
       return { slackTs: posted.ts };
     },
-    // After a crash mid-post: a fire is a top-level post that its key finds in the channel.
-    ...(deps.findSlackPost && slack.threadKey === null
+    // After a crash mid-post, or an attempt abandoned at send_timeout: the message is found by
+    // its key, a fire in the channel, a reply or an escalation in the fire's thread. Being
+    // searchable, every one of them is also capped at send_timeout (deliverAll).
+    ...(deps.findSlackPost
       ? {
           recover: async ({ signal }) => {
-            const found = await deps.findSlackPost?.(slack.channel, key, deps.since, signal);
+            const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
+            const found = await deps.findSlackPost?.(
+              slack.channel,
+              key,
+              deps.since,
+              signal,
+              thread ?? undefined,
+            );
             return found ? { slackTs: found.ts } : null;
           },
         }

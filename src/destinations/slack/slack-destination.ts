@@ -67,15 +67,21 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       const todo = (part: string) => !progress?.done.has(part);
       const total = post.thread.length;
       const key = post.metadata.event_payload.key;
+      // The workbook (part "upload", its old name), then each chart a part of its own.
+      const uploads: Upload[] = [
+        ...(file ? [{ part: "upload", attachment: file }] : []),
+        ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
+      ];
       let step = "";
       try {
-        // A reply an earlier attempt posted but did not get to record (it crashed in between)
-        // is in the thread, named by its part: recorded as done, not posted again.
+        // A reply or a file an earlier attempt sent but did not get to record (it crashed in
+        // between) is in the thread: recorded as done, not sent again.
         const replies = post.thread.map((_, i) => `thread ${i + 1}`);
-        if (earlier && progress && replies.some(todo)) {
+        const parts = [...replies, ...uploads.map((u) => u.part)];
+        if (earlier && progress && parts.some(todo)) {
           step = "lookup of the thread's replies";
-          for (const part of await partsInThread(channel, posted, key, signal)) {
-            if (replies.includes(part)) await progress.record(part, null);
+          for (const part of await partsInThread(channel, posted, key, uploads, signal)) {
+            if (parts.includes(part)) await progress.record(part, null);
           }
         }
         for (const [i, reply] of post.thread.entries()) {
@@ -96,11 +102,6 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
           );
           await progress?.record(part, null);
         }
-        // The workbook (part "upload", its old name), then each chart a part of its own.
-        const uploads = [
-          ...(file ? [{ part: "upload", attachment: file }] : []),
-          ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
-        ];
         for (const { part, attachment } of uploads) {
           if (!todo(part)) continue;
           step = `upload of ${attachment.filename}`;
@@ -139,8 +140,23 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       key: string,
       since: Date,
       signal?: AbortSignal,
+      thread?: string,
     ): Promise<SlackPosted | null> {
       const id = await resolve(channel);
+      // A reply is in its thread; when Slack no longer has the thread, a reply to it went out
+      // as a new post (an alert's, see postAlert), which the channel's history holds.
+      if (thread !== undefined) {
+        try {
+          for await (const m of threadPages(channel, { channel: id, ts: thread }, signal)) {
+            if (m.ts !== thread && m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
+          }
+          return null;
+        } catch (error) {
+          if (!(error instanceof SlackDeliveryError && error.slackError === "thread_not_found")) {
+            throw error;
+          }
+        }
+      }
       // Every top-level message since the slot could first have been posted, page by page, so a
       // busy channel cannot push the digest out of sight.
       const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
@@ -154,8 +170,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         }),
       );
       for await (const m of pages) {
-        if (m.metadata?.event_type === PART_EVENT) continue;
-        if (m.ts && keyOf(m.metadata?.event_payload) === key) return { channel: id, ts: m.ts };
+        if (m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
       }
       return null;
     },
@@ -184,17 +199,30 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   }
 
   /**
-   * The parts of `key` among the replies in the thread of `posted` (conversations.replies),
-   * page by page. Without the history scope: none, after the one warning that says so.
+   * The parts of `key` in the thread of `posted` (conversations.replies), page by page: each
+   * reply by its part metadata, each upload by its file (see `uploadIn`). Without the history
+   * scope: none, after the one warning that says so.
    */
   async function partsInThread(
     channel: string,
     posted: SlackPosted,
     key: string,
+    uploads: readonly Upload[],
     signal: AbortSignal | undefined,
   ): Promise<Set<string>> {
     const parts = new Set<string>();
-    const pages = readPages("conversations.replies", channel, signal, (cursor) =>
+    for await (const m of threadPages(channel, posted, signal)) {
+      for (const upload of uploads) if (uploadIn(m, upload)) parts.add(upload.part);
+      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
+      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
+      if (typeof payload.part === "string") parts.add(payload.part);
+    }
+    return parts;
+  }
+
+  /** The thread of `posted`, its first message and every reply (conversations.replies). */
+  function threadPages(channel: string, posted: SlackPosted, signal: AbortSignal | undefined) {
+    return readPages("conversations.replies", channel, signal, (cursor) =>
       client.conversations.replies({
         channel: posted.channel,
         ts: posted.ts,
@@ -203,12 +231,6 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         ...(cursor ? { cursor } : {}),
       }),
     );
-    for await (const m of pages) {
-      const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
-      if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
-      if (typeof payload.part === "string") parts.add(payload.part);
-    }
-    return parts;
   }
 
   /**
@@ -256,6 +278,29 @@ interface Page<M> {
   response_metadata?: { next_cursor?: string };
 }
 
+/** A file the digest uploads into its thread, and the part it is recorded as. */
+interface Upload {
+  part: string;
+  attachment: Attachment;
+}
+
+/**
+ * Whether message `m` of the digest's thread shares `upload`. A file share carries no metadata
+ * (files.completeUploadExternal takes none), so our upload is known by what we gave it: its
+ * file name and title. The thread is the slot's own (its first message found by the slot's
+ * key), where each part's file name is its own: the workbook is named by team and period, each
+ * chart by its kind.
+ */
+function uploadIn(
+  m: { files?: Array<{ name?: string; title?: string }> },
+  { attachment }: Upload,
+): boolean {
+  return (m.files ?? []).some(
+    (f) =>
+      f.name === attachment.filename && (f.title ?? attachment.filename) === attachment.filename,
+  );
+}
+
 /** The metadata event of a digest's thread reply: which slot, which part. */
 const PART_EVENT = "insights_digest_part";
 
@@ -266,6 +311,12 @@ function partMetadata(key: string, part: string) {
 // Slack's clock and ours may disagree a little; look a bit further back than the fire.
 const CLOCK_SKEW_MS = 10 * 60_000;
 
-function keyOf(payload: object | undefined): unknown {
-  return payload && "key" in payload ? payload.key : undefined;
+/** Whether `m` is the message of `key` itself (a digest, an alert), not one of its parts. */
+function isPostOf(
+  m: { metadata?: { event_type?: string; event_payload?: object } },
+  key: string,
+): boolean {
+  if (m.metadata?.event_type === PART_EVENT) return false;
+  const payload = m.metadata?.event_payload;
+  return payload !== undefined && "key" in payload && payload.key === key;
 }
