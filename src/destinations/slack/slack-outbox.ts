@@ -34,12 +34,7 @@ export function slackOutbox(files: OutboxFiles): {
   const alert: SlackAlertDestination = {
     async postAlert(channel, post, threadTs, options = {}) {
       const key = post.metadata.event_payload.key;
-      const body = {
-        channel,
-        text: post.main.text,
-        blocks: post.main.blocks,
-        metadata: post.metadata,
-      };
+      const body = postBody(channel, post);
       await save(
         `${key}.slack.json`,
         `${JSON.stringify(threadTs ? { ...body, thread_ts: threadTs, ...broadcast(options) } : body, null, 2)}\n`,
@@ -56,6 +51,14 @@ export function slackOutbox(files: OutboxFiles): {
     },
   };
   return { digest, alert };
+}
+
+/** What Slack would be sent for a message's first part: the fields both outboxes write. */
+function postBody(
+  channel: string,
+  post: Pick<SlackPost, "main" | "metadata">,
+): { channel: string; text: string; blocks: unknown[]; metadata: SlackPost["metadata"] } {
+  return { channel, text: post.main.text, blocks: post.main.blocks, metadata: post.metadata };
 }
 
 /** `reply_broadcast: true` on a reply that is also shown in the channel, as Slack takes it. */
