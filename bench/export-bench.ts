@@ -2,21 +2,21 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { exportCommand } from "../src/commands/export-command.js";
+import { pathToFileURL } from "node:url";
 import { createLogger } from "../src/logger.js";
 import { addDays, datesIn } from "../src/periods/calendar-date.js";
 import { firstKeptDate, parseRetention } from "../src/periods/retention.js";
 import { dayFilterKey, type StoredDay } from "../src/state/day-store.js";
 import { openDayStore } from "../src/state/open-day-store.js";
-import { startEmulatorProcess } from "./bench-support.js";
+import { CLI, startEmulatorProcess } from "./bench-support.js";
 import { projectIds } from "./cycle-bench.js";
 
 // A 2-year export of 100 projects from the day store: the store is seeded with every day of
 // the two years `history.keep` keeps (100 × ~730 days), and `export` runs in a process of its
-// own, so its time and peak RSS are the export's alone. The API (the emulator) is asked only
-// for what the store lacks: the prior two years, past its lookback, named as missing.
+// own, so its time and peak RSS are the export's alone. The child runs the built `export`
+// (dist/, as users run it; `npm run bench` builds it), not the sources through tsx, whose
+// compiler would add ~40 MB to the peak. The API (the emulator) is asked only for what the
+// store lacks: the prior two years, past its lookback, named as missing.
 
 const PROJECTS = 100;
 
@@ -83,7 +83,6 @@ export async function measureExport(today: string): Promise<ExportFigures> {
       ].join("\n"),
     );
     const out = join(dir, "two-years.xlsx");
-    const script = fileURLToPath(import.meta.url);
     const child = spawnSync(
       process.execPath,
       [
@@ -91,10 +90,9 @@ export async function measureExport(today: string): Promise<ExportFigures> {
         ...(process.env.BENCH_CPU_PROF
           ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_CPU_PROF]
           : []),
-        "--import",
-        "tsx",
-        script,
-        "--child",
+        "--input-type=module",
+        "-e",
+        CHILD,
         config,
         from,
         to,
@@ -115,25 +113,27 @@ export async function measureExport(today: string): Promise<ExportFigures> {
   }
 }
 
-/** In the child: the export alone, timed, with the process's peak RSS. */
-async function runChild([config, from, to, out, today]: string[]): Promise<void> {
-  const lines: string[] = [];
-  const started = performance.now();
-  const code = await exportCommand(
-    { team: "big", from: from ?? "", to: to ?? "", out: out ?? "", config },
-    (line) => lines.push(line),
-    () => new Date(`${today}T09:00:00Z`),
-    { isTTY: false } as NodeJS.WriteStream,
-  );
-  const ms = performance.now() - started;
-  if (code !== 0) console.error(lines.join("\n"));
-  console.log(JSON.stringify({ ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, code }));
-}
+/** The built export command, beside the CLI the emulator runs from. */
+const EXPORT_COMMAND = new URL("commands/export-command.js", pathToFileURL(CLI)).href;
 
-const argv = process.argv.slice(2);
-if (argv[0] === "--child") await runChild(argv.slice(1));
-else if (process.argv[1]?.endsWith("export-bench.ts")) {
-  console.log(
-    JSON.stringify(await measureExport(argv[0] ?? new Date().toISOString().slice(0, 10))),
-  );
+/** In the child (plain JavaScript, args: config from to out today): the export alone, timed, with the process's peak RSS. */
+const CHILD = `
+const [config, from, to, out, today] = process.argv.slice(1);
+const { exportCommand } = await import(${JSON.stringify(EXPORT_COMMAND)});
+const lines = [];
+const started = performance.now();
+const code = await exportCommand(
+  { team: "big", from, to, out, config },
+  (line) => lines.push(line),
+  () => new Date(today + "T09:00:00Z"),
+  { isTTY: false },
+);
+const ms = performance.now() - started;
+if (code !== 0) console.error(lines.join("\\n"));
+console.log(JSON.stringify({ ms, peakRssBytes: process.resourceUsage().maxRSS * 1024, code }));
+`;
+
+if (process.argv[1]?.endsWith("export-bench.ts")) {
+  const today = process.argv[2] ?? new Date().toISOString().slice(0, 10);
+  console.log(JSON.stringify(await measureExport(today)));
 }

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { shortKeepWarning } from "../config/history-rules.js";
 import { resolvedSecretValues, secretForms } from "../config/secret-fields.js";
 import { SECRET_PATHS } from "../config/secret-paths.js";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
@@ -55,6 +56,10 @@ export async function checkConfigCommand(
     `  slack token ${describeSlackToken(config.slack.token?.reveal() ?? null)}, smtp_url ${config.email.smtpUrl ? "set" : "not set"}`,
   );
   out(`  ledger ${describeStore(config.state)}`);
+  const keepWarning = config.history
+    ? shortKeepWarning(config.history.keep, now.toISOString().slice(0, 10))
+    : null;
+  if (keepWarning) out(`  ${keepWarning}`);
   for (const note of [...missingForSending(config), ...channelNameNotes(config)]) {
     out(`  note: ${note}`);
   }

@@ -37,8 +37,14 @@ const FRESH_FOR_MS = 5 * 60_000;
 
 /** `api` with the day store in front of its insights; the project list is the API's. */
 export function withDayStore(api: InsightsApi, options: DayStoreOptions): InsightsApi {
-  const inFlight = new Map<string, Promise<StoredDay[]>>();
+  const inFlight = new Map<string, Promise<FetchedRange>>();
   let forgottenOn: string | null = null;
+  /**
+   * The API's today, by zone, where it was found behind ours (its clock, or a test emulator's),
+   * with our today when it was found: later requests of that day end at the API's today, so
+   * they are not refused and asked again (two requests) but asked once.
+   */
+  const apiTodays = new Map<string, { ours: string; api: string }>();
 
   /** Deletes the days `history.keep` no longer keeps, on the first request of each UTC day. */
   async function forgetOldDays(store: DayStore, nowMs: number): Promise<void> {
@@ -59,7 +65,7 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     series: DaySeries,
     query: InsightsQuery,
     range: DateRange,
-  ): Promise<StoredDay[]> {
+  ): Promise<FetchedRange> {
     const key = JSON.stringify([series, range]);
     let request = inFlight.get(key);
     if (!request) {
@@ -70,9 +76,15 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
           endDate: range.end,
         });
         const fetchedAt = new Date(options.now());
+        // The API cut the range short at its today, behind ours: remembered for our day.
+        if (insights.endDate < range.end) {
+          const ours = localDateOf(fetchedAt, query.timezone);
+          if (insights.endDate < ours)
+            apiTodays.set(query.timezone, { ours, api: insights.endDate });
+        }
         const days = insights.days.map((day) => ({ ...storedDay(day), fetchedAt }));
         await store.writeDays(series, days);
-        return days;
+        return { days, endDate: insights.endDate };
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, request);
     }
@@ -91,12 +103,13 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     refused: LookbackError[],
   ): Promise<StoredDay[]> {
     try {
-      return await fetchRange(store, series, query, range);
+      return (await fetchRange(store, series, query, range)).days;
     } catch (error) {
       if (!(error instanceof LookbackError) || error.earliestDate <= range.start) throw error;
       refused.push(error);
       if (error.earliestDate > range.end) return [];
-      return fetchRange(store, series, query, { start: error.earliestDate, end: range.end });
+      return (await fetchRange(store, series, query, { start: error.earliestDate, end: range.end }))
+        .days;
     }
   }
 
@@ -106,8 +119,12 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     async getInsights(projectId, query): Promise<ProjectInsights> {
       const store = await options.days();
       const nowMs = options.now();
-      const today = localDateOf(new Date(nowMs), query.timezone);
-      const end = query.endDate < today ? query.endDate : today;
+      const ourToday = localDateOf(new Date(nowMs), query.timezone);
+      const apiToday = () => {
+        const behind = apiTodays.get(query.timezone);
+        return behind?.ours === ourToday ? behind.api : ourToday;
+      };
+      let end = query.endDate < apiToday() ? query.endDate : apiToday();
       // A range the API refuses as such (reversed) gets the API's own answer.
       if (!store || query.startDate > end) return api.getInsights(projectId, query);
       await forgetOldDays(store, nowMs);
@@ -138,8 +155,10 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         // starts after it. The range as asked gets the API's own answer, and is stored.
         if (!(error instanceof InvalidRangeError)) throw error;
         const range = { start: query.startDate, end: query.endDate };
-        fetched = [await fetchRange(store, series, query, range)];
+        fetched = [(await fetchRange(store, series, query, range)).days];
       }
+      // Learnt from this answer: the days after the API's today are not missing, only not yet.
+      if (apiToday() < end) end = apiToday();
       for (const day of fetched.flat()) byDate.set(day.date, day);
       const dates = datesIn({ start: query.startDate, end });
       const days = dates.flatMap((date) => byDate.get(date) ?? []);
@@ -157,6 +176,12 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       return api.getInsights(projectId, query);
     },
   };
+}
+
+/** The days of one request, and the last date the API served (its today when it clamped). */
+interface FetchedRange {
+  days: StoredDay[];
+  endDate: string;
 }
 
 function storedDay(day: InsightsDay): Omit<StoredDay, "fetchedAt"> {

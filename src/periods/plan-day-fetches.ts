@@ -43,7 +43,8 @@ export function isFinalDay(
 ): boolean {
   // Most held days were fetched long after they ended, in any zone: answered without luxon,
   // whose DateTime per day was a 2-year export's largest cost (6 of 17 s).
-  const utcEnd = Date.parse(`${addDays(date, 1)}T00:00:00Z`);
+  // The next day's UTC midnight is this one's plus a day (UTC has no DST): no date string made.
+  const utcEnd = Date.parse(`${date}T00:00:00Z`) + DAY_MS;
   if (fetchedAtMs - (utcEnd + LATEST_END_MS) > settleAfterMs) return true;
   if (fetchedAtMs - (utcEnd - EARLIEST_END_MS) <= settleAfterMs) return false;
   const endsAt = startOfLocalDay(addDays(date, 1), timezone).getTime();

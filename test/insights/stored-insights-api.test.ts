@@ -245,4 +245,38 @@ describe("insights behind the day store", () => {
     await stored.getInsights(projectId(), { ...JULY, timezone: "Pacific/Auckland" });
     expect(insightsRequests()).toHaveLength(2);
   });
+
+  it("remembers, for the day, that the API's today is behind ours: asked once, not refused and asked again", async () => {
+    // Our clock 10 days ahead of the API's (the emulator's): its today is 07-20, ours 07-30.
+    const { client } = testClient(emulator.url, { now: () => clock });
+    const ahead = () => clock + 10 * 86_400_000;
+    const stored = withDayStore(client, {
+      days: async () => store,
+      now: ahead,
+      settleAfterMs: H48,
+    });
+    const ids = emulator.projects.map((p) => p.id);
+    const held = { ...JULY, startDate: "2026-07-14", endDate: "2026-07-20" };
+    for (const id of ids) await stored.getInsights(id, held);
+    emulator.requestLog.length = 0;
+
+    const lastWeek = { ...JULY, startDate: "2026-07-14", endDate: "2026-07-30" };
+    const first = await stored.getInsights(ids[0] ?? "", lastWeek);
+    // 07-21..07-30 starts after the API's today: refused, then the range as asked is served.
+    expect(insightsRequests().map((r) => [r.query.start_date, r.query.end_date])).toEqual([
+      ["2026-07-21", "2026-07-30"],
+      ["2026-07-14", "2026-07-30"],
+    ]);
+    expect(first.endDate).toBe("2026-07-20");
+    expect(first.missingDays).toBeUndefined();
+
+    emulator.requestLog.length = 0;
+    const second = await stored.getInsights(ids[1] ?? "", lastWeek);
+    // Known now: the days up to the API's today are all held and settled, none after it exists.
+    expect(insightsRequests()).toEqual([]);
+    expect(second.endDate).toBe("2026-07-20");
+    expect(second.days.map((d) => d.date)).toEqual(
+      datesIn({ start: "2026-07-14", end: "2026-07-20" }),
+    );
+  });
 });

@@ -67,8 +67,11 @@ const MAX_CELL_TEXT = 32_767;
 
 /** An ISO date as a real Excel date, built in UTC so the machine's zone cannot shift it a day. */
 export function excelDate(isoDate: string): Date {
-  const [y, m, d] = isoDate.split("-").map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
+  // Sliced, not split: this runs twice for each of a 2-year export's 72,700 Daily rows.
+  const y = Number(isoDate.slice(0, 4));
+  const m = Number(isoDate.slice(5, 7));
+  const d = Number(isoDate.slice(8, 10));
+  return new Date(Date.UTC(y, m - 1, d));
 }
 
 /** Text from the API or config, safe to store: always a plain string value, never over Excel's limit. */
@@ -83,7 +86,7 @@ export function displayLength(kind: CellKind, value: CellValue): number {
   if (value instanceof Date) return 10;
   switch (kind) {
     case "count":
-      return Math.round(value).toLocaleString("en-US").length;
+      return groupedLength(Math.round(value));
     case "rate":
       return (value * 100).toFixed(1).length + 1;
     case "pp":
@@ -97,6 +100,15 @@ export function displayLength(kind: CellKind, value: CellValue): number {
     default:
       return String(value).length;
   }
+}
+
+/**
+ * The length of an integer written with thousands separators ("12,345" is 6), as
+ * `toLocaleString("en-US")` writes it, without its cost (a tenth of a 2-year export's CPU).
+ */
+export function groupedLength(n: number): number {
+  const digits = String(Math.abs(n)).length;
+  return digits + Math.floor((digits - 1) / 3) + (n < 0 ? 1 : 0);
 }
 
 function longestLine(text: string): number {
