@@ -95,6 +95,9 @@ export function trendChartSpec(size: {
     title: {
       text: { expr: "chartTitle" },
       anchor: "start",
+      // Cut with "…" rather than let a long project name widen the chart ("fit" would then
+      // narrow the plot to make room; the full title is in the alt text).
+      limit: size.width - 12,
       fontSize: 13,
       fontWeight: "bold",
       color: CHART_COLOURS.text,

@@ -9,7 +9,7 @@ import {
   trendChartData,
   trendChartSpec,
 } from "./chart-spec.js";
-import { CHART_FONT, compileChart, drawChart } from "./draw-chart.js";
+import { CHART_FONT, chartPainter, compileChart } from "./draw-chart.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
 
@@ -62,9 +62,13 @@ function trendChartRuntime(): Runtime {
   return compiled;
 }
 
-/** A drawer of trend charts, for as many charts as a digest has. */
+/** A drawer of trend charts, for as many charts as a digest has (one Vega view for them all). */
 export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
-  const runtime = trendChartRuntime();
+  const painter = chartPainter(trendChartRuntime(), {
+    width: CHART_SIZE.width,
+    scale: CHART_SIZE.scale,
+    fontFiles: options.fontFiles,
+  });
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;
@@ -76,11 +80,7 @@ export function trendCharts(options: { fontFiles?: readonly string[] } = {}): Tr
         points: chartPoints(input.metric, input.days),
         thresholds: input.thresholds,
       });
-      const drawn = await drawChart(runtime, data, {
-        width: CHART_SIZE.width,
-        scale: CHART_SIZE.scale,
-        fontFiles: options.fontFiles,
-      });
+      const drawn = await painter.draw(data);
       return {
         name,
         title,
