@@ -17,7 +17,7 @@ import type { ChartData } from "./chart-spec.js";
  */
 export const CHART_FONT = {
   family: "DejaVu Sans",
-  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans.ttf", import.meta.url)),
+  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans-charts.ttf", import.meta.url)),
 };
 
 export interface DrawOptions {
