@@ -1,12 +1,13 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Resvg } from "@resvg/resvg-js";
-import { type LoggerInterface, parse, type Runtime, View } from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import { parse, type Runtime, type Spec, View } from "vega";
 import type { ChartData } from "./chart-spec.js";
 
-// A Vega-Lite spec drawn to PNG in-process, with no browser and no canvas: the spec is
-// compiled and parsed once, then one Vega view (renderer "none") is fed each chart's data in
-// turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
+// A chart drawn to PNG in-process, with no browser and no canvas: its Vega-Lite spec is
+// compiled to Vega when the package is built (scripts/compile-chart-specs.ts, so Vega-Lite is
+// never loaded at run time), parsed once, then one Vega view (renderer "none") is fed each
+// chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
 // package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
 // a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
@@ -41,22 +42,9 @@ export interface ChartPainter {
   draw(data: ChartData): Promise<DrawnChart>;
 }
 
-/**
- * Vega-Lite's warnings would go to the console; the one our spec raises (a domain given as an
- * expression "conflicts" with the data's) is harmless, and a real problem shows in the picture
- * the golden tests compare.
- */
-const QUIET = {
-  level: () => QUIET,
-  error: () => QUIET,
-  warn: () => QUIET,
-  info: () => QUIET,
-  debug: () => QUIET,
-} as unknown as LoggerInterface;
-
-/** A Vega-Lite spec compiled and parsed, ready to draw many charts from. */
-export function compileChart(spec: Record<string, unknown>): Runtime {
-  return parse(compile(spec as unknown as TopLevelSpec, { logger: QUIET }).spec);
+/** A compiled Vega spec (a JSON file in assets/charts), parsed, ready to draw many charts from. */
+export function parseChart(file: string): Runtime {
+  return parse(JSON.parse(readFileSync(file, "utf8")) as Spec);
 }
 
 /**
