@@ -60,7 +60,11 @@ export interface TeamSpec {
 }
 
 /** A config for the given teams, a previous_day digest per schedule, each into a Slack channel. */
-export function configYaml(teams: readonly TeamSpec[], concurrency: number): string {
+export function configYaml(
+  teams: readonly TeamSpec[],
+  concurrency: number,
+  options: { charts?: boolean } = {},
+): string {
   const lines = [
     "api:",
     "  url: ${INSIGHTS_API_URL}",
@@ -84,6 +88,7 @@ export function configYaml(teams: readonly TeamSpec[], concurrency: number): str
         `        schedule: "${schedule}"`,
         "        period: previous_day",
         "        catch_up: 6h",
+        ...(options.charts ? ["        charts: {}"] : []),
         `        slack: { channel: C0${team.name.toUpperCase().replace(/[^A-Z0-9]/g, "")} }`,
       ]),
     );

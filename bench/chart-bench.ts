@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { datesIn } from "../src/periods/calendar-date.js";
-import { type DigestChartData, renderDigestCharts } from "../src/render/charts/digest-charts.js";
+import type { DigestChartData } from "../src/render/charts/digest-charts.js";
 import { sumDailySeries } from "../src/report/daily-series.js";
 import type { DailyPoint, Report } from "../src/report/types.js";
 import { CHART_PERIODS, CHART_WINDOW } from "../test/render/charts/chart-fixture.js";
@@ -9,7 +9,9 @@ import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 // The charts of a 30-project team's weekly digest: 8 weeks of days per project summed for the
 // team, and the team's two charts plus two for each of its five projects needing attention
 // (12 PNGs). Prints the time, the CPU time and the memory the drawing adds, for the first
-// digest of a process (the chart libraries loaded and warmed) and for a later one.
+// digest of a process (the spec compiled and the code warmed) and for a later one, and apart
+// from them what loading the chart libraries costs (once per process: the daemon loads them
+// at its first digest with charts).
 // `npx tsx bench/chart-bench.ts [--json]`; `npm run bench` runs it in a process of its own.
 
 const PROJECTS = 30;
@@ -68,7 +70,9 @@ function chartData(report: Report): DigestChartData {
   };
 }
 
-async function measure(report: Report) {
+type Render = typeof import("../src/render/charts/digest-charts.js").renderDigestCharts;
+
+async function measure(renderDigestCharts: Render, report: Report) {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const charts = await renderDigestCharts(report, chartData(report));
@@ -80,13 +84,17 @@ async function measure(report: Report) {
 async function main(): Promise<void> {
   const report = teamReport();
   globalThis.gc?.();
+  const rssAtStart = process.memoryUsage().rss;
+  const loadCpu = process.cpuUsage();
+  const { renderDigestCharts } = await import("../src/render/charts/digest-charts.js");
+  const loadUsed = process.cpuUsage(loadCpu);
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 10);
-  const first = await measure(report);
-  const later = await measure(report);
+  const first = await measure(renderDigestCharts, report);
+  const later = await measure(renderDigestCharts, report);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
   const figures = {
@@ -96,6 +104,8 @@ async function main(): Promise<void> {
     ms: later.ms,
     cpuMs: later.cpuMs,
     extraRssBytes: peakRss - rssBefore,
+    loadCpuMs: (loadUsed.user + loadUsed.system) / 1000,
+    loadRssBytes: rssBefore - rssAtStart,
   };
   if (process.argv.includes("--json")) {
     console.log(JSON.stringify(figures));
@@ -105,6 +115,9 @@ async function main(): Promise<void> {
   console.log(`  first digest    ${first.ms.toFixed(0)} ms (CPU ${first.cpuMs.toFixed(0)} ms)`);
   console.log(`  later digest    ${later.ms.toFixed(0)} ms (CPU ${later.cpuMs.toFixed(0)} ms)`);
   console.log(`  memory added    ${(figures.extraRssBytes / MB).toFixed(1)} MB peak RSS`);
+  console.log(
+    `  libraries       CPU ${figures.loadCpuMs.toFixed(0)} ms and ${(figures.loadRssBytes / MB).toFixed(1)} MB RSS to load, once per process`,
+  );
 }
 
 await main();

@@ -76,12 +76,16 @@ export async function projectIds(url: string): Promise<string[]> {
 }
 
 /** Runs one full cycle through the real daemon service at a fixed "now" just after 09:00 UTC. */
-export async function measureCycle(concurrency: number, today: string): Promise<CycleFigures> {
+export async function measureCycle(
+  concurrency: number,
+  today: string,
+  options: { charts?: boolean } = {},
+): Promise<CycleFigures> {
   const emulator = await slowEmulator(today);
   const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
   try {
     const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
-    const config = parseConfigText(configYaml(teams, concurrency), "bench.yaml", {
+    const config = parseConfigText(configYaml(teams, concurrency, options), "bench.yaml", {
       env: { INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },
       requireCredentials: false,
     });
@@ -103,7 +107,9 @@ export async function measureCycle(concurrency: number, today: string): Promise<
     await service.stop(5_000);
     const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
     // Current and prior of each distinct project, and the project list (names), once per cycle.
-    const unique = 2 * new Set(teams.flatMap((t) => t.projects)).size + Math.ceil(POOL / 100);
+    // With charts, each distinct project's chart window too (28 days for a daily digest).
+    const distinct = new Set(teams.flatMap((t) => t.projects)).size;
+    const unique = (options.charts ? 3 : 2) * distinct + Math.ceil(POOL / 100);
     const digests = (await readdir(dir)).filter((f) => f.endsWith(".slack.json")).length;
     return {
       concurrency,

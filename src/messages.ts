@@ -67,6 +67,8 @@ export interface AlertNotification {
     broadcast?: boolean;
     /** Fires' first messages to edit to their state now. */
     updates: { rootKey: string; message: SlackMessage }[];
+    /** A fire's charts, uploaded into its post's thread; added for the send, never recorded. */
+    uploads?: Attachment[];
   } | null;
   email: {
     to: string[];
@@ -77,6 +79,8 @@ export interface AlertNotification {
     cc?: string[];
     /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
     threadKey?: string | null;
+    /** A fire's charts as inline (`cid:`) parts; added for the send, never recorded. */
+    attachments?: Attachment[];
   } | null;
   msteams: TeamsDelivery | null;
   webhook: WebhookDelivery | null;

@@ -20,7 +20,7 @@ import {
 import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { AlertJobDeps } from "./destinations/destination-module.js";
 import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
-import { collectInsights, type RequestCache } from "./insights/collect-insights.js";
+import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
@@ -31,6 +31,7 @@ import {
   buildAlertNotification,
 } from "./render/alert/alert-notification.js";
 import { buildReport } from "./report/build-report.js";
+import { dailySeries, sumDailySeries } from "./report/daily-series.js";
 import type { Ledger } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
@@ -179,10 +180,14 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
     }
   }
   const ledger = deps.dryRun ? null : deps.ledger;
-  const deliveries = notification
+  const fired = evaluation
+    ? evaluation.transitions.filter((t) => t.kind === "fired")
+    : (recorded?.results.filter((r) => r.transition === "fired") ?? []);
+  const sendable = notification && (await withChartsOfFire(job, window, notification, fired, deps));
+  const deliveries = sendable
     ? await deliverAll(
         key,
-        alertDeliveryJobs(key, notification, {
+        alertDeliveryJobs(key, sendable, {
           ...deps,
           since: postedSince(job, window),
           threadTs: threadTsOf(deps),
@@ -208,6 +213,80 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
   return { key, window, evaluation, notification, deliveries };
 }
 
+/**
+ * The notification with its fire's charts (`chart: true`, a rate), drawn for this send from
+ * the days of the fired scopes, through the run's request cache (the evaluation's own requests,
+ * so nothing is fetched twice). Without charts when there are none to draw, or when drawing
+ * fails: the news goes out all the same.
+ */
+async function withChartsOfFire(
+  job: AlertJob,
+  window: Period,
+  notification: AlertNotification,
+  fired: readonly { scope: string; name: string }[],
+  deps: AlertDeps,
+): Promise<AlertNotification> {
+  // Only a fire's first messages carry its chart; a reply in its thread does not.
+  const opensFire =
+    notification.slack?.threadKey === null ||
+    (notification.email !== null && !notification.email.threadKey);
+  if (!job.alert.chart || fired.length === 0 || !opensFire) return notification;
+  try {
+    const spans = alertSpans(window);
+    const [{ renderFireCharts }, { withFireCharts }] = await Promise.all([
+      import("./render/charts/fire-charts.js"),
+      import("./render/alert/fire-charts-message.js"),
+    ]);
+    const fetched = await Promise.all(
+      [spans.trend, spans.prior].map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
+    );
+    const start = spans.prior.start < spans.trend.start ? spans.prior.start : spans.trend.start;
+    const chartWindow = { start, end: window.end };
+    const byProject = new Map(
+      job.team.projects.map((project) => [
+        project.id,
+        dailySeries(
+          fetched.flatMap((outcomes) => {
+            const outcome = outcomes.get(project.id);
+            return outcome?.ok ? outcome.insights.days : [];
+          }),
+          chartWindow,
+        ),
+      ]),
+    );
+    const charts = await renderFireCharts({
+      rule: job.alert,
+      window: chartWindow,
+      periods: { current: window, prior: spans.prior },
+      scopes: fired.map(({ scope, name }) => ({
+        scope,
+        name,
+        days:
+          scope === "team"
+            ? sumDailySeries([...byProject.values()], chartWindow)
+            : (byProject.get(scope) ?? []),
+      })),
+    });
+    return withFireCharts(notification, charts);
+  } catch (error) {
+    deps.logger.warn(
+      { alert: job.alert.name, err: String(error) },
+      "the fire's chart was left out",
+    );
+    return notification;
+  }
+}
+
+/** The spans an evaluation fetches: the trend ending with the window, and the window before. */
+function alertSpans(window: Period): { trend: Period; prior: Period } {
+  const days = periodDays(window);
+  return {
+    // A week of days at least, so a daily alert's sparkline shows the week that led up to it.
+    trend: { start: addDays(window.end, 1 - trendDays(days)), end: window.end },
+    prior: { start: addDays(window.start, -days), end: addDays(window.start, -1) },
+  };
+}
+
 async function evaluate(
   job: AlertJob,
   key: string,
@@ -215,9 +294,7 @@ async function evaluate(
   deps: AlertDeps,
 ): Promise<Evaluation> {
   const days = periodDays(window);
-  // A week of days at least, so a daily alert's sparkline shows the week that led up to it.
-  const trend = { start: addDays(window.end, 1 - trendDays(days)), end: window.end };
-  const prior = { start: addDays(window.start, -days), end: addDays(window.start, -1) };
+  const { trend, prior } = alertSpans(window);
   const periods = {
     kind: job.alert.window,
     compareTo: "previous_period" as const,

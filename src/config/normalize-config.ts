@@ -131,6 +131,7 @@ function normalizeAlert(alert: TeamInput["alerts"][number]): AlertConfig {
     scope: alert.scope,
     onNoData: alert.on_no_data,
     catchUpMs: parseDuration(alert.catch_up),
+    chart: alert.chart,
     ...resolveDestinations(alert, "alert"),
   };
 }

@@ -158,6 +158,12 @@ const alert = z
     catch_up: duration
       .default("6h")
       .describe("After downtime, still evaluate a run missed within this window."),
+    chart: z
+      .boolean()
+      .default(false)
+      .describe(
+        "A fire's first message carries the fired scope's chart by day with the thresholds: uploaded into its Slack thread, inline in its mail (flaky_rate and run_pass_rate).",
+      ),
     ...destinationFields("alert"),
   })
   .describe("A threshold check on a schedule; needs at least one destination (slack or email).");

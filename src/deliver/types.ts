@@ -88,4 +88,11 @@ export interface SlackAlertDestination {
     names: { key: string; rootKey: string },
     signal?: AbortSignal,
   ): Promise<boolean>;
+  /** Uploads a file into the thread of `ts` (a fire's chart); `signal`, as for `postAlert`. */
+  uploadToThread(
+    channel: string,
+    ts: string,
+    file: Attachment,
+    signal?: AbortSignal,
+  ): Promise<void>;
 }

@@ -38,6 +38,7 @@ const NOT_DESTINATIONS = {
     "scope",
     "on_no_data",
     "catch_up",
+    "chart",
   ],
 };
 

@@ -44,6 +44,8 @@ export async function startAlertSetup(options: {
   sendTimeout?: string;
   /** The spiking project's owners (Slack ids, email addresses); none by default. */
   owners?: string[];
+  /** The alert's `chart:` (a fire's chart in its thread and mail); off by default. */
+  chart?: boolean;
 }): Promise<AlertSetup> {
   const emulator = await startEmulator({ projects: 7, today: options.today });
   const slack = await startFakeSlack();
@@ -85,6 +87,7 @@ export async function startAlertSetup(options: {
             clear_at: 2.5,
             scope: "projects",
             catch_up: "1h",
+            ...(options.chart ? { chart: true } : {}),
             slack: { channel: CHANNEL, mention: MENTION },
             email: { to: ["oncall@example.com"] },
           },

@@ -58,7 +58,8 @@ export function emailAlertJob(
       const { threadKey, ...mail } = email;
       const sent = await emailOut.send({
         ...mail,
-        attachments: [],
+        // A fire's charts, inline; nothing else is attached to an alert's mail.
+        attachments: mail.attachments ?? [],
         messageId: messageIdForKey(key),
         // A later mail of an incident follows its fire's, so mail clients thread them.
         ...(threadKey ? { inReplyTo: messageIdForKey(threadKey) } : {}),

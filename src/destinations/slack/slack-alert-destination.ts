@@ -100,5 +100,22 @@ export function createSlackAlertDestination(
         throw error;
       }
     },
+
+    async uploadToThread(channel, ts, file, signal) {
+      const id = await resolve(channel);
+      await call(
+        "files.uploadV2",
+        channel,
+        () =>
+          calls.files.uploadV2({
+            channel_id: id,
+            thread_ts: ts,
+            file: file.content,
+            filename: file.filename,
+            title: file.filename,
+          }),
+        signal,
+      );
+    },
   };
 }

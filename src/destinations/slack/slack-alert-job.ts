@@ -1,5 +1,6 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
-import type { SlackAlertDestination } from "../../deliver/types.js";
+import type { DeliveryProgress, SlackAlertDestination } from "../../deliver/types.js";
+import { SlackDeliveryError } from "../../errors.js";
 import type { AlertNotification } from "../../messages.js";
 import type { AlertJobDeps } from "../destination-module.js";
 import { slackDestinationId } from "./slack-id.js";
@@ -19,10 +20,37 @@ export function slackAlertJob(
   deps: AlertJobDeps,
 ): DeliveryJob {
   const tsOf = (rootKey: string) => deps.threadTs(rootKey, slack.channel);
+
+  /**
+   * A fire's charts into its post's thread, each a part recorded once it is up, so neither a
+   * retry nor a recovery after a kill uploads one twice. A failed upload does not unsend the
+   * post: the error says it was posted, and the delivery is recorded as sent.
+   */
+  async function uploadCharts(ts: string, progress: DeliveryProgress): Promise<void> {
+    const uploads = slack.uploads ?? [];
+    if (uploads.length === 0) return;
+    await progress.record("post", ts);
+    for (const file of uploads) {
+      const part = `upload ${file.filename}`;
+      if (progress.done.has(part)) continue;
+      try {
+        await slackOut.uploadToThread(slack.channel, ts, file, progress.signal);
+      } catch (error) {
+        progress.signal?.throwIfAborted();
+        throw new SlackDeliveryError(
+          `the alert was posted (ts ${ts}), but the upload of ${file.filename} failed: ${String(error instanceof Error ? error.message : error)}`,
+          error instanceof SlackDeliveryError ? error.slackError : null,
+          { channel: slack.channel, ts, posted: true, failedStep: `upload of ${file.filename}` },
+        );
+      }
+      await progress.record(part, null);
+    }
+  }
   return {
     id: slackDestinationId(slack.channel),
     // The attempt's signal goes with every call: at send_timeout the request in flight is cut.
-    send: async ({ signal }) => {
+    send: async (progress) => {
+      const { signal } = progress;
       let thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
       // Edits first: a fire whose first message is gone gets this message as a new post.
       for (const update of slack.updates) {
@@ -51,6 +79,7 @@ export function slackAlertJob(
         broadcast: slack.broadcast === true,
         signal,
       });
+      if (!posted.threaded) await uploadCharts(posted.ts, progress);
       return { slackTs: posted.ts };
     },
     // After a crash mid-post, or an attempt abandoned at send_timeout: the message is found by
@@ -58,15 +87,17 @@ export function slackAlertJob(
     // searchable, every one of them is also capped at send_timeout (deliverAll).
     ...(deps.findSlackPost
       ? {
-          recover: async ({ signal }) => {
+          recover: async (progress) => {
             const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
             const found = await deps.findSlackPost?.(
               slack.channel,
               key,
               deps.since,
-              signal,
+              progress.signal,
               thread ?? undefined,
             );
+            // The fire's charts the interrupted attempt did not get to upload.
+            if (found && thread === null) await uploadCharts(found.ts, progress);
             return found ? { slackTs: found.ts } : null;
           },
         }

@@ -36,6 +36,7 @@ export function slackOnFirstUse(
   const alert: SlackAlertDestination = {
     postAlert: async (...args) => (await load()).alerts.postAlert(...args),
     updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
+    uploadToThread: async (...args) => (await load()).alerts.uploadToThread(...args),
   };
   return { digest, alert, close: async () => {} };
 }

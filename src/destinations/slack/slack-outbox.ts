@@ -5,7 +5,7 @@ import type { Attachment, SlackPost } from "../../messages.js";
 /**
  * Slack's outbox: each message as `<key>.slack.json`, the workbook as its file; an alert message
  * as `<key>.slack.json` (`thread_ts` when a reply); an edit of a fire's first message as
- * `<key>.update.<fire key>.slack.json`.
+ * `<key>.update.<fire key>.slack.json`; a fire's chart as `<key>.<chart>.png`.
  */
 export function slackOutbox(files: OutboxFiles): {
   digest: SlackDestination;
@@ -48,6 +48,10 @@ export function slackOutbox(files: OutboxFiles): {
         `${JSON.stringify(body, null, 2)}\n`,
       );
       return true;
+    },
+    async uploadToThread(_channel, ts, file) {
+      // The post's ts here is `outbox:<key>`: the file is named after the alert's key.
+      await save(`${ts.replace(/^outbox:/, "")}.${file.filename}`, file.content);
     },
   };
   return { digest, alert };

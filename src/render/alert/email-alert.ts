@@ -25,6 +25,12 @@ export interface AlertEmailContent {
   cc: string[];
 }
 
+/**
+ * Where a fire's charts go in the card: they are drawn at send time (the mail is recorded
+ * before), and `withFireCharts` puts them here.
+ */
+export const FIRE_CHARTS_MARK = "<!-- fire charts -->";
+
 const TONE: Record<string, string> = {
   critical: COLOURS.bad,
   warn: "#bc4c00",
@@ -69,6 +75,7 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
 <div style="font-size:18px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(`${input.team.title} \u00b7 ${input.alert.name}`)}</div>
 <div style="font-size:13px;color:${COLOURS.neutral};margin-top:4px;">window ${escapeHtml(formatPeriod(input.period))} \u00b7 ${escapeHtml(input.team.timezone)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}</table>
+${FIRE_CHARTS_MARK}
 <div style="${FONT}font-size:12px;color:${COLOURS.neutral};margin-top:12px;">${escapeHtml(ruleText(input))}</div>
 ${team ? `<div style="${FONT}font-size:13px;margin-top:8px;">${linkHtml("Open dashboard", team)}</div>` : ""}
 <div style="${FONT}font-size:11px;color:${COLOURS.neutral};margin-top:16px;">${escapeHtml(footer(input.key))}</div>

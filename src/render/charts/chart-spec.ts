@@ -3,8 +3,8 @@ import type { Period } from "../../periods/types.js";
 import type { ChartMetric, ChartPoint } from "./chart-points.js";
 
 // A trend chart as a Vega-Lite spec, and the data each chart fills it with. The spec is one
-// constant with named datasets and parameters, so it is compiled and parsed once and every
-// chart of a digest only feeds it data (compiling is most of a chart's cost otherwise).
+// constant with named datasets and parameters, so it is compiled to Vega when the package is
+// built (scripts/compile-chart-specs.ts), parsed once, and every chart only feeds it data.
 // Layers from back to front: the prior and the current period shaded, the Wilson band, the
 // daily line (broken where a day had no runs), the alert thresholds as rules.
 // Colours are from the Okabe–Ito palette, told apart with colour blindness, and the two
@@ -95,6 +95,9 @@ export function trendChartSpec(size: {
     title: {
       text: { expr: "chartTitle" },
       anchor: "start",
+      // Cut with "…" rather than let a long project name widen the chart ("fit" would then
+      // narrow the plot to make room; the full title is in the alt text).
+      limit: size.width - 12,
       fontSize: 13,
       fontWeight: "bold",
       color: CHART_COLOURS.text,

@@ -7,6 +7,12 @@ const ALERT_METRIC_OF: Record<ChartMetric, AlertRule["metric"]> = {
   runPassRate: "run_pass_rate",
 };
 
+/** The chart of an alert's metric; null for a metric no chart draws (counts, test rates). */
+export function chartMetricOf(metric: AlertRule["metric"]): ChartMetric | null {
+  const found = Object.entries(ALERT_METRIC_OF).find(([, alertMetric]) => alertMetric === metric);
+  return found ? (found[0] as ChartMetric) : null;
+}
+
 /**
  * The thresholds a chart of `metric` draws: the warn and critical levels of the team's alerts
  * on that metric (percent in config, fractions on the chart), each level once.

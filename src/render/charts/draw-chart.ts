@@ -1,19 +1,24 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Resvg } from "@resvg/resvg-js";
-import { type LoggerInterface, parse, type Runtime, View } from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import { parse, type Runtime, type Spec, View } from "vega";
 import type { ChartData } from "./chart-spec.js";
 
-// A Vega-Lite spec drawn to PNG in-process, with no browser and no canvas: the spec is
-// compiled and parsed once, then each chart is a Vega view (renderer "none") fed its data,
-// written as SVG, which resvg rasterises. Text is set in the font bundled with the package and
-// never in a system font (`loadSystemFonts: false`), so a chart looks the same on a laptop, in
-// CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
+// A chart drawn to PNG in-process, with no browser and no canvas: its Vega-Lite spec is
+// compiled to Vega when the package is built (scripts/compile-chart-specs.ts, so Vega-Lite is
+// never loaded at run time), parsed once, then one Vega view (renderer "none") is fed each
+// chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
+// package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
+// a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
-/** The font bundled in assets/fonts (DejaVu Sans; licence beside it). */
+/**
+ * The font bundled in assets/fonts: DejaVu Sans cut down to the scripts names are written in
+ * (licence beside it; `scripts/subset-chart-font.ts` makes it). resvg reads the whole file for
+ * every image, so its size is paid per chart.
+ */
 export const CHART_FONT = {
   family: "DejaVu Sans",
-  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans.ttf", import.meta.url)),
+  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans-charts.ttf", import.meta.url)),
 };
 
 export interface DrawOptions {
@@ -32,53 +37,54 @@ export interface DrawnChart {
   height: number;
 }
 
-/**
- * Vega-Lite's warnings would go to the console; the one our spec raises (a domain given as an
- * expression "conflicts" with the data's) is harmless, and a real problem shows in the picture
- * the golden tests compare.
- */
-const QUIET = {
-  level: () => QUIET,
-  error: () => QUIET,
-  warn: () => QUIET,
-  info: () => QUIET,
-  debug: () => QUIET,
-} as unknown as LoggerInterface;
-
-/** A Vega-Lite spec compiled and parsed, ready to draw many charts from. */
-export function compileChart(spec: Record<string, unknown>): Runtime {
-  return parse(compile(spec as unknown as TopLevelSpec, { logger: QUIET }).spec);
+/** Draws charts of one compiled spec, one at a time. */
+export interface ChartPainter {
+  draw(data: ChartData): Promise<DrawnChart>;
 }
 
-/** The SVG of one chart: the compiled spec fed `data`, laid out without a browser. */
-export async function chartSvg(runtime: Runtime, data: ChartData): Promise<string> {
+/** A compiled Vega spec (a JSON file in assets/charts), parsed, ready to draw many charts from. */
+export function parseChart(file: string): Runtime {
+  return parse(JSON.parse(readFileSync(file, "utf8")) as Spec);
+}
+
+/**
+ * A painter with one Vega view for all its charts: building a view costs several times what
+ * re-running it on new data does, and every dataset and parameter a chart has is replaced
+ * before each draw, so nothing of the previous chart is left in the next. Draws queue, since
+ * the view holds one chart's data at a time.
+ */
+export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPainter {
   const view = new View(runtime, { renderer: "none" });
-  try {
+  const font = {
+    loadSystemFonts: false,
+    fontFiles: [...(options.fontFiles ?? [CHART_FONT.file])],
+    defaultFontFamily: CHART_FONT.family,
+    sansSerifFamily: CHART_FONT.family,
+  };
+  const fitTo = { mode: "width", value: Math.round(options.width * options.scale) } as const;
+
+  async function svgOf(data: ChartData): Promise<string> {
     for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
     for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
+    // Lay the chart out again: "fit" sizes the plot once and keeps it, and this chart's axis
+    // labels may be wider or narrower than the last one's.
+    view.resize();
     await view.runAsync();
-    return await view.toSVG();
-  } finally {
-    view.finalize();
+    return view.toSVG();
   }
-}
 
-/** One chart as a PNG of `width × scale` device pixels. */
-export async function drawChart(
-  runtime: Runtime,
-  data: ChartData,
-  options: DrawOptions,
-): Promise<DrawnChart> {
-  const svg = await chartSvg(runtime, data);
-  const image = new Resvg(svg, {
-    fitTo: { mode: "width", value: Math.round(options.width * options.scale) },
-    background: "#ffffff",
-    font: {
-      loadSystemFonts: false,
-      fontFiles: [...(options.fontFiles ?? [CHART_FONT.file])],
-      defaultFontFamily: CHART_FONT.family,
-      sansSerifFamily: CHART_FONT.family,
+  async function paint(data: ChartData): Promise<DrawnChart> {
+    const svg = await svgOf(data);
+    const image = new Resvg(svg, { fitTo, background: "#ffffff", font }).render();
+    return { png: image.asPng(), width: image.width, height: image.height };
+  }
+
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    draw(data) {
+      const drawn = queue.then(() => paint(data));
+      queue = drawn.catch(() => undefined);
+      return drawn;
     },
-  }).render();
-  return { png: image.asPng(), width: image.width, height: image.height };
+  };
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { Runtime } from "vega";
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
@@ -9,7 +10,7 @@ import {
   trendChartData,
   trendChartSpec,
 } from "./chart-spec.js";
-import { CHART_FONT, compileChart, drawChart } from "./draw-chart.js";
+import { CHART_FONT, chartPainter, parseChart } from "./draw-chart.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
 
@@ -17,6 +18,16 @@ import { CHART_FONT, compileChart, drawChart } from "./draw-chart.js";
 export const CHART_SIZE = { width: 360, height: 200, scale: 2 } as const;
 
 const SUBTITLE = ["grey: prior period · blue: this period", "band: 95% interval of each day"];
+
+/** The trend chart's Vega, compiled from `trendChartLiteSpec()` by scripts/compile-chart-specs.ts. */
+export const TREND_CHART_VEGA = fileURLToPath(
+  new URL("../../../assets/charts/trend-chart.vg.json", import.meta.url),
+);
+
+/** The trend chart as Vega-Lite, what TREND_CHART_VEGA is compiled from. */
+export function trendChartLiteSpec(): Record<string, unknown> {
+  return trendChartSpec({ ...CHART_SIZE, font: CHART_FONT.family, subtitle: SUBTITLE });
+}
 
 export interface TrendChartInput {
   metric: ChartMetric;
@@ -50,21 +61,23 @@ export interface TrendCharts {
 }
 
 /**
- * The trend chart's spec, compiled and parsed on first use and kept: it is a constant (every
- * chart's data goes in through named datasets and parameters), and compiling it costs as much
- * as drawing a chart, which a daemon would otherwise pay on every digest.
+ * The trend chart's Vega, parsed on first use and kept: it is a constant (every chart's data
+ * goes in through named datasets and parameters), and a daemon would otherwise parse it on
+ * every digest.
  */
-let compiled: Runtime | null = null;
+let parsed: Runtime | null = null;
 function trendChartRuntime(): Runtime {
-  compiled ??= compileChart(
-    trendChartSpec({ ...CHART_SIZE, font: CHART_FONT.family, subtitle: SUBTITLE }),
-  );
-  return compiled;
+  parsed ??= parseChart(TREND_CHART_VEGA);
+  return parsed;
 }
 
-/** A drawer of trend charts, for as many charts as a digest has. */
+/** A drawer of trend charts, for as many charts as a digest has (one Vega view for them all). */
 export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
-  const runtime = trendChartRuntime();
+  const painter = chartPainter(trendChartRuntime(), {
+    width: CHART_SIZE.width,
+    scale: CHART_SIZE.scale,
+    fontFiles: options.fontFiles,
+  });
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;
@@ -76,11 +89,7 @@ export function trendCharts(options: { fontFiles?: readonly string[] } = {}): Tr
         points: chartPoints(input.metric, input.days),
         thresholds: input.thresholds,
       });
-      const drawn = await drawChart(runtime, data, {
-        width: CHART_SIZE.width,
-        scale: CHART_SIZE.scale,
-        fontFiles: options.fontFiles,
-      });
+      const drawn = await painter.draw(data);
       return {
         name,
         title,

@@ -2,9 +2,14 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { chartPoints } from "../../../src/render/charts/chart-points.js";
 import { CHART_COLOURS } from "../../../src/render/charts/chart-spec.js";
-import { CHART_SIZE, renderTrendChart } from "../../../src/render/charts/trend-chart.js";
+import {
+  CHART_SIZE,
+  type Chart,
+  renderTrendChart,
+  trendCharts,
+} from "../../../src/render/charts/trend-chart.js";
 import { CHART_WINDOW, chartDays, chartInput, GOLDEN_CHARTS, SPIKE_DATE } from "./chart-fixture.js";
-import { countColour, decodePng, differingPixels, pngSize } from "./png-pixels.js";
+import { countColour, decodePng, differingPixels, type Pixels, pngSize } from "./png-pixels.js";
 
 // A chart is judged by its pixels: it decodes, has the size asked, changes where the data
 // change and nowhere else, and matches the golden image of its kind within a tolerance
@@ -43,6 +48,53 @@ describe("a trend chart", () => {
     const diff = differingPixels(base, decodePng((await renderTrendChart(changed, "a")).png));
     expect(diff.count).toBeGreaterThan(100);
     expect(diff.maxX).toBeLessThan(WIDTH * 0.35);
+  });
+
+  it("is drawn the same by a drawer that drew other charts before it (one Vega view for a digest)", async () => {
+    // Between two draws of the same chart: other axes (a pass rate from 60% with its own
+    // title), no thresholds, and a day with no runs, so anything the view kept would show.
+    const first = chartInput("flakyRate");
+    const others = [
+      chartInput("runPassRate", { subject: "A much longer project name, Ünïcødé" }),
+      chartInput("flakyRate", {
+        thresholds: [],
+        days: chartDays({ "2026-10-21": { flaky: null }, "2026-10-22": { flaky: 900 } }),
+      }),
+    ];
+    const drawer = trendCharts();
+    const again = [first, ...others, first];
+    const drawn = [];
+    for (const input of again) drawn.push(decodePng((await drawer.draw(input, "a")).png));
+    const fresh = await Promise.all(
+      again.map(async (input) => decodePng((await renderTrendChart(input, "a")).png)),
+    );
+    for (const [i, image] of drawn.entries()) {
+      expect(differingPixels(image, fresh[i] as typeof image).count).toBe(0);
+    }
+    expect(differingPixels(drawn[0] as Pixels, drawn[1] as Pixels).count).toBeGreaterThan(1000);
+  });
+
+  it("cuts a long project name in the title instead of narrowing the plot to make room", async () => {
+    const short = decodePng((await renderTrendChart(chartInput("flakyRate"), "a")).png);
+    const subject = "Payments platform end-to-end regression suite (nightly, all regions)";
+    const long = await renderTrendChart(chartInput("flakyRate", { subject }), "a");
+    // The title and subtitle take the top ~80 device pixels; below them the plots are the same.
+    const below = (p: Pixels): Pixels => ({
+      width: p.width,
+      height: p.height - 100,
+      rgba: p.rgba.subarray(p.width * 4 * 100),
+    });
+    expect(differingPixels(below(short), below(decodePng(long.png))).count).toBe(0);
+    expect(long.alt).toContain(subject);
+  });
+
+  it("draws charts asked for at once one after another, each with its own data", async () => {
+    const drawer = trendCharts();
+    const inputs = [chartInput("flakyRate"), chartInput("runPassRate"), chartInput("flakyRate")];
+    const [a, b, c] = await Promise.all(inputs.map((input) => drawer.draw(input, "a")));
+    const pixels = [a, b, c].map((chart) => decodePng((chart as Chart).png));
+    expect(differingPixels(pixels[0] as Pixels, pixels[2] as Pixels).count).toBe(0);
+    expect(differingPixels(pixels[0] as Pixels, pixels[1] as Pixels).count).toBeGreaterThan(1000);
   });
 
   it("leaves a gap on a day without runs instead of drawing 0%", async () => {

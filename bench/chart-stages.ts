@@ -1,0 +1,74 @@
+import { Resvg } from "@resvg/resvg-js";
+import { View } from "vega";
+import { chartPoints } from "../src/render/charts/chart-points.js";
+import { trendChartData } from "../src/render/charts/chart-spec.js";
+import { CHART_FONT, parseChart } from "../src/render/charts/draw-chart.js";
+import { CHART_SIZE, TREND_CHART_VEGA } from "../src/render/charts/trend-chart.js";
+import { CHART_PERIODS, CHART_WINDOW, chartDays } from "../test/render/charts/chart-fixture.js";
+
+// Where a chart's time goes, stage by stage: CPU time of N charts through each stage, divided
+// by N, for a few rounds (the first is the cold one). FONT=<ttf> and SCALE=<n> try another
+// font file or pixel ratio. `npx tsx bench/chart-stages.ts`.
+
+const N = 12;
+const ROUNDS = 4;
+const fontFile = process.env.FONT ?? CHART_FONT.file;
+const scale = Number(process.env.SCALE ?? CHART_SIZE.scale);
+
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+async function stage<T>(label: string, run: () => T | Promise<T>): Promise<T> {
+  const started = cpuMs();
+  const result = await run();
+  process.stdout.write(`  ${label.padEnd(28)} ${((cpuMs() - started) / N).toFixed(1)} ms\n`);
+  return result;
+}
+
+const compileStarted = cpuMs();
+const runtime = parseChart(TREND_CHART_VEGA);
+process.stdout.write(
+  `parse the compiled spec, once: ${(cpuMs() - compileStarted).toFixed(0)} ms\n`,
+);
+const data = trendChartData({
+  metric: "flakyRate",
+  title: "Flaky rate · Checkout (team)",
+  window: CHART_WINDOW,
+  periods: CHART_PERIODS,
+  points: chartPoints("flakyRate", chartDays()),
+  thresholds: [{ level: "warn", value: 0.05 }],
+});
+const view = new View(runtime, { renderer: "none" });
+const options = {
+  fitTo: { mode: "width", value: Math.round(CHART_SIZE.width * scale) } as const,
+  background: "#ffffff",
+  font: {
+    loadSystemFonts: false,
+    fontFiles: [fontFile],
+    defaultFontFamily: CHART_FONT.family,
+    sansSerifFamily: CHART_FONT.family,
+  },
+};
+for (let round = 0; round < ROUNDS; round++) {
+  process.stdout.write(`round ${round + 1}, CPU per chart:\n`);
+  await stage("vega: data, layout", async () => {
+    for (let i = 0; i < N; i++) {
+      for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
+      for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
+      view.resize();
+      await view.runAsync();
+    }
+  });
+  const svgs = await stage("vega: SVG text", async () => {
+    const out: string[] = [];
+    for (let i = 0; i < N; i++) out.push(await view.toSVG());
+    return out;
+  });
+  const parsed = await stage("resvg: font, parse, text", () =>
+    svgs.map((svg) => new Resvg(svg, options)),
+  );
+  const images = await stage("resvg: rasterise", () => parsed.map((p) => p.render()));
+  await stage("resvg: PNG encode", () => images.map((image) => image.asPng()));
+}
