@@ -110,6 +110,7 @@ describe("loadConfig", () => {
       scope: "both",
       onNoData: "keep",
       catchUpMs: 6 * 3_600_000,
+      chart: false,
       slack: { channel: "C0ALERTS", mention: null },
       email: null,
       msteams: null,
