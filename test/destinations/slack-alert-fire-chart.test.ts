@@ -138,4 +138,24 @@ describe("an alert fire's chart in Slack", () => {
       [`upload ${CHART.filename}`, null],
     ]);
   });
+
+  it("whose thread cannot be read by a recovery, is not uploaded blind, and the post stands", async () => {
+    let posted: string | null = null;
+    const { slack, job } = await setup(() => posted);
+    const ledger = progress();
+    slack.failNext("files.completeUploadExternal", "channel_not_found");
+    await expect(job.send(ledger)).rejects.toBeInstanceOf(SlackDeliveryError);
+    posted = String(ledger.parts.get("post"));
+
+    slack.failNext("conversations.replies", "channel_not_found");
+    const failed = await job.recover?.(ledger).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(SlackDeliveryError);
+    expect((failed as SlackDeliveryError).context).toMatchObject({
+      posted: true,
+      ts: posted,
+      failedStep: "lookup of the thread's files",
+    });
+    expect(slack.uploads).toHaveLength(0);
+    expect(slack.posts).toHaveLength(1);
+  });
 });
