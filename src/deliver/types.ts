@@ -95,4 +95,9 @@ export interface SlackAlertDestination {
     file: Attachment,
     signal?: AbortSignal,
   ): Promise<void>;
+  /**
+   * The names of the files we uploaded that the thread of `ts` already shares (after a crash,
+   * an upload Slack took before it was recorded); none without the history scope.
+   */
+  filesInThread(channel: string, ts: string, signal?: AbortSignal): Promise<Set<string>>;
 }

@@ -110,4 +110,52 @@ describe("an alert fire's chart in Slack", () => {
     await job.recover?.(p);
     expect(slack.uploads).toHaveLength(1);
   });
+
+  it("taken by Slack just before a kill, is found in the thread by a recovery, not uploaded again", async () => {
+    let posted: string | null = null;
+    const { slack, job } = await setup(() => posted);
+    // The process dies once Slack has the chart, before its part is recorded: the ledger
+    // keeps the post and nothing after it.
+    const ledger = progress();
+    const killed: DeliveryProgress = {
+      done: ledger.done,
+      async record(part, ref) {
+        if (part.startsWith("upload ")) throw new Error("killed");
+        await ledger.record(part, ref);
+      },
+    };
+    await expect(job.send(killed)).rejects.toThrow("killed");
+    expect(slack.uploads.map((u) => u.filename)).toEqual([CHART.filename]);
+    expect([...ledger.parts.keys()]).toEqual(["post"]);
+    posted = String(ledger.parts.get("post"));
+
+    const found = await job.recover?.(ledger);
+    expect(found).toEqual({ slackTs: posted });
+    expect(slack.posts).toHaveLength(1);
+    expect(slack.uploads).toHaveLength(1);
+    expect([...ledger.parts]).toEqual([
+      ["post", posted],
+      [`upload ${CHART.filename}`, null],
+    ]);
+  });
+
+  it("whose thread cannot be read by a recovery, is not uploaded blind, and the post stands", async () => {
+    let posted: string | null = null;
+    const { slack, job } = await setup(() => posted);
+    const ledger = progress();
+    slack.failNext("files.completeUploadExternal", "channel_not_found");
+    await expect(job.send(ledger)).rejects.toBeInstanceOf(SlackDeliveryError);
+    posted = String(ledger.parts.get("post"));
+
+    slack.failNext("conversations.replies", "channel_not_found");
+    const failed = await job.recover?.(ledger).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(SlackDeliveryError);
+    expect((failed as SlackDeliveryError).context).toMatchObject({
+      posted: true,
+      ts: posted,
+      failedStep: "lookup of the thread's files",
+    });
+    expect(slack.uploads).toHaveLength(0);
+    expect(slack.posts).toHaveLength(1);
+  });
 });

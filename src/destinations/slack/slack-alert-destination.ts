@@ -5,6 +5,7 @@ import type { SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { toSlackDeliveryError } from "./slack-errors.js";
+import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 
 // Alert messages over the Slack Web API: a reply goes in the fire's thread, and the fire's
 // first message is edited with chat.update. When that first message was deleted, Slack answers
@@ -17,9 +18,11 @@ const GONE = new Set(["message_not_found", "thread_not_found"]);
 export function createSlackAlertDestination(
   clients: SlackClients,
   logger?: SlackLogger,
+  threadPageSize = 200,
 ): SlackAlertDestination {
   const { calls, posts, paced } = clients;
   const resolve = createChannelResolver(clients, logger);
+  const { threadPages } = createSlackLookups(clients, logger, threadPageSize);
 
   /** One Web API call; an abort of `signal` stops it before it starts or cuts its request. */
   async function call<T>(
@@ -116,6 +119,15 @@ export function createSlackAlertDestination(
           }),
         signal,
       );
+    },
+
+    async filesInThread(channel, ts, signal) {
+      const id = await resolve(channel);
+      const files = new Set<string>();
+      for await (const m of threadPages(channel, { channel: id, ts }, signal)) {
+        for (const name of filesSharedIn(m)) files.add(name);
+      }
+      return files;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
 import type { DeliveryProgress, SlackAlertDestination } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
-import type { AlertNotification } from "../../messages.js";
+import type { AlertNotification, Attachment } from "../../messages.js";
 import type { AlertJobDeps } from "../destination-module.js";
 import { slackDestinationId } from "./slack-id.js";
 
@@ -25,25 +25,48 @@ export function slackAlertJob(
    * A fire's charts into its post's thread, each a part recorded once it is up, so neither a
    * retry nor a recovery after a kill uploads one twice. A failed upload does not unsend the
    * post: the error says it was posted, and the delivery is recorded as sent.
+   * `lookFirst` (a recovery): a chart Slack took before the kill let it be recorded is in the
+   * thread already; it is recorded as done, not uploaded again.
    */
-  async function uploadCharts(ts: string, progress: DeliveryProgress): Promise<void> {
+  async function uploadCharts(
+    ts: string,
+    progress: DeliveryProgress,
+    lookFirst = false,
+  ): Promise<void> {
     const uploads = slack.uploads ?? [];
     if (uploads.length === 0) return;
     await progress.record("post", ts);
-    for (const file of uploads) {
-      const part = `upload ${file.filename}`;
-      if (progress.done.has(part)) continue;
+    const partOf = (file: Attachment) => `upload ${file.filename}`;
+    const pending = uploads.filter((file) => !progress.done.has(partOf(file)));
+    if (pending.length === 0) return;
+    if (lookFirst) {
+      const shared = await postedUnless("lookup of the thread's files", () =>
+        slackOut.filesInThread(slack.channel, ts, progress.signal),
+      );
+      for (const file of pending) {
+        if (shared.has(file.filename)) await progress.record(partOf(file), null);
+      }
+    }
+    for (const file of pending) {
+      if (progress.done.has(partOf(file))) continue;
+      await postedUnless(`upload of ${file.filename}`, () =>
+        slackOut.uploadToThread(slack.channel, ts, file, progress.signal),
+      );
+      await progress.record(partOf(file), null);
+    }
+
+    /** A step after the post: its failure says the alert was posted (ts), so it is not posted again. */
+    async function postedUnless<T>(step: string, run: () => Promise<T>): Promise<T> {
       try {
-        await slackOut.uploadToThread(slack.channel, ts, file, progress.signal);
+        return await run();
       } catch (error) {
         progress.signal?.throwIfAborted();
         throw new SlackDeliveryError(
-          `the alert was posted (ts ${ts}), but the upload of ${file.filename} failed: ${String(error instanceof Error ? error.message : error)}`,
+          `the alert was posted (ts ${ts}), but the ${step} failed: ${String(error instanceof Error ? error.message : error)}`,
           error instanceof SlackDeliveryError ? error.slackError : null,
-          { channel: slack.channel, ts, posted: true, failedStep: `upload of ${file.filename}` },
+          { channel: slack.channel, ts, posted: true, failedStep: step },
         );
       }
-      await progress.record(part, null);
     }
   }
   return {
@@ -97,7 +120,7 @@ export function slackAlertJob(
               thread ?? undefined,
             );
             // The fire's charts the interrupted attempt did not get to upload.
-            if (found && thread === null) await uploadCharts(found.ts, progress);
+            if (found && thread === null) await uploadCharts(found.ts, progress, true);
             return found ? { slackTs: found.ts } : null;
           },
         }

@@ -5,6 +5,7 @@ import type { Attachment, SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
+import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 
 export interface SlackDestinationOptions {
   clients: SlackClients;
@@ -23,7 +24,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   const { calls: client, posts, paced } = options.clients;
   const historyPageSize = options.historyPageSize ?? 200;
   const resolve = createChannelResolver(options.clients, logger);
-  let warnedHistoryScope = false;
+  const { readPages, threadPages } = createSlackLookups(options.clients, logger, historyPageSize);
 
   /** Runs one Web API call, turning its failure into a SlackDeliveryError in words. */
   async function call<T>(
@@ -200,7 +201,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
 
   /**
    * The parts of `key` in the thread of `posted` (conversations.replies), page by page: each
-   * reply by its part metadata, each upload by its file (see `uploadIn`). Without the history
+   * reply by its part metadata, each upload by its file (see `filesSharedIn`). Without the history
    * scope: none, after the one warning that says so.
    */
   async function partsInThread(
@@ -212,93 +213,22 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
   ): Promise<Set<string>> {
     const parts = new Set<string>();
     for await (const m of threadPages(channel, posted, signal)) {
-      for (const upload of uploads) if (uploadIn(m, upload)) parts.add(upload.part);
+      const files = filesSharedIn(m);
+      for (const { part, attachment } of uploads) {
+        if (files.includes(attachment.filename)) parts.add(part);
+      }
       const payload = m.metadata?.event_payload as Record<string, unknown> | undefined;
       if (m.metadata?.event_type !== PART_EVENT || payload?.key !== key) continue;
       if (typeof payload.part === "string") parts.add(payload.part);
     }
     return parts;
   }
-
-  /** The thread of `posted`, its first message and every reply (conversations.replies). */
-  function threadPages(channel: string, posted: SlackPosted, signal: AbortSignal | undefined) {
-    return readPages("conversations.replies", channel, signal, (cursor) =>
-      client.conversations.replies({
-        channel: posted.channel,
-        ts: posted.ts,
-        limit: historyPageSize,
-        include_all_metadata: true,
-        ...(cursor ? { cursor } : {}),
-      }),
-    );
-  }
-
-  /**
-   * The messages of a paged lookup (conversations.history, .replies), page by page as they
-   * are read, so a busy channel or a long thread cannot push one out of sight. Without the
-   * history scope: none, after the one warning that says so.
-   */
-  async function* readPages<M>(
-    method: string,
-    channel: string,
-    signal: AbortSignal | undefined,
-    page: (cursor: string | undefined) => Promise<Page<M>>,
-  ): AsyncGenerator<M> {
-    let cursor: string | undefined;
-    do {
-      let read: Page<M>;
-      try {
-        const pageCursor = cursor;
-        read = await paced(method, () => page(pageCursor), signal);
-      } catch (error) {
-        const mapped = toSlackDeliveryError(error, { method, channel }, client.token);
-        if (mapped.slackError !== "missing_scope") throw mapped;
-        warnHistoryScope(channel, mapped.context.needed);
-        return;
-      }
-      yield* read.messages ?? [];
-      cursor = read.response_metadata?.next_cursor || undefined;
-    } while (cursor);
-  }
-
-  function warnHistoryScope(channel: string, needed: unknown): void {
-    if (warnedHistoryScope) return;
-    warnedHistoryScope = true;
-    const scope = typeof needed === "string" ? needed : "channels:history";
-    logger?.warn(
-      { channel: label(channel), needed: scope },
-      `the Slack app lacks the ${scope} scope, so after a crash it cannot check whether a message already went out and a restart may post it twice — add ${scope} to the Slack app and reinstall it`,
-    );
-  }
-}
-
-/** One page of a Slack lookup that lists messages. */
-interface Page<M> {
-  messages?: M[];
-  response_metadata?: { next_cursor?: string };
 }
 
 /** A file the digest uploads into its thread, and the part it is recorded as. */
 interface Upload {
   part: string;
   attachment: Attachment;
-}
-
-/**
- * Whether message `m` of the digest's thread shares `upload`. A file share carries no metadata
- * (files.completeUploadExternal takes none), so our upload is known by what we gave it: its
- * file name and title. The thread is the slot's own (its first message found by the slot's
- * key), where each part's file name is its own: the workbook is named by team and period, each
- * chart by its kind.
- */
-function uploadIn(
-  m: { files?: Array<{ name?: string; title?: string }> },
-  { attachment }: Upload,
-): boolean {
-  return (m.files ?? []).some(
-    (f) =>
-      f.name === attachment.filename && (f.title ?? attachment.filename) === attachment.filename,
-  );
 }
 
 /** The metadata event of a digest's thread reply: which slot, which part. */

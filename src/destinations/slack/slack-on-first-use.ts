@@ -37,6 +37,7 @@ export function slackOnFirstUse(
     postAlert: async (...args) => (await load()).alerts.postAlert(...args),
     updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
     uploadToThread: async (...args) => (await load()).alerts.uploadToThread(...args),
+    filesInThread: async (...args) => (await load()).alerts.filesInThread(...args),
   };
   return { digest, alert, close: async () => {} };
 }

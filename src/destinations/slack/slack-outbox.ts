@@ -53,6 +53,10 @@ export function slackOutbox(files: OutboxFiles): {
       // The post's ts here is `outbox:<key>`: the file is named after the alert's key.
       await save(`${ts.replace(/^outbox:/, "")}.${file.filename}`, file.content);
     },
+    async filesInThread() {
+      // An outbox has no thread to read: a rewrite of a file is no second delivery.
+      return new Set<string>();
+    },
   };
   return { digest, alert };
 }
