@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Logger } from "../logger.js";
 import type { DayStore } from "./day-store.js";
+import { describeUrl } from "./describe-url.js";
 import { openLedger } from "./open-ledger.js";
 import type { StoreConfig } from "./open-store.js";
 import { createSqliteDayStore } from "./sqlite-day-store.js";
@@ -18,7 +19,7 @@ export async function openDayStore(store: StoreConfig, logger: Logger): Promise<
   if (store.url) {
     const [
       { createPostgresDayStore },
-      { describeUrl, openPostgresLedger },
+      { openPostgresLedger },
       { createPostgresPool },
       { createOutageRetry },
     ] = await Promise.all([
