@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import { loadConfig, resolveConfigPath } from "../config/load-config.js";
 import type {
   AlertConfig,
@@ -8,9 +7,6 @@ import type {
   Team,
 } from "../config/types.js";
 import { UsageError } from "../errors.js";
-import { formatPeriod } from "../render/format.js";
-import { digestSlot } from "../run-digest.js";
-import { nextFires } from "../schedule/cron-fires.js";
 
 /** Loads the config a command names (`--config`, else REPORTER_CONFIG, else the default path). */
 export function loadCommandConfig(
@@ -76,35 +72,4 @@ export function terminalWidth(
   const fromEnv = Number.parseInt(env.COLUMNS ?? "", 10);
   const columns = stream.isTTY ? stream.columns : Number.isFinite(fromEnv) ? fromEnv : 80;
   return Math.max(MIN_WIDTH, columns || 80);
-}
-
-/**
- * The fire a digest command reports: now, the instant given, or for a date-only `--at` that
- * day's (first) fire in the team's zone. A period that has not ended in the team's zone is
- * refused: its figures would be partial and its silent projects false alarms.
- */
-export function digestFireAt(
-  at: Date | string | undefined,
-  team: Team,
-  digest: DigestConfig,
-  now: Date = new Date(),
-): Date {
-  if (at === undefined) return now;
-  const fireAt = typeof at === "string" ? fireOnDay(at, team.timezone, digest.schedule) : at;
-  const current = digestSlot({ team, digest, fireAt }).periods.current;
-  const ends = DateTime.fromISO(current.end, { zone: team.timezone }).plus({ days: 1 });
-  if (now.getTime() < ends.toMillis()) {
-    throw new UsageError(
-      `the period ${formatPeriod(current)} (--at ${typeof at === "string" ? at : at.toISOString()}) has not ended in ${team.timezone} — give an --at whose period is over, or leave it out for the latest`,
-    );
-  }
-  return fireAt;
-}
-
-/** The schedule's first fire on a local day, else that day's midnight. */
-function fireOnDay(day: string, zone: string, schedule: string): Date {
-  const start = DateTime.fromISO(day, { zone }).startOf("day");
-  const [fire] = nextFires(schedule, zone, new Date(start.toMillis() - 1), 1);
-  if (fire && DateTime.fromJSDate(fire, { zone }).toISODate() === day) return fire;
-  return start.toJSDate();
 }

@@ -12,7 +12,6 @@ import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport, digestCharts } from "../run-digest.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import {
-  digestFireAt,
   findAlert,
   findDigest,
   findTeam,
@@ -20,6 +19,7 @@ import {
   terminalWidth,
   useColor,
 } from "./command-context.js";
+import { digestFireAt } from "./digest-fire-at.js";
 import { writeCharts } from "./write-charts.js";
 
 export interface PreviewOptions {

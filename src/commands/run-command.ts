@@ -12,7 +12,8 @@ import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open-store.js";
-import { digestFireAt, findDigest, findTeam, loadCommandConfig } from "./command-context.js";
+import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
+import { digestFireAt } from "./digest-fire-at.js";
 
 export interface RunOptions {
   team: string;

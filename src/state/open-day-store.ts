@@ -2,23 +2,32 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Logger } from "../logger.js";
 import type { DayStore } from "./day-store.js";
+import { describeUrl } from "./describe-url.js";
 import { openLedger } from "./open-ledger.js";
 import type { StoreConfig } from "./open-store.js";
-import { createPostgresDayStore } from "./postgres-day-store.js";
-import { describeUrl, openPostgresLedger } from "./postgres-ledger.js";
-import { createPostgresPool } from "./postgres-pool.js";
-import { createOutageRetry } from "./postgres-retry.js";
 import { createSqliteDayStore } from "./sqlite-day-store.js";
 
 // The day store lives in the ledger (same file or database, same migrations) on a connection of
 // its own: the ledger is opened once first, so that migrating, and refusing a file or database
-// that is not ours, with the fix named, happen exactly as for the ledger.
+// that is not ours, with the fix named, happen exactly as for the ledger. The PostgreSQL modules
+// (and the `pg` driver) are loaded only for a database, not for an SQLite file.
 
 const BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens the day store of the configured ledger, migrated. */
 export async function openDayStore(store: StoreConfig, logger: Logger): Promise<DayStore> {
   if (store.url) {
+    const [
+      { createPostgresDayStore },
+      { openPostgresLedger },
+      { createPostgresPool },
+      { createOutageRetry },
+    ] = await Promise.all([
+      import("./postgres-day-store.js"),
+      import("./postgres-ledger.js"),
+      import("./postgres-pool.js"),
+      import("./postgres-retry.js"),
+    ]);
     const url = store.url.reveal();
     await (await openPostgresLedger(url, { logger })).close();
     const location = describeUrl(url);

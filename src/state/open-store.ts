@@ -2,10 +2,10 @@ import type { Logger } from "../logger.js";
 import type { Secret } from "../secret.js";
 import type { Ledger } from "./ledger.js";
 import { type LedgerOptions, ledgerExists, openLedger } from "./open-ledger.js";
-import { openPostgresLedger } from "./postgres-ledger.js";
 
 // Which store the config names: an SQLite file (`state.path`, the default: one daemon) or a
 // PostgreSQL database (`state.url`: several replicas share it). Commands open the ledger here.
+// The PostgreSQL side (the `pg` driver, ~10 MB) is loaded only when the config names a database.
 
 /** A config's `state` as far as the store goes. */
 export interface StoreConfig {
@@ -19,7 +19,10 @@ export interface OpenStoreOptions extends LedgerOptions {
 
 /** Opens the configured ledger, migrated (see `openLedger` and `openPostgresLedger`). */
 export async function openStore(store: StoreConfig, options: OpenStoreOptions): Promise<Ledger> {
-  if (store.url) return openPostgresLedger(store.url.reveal(), { logger: options.logger });
+  if (store.url) {
+    const { openPostgresLedger } = await import("./postgres-ledger.js");
+    return openPostgresLedger(store.url.reveal(), { logger: options.logger });
+  }
   return openLedger(store.path, options);
 }
 

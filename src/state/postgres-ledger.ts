@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { LedgerError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { describeUrl } from "./describe-url.js";
 import type { Ledger } from "./ledger.js";
 import { migratePostgres } from "./postgres-migrations.js";
 import { createPostgresPool } from "./postgres-pool.js";
@@ -11,6 +12,9 @@ import {
   type RetryPolicy,
 } from "./postgres-retry.js";
 import { postgresStatements } from "./postgres-statements.js";
+
+// Also named from here, beside the ledger whose messages use it (its tests import it so).
+export { describeUrl };
 
 // The PostgreSQL ledger, for several replicas: one database they all share. It has no daemon
 // lease (any replica may run; claims decide who sends what), its claims are judged by the
@@ -120,18 +124,6 @@ async function withClient<T>(
   } finally {
     client.off("error", onError);
     client.release(lost ?? undefined);
-  }
-}
-
-/** The URL without its password, for messages and logs. */
-export function describeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = "";
-    parsed.search = "";
-    return parsed.toString();
-  } catch {
-    return "the database in state.url (not a valid URL)";
   }
 }
 
