@@ -105,3 +105,62 @@ function currentState(r: ScopeResult, rule: SilencingInput["rule"]): Transition 
     ...(r.missing ? { missing: r.missing } : {}),
   };
 }
+
+/** A silence as a fire's first message shows it (the store's Silence fits). */
+export interface SnoozeSpan extends SilenceSpan {
+  id: number;
+  author: string;
+}
+
+/** A fire's standing snooze: who asked last, until when (ISO), and every silence it holds by. */
+export interface StandingSnooze {
+  by: string;
+  until: string;
+  silenceIds: number[];
+}
+
+/**
+ * The snooze that holds now on each firing fire, by its thread key: the silences holding on its
+ * scopes, shown as the one that ends last.
+ */
+export function standingSnoozes(
+  results: readonly ScopeResult[],
+  silences: readonly SnoozeSpan[],
+  now: string,
+): Record<string, StandingSnooze> {
+  const scopesOf = new Map<string, string[]>();
+  for (const r of results) {
+    const fire = r.state.threadKey;
+    if (fire === null || !isFiring(r.state.state)) continue;
+    scopesOf.set(fire, [...(scopesOf.get(fire) ?? []), r.scope]);
+  }
+  const byFire: Record<string, StandingSnooze> = {};
+  for (const [fire, scopes] of scopesOf) {
+    const snooze = snoozeOf(silences, scopes, now);
+    if (snooze) byFire[fire] = snooze;
+  }
+  return byFire;
+}
+
+/** The snooze that holds now on any of `scopes`: the silence that ends last, and every holding one's id. */
+export function snoozeOf(
+  silences: readonly SnoozeSpan[],
+  scopes: readonly string[],
+  now: string,
+): StandingSnooze | null {
+  const at = Date.parse(now);
+  const holding = silences.filter(
+    (s) =>
+      scopes.includes(s.scope) &&
+      s.endedAt === null &&
+      s.startsAt.getTime() <= at &&
+      at < s.endsAt.getTime(),
+  );
+  const last = holding.reduce<SnoozeSpan | null>(
+    (a, b) => (a === null || b.endsAt.getTime() > a.endsAt.getTime() ? b : a),
+    null,
+  );
+  return last
+    ? { by: last.author, until: last.endsAt.toISOString(), silenceIds: holding.map((s) => s.id) }
+    : null;
+}

@@ -1,9 +1,15 @@
+import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
 import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
-import { acknowledgedContext, actionLine } from "../render/alert/slack-alert-actions.js";
+import {
+  acknowledgedContext,
+  actionLine,
+  isContextStarting,
+  withSnooze,
+} from "../render/alert/slack-alert-actions.js";
 import type { Ledger } from "../state/ledger.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
 
@@ -14,7 +20,7 @@ import { type AlertPress, parseAlertPress } from "./alert-press.js";
 // stored and answers nothing (ADRs 0007, 0008).
 
 export interface AlertActionDeps {
-  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates">;
+  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates" | "silences">;
   /** Null without a bot token: the press is applied, and nothing is answered. */
   slack: SlackActionsApi | null;
   /** The teams as configured now (a reload changes who may act). */
@@ -120,6 +126,8 @@ const APPLY: Record<
       ),
     );
     if (!added.some((a) => a.created)) return "already applied";
+    // The first message (where the menu was pressed) shows the snooze and *End snooze*.
+    await showSnooze(press, team, scopes, at, deps);
     const line = actionLine({
       kind: "snoozed",
       by: press.user,
@@ -133,7 +141,7 @@ const APPLY: Record<
     return "applied";
   },
 
-  async end_snooze(press, _team, deps) {
+  async end_snooze(press, team, deps) {
     const ids = press.value.split(",").map(Number).filter(Number.isSafeInteger);
     const at = deps.now();
     const ended = await Promise.all(ids.map((id) => deps.ledger.endSilence(id, press.user, at)));
@@ -143,6 +151,11 @@ const APPLY: Record<
         e.outcome === "ended" && e.silence.team === press.team && e.silence.alert === press.alert,
     );
     if (mine.length === 0) return "already applied";
+    // The first message shows what still holds on the fire: the menu again, when nothing does.
+    const scopes = (await deps.ledger.alertStates(press.team, press.alert))
+      .filter((s) => s.threadKey === press.fireKey)
+      .map((s) => s.scope);
+    await showSnooze(press, team, scopes, at, deps);
     await say(press, actionLine({ kind: "snooze_ended", by: press.user }), deps);
     return "applied";
   },
@@ -187,9 +200,34 @@ function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): Sl
 }
 
 function isAcknowledgement(block: SlackBlock): boolean {
-  if (block.type !== "context") return false;
-  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
-  return typeof first?.text === "string" && first.text.includes("Acknowledged by <@");
+  return isContextStarting(block, ":eyes: Acknowledged by <@");
+}
+
+/**
+ * Edits the fire's first message to show the snooze that holds on `scopes` now, or none. The
+ * message is the pressed one when the press was on it; a press in the thread reads it first.
+ */
+async function showSnooze(
+  press: AlertPress,
+  team: Team,
+  scopes: readonly string[],
+  at: Date,
+  deps: AlertActionDeps,
+): Promise<void> {
+  if (!deps.slack) return;
+  const root =
+    press.messageTs === press.threadTs
+      ? press.message
+      : await deps.slack.firstMessage(press.channel, press.threadTs);
+  if (!root) return;
+  const holding = await deps.ledger.silences({ team: press.team, activeAt: at });
+  const snooze = snoozeOf(
+    holding.filter((s) => s.alert === press.alert),
+    scopes,
+    at.toISOString(),
+  );
+  const blocks = withSnooze(root.blocks, press.fireKey, snooze, team.timezone);
+  await deps.slack.updateMessage(press.channel, press.threadTs, root.text, blocks);
 }
 
 /** A line in the fire's thread. */

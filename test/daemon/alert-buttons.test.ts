@@ -71,6 +71,20 @@ async function press(
   );
 }
 
+/** The texts of a message's context lines. */
+const contexts = (post: FakePost) =>
+  (post.blocks ?? []).flatMap((b) => {
+    const block = b as { type?: string; elements?: { text?: string }[] };
+    return block.type === "context" ? (block.elements ?? []).map((e) => e.text ?? "") : [];
+  });
+
+/** The action ids of a message's buttons and menus. */
+const actionIds = (post: FakePost) =>
+  (post.blocks ?? []).flatMap((b) => {
+    const block = b as { type?: string; elements?: { action_id?: string }[] };
+    return block.type === "actions" ? (block.elements ?? []).map((e) => e.action_id) : [];
+  });
+
 const thread = (live: AlertSetup, root: FakePost) =>
   live.slack.posts.filter((p) => p.thread_ts === root.ts);
 
@@ -106,6 +120,9 @@ describe("alert buttons, end to end", () => {
       ":eyes: Acknowledged by <@U0MARIA>",
       ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Fri 13:00 Europe/Berlin",
     ]);
+    // The first message says so too, with *End snooze* in the menu's place.
+    expect(contexts(fire)).toContain(":zzz: Snoozed until Fri 13:00 Europe/Berlin by <@U0MARIA>");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
 
     // Nov 20 08:00Z, under the snooze: the escalation to 7.5% is recorded, not posted.
     const posts = live.slack.posts.length;
@@ -138,6 +155,52 @@ describe("alert buttons, end to end", () => {
     expect(fire.text).toContain("Still firing (warn)");
     expect(JSON.stringify(fire.blocks)).toContain(ALERT_ACTION.acknowledge);
     expect(JSON.stringify(fire.blocks)).not.toContain("Acknowledged by");
+    // The snooze ran out: the first message no longer shows it, and offers the menu again.
+    expect(JSON.stringify(fire.blocks)).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+  });
+
+  it("End snooze, on the first message or in the thread, edits the first message back", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const snooze = (actionTs: string) =>
+      pressPayload(fire, {
+        user: "U0MARIA",
+        actionId: ALERT_ACTION.snooze,
+        option: "1h",
+        actionTs,
+      });
+    const endSnooze = (post: FakePost, actionTs: string) =>
+      pressPayload(post, { user: "U0JONAS", actionId: ALERT_ACTION.endSnooze, actionTs });
+
+    await press(live, logs, snooze("1763553600.000500"));
+    expect(contexts(fire)).toContain(":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>");
+    expect(await press(live, logs, endSnooze(fire, "1763553600.000600"))).toMatchObject({
+      msg: "alert action applied",
+    });
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+
+    await press(live, logs, snooze("1763553600.000700"));
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
+    const line = thread(live, fire).findLast((p) => p.text.startsWith(":zzz: Snoozed"));
+    if (!line) throw new Error("no snooze line in the thread");
+    expect(await press(live, logs, endSnooze(line, "1763553600.000800"))).toMatchObject({
+      msg: "alert action applied",
+    });
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+    expect(thread(live, fire).map((p) => p.text)).toEqual([
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":bell: Snooze ended by <@U0JONAS>",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":bell: Snooze ended by <@U0JONAS>",
+    ]);
   });
 
   it("a snooze that ends on an alert still firing, with nothing new, posts its state once", async () => {

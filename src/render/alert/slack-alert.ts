@@ -23,7 +23,7 @@ import {
   transitionSentence,
   worstOf,
 } from "./alert-view.js";
-import { acknowledgedContext, alertActionsBlocks } from "./slack-alert-actions.js";
+import { acknowledgedContext, alertActionsBlocks, snoozedContext } from "./slack-alert-actions.js";
 
 // An alert evaluation as Slack Block Kit: one message grouping its transitions (fired first),
 // the mention only when something fired or escalated (and then the project's owners on its line,
@@ -104,11 +104,16 @@ export function renderSlackAlertRoot(
       context(
         `${escapeMrkdwn(ruleText(input))} \u00b7 updated for the window ${formatPeriod(input.period)}; the thread has every change${teamLink(input)}`,
       ),
-      // While it fires: who acknowledged it, and the buttons; a resolved alert has neither.
+      // While it fires: who acknowledged it, its snooze, and the buttons; a resolved alert has none.
       ...(root.resolvedAt === null && root.acknowledged
         ? [acknowledgedContext(root.acknowledged, input.team.timezone)]
         : []),
-      ...(root.resolvedAt === null && input.buttons ? alertActionsBlocks(root.rootKey) : []),
+      ...(root.resolvedAt === null && root.snoozed
+        ? [snoozedContext(root.snoozed, input.team.timezone)]
+        : []),
+      ...(root.resolvedAt === null && input.buttons
+        ? alertActionsBlocks(root.rootKey, root.snoozed ?? null)
+        : []),
     ],
   };
 }
