@@ -237,6 +237,45 @@ describe("alert buttons, end to end", () => {
     expect(live.slack.posts.filter((p) => p.thread_ts === null)).toEqual([fire]);
   });
 
+  it("a press whose answer failed after the store write shows at the next edit of the first message", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    // critical at 8%: warn all along (no escalation to clear the acknowledgement).
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.teams[0].alerts[0].critical_at = 8;
+    writeFileSync(live.configPath, stringify(config));
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const failedAnswers = () =>
+      logs.filter((l) => l.msg === "handling a Slack envelope failed").length;
+
+    // Slack refuses both edits of the first message: the ack and the snooze are stored all the same.
+    live.slack.failNext("chat.update", "channel_not_found", { times: 2 });
+    for (const [actionId, option, actionTs] of [
+      [ALERT_ACTION.acknowledge, undefined, "1763553600.000900"],
+      [ALERT_ACTION.snooze, "1h", "1763553600.001000"],
+    ] as const) {
+      const before = failedAnswers();
+      await live.slack.socket.send(
+        "interactive",
+        pressPayload(fire, { user: "U0MARIA", actionId, actionTs, ...(option ? { option } : {}) }),
+      );
+      await waitFor("the answer failed", () => failedAnswers() > before);
+    }
+    expect(contexts(fire)).toEqual([expect.stringMatching(/^flaky rate/)]);
+
+    // Nov 20 08:00Z, the snooze over: its release edits the first message, which now shows
+    // the acknowledgement that stands, and no snooze.
+    await evaluate(live, "2026-11-20");
+    expect(thread(live, fire)).toHaveLength(1);
+    expect(contexts(fire)).toContain(":eyes: Acknowledged by <@U0MARIA> at 13:00");
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+  });
+
   it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {
     const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
     setup = live;
