@@ -9,8 +9,10 @@ import {
   actionLine,
   isContextStarting,
   withSnooze,
+  zoned,
 } from "../render/alert/slack-alert-actions.js";
 import type { Ledger } from "../state/ledger.js";
+import type { Silence } from "../state/silences.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
 
 // A press of an alert's button (issue 24): Acknowledge, a Snooze length, or End snooze. The
@@ -150,7 +152,18 @@ const APPLY: Record<
       (e) =>
         e.outcome === "ended" && e.silence.team === press.team && e.silence.alert === press.alert,
     );
-    if (mine.length === 0) return "already applied";
+    if (mine.length === 0) {
+      // A second press, or the button of a snooze over since: say so, rather than nothing.
+      const over = ended.flatMap((e) =>
+        e.outcome === "already_over" &&
+        e.silence.team === press.team &&
+        e.silence.alert === press.alert
+          ? [e.silence]
+          : [],
+      );
+      await deps.slack?.postEphemeral(press.channel, press.user, snoozeOver(over, team.timezone));
+      return "already applied";
+    }
     // The first message shows what still holds on the fire: the menu again, when nothing does.
     const scopes = (await deps.ledger.alertStates(press.team, press.alert))
       .filter((s) => s.threadKey === press.fireKey)
@@ -190,6 +203,18 @@ function refusal(press: AlertPress, actors: readonly string[] | null): string {
   ];
   const list = who.length > 1 ? `${who.slice(0, -1).join(", ")} or ${who.at(-1)}` : who[0];
   return `Only ${list} can ${verb} this alert.`;
+}
+
+/** "This snooze was ended already, by <@U…> at Wed 14:05 Europe/Berlin." or "… ran out at …". */
+function snoozeOver(over: readonly Silence[], timezone: string): string {
+  const [last] = [...over].sort(
+    (a, b) => (b.endedAt ?? b.endsAt).getTime() - (a.endedAt ?? a.endsAt).getTime(),
+  );
+  if (!last) return "This snooze is over already: there is nothing to end.";
+  if (last.endedAt) {
+    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${zoned(last.endedAt, timezone)}: there is nothing to end.`;
+  }
+  return `This snooze ran out at ${zoned(last.endsAt, timezone)}: there is nothing to end.`;
 }
 
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */

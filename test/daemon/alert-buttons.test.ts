@@ -107,7 +107,9 @@ describe("alert buttons, end to end", () => {
     });
     expect(await press(live, logs, ack)).toMatchObject({ msg: "alert action applied" });
     // 12:00Z is 13:00 in Berlin, the team's zone.
-    expect(JSON.stringify(fire.blocks)).toContain("Acknowledged by <@U0MARIA> at 13:00");
+    expect(JSON.stringify(fire.blocks)).toContain(
+      "Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+    );
 
     const snooze = pressPayload(fire, {
       user: "U0MARIA",
@@ -271,7 +273,9 @@ describe("alert buttons, end to end", () => {
     // the acknowledgement that stands, and no snooze.
     await evaluate(live, "2026-11-20");
     expect(thread(live, fire)).toHaveLength(1);
-    expect(contexts(fire)).toContain(":eyes: Acknowledged by <@U0MARIA> at 13:00");
+    expect(contexts(fire)).toContain(
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+    );
     expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
     expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
   });

@@ -78,7 +78,7 @@ const endSnoozeButton = (silenceIds: readonly number[]) => ({
 
 /** "Snoozed until Wed 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
 export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
-  const until = `${clock(new Date(snoozed.until), timezone, true)} ${timezone}`;
+  const until = zoned(new Date(snoozed.until), timezone);
   return {
     type: "context",
     elements: [{ type: "mrkdwn", text: `${SNOOZED_MARK} until ${until} by <@${snoozed.by}>` }],
@@ -117,14 +117,14 @@ export function isContextStarting(block: SlackBlock, start: string): boolean {
   return typeof first?.text === "string" && first.text.startsWith(start);
 }
 
-/** "Acknowledged by <@U…> at 14:05", in the team's zone, for the fire's first message. */
+/** "Acknowledged by <@U…> at Wed 14:05 Europe/Berlin", in the team's zone, for the fire's first message. */
 export function acknowledgedContext(ack: Acknowledged, timezone: string): SlackBlock {
   return {
     type: "context",
     elements: [
       {
         type: "mrkdwn",
-        text: `:eyes: Acknowledged by <@${ack.by}> at ${clock(new Date(ack.at), timezone, false)}`,
+        text: `:eyes: Acknowledged by <@${ack.by}> at ${zoned(new Date(ack.at), timezone)}`,
       },
     ],
   };
@@ -157,7 +157,7 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
     }
     case "snoozed": {
       const length = line.length === "monday" ? "" : ` for ${SNOOZE_LABEL[line.length]}`;
-      const until = `${clock(line.until, line.timezone, true)} ${line.timezone}`;
+      const until = zoned(line.until, line.timezone);
       const text = `:zzz: Snoozed${length} by <@${line.by}> \u2014 until ${until}`;
       return {
         text,
@@ -175,6 +175,11 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
 }
 
 const mrkdwn = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+
+/** "Wed 09:00 Europe/Berlin": an instant as every line about a press shows it. */
+export function zoned(at: Date, timezone: string): string {
+  return `${clock(at, timezone, true)} ${timezone}`;
+}
 
 /** "14:05", or "Wed 09:00" with the weekday, on the zone's 24-hour clock. */
 function clock(at: Date, timezone: string, weekday: boolean): string {
