@@ -12,6 +12,8 @@ export interface SilenceSpan {
   endsAt: Date;
   /** Set when it was ended before `endsAt`. */
   endedAt: Date | null;
+  /** Who ended it, when it was ended early (absent: not known). */
+  endedBy?: string | null;
 }
 
 export interface SilencingInput {
@@ -58,8 +60,10 @@ export function applySilences(input: SilencingInput): Silenced {
   const released: Transition[] = [];
   const results = evaluation.results.map((r): ScopeResult => {
     if (!isFiring(r.state.state) || announced.has(r.scope) || holds(r.scope)) return r;
-    if (!silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at)) return r;
-    released.push(currentState(r, input.rule));
+    const ended = silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at);
+    if (!ended) return r;
+    const endedBy = ended.endedAt !== null ? (ended.endedBy ?? null) : null;
+    released.push({ ...currentState(r, input.rule), afterSilence: { endedBy } });
     return { ...r, state: { ...r.state, lastNotifiedAt: now } };
   });
   const transitions = [...evaluation.transitions, ...released];
@@ -75,19 +79,24 @@ export function applySilences(input: SilencingInput): Silenced {
   };
 }
 
-/** A silence of the scope ended (or ran out) by `at`, after the scope's last message. */
+/** The silence of the scope that ended (or ran out) by `at`, after the scope's last message. */
 function silenceEndedSince(
   silences: readonly SilenceSpan[],
   scope: string,
   lastNotifiedAt: string | null,
   at: number,
-): boolean {
+): SilenceSpan | undefined {
   const last = lastNotifiedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(lastNotifiedAt);
-  return silences.some((s) => {
-    if (s.scope !== scope) return false;
-    const end = Math.min(s.endsAt.getTime(), s.endedAt?.getTime() ?? Number.POSITIVE_INFINITY);
-    return end <= at && end > last && end > s.startsAt.getTime();
-  });
+  const end = (s: SilenceSpan) =>
+    Math.min(s.endsAt.getTime(), s.endedAt?.getTime() ?? Number.POSITIVE_INFINITY);
+  const ended = silences.filter(
+    (s) => s.scope === scope && end(s) <= at && end(s) > last && end(s) > s.startsAt.getTime(),
+  );
+  // The one that ended last is the one the reminder speaks of.
+  return ended.reduce<SilenceSpan | undefined>(
+    (a, b) => (a && end(a) >= end(b) ? a : b),
+    undefined,
+  );
 }
 
 /** The scope as it stands, as a reminder in its fire's thread. */

@@ -54,6 +54,7 @@ function run(r: AlertRule, steps: Step[]) {
       recorded: out.recorded.transitions.map((t) => t.kind).join(",") || "-",
       posted: out.posted.transitions.map((t) => t.kind).join(",") || "-",
       mention: out.posted.mention,
+      afterSilence: out.posted.transitions.find((t) => t.afterSilence)?.afterSilence ?? null,
     };
   });
 }
@@ -79,6 +80,8 @@ describe("applySilences", () => {
     expect(steps.map((s) => s.recorded)).toEqual(["fired", "escalated", "-", "reminder", "-"]);
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "-", "reminder", "-"]);
     expect(steps.map((s) => s.mention)).toEqual([true, false, false, false, false]);
+    // The reminder says why it comes now: the snooze ran out.
+    expect(steps[3]?.afterSilence).toEqual({ endedBy: null });
   });
 
   it("posts nothing when the silence ends on a scope that resolved meanwhile", () => {
@@ -93,14 +96,15 @@ describe("applySilences", () => {
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "-", "-"]);
   });
 
-  it("a silence ended early from Slack or the CLI posts the state at the next evaluation", () => {
-    const s = silence(1, 30, 2);
+  it("a silence ended early from Slack or the CLI posts the state at the next evaluation, saying who ended it", () => {
+    const s = { ...silence(1, 30, 2), endedBy: "cli:ana" };
     const steps = run(rule(), [
       { flaky: 4 },
       { flaky: 4, silences: [s] },
       { flaky: 4, silences: [s] },
     ]);
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "reminder"]);
+    expect(steps[2]?.afterSilence).toEqual({ endedBy: "cli:ana" });
   });
 
   it("a silence of another scope, or one not yet started, holds nothing back", () => {

@@ -233,6 +233,7 @@ describe("alert buttons, end to end", () => {
     expect(replies()).toHaveLength(1);
     expect(replies()[0]?.text).toMatch(/Design system flaky rate 4\.\d%/);
     expect(JSON.stringify(replies()[0]?.blocks)).toContain("*Still firing*");
+    expect(JSON.stringify(replies()[0]?.blocks)).toContain("snooze ran out");
     await evaluate(live, "2026-11-22"); // 0.9%: resolved, posted as always
     expect(replies()).toHaveLength(2);
     expect(replies()[1]?.text).toMatch(/resolved after/);

@@ -192,13 +192,21 @@ function transitionLine(
   const name = linked(t.name, scopeDashboardUrl(input, t.scope));
   // The sentence starts with the scope's name: bold there, the rest as written.
   const rest = escapeMrkdwn(transitionSentence(input, t, now).slice(t.name.length));
-  const parts = transitionParts(input, t).map(escapeMrkdwn);
+  const parts = [...transitionParts(input, t).map(escapeMrkdwn), ...afterSilence(t)];
   const line = [`${STATE_MARK[t.to]} *${name}*${rest}`, ...parts].join(" \u00b7 ");
   const owners = transitionOwners(input, t).filter(
     (o) => ownerMention(o) !== "" && !mentioned.has(o),
   );
   for (const owner of owners) mentioned.add(owner);
   return owners.length === 0 ? line : `${line} ${owners.map(ownerMention).join(" ")}`;
+}
+
+/** Why a reminder is posted now: "snooze ended by <@U…>" (or `cli:ana`), or "snooze ran out". */
+function afterSilence(t: Transition): string[] {
+  if (!t.afterSilence) return [];
+  const by = t.afterSilence.endedBy;
+  if (by === null) return ["snooze ran out"];
+  return [`snooze ended by ${/^[UW][A-Z0-9]+$/.test(by) ? `<@${by}>` : escapeMrkdwn(by)}`];
 }
 
 const section = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
