@@ -8,6 +8,7 @@ import {
   acknowledgedContext,
   actionLine,
   isContextStarting,
+  SNOOZED_MARK,
   withSnooze,
   zoned,
 } from "../render/alert/slack-alert-actions.js";
@@ -220,7 +221,8 @@ function snoozeOver(over: readonly Silence[], timezone: string): string {
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
 function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
   const kept = blocks.filter((b) => !isAcknowledgement(b));
-  const at = kept.findIndex((b) => b.type === "actions");
+  // Above a snooze's line and the buttons, in the order the evaluation's edits show them.
+  const at = kept.findIndex((b) => b.type === "actions" || isContextStarting(b, SNOOZED_MARK));
   return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
 }
 

@@ -182,6 +182,13 @@ describe("alert buttons, end to end", () => {
 
     await press(live, logs, snooze("1763553600.000500"));
     expect(contexts(fire)).toContain(":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>");
+    // Acknowledged while snoozed: both lines, in the order the evaluation's edits show them.
+    const ack = { user: "U0MARIA", actionId: ALERT_ACTION.acknowledge };
+    await press(live, logs, pressPayload(fire, { ...ack, actionTs: "1763553600.000550" }));
+    expect(contexts(fire).slice(1)).toEqual([
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+      ":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>",
+    ]);
     expect(await press(live, logs, endSnooze(fire, "1763553600.000600"))).toMatchObject({
       msg: "alert action applied",
     });
@@ -199,6 +206,7 @@ describe("alert buttons, end to end", () => {
     expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
     expect(thread(live, fire).map((p) => p.text)).toEqual([
       ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":eyes: Acknowledged by <@U0MARIA>",
       ":bell: Snooze ended by <@U0JONAS>",
       ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
       ":bell: Snooze ended by <@U0JONAS>",

@@ -85,7 +85,8 @@ export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
   };
 }
 
-const SNOOZED_MARK = ":zzz: Snoozed";
+/** How a first message's snooze line starts. */
+export const SNOOZED_MARK = ":zzz: Snoozed";
 
 /**
  * A fire's first message (as Slack holds it) with its snooze shown, or with no snooze when
