@@ -83,11 +83,13 @@ const APPLY: Record<
     if (!created) return "already applied";
     const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
     // The first message as the press saw it, with the acknowledgement above its buttons.
-    await deps.slack?.updateMessage(
-      press.channel,
-      press.threadTs,
-      press.message.text,
-      withAcknowledgement(press.message.blocks, acknowledgedContext(shown, team.timezone)),
+    await answer(press, deps, "the first message", () =>
+      deps.slack?.updateMessage(
+        press.channel,
+        press.threadTs,
+        press.message.text,
+        withAcknowledgement(press.message.blocks, acknowledgedContext(shown, team.timezone)),
+      ),
     );
     await say(press, actionLine({ kind: "acknowledged", by: press.user }), deps);
     return "applied";
@@ -130,7 +132,7 @@ const APPLY: Record<
     );
     if (!added.some((a) => a.created)) return "already applied";
     // The first message (where the menu was pressed) shows the snooze and *End snooze*.
-    await showSnooze(press, team, scopes, at, deps);
+    await answer(press, deps, "the first message", () => showSnooze(press, team, scopes, at, deps));
     const line = actionLine({
       kind: "snoozed",
       by: press.user,
@@ -169,7 +171,7 @@ const APPLY: Record<
     const scopes = (await deps.ledger.alertStates(press.team, press.alert))
       .filter((s) => s.threadKey === press.fireKey)
       .map((s) => s.scope);
-    await showSnooze(press, team, scopes, at, deps);
+    await answer(press, deps, "the first message", () => showSnooze(press, team, scopes, at, deps));
     await say(press, actionLine({ kind: "snooze_ended", by: press.user }), deps);
     return "applied";
   },
@@ -263,5 +265,28 @@ async function say(
   line: { text: string; blocks: SlackBlock[] },
   deps: AlertActionDeps,
 ): Promise<void> {
-  await deps.slack?.postInThread(press.channel, press.threadTs, line.text, line.blocks);
+  await answer(press, deps, "the thread", () =>
+    deps.slack?.postInThread(press.channel, press.threadTs, line.text, line.blocks),
+  );
+}
+
+/**
+ * One answer in Slack, after the store write: a failure is logged and not retried (ADR 0008),
+ * and does not keep the press's other answer from being tried (an edit refused, the thread
+ * line still written). The next edit of the first message shows what stands then.
+ */
+async function answer(
+  press: AlertPress,
+  deps: AlertActionDeps,
+  where: string,
+  call: () => Promise<void> | undefined,
+): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    deps.logger.warn(
+      { slackUser: press.user, action: press.kind, fire: press.fireKey, error: String(error) },
+      `could not answer in ${where}; what the press stored holds all the same`,
+    );
+  }
 }
