@@ -88,6 +88,7 @@ interface AlertsCliOptions {
   outbox?: string;
   config?: string;
   silences?: boolean;
+  all?: boolean;
   unsilence?: number;
 }
 
@@ -152,6 +153,7 @@ export function buildProgram(): Command {
     .option("--team <team>", "team name (required to evaluate; with --silences, only its silences)")
     .option("--alert <alert>", "alert name (required to evaluate)")
     .option("--silences", "list the silences that hold now or start later, with their ids")
+    .option("--all", "with --silences: past silences too, with who ended them")
     .option("--unsilence <id>", "end the silence with this id now", silenceId)
     .option(
       "--at <iso>",
@@ -167,6 +169,11 @@ export function buildProgram(): Command {
       exitWith(async (opts: AlertsCliOptions) => {
         if (opts.silences) {
           return (await import("./commands/silences-command.js")).silencesCommand(opts, out);
+        }
+        if (opts.all) {
+          throw new UsageError(
+            "--all goes with --silences: insights-reporter alerts --silences --all",
+          );
         }
         if (opts.unsilence !== undefined) {
           const { unsilenceCommand } = await import("./commands/silences-command.js");

@@ -7,7 +7,7 @@ import {
 } from "./alerts/fire-history.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
-import { applySilences } from "./alerts/silencing.js";
+import { applySilences, standingSnoozes } from "./alerts/silencing.js";
 import type { Evaluation } from "./alerts/types.js";
 import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
 import {
@@ -160,6 +160,7 @@ export async function runAlert(job: AlertJob, deps: AlertDeps): Promise<AlertOut
       mention: job.alert.slack?.mention ?? null,
       evaluation: posted,
       acknowledgements: standing.shown,
+      snoozes: standingSnoozes(evaluation.results, standing.silences, job.fireAt.toISOString()),
       buttons: deps.slackButtons === true,
       ...targetsWithClients(job.alert, deps),
       now: job.fireAt.toISOString(),

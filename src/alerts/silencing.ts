@@ -12,6 +12,8 @@ export interface SilenceSpan {
   endsAt: Date;
   /** Set when it was ended before `endsAt`. */
   endedAt: Date | null;
+  /** Who ended it, when it was ended early (absent: not known). */
+  endedBy?: string | null;
 }
 
 export interface SilencingInput {
@@ -58,8 +60,10 @@ export function applySilences(input: SilencingInput): Silenced {
   const released: Transition[] = [];
   const results = evaluation.results.map((r): ScopeResult => {
     if (!isFiring(r.state.state) || announced.has(r.scope) || holds(r.scope)) return r;
-    if (!silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at)) return r;
-    released.push(currentState(r, input.rule));
+    const ended = silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at);
+    if (!ended) return r;
+    const endedBy = ended.endedAt !== null ? (ended.endedBy ?? null) : null;
+    released.push({ ...currentState(r, input.rule), afterSilence: { endedBy } });
     return { ...r, state: { ...r.state, lastNotifiedAt: now } };
   });
   const transitions = [...evaluation.transitions, ...released];
@@ -75,19 +79,24 @@ export function applySilences(input: SilencingInput): Silenced {
   };
 }
 
-/** A silence of the scope ended (or ran out) by `at`, after the scope's last message. */
+/** The silence of the scope that ended (or ran out) by `at`, after the scope's last message. */
 function silenceEndedSince(
   silences: readonly SilenceSpan[],
   scope: string,
   lastNotifiedAt: string | null,
   at: number,
-): boolean {
+): SilenceSpan | undefined {
   const last = lastNotifiedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(lastNotifiedAt);
-  return silences.some((s) => {
-    if (s.scope !== scope) return false;
-    const end = Math.min(s.endsAt.getTime(), s.endedAt?.getTime() ?? Number.POSITIVE_INFINITY);
-    return end <= at && end > last && end > s.startsAt.getTime();
-  });
+  const end = (s: SilenceSpan) =>
+    Math.min(s.endsAt.getTime(), s.endedAt?.getTime() ?? Number.POSITIVE_INFINITY);
+  const ended = silences.filter(
+    (s) => s.scope === scope && end(s) <= at && end(s) > last && end(s) > s.startsAt.getTime(),
+  );
+  // The one that ended last is the one the reminder speaks of.
+  return ended.reduce<SilenceSpan | undefined>(
+    (a, b) => (a && end(a) >= end(b) ? a : b),
+    undefined,
+  );
 }
 
 /** The scope as it stands, as a reminder in its fire's thread. */
@@ -104,4 +113,63 @@ function currentState(r: ScopeResult, rule: SilencingInput["rule"]): Transition 
     threadKey: r.state.threadKey,
     ...(r.missing ? { missing: r.missing } : {}),
   };
+}
+
+/** A silence as a fire's first message shows it (the store's Silence fits). */
+export interface SnoozeSpan extends SilenceSpan {
+  id: number;
+  author: string;
+}
+
+/** A fire's standing snooze: who asked last, until when (ISO), and every silence it holds by. */
+export interface StandingSnooze {
+  by: string;
+  until: string;
+  silenceIds: number[];
+}
+
+/**
+ * The snooze that holds now on each firing fire, by its thread key: the silences holding on its
+ * scopes, shown as the one that ends last.
+ */
+export function standingSnoozes(
+  results: readonly ScopeResult[],
+  silences: readonly SnoozeSpan[],
+  now: string,
+): Record<string, StandingSnooze> {
+  const scopesOf = new Map<string, string[]>();
+  for (const r of results) {
+    const fire = r.state.threadKey;
+    if (fire === null || !isFiring(r.state.state)) continue;
+    scopesOf.set(fire, [...(scopesOf.get(fire) ?? []), r.scope]);
+  }
+  const byFire: Record<string, StandingSnooze> = {};
+  for (const [fire, scopes] of scopesOf) {
+    const snooze = snoozeOf(silences, scopes, now);
+    if (snooze) byFire[fire] = snooze;
+  }
+  return byFire;
+}
+
+/** The snooze that holds now on any of `scopes`: the silence that ends last, and every holding one's id. */
+export function snoozeOf(
+  silences: readonly SnoozeSpan[],
+  scopes: readonly string[],
+  now: string,
+): StandingSnooze | null {
+  const at = Date.parse(now);
+  const holding = silences.filter(
+    (s) =>
+      scopes.includes(s.scope) &&
+      s.endedAt === null &&
+      s.startsAt.getTime() <= at &&
+      at < s.endsAt.getTime(),
+  );
+  const last = holding.reduce<SnoozeSpan | null>(
+    (a, b) => (a === null || b.endsAt.getTime() > a.endsAt.getTime() ? b : a),
+    null,
+  );
+  return last
+    ? { by: last.author, until: last.endsAt.toISOString(), silenceIds: holding.map((s) => s.id) }
+    : null;
 }

@@ -96,6 +96,11 @@ export interface Transition {
   threadKey: string | null;
   /** Why the scope has no value, when it could not be fetched (see `ScopeWindow.missing`). */
   missing?: string;
+  /**
+   * For a reminder posted because a silence of the scope ended: who ended it (a Slack user id
+   * or `cli:<name>`), or null when it ran out.
+   */
+  afterSilence?: { endedBy: string | null };
 }
 
 /** One scope's outcome of an evaluation. */

@@ -4,10 +4,11 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import type { ConfigWithoutApi } from "../config/types.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import type { Ledger } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open-store.js";
 import type { Silence } from "../state/silences.js";
-import { findTeam } from "./command-context.js";
+import { findTeam, terminalWidth } from "./command-context.js";
 
 // `alerts --silences` and `alerts --unsilence ID` (issue 24): the silences in the ledger, and
 // ending one early. They read and write only the ledger, beside a running daemon.
@@ -15,27 +16,41 @@ import { findTeam } from "./command-context.js";
 export interface SilencesOptions {
   team?: string;
   config?: string;
+  /** Past silences too (ended early or run out), with who ended them. */
+  all?: boolean;
+  /** Columns to fit (default: the terminal's, 80 when piped). */
+  width?: number;
 }
 
-/** `alerts --silences`: the silences that hold now or start later, oldest start first. */
+/** `alerts --silences [--all]`: the silences that hold now or start later (or all), oldest start first. */
 export async function silencesCommand(
   opts: SilencesOptions,
-  out: (line: string) => void,
+  print: (line: string) => void,
   now: Date = new Date(),
 ): Promise<number> {
+  const width = opts.width ?? terminalWidth();
+  const out = (line: string) => {
+    for (const fitted of fitLine(line, width)) print(fitted);
+  };
   const config = loadLedgerConfig(opts.config);
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   return withLedger(config, out, async (ledger) => {
-    const current = (await ledger.silences(opts.team ? { team: opts.team } : {})).filter(
-      (s) => s.endedAt === null && s.endsAt.getTime() > now.getTime(),
+    const listed = (await ledger.silences(opts.team ? { team: opts.team } : {})).filter(
+      (s) => opts.all || isCurrent(s, now),
     );
-    if (current.length === 0) {
-      out(`no silences${opts.team ? ` of team ${opts.team}` : ""} hold now or later`);
+    if (listed.length === 0) {
+      const of = opts.team ? ` of team ${opts.team}` : "";
+      out(opts.all ? `no silences${of} in the ledger` : `no silences${of} hold now or later`);
       return 0;
     }
-    for (const silence of current) out(formatSilence(silence, now));
+    for (const silence of listed) for (const line of formatSilence(silence, now)) out(line);
     return 0;
   });
+}
+
+/** Holds now or starts later: not ended, not run out. */
+function isCurrent(silence: Silence, now: Date): boolean {
+  return silence.endedAt === null && silence.endsAt.getTime() > now.getTime();
 }
 
 export interface UnsilenceOptions {
@@ -75,13 +90,25 @@ export async function unsilenceCommand(
   });
 }
 
-/** One line per silence: id, alert and scope, until when, who, and whether it holds yet. */
-export function formatSilence(silence: Silence, now: Date): string {
-  const holds = silence.startsAt.getTime() <= now.getTime();
-  const when = holds
-    ? `until ${iso(silence.endsAt)}`
-    : `from ${iso(silence.startsAt)} until ${iso(silence.endsAt)}`;
-  return `#${silence.id}  ${silence.team}/${silence.alert}  ${silence.scope}  ${when}  by ${silence.author}`;
+/**
+ * Two lines per silence, each short enough for 80 columns with usual names: id, alert, scope
+ * and who; then when — until when it holds, when it starts, or how it ended and by whom.
+ */
+export function formatSilence(silence: Silence, now: Date): [string, string] {
+  return [
+    `#${silence.id}  ${silence.team}/${silence.alert}  ${silence.scope}  by ${silence.author}`,
+    `    ${when(silence, now)}`,
+  ];
+}
+
+function when(silence: Silence, now: Date): string {
+  const from = `from ${iso(silence.startsAt)}`;
+  if (silence.endedAt) {
+    return `${from}, ended ${iso(silence.endedAt)} by ${silence.endedBy ?? "someone unknown"}`;
+  }
+  if (silence.endsAt.getTime() <= now.getTime()) return `${from}, ran out ${iso(silence.endsAt)}`;
+  if (silence.startsAt.getTime() <= now.getTime()) return `until ${iso(silence.endsAt)}`;
+  return `${from} until ${iso(silence.endsAt)}`;
 }
 
 function iso(date: Date): string {

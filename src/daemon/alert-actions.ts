@@ -1,10 +1,19 @@
+import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
 import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
-import { acknowledgedContext, actionLine } from "../render/alert/slack-alert-actions.js";
+import {
+  acknowledgedContext,
+  actionLine,
+  isContextStarting,
+  SNOOZED_MARK,
+  withSnooze,
+  zoned,
+} from "../render/alert/slack-alert-actions.js";
 import type { Ledger } from "../state/ledger.js";
+import type { Silence } from "../state/silences.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
 
 // A press of an alert's button (issue 24): Acknowledge, a Snooze length, or End snooze. The
@@ -14,7 +23,7 @@ import { type AlertPress, parseAlertPress } from "./alert-press.js";
 // stored and answers nothing (ADRs 0007, 0008).
 
 export interface AlertActionDeps {
-  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates">;
+  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates" | "silences">;
   /** Null without a bot token: the press is applied, and nothing is answered. */
   slack: SlackActionsApi | null;
   /** The teams as configured now (a reload changes who may act). */
@@ -74,11 +83,13 @@ const APPLY: Record<
     if (!created) return "already applied";
     const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
     // The first message as the press saw it, with the acknowledgement above its buttons.
-    await deps.slack?.updateMessage(
-      press.channel,
-      press.threadTs,
-      press.message.text,
-      withAcknowledgement(press.message.blocks, acknowledgedContext(shown, team.timezone)),
+    await answer(press, deps, "the first message", () =>
+      deps.slack?.updateMessage(
+        press.channel,
+        press.threadTs,
+        press.message.text,
+        withAcknowledgement(press.message.blocks, acknowledgedContext(shown, team.timezone)),
+      ),
     );
     await say(press, actionLine({ kind: "acknowledged", by: press.user }), deps);
     return "applied";
@@ -120,6 +131,8 @@ const APPLY: Record<
       ),
     );
     if (!added.some((a) => a.created)) return "already applied";
+    // The first message (where the menu was pressed) shows the snooze and *End snooze*.
+    await answer(press, deps, "the first message", () => showSnooze(press, team, scopes, at, deps));
     const line = actionLine({
       kind: "snoozed",
       by: press.user,
@@ -133,7 +146,7 @@ const APPLY: Record<
     return "applied";
   },
 
-  async end_snooze(press, _team, deps) {
+  async end_snooze(press, team, deps) {
     const ids = press.value.split(",").map(Number).filter(Number.isSafeInteger);
     const at = deps.now();
     const ended = await Promise.all(ids.map((id) => deps.ledger.endSilence(id, press.user, at)));
@@ -142,7 +155,23 @@ const APPLY: Record<
       (e) =>
         e.outcome === "ended" && e.silence.team === press.team && e.silence.alert === press.alert,
     );
-    if (mine.length === 0) return "already applied";
+    if (mine.length === 0) {
+      // A second press, or the button of a snooze over since: say so, rather than nothing.
+      const over = ended.flatMap((e) =>
+        e.outcome === "already_over" &&
+        e.silence.team === press.team &&
+        e.silence.alert === press.alert
+          ? [e.silence]
+          : [],
+      );
+      await deps.slack?.postEphemeral(press.channel, press.user, snoozeOver(over, team.timezone));
+      return "already applied";
+    }
+    // The first message shows what still holds on the fire: the menu again, when nothing does.
+    const scopes = (await deps.ledger.alertStates(press.team, press.alert))
+      .filter((s) => s.threadKey === press.fireKey)
+      .map((s) => s.scope);
+    await answer(press, deps, "the first message", () => showSnooze(press, team, scopes, at, deps));
     await say(press, actionLine({ kind: "snooze_ended", by: press.user }), deps);
     return "applied";
   },
@@ -179,17 +208,55 @@ function refusal(press: AlertPress, actors: readonly string[] | null): string {
   return `Only ${list} can ${verb} this alert.`;
 }
 
+/** "This snooze was ended already, by <@U…> at Wed 14:05 Europe/Berlin." or "… ran out at …". */
+function snoozeOver(over: readonly Silence[], timezone: string): string {
+  const [last] = [...over].sort(
+    (a, b) => (b.endedAt ?? b.endsAt).getTime() - (a.endedAt ?? a.endsAt).getTime(),
+  );
+  if (!last) return "This snooze is over already: there is nothing to end.";
+  if (last.endedAt) {
+    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${zoned(last.endedAt, timezone)}: there is nothing to end.`;
+  }
+  return `This snooze ran out at ${zoned(last.endsAt, timezone)}: there is nothing to end.`;
+}
+
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
 function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
   const kept = blocks.filter((b) => !isAcknowledgement(b));
-  const at = kept.findIndex((b) => b.type === "actions");
+  // Above a snooze's line and the buttons, in the order the evaluation's edits show them.
+  const at = kept.findIndex((b) => b.type === "actions" || isContextStarting(b, SNOOZED_MARK));
   return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
 }
 
 function isAcknowledgement(block: SlackBlock): boolean {
-  if (block.type !== "context") return false;
-  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
-  return typeof first?.text === "string" && first.text.includes("Acknowledged by <@");
+  return isContextStarting(block, ":eyes: Acknowledged by <@");
+}
+
+/**
+ * Edits the fire's first message to show the snooze that holds on `scopes` now, or none. The
+ * message is the pressed one when the press was on it; a press in the thread reads it first.
+ */
+async function showSnooze(
+  press: AlertPress,
+  team: Team,
+  scopes: readonly string[],
+  at: Date,
+  deps: AlertActionDeps,
+): Promise<void> {
+  if (!deps.slack) return;
+  const root =
+    press.messageTs === press.threadTs
+      ? press.message
+      : await deps.slack.firstMessage(press.channel, press.threadTs);
+  if (!root) return;
+  const holding = await deps.ledger.silences({ team: press.team, activeAt: at });
+  const snooze = snoozeOf(
+    holding.filter((s) => s.alert === press.alert),
+    scopes,
+    at.toISOString(),
+  );
+  const blocks = withSnooze(root.blocks, press.fireKey, snooze, team.timezone);
+  await deps.slack.updateMessage(press.channel, press.threadTs, root.text, blocks);
 }
 
 /** A line in the fire's thread. */
@@ -198,5 +265,28 @@ async function say(
   line: { text: string; blocks: SlackBlock[] },
   deps: AlertActionDeps,
 ): Promise<void> {
-  await deps.slack?.postInThread(press.channel, press.threadTs, line.text, line.blocks);
+  await answer(press, deps, "the thread", () =>
+    deps.slack?.postInThread(press.channel, press.threadTs, line.text, line.blocks),
+  );
+}
+
+/**
+ * One answer in Slack, after the store write: a failure is logged and not retried (ADR 0008),
+ * and does not keep the press's other answer from being tried (an edit refused, the thread
+ * line still written). The next edit of the first message shows what stands then.
+ */
+async function answer(
+  press: AlertPress,
+  deps: AlertActionDeps,
+  where: string,
+  call: () => Promise<void> | undefined,
+): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    deps.logger.warn(
+      { slackUser: press.user, action: press.kind, fire: press.fireKey, error: String(error) },
+      `could not answer in ${where}; what the press stored holds all the same`,
+    );
+  }
 }

@@ -132,6 +132,9 @@ export async function startDaemonService(
       owner: (asker) => `slash command by ${asker}, ${owner}`,
       logger,
       now,
+      // One of the daemon's runs: listed, counted, and bounded by the grace at shutdown.
+      book: (key, work) => daemon.runOutside(key, work),
+      metrics,
     }),
     respond: slackResponder(config.slack.apiUrl),
     logger,
@@ -221,6 +224,7 @@ export async function startDaemonService(
 
   let stopping: Promise<void> | null = null;
   async function stopService(graceMs: number): Promise<void> {
+    const deadline = performance.now() + graceMs;
     const unfinished = await daemon.stop(graceMs);
     if (unfinished.length > 0) {
       logger.warn(
@@ -228,7 +232,8 @@ export async function startDaemonService(
         "stopping with slots still in flight: their destinations stay recorded as sending, and the next start checks before sending again",
       );
     }
-    await socket?.stop();
+    // A handler still answering a command (its digest cut off above) gets what is left of the grace.
+    await socket?.stop(Math.max(0, deadline - performance.now()));
     await ops.close();
     await ledger.releaseLease();
     await ledger.close();

@@ -94,6 +94,12 @@ export interface Daemon {
   tick(): Promise<void>;
   /** Resolves once no slot is running. */
   idle(): Promise<void>;
+  /**
+   * Runs a slot asked for from outside the schedule (`/insights digest`) as one of the daemon's
+   * own: in `running`, counted in flight, and waited for by `stop` within its grace. Null, and
+   * `work` not started, once the daemon is stopping.
+   */
+  runOutside<T>(key: string, work: () => Promise<T>): Promise<T> | null;
   /** Starts nothing more; waits up to `graceMs` for running slots; resolves to the unfinished keys. */
   stop(graceMs: number): Promise<string[]>;
   /** After a config reload: the new job list (running slots finish as they are). */

@@ -34,7 +34,8 @@ export interface DaemonMetrics extends SlackSocketMetrics {
   /** For createClients' `onApiRequest`. */
   apiRequest(info: RequestInfo): void;
   slotStarted(job: JobLabels, lagMs: number): void;
-  slotFinished(job: JobLabels, result: SlotResult, at: Date): void;
+  /** A slot run ended; `trigger` is set for a run asked for from Slack, not by the schedule. */
+  slotFinished(job: JobLabels, result: SlotResult, at: Date, trigger?: "slash_command"): void;
   delivery(job: JobLabels, destination: string, result: DeliveryMetricResult): void;
   ticked(at: Date, inFlight: number): void;
   /** A claim another process left stale was taken over: a slot's run, or a delivery's send. */
@@ -91,8 +92,8 @@ export function createDaemonMetrics(
 
   const slots = new Counter({
     name: `${PREFIX}slots_total`,
-    help: "Slot runs by result: delivered, retrying (a destination waits for a retry), failed (given up), skipped (missed, outside catch_up or superseded).",
-    labelNames: ["team", "kind", "job", "result"] as const,
+    help: "Slot runs by result: delivered, retrying (a destination waits for a retry), failed (given up), skipped (missed, outside catch_up or superseded); trigger=slash_command for a run asked for with /insights digest.",
+    labelNames: ["team", "kind", "job", "result", "trigger"] as const,
     registers,
   });
   const deliveries = new Counter({
@@ -189,8 +190,8 @@ export function createDaemonMetrics(
       apiLatency.observe(info.durationMs / 1000);
     },
     slotStarted: (job, lagMs) => lag.observe(job, Math.max(0, lagMs) / 1000),
-    slotFinished: (job, result, at) => {
-      slots.inc({ ...job, result });
+    slotFinished: (job, result, at, trigger) => {
+      slots.inc({ ...job, result, ...(trigger ? { trigger } : {}) });
       if (result === "delivered") lastSuccess.set(job, at.getTime() / 1000);
     },
     delivery: (job, destination, result) =>

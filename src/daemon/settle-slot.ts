@@ -109,7 +109,8 @@ function metricResult(
   }
 }
 
-function slotResult(deliveries: readonly Delivery[] | null): SlotResult {
+/** A slot's result for `slots_total`, from its deliveries as recorded (null: it was not recorded). */
+export function slotResult(deliveries: readonly Delivery[] | null): SlotResult {
   if (deliveries === null) return "failed"; // the run threw before the slot was recorded
   if (deliveries.some((d) => d.state !== "sent" && d.nextAttemptAt !== null)) return "retrying";
   if (deliveries.some((d) => d.state !== "sent")) return "failed";

@@ -97,8 +97,11 @@ interface LibraryLoggerTarget {
 
 export interface SlackSocket {
   status(): SlackSocketStatus;
-  /** Closes the connection; no reconnect follows. Envelope handlers in flight are awaited. */
-  stop(): Promise<void>;
+  /**
+   * Closes the connection; no reconnect follows. Envelope handlers in flight are awaited for
+   * `graceMs` at most (default: until they end).
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Opens Socket Mode in the background; `status()` says how far it got. */
@@ -219,7 +222,7 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
 
   return {
     status: () => status,
-    async stop() {
+    async stop(graceMs = Number.POSITIVE_INFINITY) {
       if (stopping) return;
       stopping = true;
       if (timer) clearTimeout(timer);
@@ -227,7 +230,15 @@ export function openSlackSocket(options: SlackSocketOptions): SlackSocket {
       await socket?.disconnect();
       // An attempt still waiting on apps.connections.open closes what it opens by itself.
       await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-      await Promise.allSettled([...inFlight]);
+      // Handlers still at work (a command's answer) get `graceMs`, as the daemon's slots do.
+      let handle: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          if (Number.isFinite(graceMs)) handle = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(handle);
       enter("stopped");
     },
   };

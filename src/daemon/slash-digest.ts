@@ -12,6 +12,9 @@ import { digestSlot, runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
+import { metricLabels } from "./jobs.js";
+import type { DaemonMetrics } from "./metrics.js";
+import { slotResult } from "./settle-slot.js";
 
 // `/insights digest <team> [digest]` (issue 24): the digest posted now, to the team's own
 // destinations, for the period a fire now would cover — recorded in the ledger under the same
@@ -28,6 +31,14 @@ export interface DigestNowDeps {
   owner(asker: string): string;
   logger: Logger;
   now(): Date;
+  /**
+   * The daemon's book of runs (`Daemon.runOutside`): the digest is in its running list and
+   * waited for at shutdown within the grace, like a scheduled slot; null once it is stopping.
+   * Without it the digest just runs.
+   */
+  book?: <T>(key: string, work: () => Promise<T>) => Promise<T> | null;
+  /** Counts the run in `slots_total`, with `trigger="slash_command"`. */
+  metrics?: Pick<DaemonMetrics, "slotFinished"> | null;
 }
 
 /** What asking for a digest now came to, for the asker's answer. */
@@ -35,11 +46,61 @@ export type DigestNowOutcome =
   | { kind: "posted"; key: string; period: string; deliveries: DeliveryResult[] }
   /** Sent to every destination already. */
   | { kind: "delivered"; key: string; period: string; deliveries: Delivery[] }
-  | { kind: "busy"; key: string; period: string };
+  | { kind: "busy"; key: string; period: string }
+  /** The daemon is shutting down: nothing was started. */
+  | { kind: "stopping"; key: string; period: string };
 
 /** Posts a digest now, or says why it was not; one per slot at a time within this process. */
 export function createDigestNow(deps: DigestNowDeps) {
   const running = new Set<string>();
+
+  /** Claims, fetches, renders and sends the digest; counted in `slots_total` when it ends. */
+  async function post(
+    job: { team: Team; digest: DigestConfig; fireAt: Date },
+    key: string,
+    period: string,
+    asker: string,
+    starting: (period: string) => Promise<void>,
+  ): Promise<DigestNowOutcome> {
+    const owner = deps.owner(asker);
+    const run = deps.ledger.shared
+      ? await deps.ledger.claimSlotRun(key, owner, deps.sendTimeoutMs)
+      : null;
+    if (deps.ledger.shared && !run) return { kind: "busy", key, period };
+    const labels = metricLabels(job.team.name, "digest", job.digest.name);
+    try {
+      await starting(period);
+      const outcome = await runDigest(job, {
+        api: deps.clients.api,
+        ...deps.clients.digests,
+        ledger: claimingLedger(deps.ledger, {
+          owner,
+          sendTimeoutMs: deps.sendTimeoutMs,
+          take: "open",
+        }),
+        firingAlerts: (name) => deps.ledger.firingAlerts(name),
+        alertEvaluations: (query) => deps.ledger.alertEvaluations(query),
+        cache: createRequestCache(),
+        logger: deps.logger.child({ slackUser: asker, trigger: "slash command" }),
+        // A failure is left for the daemon's retries, as a failed `run` is.
+        retryAt: () => firstRetryAt(deps.now()),
+      }).catch((error: unknown) => {
+        deps.metrics?.slotFinished(labels, "failed", deps.now(), "slash_command");
+        throw error;
+      });
+      const slot = await deps.ledger.getSlot(key);
+      deps.metrics?.slotFinished(
+        labels,
+        slotResult(slot?.deliveries ?? null),
+        deps.now(),
+        "slash_command",
+      );
+      return { kind: "posted", key, period, deliveries: outcome.deliveries };
+    } finally {
+      if (run) await deps.ledger.releaseSlotRun(key, run);
+    }
+  }
+
   return async function digestNow(
     team: Team,
     digest: DigestConfig,
@@ -62,32 +123,10 @@ export function createDigestNow(deps: DigestNowDeps) {
     }
     running.add(key);
     try {
-      const owner = deps.owner(asker);
-      const run = deps.ledger.shared
-        ? await deps.ledger.claimSlotRun(key, owner, deps.sendTimeoutMs)
-        : null;
-      if (deps.ledger.shared && !run) return { kind: "busy", key, period };
-      try {
-        await starting(period);
-        const outcome = await runDigest(job, {
-          api: deps.clients.api,
-          ...deps.clients.digests,
-          ledger: claimingLedger(deps.ledger, {
-            owner,
-            sendTimeoutMs: deps.sendTimeoutMs,
-            take: "open",
-          }),
-          firingAlerts: (name) => deps.ledger.firingAlerts(name),
-          alertEvaluations: (query) => deps.ledger.alertEvaluations(query),
-          cache: createRequestCache(),
-          logger: deps.logger.child({ slackUser: asker, trigger: "slash command" }),
-          // A failure is left for the daemon's retries, as a failed `run` is.
-          retryAt: () => firstRetryAt(deps.now()),
-        });
-        return { kind: "posted", key, period, deliveries: outcome.deliveries };
-      } finally {
-        if (run) await deps.ledger.releaseSlotRun(key, run);
-      }
+      const booked = (deps.book ?? ((_key, work) => work()))(key, () =>
+        post(job, key, period, asker, starting),
+      );
+      return (await booked) ?? { kind: "stopping", key, period };
     } finally {
       running.delete(key);
     }
@@ -104,6 +143,8 @@ export function describeDigestNow(
   switch (outcome.kind) {
     case "busy":
       return `${what} is being posted right now; look in its channel in a minute.`;
+    case "stopping":
+      return `${what} was not posted: the reporter is shutting down. Ask again once it is back.`;
     case "delivered": {
       const done = outcome.deliveries.map(
         (d) => `${destinationWords(d.destination)} at ${atZone(d.updatedAt, team.timezone)}`,

@@ -58,6 +58,8 @@ export interface SlotRuns {
   /** Keys of the slots running now. */
   keys(): string[];
   launch(run: SlotLaunch): void;
+  /** Books a run started elsewhere (a slash command) under `key`: listed, counted, waited for. */
+  track<T>(key: string, work: () => Promise<T>): Promise<T>;
   idle(): Promise<void>;
   /** Waits up to `ms` for every run; true when they all ended. */
   settleWithin(ms: number): Promise<boolean>;
@@ -67,7 +69,7 @@ export interface SlotRuns {
 export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
   const { ledger, metrics, clock, timers, claim } = options;
   const { sendTimeoutMs } = claim;
-  const running = new Map<string, string>(); // job id → slot key
+  const running = new Map<string | symbol, string>(); // job id (or a booked run) → slot key
   const inFlight = new Set<Promise<void>>();
 
   function launch({ job, fire, key, trigger, now, cache }: SlotLaunch): void {
@@ -149,10 +151,30 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     inFlight.add(run);
   }
 
+  function track<T>(key: string, work: () => Promise<T>): Promise<T> {
+    // Its own entry, never a job's: a scheduled run of the same job is not held back by it
+    // (the ledger's claims keep the two from sending one slot twice).
+    const id = Symbol(key);
+    running.set(id, key);
+    const result = work();
+    const run = result
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        running.delete(id);
+        inFlight.delete(run);
+      });
+    inFlight.add(run);
+    return result;
+  }
+
   return {
     isRunning: (jobId) => running.has(jobId),
     keys: () => [...running.values()],
     launch,
+    track,
     idle: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
-import { applySilences, type SilenceSpan } from "../../src/alerts/silencing.js";
+import {
+  applySilences,
+  type SilenceSpan,
+  type SnoozeSpan,
+  snoozeOf,
+} from "../../src/alerts/silencing.js";
 import type { AlertRule, ScopeState, ScopeWindow } from "../../src/alerts/types.js";
 import { counts, rule } from "./alert-builders.js";
 
@@ -49,6 +54,7 @@ function run(r: AlertRule, steps: Step[]) {
       recorded: out.recorded.transitions.map((t) => t.kind).join(",") || "-",
       posted: out.posted.transitions.map((t) => t.kind).join(",") || "-",
       mention: out.posted.mention,
+      afterSilence: out.posted.transitions.find((t) => t.afterSilence)?.afterSilence ?? null,
     };
   });
 }
@@ -74,6 +80,8 @@ describe("applySilences", () => {
     expect(steps.map((s) => s.recorded)).toEqual(["fired", "escalated", "-", "reminder", "-"]);
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "-", "reminder", "-"]);
     expect(steps.map((s) => s.mention)).toEqual([true, false, false, false, false]);
+    // The reminder says why it comes now: the snooze ran out.
+    expect(steps[3]?.afterSilence).toEqual({ endedBy: null });
   });
 
   it("posts nothing when the silence ends on a scope that resolved meanwhile", () => {
@@ -88,14 +96,15 @@ describe("applySilences", () => {
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "-", "-"]);
   });
 
-  it("a silence ended early from Slack or the CLI posts the state at the next evaluation", () => {
-    const s = silence(1, 30, 2);
+  it("a silence ended early from Slack or the CLI posts the state at the next evaluation, saying who ended it", () => {
+    const s = { ...silence(1, 30, 2), endedBy: "cli:ana" };
     const steps = run(rule(), [
       { flaky: 4 },
       { flaky: 4, silences: [s] },
       { flaky: 4, silences: [s] },
     ]);
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "reminder"]);
+    expect(steps[2]?.afterSilence).toEqual({ endedBy: "cli:ana" });
   });
 
   it("a silence of another scope, or one not yet started, holds nothing back", () => {
@@ -119,5 +128,37 @@ describe("applySilences", () => {
     ]);
     expect(steps.map((s) => s.recorded)).toEqual(["fired", "reminder", "escalated", "reminder"]);
     expect(steps.map((s) => s.posted)).toEqual(["fired", "-", "escalated", "reminder"]);
+  });
+});
+
+describe("the snooze a fire's first message shows", () => {
+  const span = (id: number, scope: string, to: number, extra: Partial<SnoozeSpan> = {}) => ({
+    id,
+    scope,
+    author: `U${id}`,
+    startsAt: day(0),
+    endsAt: day(to),
+    endedAt: null,
+    ...extra,
+  });
+  const now = day(1).toISOString();
+
+  it("is the holding silence of its scopes that ends last, ending every holding one", () => {
+    const silences = [
+      span(1, "p1", 2),
+      span(2, "p2", 5),
+      span(3, "p1", 9, { endedAt: day(1) }), // ended early: no longer holds
+      span(4, "p1", 1), // ran out
+      span(5, "p9", 9), // another fire's scope
+    ];
+    expect(snoozeOf(silences, ["p1", "p2"], now)).toEqual({
+      by: "U2",
+      until: day(5).toISOString(),
+      silenceIds: [1, 2],
+    });
+  });
+
+  it("is none when nothing holds on its scopes", () => {
+    expect(snoozeOf([span(4, "p1", 1), span(5, "p9", 9)], ["p1"], now)).toBeNull();
   });
 });

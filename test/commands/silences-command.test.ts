@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import stringWidth from "string-width";
 import { afterEach, describe, expect, it } from "vitest";
 import { silencesCommand, unsilenceCommand } from "../../src/commands/silences-command.js";
 import { UsageError } from "../../src/errors.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import type { NewSilence } from "../../src/state/silences.js";
 import { configText } from "../config/config-builders.js";
+import { showInTerminal } from "../render/xterm-screen.js";
 
 // `alerts --silences` and `alerts --unsilence ID` over a real SQLite ledger in a temp dir.
 
@@ -56,12 +58,49 @@ describe("alerts --silences", () => {
     ]);
     expect(await silencesCommand({ config: configPath, team: "checkout" }, out, NOW)).toBe(0);
     expect(lines).toEqual([
-      `#${ids[0]}  checkout/flaky-rate  pdqmxlz  until 2026-11-26 10:00 UTC  by U0MARIA`,
-      `#${ids[1]}  checkout/flaky-rate  team  from 2026-11-25 12:00 UTC until 2026-11-25 13:00 UTC  by cli:ana`,
+      `#${ids[0]}  checkout/flaky-rate  pdqmxlz  by U0MARIA`,
+      "    until 2026-11-26 10:00 UTC",
+      `#${ids[1]}  checkout/flaky-rate  team  by cli:ana`,
+      "    from 2026-11-25 12:00 UTC until 2026-11-25 13:00 UTC",
     ]);
     lines.length = 0;
     await silencesCommand({ config: configPath }, out, NOW);
-    expect(lines).toHaveLength(3);
+    expect(lines.filter((l) => l.startsWith("#"))).toHaveLength(3);
+  });
+
+  it("with --all lists past silences too: run out, or ended early and by whom", async () => {
+    const { configPath, ledgerPath, ids, lines, out } = await setUp([
+      aSilence("over", { startsAt: at(-3), endsAt: at(-1) }),
+      aSilence("ended", { startsAt: at(-2) }),
+      aSilence("holds"),
+    ]);
+    const ledger = openLedger(ledgerPath);
+    await ledger.endSilence(ids[1] ?? 0, "U0JONAS", at(-1));
+    await ledger.close();
+    expect(await silencesCommand({ config: configPath, all: true }, out, NOW)).toBe(0);
+    expect(lines).toEqual([
+      `#${ids[0]}  checkout/flaky-rate  pdqmxlz  by U0MARIA`,
+      "    from 2026-11-25 07:00 UTC, ran out 2026-11-25 09:00 UTC",
+      `#${ids[1]}  checkout/flaky-rate  pdqmxlz  by U0MARIA`,
+      "    from 2026-11-25 08:00 UTC, ended 2026-11-25 09:00 UTC by U0JONAS",
+      `#${ids[2]}  checkout/flaky-rate  pdqmxlz  by U0MARIA`,
+      "    until 2026-11-26 10:00 UTC",
+    ]);
+  });
+
+  it.each([80, 120])("fits %i columns, long names broken between words", async (width) => {
+    const { configPath, ledgerPath, ids, lines, out } = await setUp([
+      aSilence("a", { startsAt: at(-2), alert: "flaky-rate-of-the-checkout-end-to-end-suite" }),
+      aSilence("b", { startsAt: at(2), endsAt: at(3), author: "cli:someone-with-a-long-name" }),
+    ]);
+    const ledger = openLedger(ledgerPath);
+    await ledger.endSilence(ids[0] ?? 0, "cli:someone-with-a-long-name", at(-1));
+    await ledger.close();
+    await silencesCommand({ config: configPath, all: true, width }, out, NOW);
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+    const { wrapped } = await showInTerminal(`${lines.join("\n")}\n`, width);
+    expect(wrapped).toEqual([]);
+    expect(lines.join(" ")).toContain("by cli:someone-with-a-long-name");
   });
 
   it("says so when there are none", async () => {

@@ -71,6 +71,20 @@ async function press(
   );
 }
 
+/** The texts of a message's context lines. */
+const contexts = (post: FakePost) =>
+  (post.blocks ?? []).flatMap((b) => {
+    const block = b as { type?: string; elements?: { text?: string }[] };
+    return block.type === "context" ? (block.elements ?? []).map((e) => e.text ?? "") : [];
+  });
+
+/** The action ids of a message's buttons and menus. */
+const actionIds = (post: FakePost) =>
+  (post.blocks ?? []).flatMap((b) => {
+    const block = b as { type?: string; elements?: { action_id?: string }[] };
+    return block.type === "actions" ? (block.elements ?? []).map((e) => e.action_id) : [];
+  });
+
 const thread = (live: AlertSetup, root: FakePost) =>
   live.slack.posts.filter((p) => p.thread_ts === root.ts);
 
@@ -93,7 +107,9 @@ describe("alert buttons, end to end", () => {
     });
     expect(await press(live, logs, ack)).toMatchObject({ msg: "alert action applied" });
     // 12:00Z is 13:00 in Berlin, the team's zone.
-    expect(JSON.stringify(fire.blocks)).toContain("Acknowledged by <@U0MARIA> at 13:00");
+    expect(JSON.stringify(fire.blocks)).toContain(
+      "Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+    );
 
     const snooze = pressPayload(fire, {
       user: "U0MARIA",
@@ -106,6 +122,9 @@ describe("alert buttons, end to end", () => {
       ":eyes: Acknowledged by <@U0MARIA>",
       ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Fri 13:00 Europe/Berlin",
     ]);
+    // The first message says so too, with *End snooze* in the menu's place.
+    expect(contexts(fire)).toContain(":zzz: Snoozed until Fri 13:00 Europe/Berlin by <@U0MARIA>");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
 
     // Nov 20 08:00Z, under the snooze: the escalation to 7.5% is recorded, not posted.
     const posts = live.slack.posts.length;
@@ -138,6 +157,60 @@ describe("alert buttons, end to end", () => {
     expect(fire.text).toContain("Still firing (warn)");
     expect(JSON.stringify(fire.blocks)).toContain(ALERT_ACTION.acknowledge);
     expect(JSON.stringify(fire.blocks)).not.toContain("Acknowledged by");
+    // The snooze ran out: the first message no longer shows it, and offers the menu again.
+    expect(JSON.stringify(fire.blocks)).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+  });
+
+  it("End snooze, on the first message or in the thread, edits the first message back", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const snooze = (actionTs: string) =>
+      pressPayload(fire, {
+        user: "U0MARIA",
+        actionId: ALERT_ACTION.snooze,
+        option: "1h",
+        actionTs,
+      });
+    const endSnooze = (post: FakePost, actionTs: string) =>
+      pressPayload(post, { user: "U0JONAS", actionId: ALERT_ACTION.endSnooze, actionTs });
+
+    await press(live, logs, snooze("1763553600.000500"));
+    expect(contexts(fire)).toContain(":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>");
+    // Acknowledged while snoozed: both lines, in the order the evaluation's edits show them.
+    const ack = { user: "U0MARIA", actionId: ALERT_ACTION.acknowledge };
+    await press(live, logs, pressPayload(fire, { ...ack, actionTs: "1763553600.000550" }));
+    expect(contexts(fire).slice(1)).toEqual([
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+      ":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>",
+    ]);
+    expect(await press(live, logs, endSnooze(fire, "1763553600.000600"))).toMatchObject({
+      msg: "alert action applied",
+    });
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+
+    await press(live, logs, snooze("1763553600.000700"));
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
+    const line = thread(live, fire).findLast((p) => p.text.startsWith(":zzz: Snoozed"));
+    if (!line) throw new Error("no snooze line in the thread");
+    expect(await press(live, logs, endSnooze(line, "1763553600.000800"))).toMatchObject({
+      msg: "alert action applied",
+    });
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
+    expect(thread(live, fire).map((p) => p.text)).toEqual([
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":eyes: Acknowledged by <@U0MARIA>",
+      ":bell: Snooze ended by <@U0JONAS>",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":bell: Snooze ended by <@U0JONAS>",
+    ]);
   });
 
   it("a snooze that ends on an alert still firing, with nothing new, posts its state once", async () => {
@@ -168,10 +241,64 @@ describe("alert buttons, end to end", () => {
     expect(replies()).toHaveLength(1);
     expect(replies()[0]?.text).toMatch(/Design system flaky rate 4\.\d%/);
     expect(JSON.stringify(replies()[0]?.blocks)).toContain("*Still firing*");
+    expect(JSON.stringify(replies()[0]?.blocks)).toContain("snooze ran out");
     await evaluate(live, "2026-11-22"); // 0.9%: resolved, posted as always
     expect(replies()).toHaveLength(2);
     expect(replies()[1]?.text).toMatch(/resolved after/);
     expect(live.slack.posts.filter((p) => p.thread_ts === null)).toEqual([fire]);
+  });
+
+  it("a press whose answer failed after the store write shows at the next edit of the first message", async () => {
+    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+    setup = live;
+    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    // critical at 8%: warn all along (no escalation to clear the acknowledgement).
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.teams[0].alerts[0].critical_at = 8;
+    writeFileSync(live.configPath, stringify(config));
+    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
+    const [fire] = live.slack.posts;
+    if (!fire) throw new Error("the alert did not fire");
+    const { logs } = await startDaemon(live);
+    const failedEdits = () =>
+      logs.filter(
+        (l) =>
+          l.msg ===
+          "could not answer in the first message; what the press stored holds all the same",
+      ).length;
+
+    // Slack refuses both edits of the first message: the ack and the snooze are stored all the
+    // same, and their thread lines are still written.
+    live.slack.failNext("chat.update", "channel_not_found", { times: 2 });
+    for (const [actionId, option, actionTs] of [
+      [ALERT_ACTION.acknowledge, undefined, "1763553600.000900"],
+      [ALERT_ACTION.snooze, "1h", "1763553600.001000"],
+    ] as const) {
+      const before = failedEdits();
+      const payload = pressPayload(fire, {
+        user: "U0MARIA",
+        actionId,
+        actionTs,
+        ...(option ? { option } : {}),
+      });
+      expect(await press(live, logs, payload)).toMatchObject({ msg: "alert action applied" });
+      expect(failedEdits()).toBe(before + 1);
+    }
+    expect(contexts(fire)).toEqual([expect.stringMatching(/^flaky rate/)]);
+    expect(thread(live, fire).map((p) => p.text)).toEqual([
+      ":eyes: Acknowledged by <@U0MARIA>",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+    ]);
+
+    // Nov 20 08:00Z, the snooze over: its release edits the first message, which now shows
+    // the acknowledgement that stands, and no snooze.
+    await evaluate(live, "2026-11-20");
+    expect(thread(live, fire)).toHaveLength(3);
+    expect(contexts(fire)).toContain(
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+    );
+    expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
+    expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
   });
 
   it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {

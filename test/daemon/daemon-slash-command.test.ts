@@ -126,4 +126,70 @@ describe("the daemon's /insights command", () => {
     }
     expect(slack.posts.filter((p) => !p.thread_ts)).toHaveLength(2);
   });
+
+  it("a digest asked for is one of the daemon's runs: listed, counted, and bounded by the grace at shutdown", async () => {
+    live = await startLiveSetup({
+      digests: [
+        {
+          name: "weekly",
+          schedule: "0 9 * * 2",
+          period: "previous_week",
+          catch_up: "10m",
+          slack: { channel: "C0123ABCD" },
+        },
+        {
+          name: "daily",
+          schedule: "0 9 * * *",
+          period: "previous_day",
+          catch_up: "10m",
+          slack: { channel: "C0ALERTS" },
+        },
+      ],
+    });
+    const config = loadConfig(live.configPath, {
+      env: { ...live.env, SLACK_APP_TOKEN: FAKE_SLACK_APP_TOKEN },
+    });
+    const { lines: logs, logger } = captureLogs();
+    const started = await startDaemonService(config, {
+      logger,
+      now: () => ASKED_AT,
+      tickMs: 50,
+      socketReconnectStepMs: 50,
+    });
+    service = started;
+    await waitFor("connected", () => started.slackSocket()?.state === "connected");
+    const slack = live.slack;
+    const ask = async (text: string) => {
+      const url = slack.responseUrl();
+      const payload = { command: "/insights", text, user_id: "U0MARIA", channel_id: "C0123ABCD" };
+      await slack.socket.send("slash_commands", { ...payload, response_url: url });
+      return url;
+    };
+
+    // The weekly digest's post held in Slack: the run is in the daemon's running list.
+    const weekly = slack.holdNext("chat.postMessage", { channel: "C0123ABCD" });
+    const weeklyUrl = await ask("digest checkout weekly");
+    await weekly.arrived;
+    expect(started.daemon.status().running).toEqual(["checkout.weekly.2026-11-16_2026-11-22"]);
+    weekly.release();
+    await waitFor("the answer", () => slack.responses.filter((r) => r.url === weeklyUrl)[1]);
+    // Counted among the slots, marked as asked for from Slack.
+    const metrics = await (await fetch(`${started.opsUrl}/metrics`)).text();
+    expect(metrics).toContain(
+      'insights_reporter_slots_total{team="checkout",kind="digest",job="weekly",result="delivered",trigger="slash_command"} 1',
+    );
+
+    // The daily digest's post never answered: shutdown waits the grace for it, no longer.
+    const daily = slack.holdNext("chat.postMessage", { channel: "C0ALERTS" });
+    daily.neverAnswer();
+    await ask("digest checkout daily");
+    await daily.arrived;
+    expect(started.daemon.status().running).toEqual(["checkout.daily.2026-11-23"]);
+    service = null;
+    await started.stop(100);
+    expect(logs.find((l) => l.msg === "daemon stopped")).toBeDefined();
+    expect(
+      logs.find((l) => String(l.msg).startsWith("stopping with slots still in flight")),
+    ).toMatchObject({ unfinished: ["checkout.daily.2026-11-23"] });
+  });
 });

@@ -41,6 +41,7 @@ function notify(
   states: Map<string, ScopeState>,
   ack = false,
   buttons = true,
+  snoozed = false,
 ) {
   const evaluation = evaluateAlert({
     rule: rule(),
@@ -70,6 +71,11 @@ function notify(
     now: NOW,
     buttons,
     ...(ack ? { acknowledgements: { [FIRE]: { by: "U0MARIA", at: "2026-11-19T13:05:00Z" } } } : {}),
+    ...(snoozed
+      ? {
+          snoozes: { [FIRE]: { by: "U0JONAS", until: "2026-11-23T08:00:00Z", silenceIds: [4, 5] } },
+        }
+      : {}),
   });
 }
 
@@ -100,9 +106,24 @@ describe("alert buttons", () => {
     const blocks = update?.message.blocks ?? [];
     expect(ids(actionsOf(blocks)[0])).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
     expect(fireKeyOfBlock(String(actionsOf(blocks)[0]?.block_id))).toBe(FIRE);
-    expect(JSON.stringify(blocks)).toContain("Acknowledged by <@U0MARIA> at 14:05");
+    expect(JSON.stringify(blocks)).toContain(
+      "Acknowledged by <@U0MARIA> at Thu 14:05 Europe/Berlin",
+    );
     // The reply in the thread has no buttons: they live on the fire's first message.
     expect(actionsOf(n?.slack?.post.main.blocks ?? [])).toEqual([]);
+  });
+
+  it("the edit of a fire under a snooze says until when and by whom, with End snooze in the menu's place", () => {
+    const n = notify([window("p1", 6)], new Map([["p1", warn]]), false, true, true);
+    const [update] = n?.slack?.updates ?? [];
+    const blocks = update?.message.blocks ?? [];
+    const [actions] = actionsOf(blocks);
+    expect(ids(actions)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
+    expect((actions?.elements as { value?: string }[] | undefined)?.[1]?.value).toBe("4,5");
+    expect(JSON.stringify(blocks)).toContain(
+      ":zzz: Snoozed until Mon 09:00 Europe/Berlin by <@U0JONAS>",
+    );
+    expect(checkMessage(update?.message.text, blocks)).toBeNull();
   });
 
   it("without Socket Mode (no app token, nothing to take a press) a firing alert has no buttons", () => {

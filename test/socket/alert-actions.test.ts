@@ -146,7 +146,7 @@ describe("pressing an alert's buttons", () => {
     ]);
     expect(post.edits).toBe(1);
     const edited = JSON.stringify(post.blocks);
-    expect(edited).toContain("Acknowledged by <@U0MARIA> at 14:05");
+    expect(edited).toContain("Acknowledged by <@U0MARIA> at Wed 14:05 Europe/Berlin");
     // Still firing: the buttons stay, under the acknowledgement.
     expect(edited.indexOf("Acknowledged by")).toBeLessThan(
       edited.indexOf(ALERT_ACTION.acknowledge),
@@ -199,6 +199,18 @@ describe("pressing an alert's buttons", () => {
     expect(await ledger.silences({ activeAt: NOW })).toEqual([]);
     expect((await ledger.silences({}))[0]).toMatchObject({ endedBy: "U0BOB", endedAt: NOW });
     expect(await press(end, 1)).toMatchObject({ msg: "alert action already applied" });
+    // Pressed again later by someone else: told, alone, that there is nothing left to end.
+    const again = pressPayload(line, {
+      user: "U0ANA",
+      actionId: ALERT_ACTION.endSnooze,
+      actionTs: "1764075900.000400",
+    });
+    expect(await press(again)).toMatchObject({ msg: "alert action already applied" });
+    expect(slack?.ephemerals.at(-1)).toEqual({
+      channel: CHANNEL,
+      user: "U0ANA",
+      text: "This snooze was ended already, by <@U0BOB> at Wed 14:05 Europe/Berlin: there is nothing to end.",
+    });
     expect(thread().map((p) => p.text)).toEqual([
       ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 14:05 Europe/Berlin",
       ":bell: Snooze ended by <@U0BOB>",

@@ -3,8 +3,8 @@ import type { SlackBlock } from "../../messages.js";
 import type { Secret } from "../../secret.js";
 import type { SlackLogger } from "./slack-library-logger.js";
 
-// The Web API calls that answer a button press (issue 24): edit the alert's first message,
-// write a line in its thread, answer the presser alone, and read a user group's members. The
+// The Web API calls that answer a button press (issue 24): read and edit the alert's first
+// message, write a line in its thread, answer the presser alone, and read a user group's members. The
 // SDK is loaded on the first press, so a daemon nobody presses never holds it.
 
 /** What answering a press needs from Slack. */
@@ -16,6 +16,11 @@ export interface SlackActionsApi {
     text: string,
     blocks: SlackBlock[],
   ): Promise<void>;
+  /** A thread's first message as Slack holds it now, or null when it is gone (conversations.replies). */
+  firstMessage(
+    channel: string,
+    threadTs: string,
+  ): Promise<{ text: string; blocks: SlackBlock[] } | null>;
   /** A message only `user` sees (chat.postEphemeral: no public URL needed, unlike response_url). */
   postEphemeral(channel: string, user: string, text: string): Promise<void>;
   /** The user ids of a user group (S…). */
@@ -54,6 +59,16 @@ export function slackActionsApi(
           unfurl_links: false,
         }),
       );
+    },
+    async firstMessage(channel, threadTs) {
+      const { calls, paced } = await clients();
+      const answer = await paced("conversations.replies", () =>
+        calls.conversations.replies({ channel, ts: threadTs, limit: 1 }),
+      );
+      const first = answer.messages?.find((m) => m.ts === threadTs);
+      return first
+        ? { text: first.text ?? "", blocks: (first.blocks ?? []) as unknown as SlackBlock[] }
+        : null;
     },
     async postEphemeral(channel, user, text) {
       const { calls, paced } = await clients();

@@ -1,7 +1,7 @@
 import type { Evaluation, ScopeState } from "../../alerts/types.js";
 import type { AlertNotification } from "../../messages.js";
 import { webhookAlertBody } from "../webhook/webhook-alert.js";
-import type { Acknowledged, AlertMessageInput, RootView } from "./alert-view.js";
+import type { Acknowledged, AlertMessageInput, RootView, Snoozed } from "./alert-view.js";
 import { renderAlertEmail } from "./email-alert.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./slack-alert.js";
 import { renderTeamsAlert } from "./teams-alert.js";
@@ -21,6 +21,8 @@ export interface NotificationInput extends Omit<AlertMessageInput, "transitions"
   now: string;
   /** The standing acknowledgement of each fire, by its key, shown in its first message. */
   acknowledgements?: Readonly<Record<string, Acknowledged>>;
+  /** The snooze that holds on each fire now, by its key, shown in its first message. */
+  snoozes?: Readonly<Record<string, Snoozed>>;
 }
 
 /** The notification of an evaluation, or null when nothing changed. */
@@ -36,6 +38,7 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
   const roots = rootViews(evaluation, now).map((root) => ({
     ...root,
     acknowledged: input.acknowledgements?.[root.rootKey] ?? null,
+    snoozed: input.snoozes?.[root.rootKey] ?? null,
   }));
   // A fire starts a thread; anything else belongs under the fire it follows.
   const threadKey = fired

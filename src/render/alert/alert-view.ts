@@ -60,12 +60,21 @@ export interface RootView {
   resolvedAt: string | null;
   /** Who acknowledged the fire and when; null or absent when no one has (or an escalation cleared it). */
   acknowledged?: Acknowledged | null;
+  /** The snooze that holds on the fire now; null or absent when none does. */
+  snoozed?: Snoozed | null;
 }
 
 /** An acknowledgement as a message shows it: a Slack user id and an ISO instant. */
 export interface Acknowledged {
   by: string;
   at: string;
+}
+
+/** A snooze as the first message shows it: who, until when (ISO), and the silences *End snooze* ends. */
+export interface Snoozed {
+  by: string;
+  until: string;
+  silenceIds: readonly number[];
 }
 
 /** A scope of a fire's first message, with what the words of its end need. */

@@ -1,6 +1,6 @@
 import { SNOOZE_LABEL, SNOOZE_LENGTHS, type SnoozeLength } from "../../alerts/snooze-until.js";
 import type { SlackBlock } from "../../messages.js";
-import type { Acknowledged } from "./alert-view.js";
+import type { Acknowledged, Snoozed } from "./alert-view.js";
 
 // The buttons under a firing alert's message and the words of what people did with them
 // (issue 24). What a press needs is in the block: its id names the fire (its evaluation key,
@@ -34,15 +34,16 @@ const plain = (text: string) => ({ type: "plain_text", text, emoji: true });
 const BLOCK_ID_CHARS = 255;
 
 /**
- * *Acknowledge* and a *Snooze* menu (1 hour, 1 day, until Monday 09:00) for a fire; none when
- * the fire's key is too long for a block id (team and alert names hundreds of characters long).
+ * *Acknowledge* and a *Snooze* menu (1 hour, 1 day, until Monday 09:00) for a fire — or, while
+ * a snooze holds, *End snooze* in the menu's place; none when the fire's key is too long for a
+ * block id (team and alert names hundreds of characters long).
  */
-export function alertActionsBlocks(fireKey: string): SlackBlock[] {
+export function alertActionsBlocks(fireKey: string, snoozed: Snoozed | null = null): SlackBlock[] {
   if (alertActionsBlockId(fireKey).length > BLOCK_ID_CHARS) return [];
-  return [alertActionsBlock(fireKey)];
+  return [alertActionsBlock(fireKey, snoozed)];
 }
 
-function alertActionsBlock(fireKey: string): SlackBlock {
+function alertActionsBlock(fireKey: string, snoozed: Snoozed | null): SlackBlock {
   return {
     type: "actions",
     block_id: alertActionsBlockId(fireKey),
@@ -53,27 +54,78 @@ function alertActionsBlock(fireKey: string): SlackBlock {
         text: plain("Acknowledge"),
         value: "ack",
       },
-      {
-        type: "static_select",
-        action_id: ALERT_ACTION.snooze,
-        placeholder: plain("Snooze\u2026"),
-        options: SNOOZE_LENGTHS.map((length) => ({
-          text: plain(`Snooze ${SNOOZE_LABEL[length]}`),
-          value: length,
-        })),
-      },
+      snoozed ? endSnoozeButton(snoozed.silenceIds) : snoozeMenu(),
     ],
   };
 }
 
-/** "Acknowledged by <@U…> at 14:05", in the team's zone, for the fire's first message. */
+const snoozeMenu = () => ({
+  type: "static_select",
+  action_id: ALERT_ACTION.snooze,
+  placeholder: plain("Snooze\u2026"),
+  options: SNOOZE_LENGTHS.map((length) => ({
+    text: plain(`Snooze ${SNOOZE_LABEL[length]}`),
+    value: length,
+  })),
+});
+
+const endSnoozeButton = (silenceIds: readonly number[]) => ({
+  type: "button",
+  action_id: ALERT_ACTION.endSnooze,
+  text: plain("End snooze"),
+  value: silenceIds.join(","),
+});
+
+/** "Snoozed until Wed 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
+export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
+  const until = zoned(new Date(snoozed.until), timezone);
+  return {
+    type: "context",
+    elements: [{ type: "mrkdwn", text: `${SNOOZED_MARK} until ${until} by <@${snoozed.by}>` }],
+  };
+}
+
+/** How a first message's snooze line starts. */
+export const SNOOZED_MARK = ":zzz: Snoozed";
+
+/**
+ * A fire's first message (as Slack holds it) with its snooze shown, or with no snooze when
+ * `snoozed` is null: the "Snoozed until …" line above the buttons, and *End snooze* in place of
+ * the menu. A message without the fire's buttons is returned as it is.
+ */
+export function withSnooze(
+  blocks: readonly SlackBlock[],
+  fireKey: string,
+  snoozed: Snoozed | null,
+  timezone: string,
+): SlackBlock[] {
+  const blockId = alertActionsBlockId(fireKey);
+  const at = blocks.findIndex((b) => b.type === "actions" && b.block_id === blockId);
+  if (at === -1) return [...blocks];
+  const before = blocks.slice(0, at).filter((b) => !isContextStarting(b, SNOOZED_MARK));
+  return [
+    ...before,
+    ...(snoozed ? [snoozedContext(snoozed, timezone)] : []),
+    alertActionsBlock(fireKey, snoozed),
+    ...blocks.slice(at + 1),
+  ];
+}
+
+/** Whether a block is a context line whose first text starts with `start`. */
+export function isContextStarting(block: SlackBlock, start: string): boolean {
+  if (block.type !== "context") return false;
+  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
+  return typeof first?.text === "string" && first.text.startsWith(start);
+}
+
+/** "Acknowledged by <@U…> at Wed 14:05 Europe/Berlin", in the team's zone, for the fire's first message. */
 export function acknowledgedContext(ack: Acknowledged, timezone: string): SlackBlock {
   return {
     type: "context",
     elements: [
       {
         type: "mrkdwn",
-        text: `:eyes: Acknowledged by <@${ack.by}> at ${clock(new Date(ack.at), timezone, false)}`,
+        text: `:eyes: Acknowledged by <@${ack.by}> at ${zoned(new Date(ack.at), timezone)}`,
       },
     ],
   };
@@ -106,7 +158,7 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
     }
     case "snoozed": {
       const length = line.length === "monday" ? "" : ` for ${SNOOZE_LABEL[line.length]}`;
-      const until = `${clock(line.until, line.timezone, true)} ${line.timezone}`;
+      const until = zoned(line.until, line.timezone);
       const text = `:zzz: Snoozed${length} by <@${line.by}> \u2014 until ${until}`;
       return {
         text,
@@ -115,14 +167,7 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
           {
             type: "actions",
             block_id: alertActionsBlockId(line.fireKey),
-            elements: [
-              {
-                type: "button",
-                action_id: ALERT_ACTION.endSnooze,
-                text: plain("End snooze"),
-                value: line.silenceIds.join(","),
-              },
-            ],
+            elements: [endSnoozeButton(line.silenceIds)],
           },
         ],
       };
@@ -131,6 +176,11 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
 }
 
 const mrkdwn = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
+
+/** "Wed 09:00 Europe/Berlin": an instant as every line about a press shows it. */
+export function zoned(at: Date, timezone: string): string {
+  return `${clock(at, timezone, true)} ${timezone}`;
+}
 
 /** "14:05", or "Wed 09:00" with the weekday, on the zone's 24-hour clock. */
 function clock(at: Date, timezone: string, weekday: boolean): string {

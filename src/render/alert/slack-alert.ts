@@ -23,7 +23,7 @@ import {
   transitionSentence,
   worstOf,
 } from "./alert-view.js";
-import { acknowledgedContext, alertActionsBlocks } from "./slack-alert-actions.js";
+import { acknowledgedContext, alertActionsBlocks, snoozedContext } from "./slack-alert-actions.js";
 
 // An alert evaluation as Slack Block Kit: one message grouping its transitions (fired first),
 // the mention only when something fired or escalated (and then the project's owners on its line,
@@ -104,11 +104,16 @@ export function renderSlackAlertRoot(
       context(
         `${escapeMrkdwn(ruleText(input))} \u00b7 updated for the window ${formatPeriod(input.period)}; the thread has every change${teamLink(input)}`,
       ),
-      // While it fires: who acknowledged it, and the buttons; a resolved alert has neither.
+      // While it fires: who acknowledged it, its snooze, and the buttons; a resolved alert has none.
       ...(root.resolvedAt === null && root.acknowledged
         ? [acknowledgedContext(root.acknowledged, input.team.timezone)]
         : []),
-      ...(root.resolvedAt === null && input.buttons ? alertActionsBlocks(root.rootKey) : []),
+      ...(root.resolvedAt === null && root.snoozed
+        ? [snoozedContext(root.snoozed, input.team.timezone)]
+        : []),
+      ...(root.resolvedAt === null && input.buttons
+        ? alertActionsBlocks(root.rootKey, root.snoozed ?? null)
+        : []),
     ],
   };
 }
@@ -187,13 +192,21 @@ function transitionLine(
   const name = linked(t.name, scopeDashboardUrl(input, t.scope));
   // The sentence starts with the scope's name: bold there, the rest as written.
   const rest = escapeMrkdwn(transitionSentence(input, t, now).slice(t.name.length));
-  const parts = transitionParts(input, t).map(escapeMrkdwn);
+  const parts = [...transitionParts(input, t).map(escapeMrkdwn), ...afterSilence(t)];
   const line = [`${STATE_MARK[t.to]} *${name}*${rest}`, ...parts].join(" \u00b7 ");
   const owners = transitionOwners(input, t).filter(
     (o) => ownerMention(o) !== "" && !mentioned.has(o),
   );
   for (const owner of owners) mentioned.add(owner);
   return owners.length === 0 ? line : `${line} ${owners.map(ownerMention).join(" ")}`;
+}
+
+/** Why a reminder is posted now: "snooze ended by <@U…>" (or `cli:ana`), or "snooze ran out". */
+function afterSilence(t: Transition): string[] {
+  if (!t.afterSilence) return [];
+  const by = t.afterSilence.endedBy;
+  if (by === null) return ["snooze ran out"];
+  return [`snooze ended by ${/^[UW][A-Z0-9]+$/.test(by) ? `<@${by}>` : escapeMrkdwn(by)}`];
 }
 
 const section = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
