@@ -39,6 +39,12 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: E2E,
+          // Processes, servers and a database on 2 shared cores: a kill-and-restart test that
+          // takes 11 s on an idle machine took over 20 s beside the rest of the suite and other
+          // work (seen 2026-11-25). The tests wait on signals; this is only how long a hung one
+          // may take to fail.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           globalSetup: ["test/build-cli.global-setup.ts", "test/postgres.global-setup.ts"],
         },
       },
