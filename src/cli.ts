@@ -352,6 +352,13 @@ function exitStatusFor(error: unknown): number {
   return 1;
 }
 
+// A reader that leaves early (`insights-reporter history | head`) closes the pipe: stop quietly,
+// as Unix tools do on SIGPIPE, instead of dying of an unhandled EPIPE with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
 void main(process.argv).then((code) => {
   process.exitCode = code;
 });

@@ -24,14 +24,9 @@ export interface Silence {
 }
 
 /** A silence to add; `key` names the action that asked for it, and makes adding it idempotent. */
-export interface NewSilence {
+export interface NewSilence
+  extends Pick<Silence, "team" | "alert" | "scope" | "author" | "startsAt" | "endsAt"> {
   key: string;
-  team: string;
-  alert: string;
-  scope: string;
-  author: string;
-  startsAt: Date;
-  endsAt: Date;
 }
 
 /** What adding a silence did: `created` false when its key was stored already (returned as stored). */
