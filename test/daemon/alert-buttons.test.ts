@@ -57,6 +57,31 @@ async function evaluate(live: AlertSetup, day: string, configPath = live.configP
   expect(code, cli.text.join("\n")).toBe(0);
 }
 
+/**
+ * The alert of every test, with its buttons (the app token set, so the alert carries them and
+ * the daemon takes the presses), not fired yet. `warnAllAlong`: critical at 8%, so the 7.5% and
+ * 4.0% days are warn like the 4.2% fire and no transition follows it until it resolves.
+ */
+async function startButtonSetup(options: { warnAllAlong?: boolean } = {}): Promise<AlertSetup> {
+  const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
+  setup = live;
+  live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+  if (options.warnAllAlong) {
+    const config = parse(readFileSync(live.configPath, "utf8"));
+    config.teams[0].alerts[0].critical_at = 8;
+    writeFileSync(live.configPath, stringify(config));
+  }
+  return live;
+}
+
+/** Evaluates Nov 19 (window Nov 18, 4.2%): the alert fires; its first message. */
+async function fireAlert(live: AlertSetup): Promise<FakePost> {
+  await evaluate(live, "2026-11-19");
+  const [fire] = live.slack.posts;
+  if (!fire) throw new Error("the alert did not fire");
+  return fire;
+}
+
 /** Sends a press and waits for the handler's outcome line. */
 async function press(
   live: AlertSetup,
@@ -90,13 +115,8 @@ const thread = (live: AlertSetup, root: FakePost) =>
 
 describe("alert buttons, end to end", () => {
   it("an ack shows in the first message; a snooze holds the next transition back; once it ends the news is posted again", async () => {
-    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
-    setup = live;
-    // With the app token the alert carries its buttons (the daemon with it takes the presses).
-    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
-    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
-    const [fire] = live.slack.posts;
-    if (!fire) throw new Error("the alert did not fire");
+    const live = await startButtonSetup();
+    const fire = await fireAlert(live);
     expect(JSON.stringify(fire.blocks)).toContain(ALERT_ACTION.snooze);
 
     const { logs } = await startDaemon(live);
@@ -163,12 +183,8 @@ describe("alert buttons, end to end", () => {
   });
 
   it("End snooze, on the first message or in the thread, edits the first message back", async () => {
-    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
-    setup = live;
-    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
-    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
-    const [fire] = live.slack.posts;
-    if (!fire) throw new Error("the alert did not fire");
+    const live = await startButtonSetup();
+    const fire = await fireAlert(live);
     const { logs } = await startDaemon(live);
     const snooze = (actionTs: string) =>
       pressPayload(fire, {
@@ -214,17 +230,10 @@ describe("alert buttons, end to end", () => {
   });
 
   it("a snooze that ends on an alert still firing, with nothing new, posts its state once", async () => {
-    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
-    setup = live;
-    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
     // critical at 8%: the 7.5% and 4.0% days are warn like the 4.2% fire, so no transition
     // follows the fire until it resolves.
-    const config = parse(readFileSync(live.configPath, "utf8"));
-    config.teams[0].alerts[0].critical_at = 8;
-    writeFileSync(live.configPath, stringify(config));
-    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
-    const [fire] = live.slack.posts;
-    if (!fire) throw new Error("the alert did not fire");
+    const live = await startButtonSetup({ warnAllAlong: true });
+    const fire = await fireAlert(live);
     const { logs } = await startDaemon(live);
     const snooze = pressPayload(fire, {
       user: "U0MARIA",
@@ -249,16 +258,9 @@ describe("alert buttons, end to end", () => {
   });
 
   it("a press whose answer failed after the store write shows at the next edit of the first message", async () => {
-    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
-    setup = live;
-    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
-    // critical at 8%: warn all along (no escalation to clear the acknowledgement).
-    const config = parse(readFileSync(live.configPath, "utf8"));
-    config.teams[0].alerts[0].critical_at = 8;
-    writeFileSync(live.configPath, stringify(config));
-    await evaluate(live, "2026-11-19"); // fires: window Nov 18, 4.2%
-    const [fire] = live.slack.posts;
-    if (!fire) throw new Error("the alert did not fire");
+    // Warn all along: no escalation to clear the acknowledgement.
+    const live = await startButtonSetup({ warnAllAlong: true });
+    const fire = await fireAlert(live);
     const { logs } = await startDaemon(live);
     const failedEdits = () =>
       logs.filter(
@@ -302,10 +304,7 @@ describe("alert buttons, end to end", () => {
   });
 
   it("two replicas on PostgreSQL, one press delivered to both: one silence, one thread line", async () => {
-    const live = await startAlertSetup({ today: "2026-11-23", schedule: "0 9 * * *" });
-    setup = live;
-    // With the app token the alert carries its buttons (the daemon with it takes the presses).
-    live.env.SLACK_APP_TOKEN = FAKE_SLACK_APP_TOKEN;
+    const live = await startButtonSetup();
     const databaseUrl = await createTestDatabase();
     const config = parse(readFileSync(live.configPath, "utf8"));
     config.state = { url: "${DATABASE_URL}", send_timeout: "2s" };

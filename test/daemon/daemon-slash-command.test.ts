@@ -4,6 +4,7 @@ import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-
 import { FAKE_SLACK_APP_TOKEN, type FakeSlack } from "../fake-slack/fake-slack-server.js";
 import { captureLogs } from "./daemon-harness.js";
 import { type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+import { ASKED_AT, DAILY, FIRES_AT, WEEKLY } from "./slash-digests.js";
 
 /**
  * `/insights` through the whole daemon (issue 24 §3): the fake Slack's Socket Mode sends a
@@ -21,34 +22,13 @@ afterEach(async () => {
   live = null;
 });
 
-// Tue 24 Nov 2026, 08:00 in Berlin: an hour before both digests fire.
-const ASKED_AT = new Date("2026-11-24T07:00:00.000Z");
-const FIRES_AT = new Date("2026-11-24T08:00:00.000Z");
-
 const digestsIn = (slack: FakeSlack, channel: string) =>
   slack.posts.filter((p) => p.channel === channel && p.thread_ts === null);
 
 describe("the daemon's /insights command", () => {
   it("posts the digest asked for once, answers the asker, and the schedule does not post that period again", async () => {
     live = await startLiveSetup({
-      digests: [
-        // Tuesdays at 09:00, for the week before: asked for on Tuesday at 08:00.
-        {
-          name: "weekly",
-          schedule: "0 9 * * 2",
-          period: "previous_week",
-          catch_up: "10m",
-          slack: { channel: "C0123ABCD" },
-        },
-        // Fires at the same instant, elsewhere: the sign that the schedule's tick ran.
-        {
-          name: "daily",
-          schedule: "0 9 * * *",
-          period: "previous_day",
-          catch_up: "10m",
-          slack: { channel: "C0ALERTS" },
-        },
-      ],
+      digests: [WEEKLY, DAILY],
     });
     const clock = { at: ASKED_AT };
     const config = loadConfig(live.configPath, {
@@ -129,22 +109,7 @@ describe("the daemon's /insights command", () => {
 
   it("a digest asked for is one of the daemon's runs: listed, counted, and bounded by the grace at shutdown", async () => {
     live = await startLiveSetup({
-      digests: [
-        {
-          name: "weekly",
-          schedule: "0 9 * * 2",
-          period: "previous_week",
-          catch_up: "10m",
-          slack: { channel: "C0123ABCD" },
-        },
-        {
-          name: "daily",
-          schedule: "0 9 * * *",
-          period: "previous_day",
-          catch_up: "10m",
-          slack: { channel: "C0ALERTS" },
-        },
-      ],
+      digests: [WEEKLY, DAILY],
     });
     const config = loadConfig(live.configPath, {
       env: { ...live.env, SLACK_APP_TOKEN: FAKE_SLACK_APP_TOKEN },

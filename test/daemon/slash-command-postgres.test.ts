@@ -7,6 +7,7 @@ import { FAKE_SLACK_APP_TOKEN } from "../fake-slack/fake-slack-server.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { captureLogs } from "./daemon-harness.js";
 import { type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+import { ASKED_AT, WEEKLY } from "./slash-digests.js";
 
 /**
  * `/insights digest` with two replicas on one PostgreSQL (issue 24, ADR 0007): each holds its
@@ -22,20 +23,10 @@ afterEach(async () => {
   live = null;
 });
 
-const ASKED_AT = new Date("2026-11-24T07:00:00.000Z"); // Tue 08:00 in Berlin
-
 describe("/insights digest on two replicas", () => {
   it("posts once when both replicas get the same command", async () => {
     live = await startLiveSetup({
-      digests: [
-        {
-          name: "weekly",
-          schedule: "0 9 * * 2",
-          period: "previous_week",
-          catch_up: "10m",
-          slack: { channel: "C0123ABCD" },
-        },
-      ],
+      digests: [WEEKLY],
     });
     const document = parse(readFileSync(live.configPath, "utf8")) as {
       state: Record<string, unknown>;

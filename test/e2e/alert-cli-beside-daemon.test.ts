@@ -1,23 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
-import { type DaemonProcess, runCli, startDaemonProcess } from "../daemon/daemon-process.js";
+import { runCli } from "../daemon/daemon-process.js";
 import { waitFor } from "../daemon/live-setup.js";
-import { type AlertSetup, CHANNEL, spikeToday, startAlertSetup } from "./alert-fixture.js";
+import { type AlertSetup, alertDaemons, CHANNEL, spikeToday } from "./alert-fixture.js";
 
 // `alerts` run by hand while the daemon is posting the same notification: the CLI claims the
 // destination like every sender, finds the daemon's send in flight, and leaves it alone. Before
 // it claimed, it took the send over and the channel got the notification twice.
 
-let setup: AlertSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await setup?.close();
-  setup = null;
-});
+const daemons = alertDaemons();
 
 async function alertSlot(s: AlertSetup) {
   const ledger = openLedger(s.ledgerPath);
@@ -32,16 +23,14 @@ async function alertSlot(s: AlertSetup) {
 describe("alerts beside a daemon sending the same slot", () => {
   it("leaves the daemon's send alone: the channel gets one post", async () => {
     // A send may take a minute before another process may take it over: the daemon's is fresh.
-    setup = await startAlertSetup({
+    const s = await daemons.setup({
       today: spikeToday(),
       schedule: "* * * * *",
       sendTimeout: "60s",
     });
-    const s = setup;
     // Slack holds the daemon's post and stores it only when released (answering late).
     const held = s.slack.holdNext("chat.postMessage", { effect: "on-release" });
-    const daemon = startDaemonProcess(s.configPath, s.env);
-    children.push(daemon);
+    daemons.daemon(s);
     await held.arrived;
     const slot = await alertSlot(s);
     expect(slot?.kind).toBe("alert");

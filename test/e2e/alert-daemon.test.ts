@@ -1,29 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
-import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
 import { waitFor } from "../daemon/live-setup.js";
-import { type AlertSetup, MENTION, spikeToday, startAlertSetup } from "./alert-fixture.js";
+import { type AlertSetup, alertDaemons, MENTION, spikeToday } from "./alert-fixture.js";
 
 // The daemon as a process evaluating an alert due every minute: killed between recording the
 // evaluation and sending it, then restarted, it sends the recorded notification exactly once;
 // restarted again while the alert fires, it announces nothing.
 
-let setup: AlertSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await setup?.close();
-  setup = null;
-});
-
-function start(s: AlertSetup): DaemonProcess {
-  const daemon = startDaemonProcess(s.configPath, s.env);
-  children.push(daemon);
-  return daemon;
-}
+const daemons = alertDaemons();
 
 async function alertSlot(s: AlertSetup) {
   const ledger = openLedger(s.ledgerPath);
@@ -38,12 +22,11 @@ async function alertSlot(s: AlertSetup) {
 
 describe("alerts in the daemon", () => {
   it("sends one notification per evaluation across a SIGKILL, and never re-announces a firing alert", async () => {
-    setup = await startAlertSetup({ today: spikeToday(), schedule: "* * * * *" });
-    const s = setup;
+    const s = await daemons.setup({ today: spikeToday(), schedule: "* * * * *" });
     // Slack takes the post but does nothing until released: the process dies before it is sent.
     const held = s.slack.holdNext("chat.postMessage", { effect: "on-release" });
 
-    const first = start(s);
+    const first = daemons.daemon(s);
     await held.arrived;
     const recorded = await alertSlot(s);
     expect(recorded.states.map((st) => st.state)).toEqual(["critical"]);
@@ -52,7 +35,7 @@ describe("alerts in the daemon", () => {
     await first.exit;
     expect(s.slack.posts).toHaveLength(0);
 
-    const second = start(s);
+    const second = daemons.daemon(s);
     await second.logged("alert evaluated");
     await waitFor("one post", () => s.slack.posts.length === 1);
     await waitFor("the slot delivered", async () => (await alertSlot(s)).slot?.finishedAt);
@@ -65,7 +48,7 @@ describe("alerts in the daemon", () => {
 
     second.child.kill("SIGTERM");
     await second.exit;
-    const third = start(s);
+    const third = daemons.daemon(s);
     await third.logged("scheduled", (l) => l.job === "design/alert/flaky-rate");
     // The minute's fire is the same slot, delivered: a tick ends with nothing launched, and
     // nothing is announced again.

@@ -1,29 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/open-ledger.js";
-import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
 import { waitFor } from "../daemon/live-setup.js";
-import { type AlertSetup, spikeToday, startAlertSetup } from "./alert-fixture.js";
+import { type AlertSetup, alertDaemons, spikeToday } from "./alert-fixture.js";
 
 // The daemon as a process, killed after Slack took a fire's chart and before the upload was
 // recorded: the restart finds the fire's post by its key and the chart in its thread, records
 // the upload as done, and uploads nothing again.
 
-let setup: AlertSetup | null = null;
-const children: DaemonProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    child.child.kill("SIGKILL");
-    await child.exit;
-  }
-  await setup?.close();
-  setup = null;
-});
-
-function start(s: AlertSetup): DaemonProcess {
-  const daemon = startDaemonProcess(s.configPath, s.env);
-  children.push(daemon);
-  return daemon;
-}
+const daemons = alertDaemons();
 
 async function slackDelivery(s: AlertSetup) {
   const ledger = openLedger(s.ledgerPath);
@@ -39,12 +23,11 @@ async function slackDelivery(s: AlertSetup) {
 
 describe("an alert fire's chart across a kill", () => {
   it("taken by Slack just before the kill, is found in the thread by the restart, not uploaded again", async () => {
-    setup = await startAlertSetup({ today: spikeToday(), schedule: "* * * * *", chart: true });
-    const s = setup;
+    const s = await daemons.setup({ today: spikeToday(), schedule: "* * * * *", chart: true });
     // Slack shares the chart at once, and its answer never reaches the daemon.
     const chart = s.slack.holdNext("files.completeUploadExternal");
 
-    const first = start(s);
+    const first = daemons.daemon(s);
     await chart.stored;
     first.child.kill("SIGKILL");
     await first.exit;
@@ -53,7 +36,7 @@ describe("an alert fire's chart across a kill", () => {
     const before = await slackDelivery(s);
     expect([...before.parts.keys()]).toEqual(["post"]);
 
-    start(s);
+    daemons.daemon(s);
     await waitFor("the slot delivered", async () => (await slackDelivery(s)).slot?.finishedAt);
     const [post] = s.slack.posts;
     expect(s.slack.posts).toHaveLength(1);

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { stringify } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -34,8 +36,39 @@ export function spikeToday(): string {
   return new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Starts the servers and writes a config whose alert fires on `schedule`. */
-export async function startAlertSetup(options: {
+/**
+ * A test file's alert setups and the daemon processes run on them: after each test every daemon
+ * is SIGKILLed and the setup closed. Call it at the top of the file.
+ */
+export function alertDaemons(): {
+  setup(options: AlertSetupOptions): Promise<AlertSetup>;
+  daemon(s: AlertSetup): DaemonProcess;
+} {
+  let current: AlertSetup | null = null;
+  const children: DaemonProcess[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      child.child.kill("SIGKILL");
+      await child.exit;
+    }
+    await current?.close();
+    current = null;
+  });
+  return {
+    async setup(options) {
+      current = await startAlertSetup(options);
+      return current;
+    },
+    daemon(s) {
+      const daemon = startDaemonProcess(s.configPath, s.env);
+      children.push(daemon);
+      return daemon;
+    },
+  };
+}
+
+/** What an alert setup is asked for. */
+export interface AlertSetupOptions {
   today: string;
   schedule: string;
   /** Give the team a daily digest too (else a daemon could post it mid-test). */
@@ -46,7 +79,10 @@ export async function startAlertSetup(options: {
   owners?: string[];
   /** The alert's `chart:` (a fire's chart in its thread and mail); off by default. */
   chart?: boolean;
-}): Promise<AlertSetup> {
+}
+
+/** Starts the servers and writes a config whose alert fires on `schedule`. */
+export async function startAlertSetup(options: AlertSetupOptions): Promise<AlertSetup> {
   const emulator = await startEmulator({ projects: 7, today: options.today });
   const slack = await startFakeSlack();
   const smtp = await startSmtpServer();
