@@ -86,7 +86,8 @@ function initialState(scope: string, now: string): ScopeState {
   };
 }
 
-const isFiring = (s: AlertStateName) => s === "warn" || s === "critical";
+/** Whether a scope in this state is firing (warn or critical). */
+export const isFiring = (s: AlertStateName): boolean => s === "warn" || s === "critical";
 
 /** The state machine of one scope: ok ⇄ pending → warn ⇄ critical → ok, and no_data. */
 function nextState(

@@ -1,4 +1,5 @@
-import type { AlertRule, AlertStateName, Evaluation, ScopeResult, Transition } from "./types.js";
+import { isFiring } from "./evaluate-alert.js";
+import type { AlertRule, Evaluation, ScopeResult, Transition } from "./types.js";
 
 // What of an evaluation is posted, given the silences and acknowledgements that stand (issue
 // 24). The evaluation itself is recorded whole: a silenced scope's states still move, so when
@@ -36,20 +37,12 @@ export interface Silenced {
   held: Transition[];
 }
 
-const isFiring = (s: AlertStateName) => s === "warn" || s === "critical";
-
 /** Holds back silenced scopes' transitions and acknowledged fires' reminders; posts a scope once when its silence ends. */
 export function applySilences(input: SilencingInput): Silenced {
   const { evaluation, now } = input;
-  const at = Date.parse(now);
+  const at = new Date(now);
   const holds = (scope: string) =>
-    input.silences.some(
-      (s) =>
-        s.scope === scope &&
-        s.endedAt === null &&
-        s.startsAt.getTime() <= at &&
-        at < s.endsAt.getTime(),
-    );
+    input.silences.some((s) => s.scope === scope && silenceHolds(s, at));
   const heldBack = (t: Transition) =>
     holds(t.scope) ||
     (t.kind === "reminder" && t.threadKey !== null && input.acknowledged.has(t.threadKey));
@@ -60,7 +53,7 @@ export function applySilences(input: SilencingInput): Silenced {
   const released: Transition[] = [];
   const results = evaluation.results.map((r): ScopeResult => {
     if (!isFiring(r.state.state) || announced.has(r.scope) || holds(r.scope)) return r;
-    const ended = silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at);
+    const ended = silenceEndedSince(input.silences, r.scope, r.state.lastNotifiedAt, at.getTime());
     if (!ended) return r;
     const endedBy = ended.endedAt !== null ? (ended.endedBy ?? null) : null;
     released.push({ ...currentState(r, input.rule), afterSilence: { endedBy } });
@@ -157,14 +150,8 @@ export function snoozeOf(
   scopes: readonly string[],
   now: string,
 ): StandingSnooze | null {
-  const at = Date.parse(now);
-  const holding = silences.filter(
-    (s) =>
-      scopes.includes(s.scope) &&
-      s.endedAt === null &&
-      s.startsAt.getTime() <= at &&
-      at < s.endsAt.getTime(),
-  );
+  const at = new Date(now);
+  const holding = silences.filter((s) => scopes.includes(s.scope) && silenceHolds(s, at));
   const last = holding.reduce<SnoozeSpan | null>(
     (a, b) => (a === null || b.endsAt.getTime() > a.endsAt.getTime() ? b : a),
     null,
@@ -172,4 +159,15 @@ export function snoozeOf(
   return last
     ? { by: last.author, until: last.endsAt.toISOString(), silenceIds: holding.map((s) => s.id) }
     : null;
+}
+
+/** Whether a silence holds at `at`: started, not yet over, not ended early. */
+export function silenceHolds(
+  silence: { startsAt: Date; endsAt: Date; endedAt: Date | null },
+  at: Date,
+): boolean {
+  const t = at.getTime();
+  return (
+    silence.endedAt === null && silence.startsAt.getTime() <= t && t < silence.endsAt.getTime()
+  );
 }

@@ -1,3 +1,4 @@
+import { isFiring } from "../alerts/evaluate-alert.js";
 import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
@@ -101,9 +102,7 @@ const APPLY: Record<
     const at = deps.now();
     // The fire's scopes still firing: a silence each, under the press's key.
     const scopes = (await deps.ledger.alertStates(press.team, press.alert))
-      .filter(
-        (s) => s.threadKey === press.fireKey && (s.state === "warn" || s.state === "critical"),
-      )
+      .filter((s) => s.threadKey === press.fireKey && isFiring(s.state))
       .map((s) => s.scope);
     if (scopes.length === 0) {
       await deps.slack?.postEphemeral(
@@ -147,23 +146,22 @@ const APPLY: Record<
   },
 
   async end_snooze(press, team, deps) {
-    const ids = press.value.split(",").map(Number).filter(Number.isSafeInteger);
+    // Only this alert's silences: a value is ours, but a wrong id must not end another's.
+    const ours = new Set(
+      (await deps.ledger.silences({ team: press.team }))
+        .filter((s) => s.alert === press.alert)
+        .map((s) => s.id),
+    );
+    const ids = press.value
+      .split(",")
+      .map(Number)
+      .filter((id) => ours.has(id));
     const at = deps.now();
     const ended = await Promise.all(ids.map((id) => deps.ledger.endSilence(id, press.user, at)));
-    // Only this alert's silences: a value is ours, but a wrong one must not end another's.
-    const mine = ended.filter(
-      (e) =>
-        e.outcome === "ended" && e.silence.team === press.team && e.silence.alert === press.alert,
-    );
+    const mine = ended.filter((e) => e.outcome === "ended");
     if (mine.length === 0) {
       // A second press, or the button of a snooze over since: say so, rather than nothing.
-      const over = ended.flatMap((e) =>
-        e.outcome === "already_over" &&
-        e.silence.team === press.team &&
-        e.silence.alert === press.alert
-          ? [e.silence]
-          : [],
-      );
+      const over = ended.flatMap((e) => (e.outcome === "already_over" ? [e.silence] : []));
       await deps.slack?.postEphemeral(press.channel, press.user, snoozeOver(over, team.timezone));
       return "already applied";
     }

@@ -99,7 +99,8 @@ export function createSlashCommandHandler(deps: SlashCommandDeps) {
       answer = await answerTo(request, command, asker, logger, tell);
     } catch (error) {
       logger.warn({ err: String(error) }, "the Slack command failed");
-      answer = `That did not work: ${escapeMrkdwn(error instanceof Error ? error.message : String(error))}`;
+      // The error itself stays in the log: it may name hosts or paths the asker need not see.
+      answer = `That did not work; the reporter's log has the details (envelope ${escapeMrkdwn(envelope.envelopeId)}).`;
     }
     await tell(answer);
   };

@@ -82,14 +82,6 @@ export function toSilence(row: SilenceRow): Silence {
   };
 }
 
-/** Whether a silence holds at `at`: started, not yet over, not ended early. */
-export function silenceHolds(silence: Silence, at: Date): boolean {
-  const t = at.getTime();
-  return (
-    silence.endedAt === null && silence.startsAt.getTime() <= t && t < silence.endsAt.getTime()
-  );
-}
-
 /** Instants are stored as ISO text (`toISOString`), which sorts as time does. */
 export function createSilenceStore(db: Database.Database): SilenceStore {
   const insert = db.prepare(

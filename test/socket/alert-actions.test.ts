@@ -217,6 +217,43 @@ describe("pressing an alert's buttons", () => {
     ]);
   });
 
+  it("End snooze ends only this alert's silences, whatever ids its button carries", async () => {
+    const { ledger, post, press, thread } = await setUp();
+    const other = await ledger.addSilence(
+      {
+        key: "cli:another-alert",
+        team: "checkout",
+        alert: "run-pass-rate",
+        scope: "pdqmxlz",
+        author: "cli:ana",
+        startsAt: NOW,
+        endsAt: new Date(NOW.getTime() + 3_600_000),
+      },
+      NOW,
+    );
+    const snooze = pressPayload(post, {
+      user: "U0MARIA",
+      actionId: ALERT_ACTION.snooze,
+      option: "1h",
+      actionTs: "1764075900.000500",
+    });
+    expect(await press(snooze)).toMatchObject({ msg: "alert action applied" });
+    const [line] = thread();
+    if (!line) throw new Error("no thread line");
+    const end = pressPayload(line, {
+      user: "U0BOB",
+      actionId: ALERT_ACTION.endSnooze,
+      actionTs: "1764075900.000600",
+    });
+    // A value naming another alert's silence too, as a tampered or stale button could.
+    const [action] = end.actions as { value: string }[];
+    if (!action) throw new Error("no action");
+    action.value = `${action.value},${other.silence.id}`;
+    expect(await press(end)).toMatchObject({ msg: "alert action applied", action: "end_snooze" });
+    const standing = await ledger.silences({ activeAt: NOW });
+    expect(standing.map((x) => x.id)).toEqual([other.silence.id]);
+  });
+
   it("refuses someone outside alert_actors with a message only they see, and lets a member of a listed user group act", async () => {
     const { slack, ledger, post, press, thread } = await setUp(["S0QALEADS", "U0LEAD"]);
     const snooze = (user: string, actionTs: string) =>

@@ -331,6 +331,34 @@ describe("/insights digest", () => {
   });
 });
 
+describe("/insights when something unexpected fails", () => {
+  it("tells the asker to look in the log, by envelope, and keeps the error itself out of Slack", async () => {
+    const { config, slack } = current();
+    const { lines, logger } = captureLogs();
+    const failing = createSlashCommandHandler({
+      teams: () => config.teams,
+      ledger: current().ledger,
+      digestNow: async () => {
+        throw new Error("connect ECONNREFUSED 10.0.0.5:5432 (db.internal)");
+      },
+      respond: slackResponder(config.slack.apiUrl),
+      logger,
+      now: () => current().clock.at,
+    });
+    const asked = command("digest checkout daily", { envelopeId: "env-broken" });
+    await failing(asked);
+    const answers = answersTo(asked.body.response_url).map((a) => a.text);
+    expect(answers.at(-1)).toBe(
+      "That did not work; the reporter's log has the details (envelope env-broken).",
+    );
+    expect(answers.join("\n")).not.toContain("db.internal");
+    expect(slack.posts).toHaveLength(0);
+    const failed = lines.find((l) => l.msg === "the Slack command failed");
+    expect(failed).toMatchObject({ envelopeId: "env-broken", slackUser: "U0MARIA" });
+    expect(String(failed?.err)).toContain("db.internal");
+  });
+});
+
 describe("/insights status", () => {
   it("answers the asker alone with the alerts firing now and who silenced them until when", async () => {
     const { ledger, emulator } = current();

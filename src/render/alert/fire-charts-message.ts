@@ -1,7 +1,6 @@
 import type { AlertNotification, Attachment } from "../../messages.js";
 import type { Chart } from "../charts/trend-chart.js";
-import { emailCharts } from "../email/email-charts.js";
-import { escapeHtml } from "../email/email-html.js";
+import { chartImageHtml, emailCharts } from "../email/email-charts.js";
 import { FIRE_CHARTS_MARK } from "./email-alert.js";
 
 // A fire's charts added to its recorded notification, for sending only: the PNGs are drawn
@@ -28,10 +27,7 @@ export function withFireCharts(
             html: email.html.replace(
               FIRE_CHARTS_MARK,
               images
-                .map(
-                  (image) =>
-                    `<div style="margin-top:12px;"><img src="cid:${escapeHtml(image.cid)}" width="${image.cssWidth}" alt="${escapeHtml(image.alt)}" style="display:block;width:100%;max-width:${image.cssWidth}px;height:auto;border:0;"></div>`,
-                )
+                .map((image) => `<div style="margin-top:12px;">${chartImageHtml(image)}</div>`)
                 .join("\n"),
             ),
             text: beforeLastLine(

@@ -44,9 +44,14 @@ export function chartsHtml(images: readonly EmailChart[]): string[] {
     ...images.map(
       (image) =>
         `<tr><td style="padding:6px 24px;${FONT}font-size:12px;color:${COLOURS.neutral};">` +
-        `<img src="cid:${escapeHtml(image.cid)}" width="${image.cssWidth}" alt="${escapeHtml(image.alt)}" style="display:block;width:100%;max-width:${image.cssWidth}px;height:auto;border:0;"></td></tr>`,
+        `${chartImageHtml(image)}</td></tr>`,
     ),
   ];
+}
+
+/** One chart as an inline image (its `cid:` part), as wide as the phone allows, with its words as alt text. */
+export function chartImageHtml(image: EmailChart): string {
+  return `<img src="cid:${escapeHtml(image.cid)}" width="${image.cssWidth}" alt="${escapeHtml(image.alt)}" style="display:block;width:100%;max-width:${image.cssWidth}px;height:auto;border:0;">`;
 }
 
 /** The Trends section in plain text: each chart in words. */
