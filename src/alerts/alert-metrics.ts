@@ -8,14 +8,16 @@ export interface AlertMetricFacts {
   badWhen: "high" | "low";
   /** As people read it: "flaky rate". */
   name: string;
+  /** Whether a trend chart draws it (an alert's `chart:`): the two rates the charts show. */
+  charted: boolean;
 }
 
 export const ALERT_METRIC_TABLE = {
-  flaky_rate: { unit: "percent", badWhen: "high", name: "flaky rate" },
-  test_fail_rate: { unit: "percent", badWhen: "high", name: "test fail rate" },
-  run_pass_rate: { unit: "percent", badWhen: "low", name: "run pass rate" },
-  test_pass_rate: { unit: "percent", badWhen: "low", name: "test pass rate" },
-  runs: { unit: "count", badWhen: "low", name: "runs" },
+  flaky_rate: { unit: "percent", badWhen: "high", name: "flaky rate", charted: true },
+  test_fail_rate: { unit: "percent", badWhen: "high", name: "test fail rate", charted: false },
+  run_pass_rate: { unit: "percent", badWhen: "low", name: "run pass rate", charted: true },
+  test_pass_rate: { unit: "percent", badWhen: "low", name: "test pass rate", charted: false },
+  runs: { unit: "count", badWhen: "low", name: "runs", charted: false },
 } as const satisfies Record<string, AlertMetricFacts>;
 
 export type AlertMetric = keyof typeof ALERT_METRIC_TABLE;

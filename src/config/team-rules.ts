@@ -1,4 +1,10 @@
-import { ALERT_METRIC_TABLE, type AlertMetric, isRate, lowIsBad } from "../alerts/alert-metrics.js";
+import {
+  ALERT_METRIC_TABLE,
+  ALERT_METRICS,
+  type AlertMetric,
+  isRate,
+  lowIsBad,
+} from "../alerts/alert-metrics.js";
 import { DESTINATION_KINDS } from "../destinations/registry.js";
 import type { ConfigIssue } from "../errors.js";
 import { describeCronError } from "../schedule/cron-expression.js";
@@ -40,9 +46,23 @@ export function checkTeam(team: Loose, at: string): ConfigIssue[] {
   for (const [i, alert] of alerts) {
     const path = `${at}.alerts[${i}]`;
     issues.push(...checkSchedule(alert, path), ...checkHasDestination(alert, path, "alert"));
-    issues.push(...checkThresholds(alert, path));
+    issues.push(...checkThresholds(alert, path), ...checkChart(alert, path));
   }
   return issues;
+}
+
+/** An alert's `chart: true` on a metric no chart draws would draw nothing, silently. */
+function checkChart(alert: Loose, path: string): ConfigIssue[] {
+  if (alert.chart !== true) return [];
+  const metric = (asText(alert.metric) ?? DEFAULT_ALERT_METRIC) as AlertMetric;
+  if (!(metric in ALERT_METRIC_TABLE) || ALERT_METRIC_TABLE[metric].charted) return [];
+  const charted = ALERT_METRICS.filter((m) => ALERT_METRIC_TABLE[m].charted).join(" and ");
+  return [
+    {
+      path: `${path}.chart`,
+      message: `charts are drawn for ${charted} only, not ${metric} — remove chart, or alert on ${charted}`,
+    },
+  ];
 }
 
 /** A dashboard link template must say where the project id goes. */

@@ -90,8 +90,8 @@ export interface AlertConfig extends AlertRule, AlertDestinations {
   schedule: string;
   scope: "projects" | "team" | "both";
   catchUpMs: number;
-  /** A fire's first message carries the fired scope's chart (rates only); absent: none. */
-  chart?: boolean;
+  /** A fire's first message carries the fired scope's chart (flaky_rate and run_pass_rate). */
+  chart: boolean;
 }
 
 /** The config of a command that never calls the insights API: all of it but `api`. */

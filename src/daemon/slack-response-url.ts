@@ -36,7 +36,9 @@ export function slackResponder(
   const post = options.fetch ?? fetch;
   return async (responseUrl, answer) => {
     if (!isSlackResponseUrl(responseUrl, apiUrl)) {
-      throw new Error("the command's response_url is not Slack's; not answered");
+      throw new Error(
+        "the command's response_url is not on slack.com nor SLACK_API_URL's origin; not answered — if Slack is reached through a proxy or a fake, set SLACK_API_URL to it",
+      );
     }
     const response = await post(responseUrl, {
       method: "POST",

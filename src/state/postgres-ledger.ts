@@ -13,9 +13,6 @@ import {
 } from "./postgres-retry.js";
 import { postgresStatements } from "./postgres-statements.js";
 
-// Also named from here, beside the ledger whose messages use it (its tests import it so).
-export { describeUrl };
-
 // The PostgreSQL ledger, for several replicas: one database they all share. It has no daemon
 // lease (any replica may run; claims decide who sends what), its claims are judged by the
 // database's clock, and a lost connection is waited out (`postgres-retry.ts`).

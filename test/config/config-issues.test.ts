@@ -72,6 +72,22 @@ const cases: Case[] = [
     [["teams[0].alerts[1].name", 'alert name "flaky-rate" is already used by teams[0].alerts[0]']],
   ],
   [
+    "a fire's chart on a metric no chart draws",
+    {
+      [`${A}.metric`]: "runs",
+      [`${A}.warn_at`]: 150,
+      [`${A}.critical_at`]: 100,
+      [`${A}.clear_at`]: 200,
+      [`${A}.chart`]: true,
+    },
+    [
+      [
+        `${A}.chart`,
+        "charts are drawn for flaky_rate and run_pass_rate only, not runs — remove chart, or alert on flaky_rate and run_pass_rate",
+      ],
+    ],
+  ],
+  [
     "an owner that is neither a Slack id nor an email address",
     { "teams[0].projects[0].owners": ["U0123ABCD", "@alice"] },
     [

@@ -16,6 +16,7 @@ const alert: AlertConfig = {
   schedule: "0 9 * * *",
   scope: "both",
   catchUpMs: 6 * 3_600_000,
+  chart: false,
   slack: null,
   email: null,
   msteams: null,

@@ -452,6 +452,23 @@ describe("answering at the response URL", () => {
     expect(isSlackResponseUrl("http://127.0.0.1:9999/response/1", fake)).toBe(false);
     expect(isSlackResponseUrl("not a url", fake)).toBe(false);
   });
+
+  it("refuses any other URL before a request, naming SLACK_API_URL and not the URL", async () => {
+    let requests = 0;
+    const respond = slackResponder(null, {
+      fetch: async () => {
+        requests += 1;
+        return new Response("ok");
+      },
+    });
+    const answer = respond("https://evil.example/hooks/secret-path", {
+      text: "hi",
+      responseType: "ephemeral",
+    });
+    await expect(answer).rejects.toThrow("set SLACK_API_URL to it");
+    await expect(answer).rejects.not.toThrow("secret-path");
+    expect(requests).toBe(0);
+  });
 });
 
 describe("/insights help", () => {

@@ -9,6 +9,12 @@ import type { DailyPoint, Figures } from "../../report/types.js";
 /** The rates a trend chart can show. */
 export type ChartMetric = "flakyRate" | "runPassRate";
 
+/** How a chart of each metric is named in its file name. */
+export const CHART_SLUG: Record<ChartMetric, string> = {
+  flakyRate: "flaky-rate",
+  runPassRate: "run-pass-rate",
+};
+
 /** Confidence of the band drawn around each day's rate. */
 export const BAND_CONFIDENCE = 0.95;
 

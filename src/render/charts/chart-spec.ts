@@ -3,8 +3,8 @@ import type { Period } from "../../periods/types.js";
 import type { ChartMetric, ChartPoint } from "./chart-points.js";
 
 // A trend chart as a Vega-Lite spec, and the data each chart fills it with. The spec is one
-// constant with named datasets and parameters, so it is compiled to Vega when the package is
-// built (scripts/compile-chart-specs.ts), parsed once, and every chart only feeds it data.
+// constant with named datasets and parameters, so it is compiled to Vega ahead of time and
+// committed (scripts/compile-chart-specs.ts), parsed once, and every chart only feeds it data.
 // Layers from back to front: the prior and the current period shaded, the Wilson band, the
 // daily line (broken where a day had no runs), the alert thresholds as rules.
 // Colours are from the Okabe–Ito palette, told apart with colour blindness, and the two

@@ -4,7 +4,7 @@ import type { Period } from "../../periods/types.js";
 import { dailySeries, sumDailySeries } from "../../report/daily-series.js";
 import type { DailyPoint, Report } from "../../report/types.js";
 import { digestNews } from "../digest-news.js";
-import type { ChartMetric } from "./chart-points.js";
+import { CHART_SLUG, type ChartMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 import { chartThresholds } from "./chart-thresholds.js";
 import { type Chart, trendCharts } from "./trend-chart.js";
@@ -14,8 +14,6 @@ import { type Chart, trendCharts } from "./trend-chart.js";
 // the same window, so they read side by side.
 
 const METRICS: readonly ChartMetric[] = ["flakyRate", "runPassRate"];
-
-const SLUG: Record<ChartMetric, string> = { flakyRate: "flaky-rate", runPassRate: "run-pass-rate" };
 
 export interface DigestChartData {
   window: Period;
@@ -71,7 +69,7 @@ export async function renderDigestCharts(
           periods: report.periods,
           thresholds: data.thresholds[metric],
         },
-        `${index === 0 ? "team" : `project-${index}`}-${SLUG[metric]}`,
+        `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
       );
       charts.push(chart);
     }

@@ -5,8 +5,8 @@ import { parse, type Runtime, type Spec, View } from "vega";
 import type { ChartData } from "./chart-spec.js";
 
 // A chart drawn to PNG in-process, with no browser and no canvas: its Vega-Lite spec is
-// compiled to Vega when the package is built (scripts/compile-chart-specs.ts, so Vega-Lite is
-// never loaded at run time), parsed once, then one Vega view (renderer "none") is fed each
+// compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts; a test fails
+// while the file is stale), so Vega-Lite is never loaded at run time, parsed once, then one Vega view (renderer "none") is fed each
 // chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
 // package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
 // a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.

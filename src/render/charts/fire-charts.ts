@@ -1,6 +1,7 @@
 import type { AlertRule } from "../../alerts/types.js";
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
+import { CHART_SLUG } from "./chart-points.js";
 import { chartMetricOf, chartThresholds } from "./chart-thresholds.js";
 import { type Chart, trendCharts } from "./trend-chart.js";
 
@@ -34,7 +35,7 @@ export async function renderFireCharts(input: FireChartInput): Promise<Chart[]> 
           periods: input.periods,
           thresholds: chartThresholds(metric, [input.rule]),
         },
-        `alert-${fileSafe(scope.scope)}-${input.rule.metric.replaceAll("_", "-")}`,
+        `alert-${fileSafe(scope.scope)}-${CHART_SLUG[metric]}`,
       ),
     );
   }
