@@ -1,4 +1,4 @@
-import type { DigestConfig, Team } from "./config/types.js";
+import type { DigestConfig } from "./config/types.js";
 import {
   type DeliveryJob,
   type DeliveryLedger,
@@ -16,15 +16,14 @@ import {
   type DigestClients,
   type DigestMessages,
 } from "./destinations/registry.js";
+import { type DigestJob, digestSlot } from "./digest-slot.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
-import { addDays, localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
+import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { chartWindow } from "./periods/chart-window.js";
-import { periodsForFire } from "./periods/periods-for-fire.js";
-import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
 import type { Chart } from "./render/charts/trend-chart.js";
 import { emailCharts } from "./render/email/email-charts.js";
@@ -37,22 +36,13 @@ import type { AlertRow } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";
 import type { Report } from "./report/types.js";
-import { previousFire } from "./schedule/cron-fires.js";
 import type { AlertEvaluation, AlertState, NewSlot } from "./state/ledger.js";
-import { slotKey } from "./state/slot-key.js";
 
 // One digest, start to finish: the period its fire covers → insights of the team's projects → the
 // report (totals, deltas, significance) → its trend charts, when it has them → Slack message, email
 // and workbook → delivery, each destination recorded in the ledger. Every collaborator is handed in
 // (`create-deps.ts` builds the real ones), so the same story runs in the daemon, the CLI, the demo
 // and tests.
-
-export interface DigestJob {
-  team: Team;
-  digest: DigestConfig;
-  /** The scheduled instant this run is for (not the wall clock: a late run reports its slot's period). */
-  fireAt: Date;
-}
 
 /** The ledger as a digest uses it: the slot first, then each delivery (`state/` implements it). */
 export interface DigestLedger extends DeliveryLedger {
@@ -85,30 +75,6 @@ export interface DigestOutcome {
   deliveries: DeliveryResult[];
   /** The trend charts the digest carried; none without `charts` in its config. */
   charts: Chart[];
-}
-
-/** The periods a digest fired at `fireAt` covers, and the slot key that names it. */
-export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair } {
-  const { team, digest, fireAt } = job;
-  const periods = periodsForFire({
-    fireAt,
-    timezone: team.timezone,
-    kind: digest.period,
-    compareTo: digest.compareTo,
-    weekStartsOn: team.weekStartsOn,
-    previousFireAt: digest.period === "since_previous_run" ? lastFireOnEarlierDay(job) : null,
-  });
-  return { key: slotKey(team.name, "digest", digest.name, periods.current), periods };
-}
-
-/**
- * The schedule's last fire on a day before the fire's own day: what `since_previous_run`
- * counts from. Taken by day, not by instant, so a manual run at 10:00 covers what the 09:00
- * fire did, and a second fire on the same day covers the same days (the same slot).
- */
-function lastFireOnEarlierDay({ team, digest, fireAt }: DigestJob): Date | null {
-  const dayStart = startOfLocalDay(localDateOf(fireAt, team.timezone), team.timezone);
-  return previousFire(digest.schedule, team.timezone, dayStart);
 }
 
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */

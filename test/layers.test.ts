@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["commands"],
   ["daemon"],
   ["run-digest", "run-alert"],
-  ["create-deps"],
+  ["create-deps", "digest-slot"],
   ["render"],
   ["report", "config"],
   ["destinations"],

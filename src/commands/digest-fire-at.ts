@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import type { DigestConfig, Team } from "../config/types.js";
+import { digestSlot } from "../digest-slot.js";
 import { UsageError } from "../errors.js";
 import { formatPeriod } from "../render/format.js";
-import { digestSlot } from "../run-digest.js";
 import { nextFires } from "../schedule/cron-fires.js";
 
 // Apart from the other commands' shared helpers (command-context.ts), since it needs the digest

@@ -1,6 +1,6 @@
 import type { AlertConfig, DigestConfig, Team } from "../config/types.js";
+import { digestSlot } from "../digest-slot.js";
 import { alertSlot } from "../run-alert.js";
-import { digestSlot } from "../run-digest.js";
 import type { SlotKind } from "../state/ledger.js";
 
 // What the daemon schedules: one job per digest and per alert of each team, each with its cron in the team's

@@ -12,8 +12,8 @@ import {
   type RunJob,
 } from "../../src/daemon/scheduler.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
+import { digestSlot } from "../../src/digest-slot.js";
 import { createLogger } from "../../src/logger.js";
-import { digestSlot } from "../../src/run-digest.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 

@@ -1,10 +1,11 @@
 import { expect, it } from "vitest";
 import { dueDestinationsOnly } from "../../src/daemon/due-destinations.js";
+import { digestSlot } from "../../src/digest-slot.js";
 import { UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { digestSlot, runDigest } from "../../src/run-digest.js";
+import { runDigest } from "../../src/run-digest.js";
 import { beginAttempt } from "../state/begin-attempt.js";
 import { manualClock, useTempLedgers } from "../state/ledger-builders.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
