@@ -96,10 +96,13 @@ export async function exportCommand(
       `wrote ${opts.out}: ${plural(report.projects.length, "project")}, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
     );
     if (clampNote) out(`  ${clampNote}`);
-    // The API clamps to its today; a range that reaches it ends with a day still going on.
-    if (served !== null || current.end >= localDateOf(now(), timezone)) {
-      out(`  ${current.end} is today (${timezone}): its figures are partial until the day is over`);
-    }
+    const lastDayNote = endNote(
+      current.end,
+      served !== null,
+      localDateOf(now(), timezone),
+      timezone,
+    );
+    if (lastDayNote) out(`  ${lastDayNote}`);
     for (const p of unavailable)
       if (p.status === "unavailable")
         out(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
@@ -176,4 +179,22 @@ function drawProgress(stream: NodeJS.WriteStream, done: number, total: number): 
   stream.write(
     `\r  fetching [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} projects`,
   );
+}
+
+/**
+ * What the range's last day is, when it is not a settled day: today (the API clamps a future
+ * end to its today, so a clamped range ends on one), or, when no project was served to clamp
+ * it, a day still to come.
+ */
+export function endNote(
+  end: string,
+  clamped: boolean,
+  today: string,
+  timezone: string,
+): string | null {
+  if (clamped || end === today) {
+    return `${end} is today (${timezone}): its figures are partial until the day is over`;
+  }
+  if (end > today) return `${end} is after today (${today}, ${timezone}): it has no figures yet`;
+  return null;
 }
