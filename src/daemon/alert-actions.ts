@@ -11,8 +11,8 @@ import {
   isContextStarting,
   SNOOZED_MARK,
   withSnooze,
-  zoned,
 } from "../render/alert/slack-alert-actions.js";
+import { atZone } from "../render/format.js";
 import type { Ledger } from "../state/ledger.js";
 import type { Silence } from "../state/silences.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
@@ -206,16 +206,16 @@ function refusal(press: AlertPress, actors: readonly string[] | null): string {
   return `Only ${list} can ${verb} this alert.`;
 }
 
-/** "This snooze was ended already, by <@U…> at Wed 14:05 Europe/Berlin." or "… ran out at …". */
+/** "This snooze was ended already, by <@U…> at Wed 25 Nov 14:05 Europe/Berlin." or "… ran out at …". */
 function snoozeOver(over: readonly Silence[], timezone: string): string {
   const [last] = [...over].sort(
     (a, b) => (b.endedAt ?? b.endsAt).getTime() - (a.endedAt ?? a.endsAt).getTime(),
   );
   if (!last) return "This snooze is over already: there is nothing to end.";
   if (last.endedAt) {
-    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${zoned(last.endedAt, timezone)}: there is nothing to end.`;
+    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${atZone(last.endedAt, timezone)}: there is nothing to end.`;
   }
-  return `This snooze ran out at ${zoned(last.endsAt, timezone)}: there is nothing to end.`;
+  return `This snooze ran out at ${atZone(last.endsAt, timezone)}: there is nothing to end.`;
 }
 
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */

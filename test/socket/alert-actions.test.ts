@@ -146,7 +146,7 @@ describe("pressing an alert's buttons", () => {
     ]);
     expect(post.edits).toBe(1);
     const edited = JSON.stringify(post.blocks);
-    expect(edited).toContain("Acknowledged by <@U0MARIA> at Wed 14:05 Europe/Berlin");
+    expect(edited).toContain("Acknowledged by <@U0MARIA> at Wed 25 Nov 14:05 Europe/Berlin");
     // Still firing: the buttons stay, under the acknowledgement.
     expect(edited.indexOf("Acknowledged by")).toBeLessThan(
       edited.indexOf(ALERT_ACTION.acknowledge),
@@ -183,7 +183,7 @@ describe("pressing an alert's buttons", () => {
     });
     const [line] = thread();
     expect(line?.text).toBe(
-      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 14:05 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 26 Nov 14:05 Europe/Berlin",
     );
     // The same press delivered again (the same action_ts) adds nothing.
     expect(await press(snooze, 1)).toMatchObject({ msg: "alert action already applied" });
@@ -209,10 +209,10 @@ describe("pressing an alert's buttons", () => {
     expect(slack?.ephemerals.at(-1)).toEqual({
       channel: CHANNEL,
       user: "U0ANA",
-      text: "This snooze was ended already, by <@U0BOB> at Wed 14:05 Europe/Berlin: there is nothing to end.",
+      text: "This snooze was ended already, by <@U0BOB> at Wed 25 Nov 14:05 Europe/Berlin: there is nothing to end.",
     });
     expect(thread().map((p) => p.text)).toEqual([
-      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 14:05 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 26 Nov 14:05 Europe/Berlin",
       ":bell: Snooze ended by <@U0BOB>",
     ]);
   });
