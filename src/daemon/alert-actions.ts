@@ -6,10 +6,10 @@ import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
 import {
+  ACKNOWLEDGED_BLOCK,
   acknowledgedContext,
   actionLine,
-  isContextStarting,
-  SNOOZED_MARK,
+  SNOOZED_BLOCK,
   withSnooze,
 } from "../render/alert/slack-alert-actions.js";
 import { atZone } from "../render/format.js";
@@ -220,14 +220,10 @@ function snoozeOver(over: readonly Silence[], timezone: string): string {
 
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
 function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
-  const kept = blocks.filter((b) => !isAcknowledgement(b));
+  const kept = blocks.filter((b) => b.block_id !== ACKNOWLEDGED_BLOCK);
   // Above a snooze's line and the buttons, in the order the evaluation's edits show them.
-  const at = kept.findIndex((b) => b.type === "actions" || isContextStarting(b, SNOOZED_MARK));
+  const at = kept.findIndex((b) => b.type === "actions" || b.block_id === SNOOZED_BLOCK);
   return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
-}
-
-function isAcknowledgement(block: SlackBlock): boolean {
-  return isContextStarting(block, ":eyes: Acknowledged by <@");
 }
 
 /**

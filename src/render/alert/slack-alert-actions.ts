@@ -77,17 +77,22 @@ const endSnoozeButton = (silenceIds: readonly number[]) => ({
   value: silenceIds.join(","),
 });
 
+/**
+ * The block ids of a fire's first message's lines about a press: an edit finds (and replaces)
+ * them by these, never by their words, which the alert's own text may share.
+ */
+export const ACKNOWLEDGED_BLOCK = "insights_acknowledged";
+export const SNOOZED_BLOCK = "insights_snoozed";
+
 /** "Snoozed until Mon 30 Nov 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
 export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
   const until = atZone(new Date(snoozed.until), timezone);
   return {
     type: "context",
-    elements: [{ type: "mrkdwn", text: `${SNOOZED_MARK} until ${until} by <@${snoozed.by}>` }],
+    block_id: SNOOZED_BLOCK,
+    elements: [{ type: "mrkdwn", text: `:zzz: Snoozed until ${until} by <@${snoozed.by}>` }],
   };
 }
-
-/** How a first message's snooze line starts. */
-export const SNOOZED_MARK = ":zzz: Snoozed";
 
 /**
  * A fire's first message (as Slack holds it) with its snooze shown, or with no snooze when
@@ -103,7 +108,7 @@ export function withSnooze(
   const blockId = alertActionsBlockId(fireKey);
   const at = blocks.findIndex((b) => b.type === "actions" && b.block_id === blockId);
   if (at === -1) return [...blocks];
-  const before = blocks.slice(0, at).filter((b) => !isContextStarting(b, SNOOZED_MARK));
+  const before = blocks.slice(0, at).filter((b) => b.block_id !== SNOOZED_BLOCK);
   return [
     ...before,
     ...(snoozed ? [snoozedContext(snoozed, timezone)] : []),
@@ -112,17 +117,11 @@ export function withSnooze(
   ];
 }
 
-/** Whether a block is a context line whose first text starts with `start`. */
-export function isContextStarting(block: SlackBlock, start: string): boolean {
-  if (block.type !== "context") return false;
-  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
-  return typeof first?.text === "string" && first.text.startsWith(start);
-}
-
 /** "Acknowledged by <@U…> at Wed 25 Nov 14:05 Europe/Berlin", in the team's zone, for the fire's first message. */
 export function acknowledgedContext(ack: Acknowledged, timezone: string): SlackBlock {
   return {
     type: "context",
+    block_id: ACKNOWLEDGED_BLOCK,
     elements: [
       {
         type: "mrkdwn",
