@@ -55,8 +55,12 @@ export async function handleAlertAction(body: unknown, deps: AlertActionDeps): P
     return;
   }
   if (!(await mayAct(team.alertActors, press.user, deps))) {
-    deps.logger.info({ ...log, outcome: "refused" }, "alert action refused: not an alert actor");
-    await deps.slack?.postEphemeral(press.channel, press.user, refusal(press, team.alertActors));
+    // Logged once answered (or the answer failed), as every outcome is: the press is handled.
+    try {
+      await deps.slack?.postEphemeral(press.channel, press.user, refusal(press, team.alertActors));
+    } finally {
+      deps.logger.info({ ...log, outcome: "refused" }, "alert action refused: not an alert actor");
+    }
     return;
   }
   const outcome = await APPLY[press.kind](press, team, deps);
