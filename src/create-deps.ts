@@ -38,6 +38,11 @@ export interface Clients {
   alerts: AlertClients;
   /** Paths the outbox wrote, when there is one. */
   outboxFiles: string[] | null;
+  /**
+   * Whether a firing alert's Slack messages carry Acknowledge and Snooze: only with
+   * `slack.app_token`, where a daemon takes the presses, whichever process posts the message.
+   */
+  slackButtons: boolean;
   close(): Promise<void>;
 }
 
@@ -113,6 +118,7 @@ export function createPlainApiClient(
 export function createClients(config: ResolvedConfig, options: ClientOptions): Clients {
   const { logger } = options;
   const now = options.now;
+  const slackButtons = config.slack.appToken !== null;
   const api = createApiClient(
     config,
     options.onApiRequest,
@@ -130,6 +136,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
       digests: perKind<DigestClients>((kind) => outboxes[kind].digest),
       alerts: perKind<AlertClients>((kind) => outboxes[kind].alert),
       outboxFiles: files.written,
+      slackButtons,
       close: () => api.close(),
     };
   }
@@ -142,6 +149,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     digests: perKind<DigestClients>((kind) => built[kind]?.digest ?? null),
     alerts: perKind<AlertClients>((kind) => built[kind]?.alert ?? null),
     outboxFiles: null,
+    slackButtons,
     async close() {
       for (const kind of DESTINATION_KINDS) await built[kind]?.close();
       await api.close();

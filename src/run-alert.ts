@@ -30,8 +30,9 @@ import {
   type AlertNotification,
   buildAlertNotification,
 } from "./render/alert/alert-notification.js";
+import { opensFire, withFireCharts } from "./render/alert/fire-charts-message.js";
+import { fireChartInput } from "./render/charts/fire-chart-input.js";
 import { buildReport } from "./report/build-report.js";
-import { dailySeries, sumDailySeries } from "./report/daily-series.js";
 import type { Ledger } from "./state/ledger.js";
 import { slotKey } from "./state/slot-key.js";
 
@@ -228,46 +229,23 @@ async function withChartsOfFire(
   deps: AlertDeps,
 ): Promise<AlertNotification> {
   // Only a fire's first messages carry its chart; a reply in its thread does not.
-  const opensFire =
-    notification.slack?.threadKey === null ||
-    (notification.email !== null && !notification.email.threadKey);
-  if (!job.alert.chart || fired.length === 0 || !opensFire) return notification;
+  const opens = opensFire(notification.slack) || opensFire(notification.email);
+  if (!job.alert.chart || fired.length === 0 || !opens) return notification;
   try {
     const spans = alertSpans(window);
-    const [{ renderFireCharts }, { withFireCharts }] = await Promise.all([
-      import("./render/charts/fire-charts.js"),
-      import("./render/alert/fire-charts-message.js"),
-    ]);
+    const { renderFireCharts } = await import("./render/charts/fire-charts.js");
     const fetched = await Promise.all(
       [spans.trend, spans.prior].map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
     );
-    const start = spans.prior.start < spans.trend.start ? spans.prior.start : spans.trend.start;
-    const chartWindow = { start, end: window.end };
-    const byProject = new Map(
-      job.team.projects.map((project) => [
-        project.id,
-        dailySeries(
-          fetched.flatMap((outcomes) => {
-            const outcome = outcomes.get(project.id);
-            return outcome?.ok ? outcome.insights.days : [];
-          }),
-          chartWindow,
-        ),
-      ]),
-    );
-    const charts = await renderFireCharts({
+    const input = fireChartInput({
       rule: job.alert,
-      window: chartWindow,
-      periods: { current: window, prior: spans.prior },
-      scopes: fired.map(({ scope, name }) => ({
-        scope,
-        name,
-        days:
-          scope === "team"
-            ? sumDailySeries([...byProject.values()], chartWindow)
-            : (byProject.get(scope) ?? []),
-      })),
+      window,
+      spans,
+      projects: job.team.projects,
+      fetched,
+      fired,
     });
+    const charts = await renderFireCharts(input);
     return withFireCharts(notification, charts);
   } catch (error) {
     deps.logger.warn(

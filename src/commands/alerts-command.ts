@@ -62,8 +62,7 @@ export async function alertsCommand(
         dryRun,
         outbox: dryRun,
         ...findSlackPostOf(clients),
-        // The daemon with the app token takes the presses, whichever process posted.
-        slackButtons: config.slack.appToken !== null,
+        slackButtons: clients.slackButtons,
         cache: createRequestCache(),
         logger,
         ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),

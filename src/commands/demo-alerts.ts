@@ -58,8 +58,7 @@ export async function runDemoAlerts(
               cache: deps.cache,
               logger: deps.logger,
               outbox: true,
-              // What a set-up with Socket Mode (slack.app_token) posts: with the buttons.
-              slackButtons: true,
+              slackButtons: clients.slackButtons,
             },
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;

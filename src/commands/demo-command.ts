@@ -30,7 +30,14 @@ export interface DemoOptions {
 export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
   // Seven projects: the seventh has the flaky spike the demo's alert fires on.
   const emulator = await startEmulator({ projects: DEMO_PROJECT_COUNT });
-  const env = { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" };
+  // A set-up with Socket Mode, so the alerts show what it posts, buttons included; the app
+  // token is never used: the demo writes to an outbox and opens no connection.
+  const env = {
+    ...process.env,
+    INSIGHTS_API_URL: emulator.url,
+    INSIGHTS_API_KEY: "demo-key",
+    SLACK_APP_TOKEN: "xapp-demo",
+  };
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const config = loadConfig(DEMO_CONFIG, { env, requireCredentials: false });
   const clients = createClients(config, { logger, outbox: opts.out });

@@ -6,13 +6,13 @@ import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
 import {
+  ACKNOWLEDGED_BLOCK,
   acknowledgedContext,
   actionLine,
-  isContextStarting,
-  SNOOZED_MARK,
+  SNOOZED_BLOCK,
   withSnooze,
-  zoned,
 } from "../render/alert/slack-alert-actions.js";
+import { atZone } from "../render/format.js";
 import type { Ledger } from "../state/ledger.js";
 import type { Silence } from "../state/silences.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
@@ -55,8 +55,12 @@ export async function handleAlertAction(body: unknown, deps: AlertActionDeps): P
     return;
   }
   if (!(await mayAct(team.alertActors, press.user, deps))) {
-    deps.logger.info({ ...log, outcome: "refused" }, "alert action refused: not an alert actor");
-    await deps.slack?.postEphemeral(press.channel, press.user, refusal(press, team.alertActors));
+    // Logged once answered (or the answer failed), as every outcome is: the press is handled.
+    try {
+      await deps.slack?.postEphemeral(press.channel, press.user, refusal(press, team.alertActors));
+    } finally {
+      deps.logger.info({ ...log, outcome: "refused" }, "alert action refused: not an alert actor");
+    }
     return;
   }
   const outcome = await APPLY[press.kind](press, team, deps);
@@ -206,28 +210,24 @@ function refusal(press: AlertPress, actors: readonly string[] | null): string {
   return `Only ${list} can ${verb} this alert.`;
 }
 
-/** "This snooze was ended already, by <@U…> at Wed 14:05 Europe/Berlin." or "… ran out at …". */
+/** "This snooze was ended already, by <@U…> at Wed 25 Nov 14:05 Europe/Berlin." or "… ran out at …". */
 function snoozeOver(over: readonly Silence[], timezone: string): string {
   const [last] = [...over].sort(
     (a, b) => (b.endedAt ?? b.endsAt).getTime() - (a.endedAt ?? a.endsAt).getTime(),
   );
   if (!last) return "This snooze is over already: there is nothing to end.";
   if (last.endedAt) {
-    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${zoned(last.endedAt, timezone)}: there is nothing to end.`;
+    return `This snooze was ended already, by <@${last.endedBy ?? "?"}> at ${atZone(last.endedAt, timezone)}: there is nothing to end.`;
   }
-  return `This snooze ran out at ${zoned(last.endsAt, timezone)}: there is nothing to end.`;
+  return `This snooze ran out at ${atZone(last.endsAt, timezone)}: there is nothing to end.`;
 }
 
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
 function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
-  const kept = blocks.filter((b) => !isAcknowledgement(b));
+  const kept = blocks.filter((b) => b.block_id !== ACKNOWLEDGED_BLOCK);
   // Above a snooze's line and the buttons, in the order the evaluation's edits show them.
-  const at = kept.findIndex((b) => b.type === "actions" || isContextStarting(b, SNOOZED_MARK));
+  const at = kept.findIndex((b) => b.type === "actions" || b.block_id === SNOOZED_BLOCK);
   return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
-}
-
-function isAcknowledgement(block: SlackBlock): boolean {
-  return isContextStarting(block, ":eyes: Acknowledged by <@");
 }
 
 /**

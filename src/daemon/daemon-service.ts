@@ -107,7 +107,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients, ledger, { slackButtons: config.slack.appToken !== null }),
+    runJob: createJobRunner(clients, ledger),
     logger,
     metrics,
     now,

@@ -10,11 +10,10 @@ import type { RunJob } from "./daemon-types.js";
  * through the run's own ledger view, which leaves alone what is not due now.
  */
 export function createJobRunner(
-  clients: Pick<Clients, "api" | "digests" | "alerts"> & Partial<Pick<Clients, "outboxFiles">>,
+  clients: Pick<Clients, "api" | "digests" | "alerts"> &
+    Partial<Pick<Clients, "outboxFiles" | "slackButtons">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
-  /** Alert buttons on Slack messages: a Socket Mode connection takes their presses. */
-  options: { slackButtons?: boolean } = {},
 ): RunJob {
   return async (job, fireAt, context) => {
     const common = {
@@ -34,7 +33,7 @@ export function createJobRunner(
           ...clients.alerts,
           ledger,
           ...findSlackPostOf(clients),
-          slackButtons: options.slackButtons === true,
+          slackButtons: clients.slackButtons === true,
         },
       );
       return { key: outcome.key, deliveries: outcome.deliveries };

@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
 import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js";
 
@@ -119,4 +120,13 @@ export function formatPeriod(period: Period): string {
 /** Year, month (1–12) and day of an ISO date. */
 function dateParts(date: string): [number, number, number] {
   return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
+}
+
+/**
+ * "Wed 25 Nov 09:00 Europe/Berlin": an instant in a team's zone, in English whatever the
+ * locale, as every Slack line about an alert or a snooze says it. With the date: "Mon 09:00"
+ * said on a Monday would not tell this morning from next week.
+ */
+export function atZone(at: Date, zone: string): string {
+  return `${DateTime.fromJSDate(at, { zone }).setLocale("en-GB").toFormat("ccc d LLL HH:mm")} ${zone}`;
 }

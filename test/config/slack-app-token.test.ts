@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createClients } from "../../src/create-deps.js";
+import { createLogger } from "../../src/logger.js";
 import { configText, fullEnv, issueLines, parse } from "./config-builders.js";
 
 // `slack.app_token` (issue 24): Socket Mode's app-level token, from SLACK_APP_TOKEN unless the
@@ -30,5 +32,18 @@ describe("slack.app_token", () => {
     expect(lines).toContain("slack.app_token");
     expect(lines).toContain("starts with xapp-");
     expect(lines).not.toContain("wrong-place");
+  });
+
+  it("is what puts Acknowledge and Snooze on alert messages: with it, and only with it", async () => {
+    const logger = createLogger({ level: "silent" });
+    const token = { SLACK_APP_TOKEN: "xapp-1-A0APP-1-abcdef" };
+    for (const [env, shown] of [
+      [fullEnv(), false],
+      [fullEnv(token), true],
+    ] as const) {
+      const clients = createClients(loaded(configText(), env), { logger });
+      expect(clients.slackButtons).toBe(shown);
+      await clients.close();
+    }
   });
 });

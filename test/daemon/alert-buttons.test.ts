@@ -128,7 +128,7 @@ describe("alert buttons, end to end", () => {
     expect(await press(live, logs, ack)).toMatchObject({ msg: "alert action applied" });
     // 12:00Z is 13:00 in Berlin, the team's zone.
     expect(JSON.stringify(fire.blocks)).toContain(
-      "Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+      "Acknowledged by <@U0MARIA> at Thu 19 Nov 13:00 Europe/Berlin",
     );
 
     const snooze = pressPayload(fire, {
@@ -140,10 +140,12 @@ describe("alert buttons, end to end", () => {
     expect(await press(live, logs, snooze)).toMatchObject({ msg: "alert action applied" });
     expect(thread(live, fire).map((p) => p.text)).toEqual([
       ":eyes: Acknowledged by <@U0MARIA>",
-      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Fri 13:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Fri 20 Nov 13:00 Europe/Berlin",
     ]);
     // The first message says so too, with *End snooze* in the menu's place.
-    expect(contexts(fire)).toContain(":zzz: Snoozed until Fri 13:00 Europe/Berlin by <@U0MARIA>");
+    expect(contexts(fire)).toContain(
+      ":zzz: Snoozed until Fri 20 Nov 13:00 Europe/Berlin by <@U0MARIA>",
+    );
     expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
 
     // Nov 20 08:00Z, under the snooze: the escalation to 7.5% is recorded, not posted.
@@ -197,13 +199,15 @@ describe("alert buttons, end to end", () => {
       pressPayload(post, { user: "U0JONAS", actionId: ALERT_ACTION.endSnooze, actionTs });
 
     await press(live, logs, snooze("1763553600.000500"));
-    expect(contexts(fire)).toContain(":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>");
+    expect(contexts(fire)).toContain(
+      ":zzz: Snoozed until Thu 19 Nov 14:00 Europe/Berlin by <@U0MARIA>",
+    );
     // Acknowledged while snoozed: both lines, in the order the evaluation's edits show them.
     const ack = { user: "U0MARIA", actionId: ALERT_ACTION.acknowledge };
     await press(live, logs, pressPayload(fire, { ...ack, actionTs: "1763553600.000550" }));
     expect(contexts(fire).slice(1)).toEqual([
-      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
-      ":zzz: Snoozed until Thu 14:00 Europe/Berlin by <@U0MARIA>",
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 19 Nov 13:00 Europe/Berlin",
+      ":zzz: Snoozed until Thu 19 Nov 14:00 Europe/Berlin by <@U0MARIA>",
     ]);
     expect(await press(live, logs, endSnooze(fire, "1763553600.000600"))).toMatchObject({
       msg: "alert action applied",
@@ -221,10 +225,10 @@ describe("alert buttons, end to end", () => {
     expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
     expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
     expect(thread(live, fire).map((p) => p.text)).toEqual([
-      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 19 Nov 14:00 Europe/Berlin",
       ":eyes: Acknowledged by <@U0MARIA>",
       ":bell: Snooze ended by <@U0JONAS>",
-      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 19 Nov 14:00 Europe/Berlin",
       ":bell: Snooze ended by <@U0JONAS>",
     ]);
   });
@@ -289,7 +293,7 @@ describe("alert buttons, end to end", () => {
     expect(contexts(fire)).toEqual([expect.stringMatching(/^flaky rate/)]);
     expect(thread(live, fire).map((p) => p.text)).toEqual([
       ":eyes: Acknowledged by <@U0MARIA>",
-      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 19 Nov 14:00 Europe/Berlin",
     ]);
 
     // Nov 20 08:00Z, the snooze over: its release edits the first message, which now shows
@@ -297,7 +301,7 @@ describe("alert buttons, end to end", () => {
     await evaluate(live, "2026-11-20");
     expect(thread(live, fire)).toHaveLength(3);
     expect(contexts(fire)).toContain(
-      ":eyes: Acknowledged by <@U0MARIA> at Thu 13:00 Europe/Berlin",
+      ":eyes: Acknowledged by <@U0MARIA> at Thu 19 Nov 13:00 Europe/Berlin",
     );
     expect(contexts(fire).join("\n")).not.toContain("Snoozed until");
     expect(actionIds(fire)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
@@ -334,7 +338,7 @@ describe("alert buttons, end to end", () => {
       "alert action applied",
     ]);
     expect(thread(live, fire).map((p) => p.text)).toEqual([
-      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 14:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 hour by <@U0MARIA> \u2014 until Thu 19 Nov 14:00 Europe/Berlin",
     ]);
     const store = await openPostgresLedger(databaseUrl, { logger: captureLogs().logger });
     try {

@@ -6,9 +6,11 @@ import {
   createSlackClients,
 } from "../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../src/destinations/slack/slack-destination.js";
+import { slackOnFirstUse } from "../../src/destinations/slack/slack-on-first-use.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import type { SlackPost } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
+import { captureLogs } from "../daemon/daemon-harness.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeChannel,
@@ -241,6 +243,30 @@ describe("finding an earlier post after a crash", () => {
     expect(warnings[0]?.msg).toMatch(
       /lacks the channels:history scope.*may post it twice.*add channels:history/,
     );
+  });
+
+  it("without channels:history, an app that sends a digest and an alert warns once, not once per destination", async () => {
+    const slack = await startFakeSlack({ scopes: ["chat:write", "files:write"] });
+    started.push(slack);
+    const { lines, logger } = captureLogs();
+    // Both destinations as the reporter builds them: over one set of clients for the one app.
+    const app = slackOnFirstUse(
+      { token: new Secret(FAKE_SLACK_TOKEN), apiUrl: slack.url, appToken: null },
+      logger,
+    );
+    if (!app) throw new Error("no Slack clients");
+    await app.digest.post("C0123ABCD", digest("k1"));
+    expect(await app.digest.findPosted("C0123ABCD", "k1", SINCE)).toBeNull();
+    const fire = await app.alert.postAlert("C0ALERTS", digest("k2"), null);
+    expect(await app.alert.filesInThread("C0ALERTS", fire.ts)).toEqual(new Set());
+
+    const refused = slack.calls.filter((c) => c.method.startsWith("conversations."));
+    expect(refused.map((c) => c.method)).toEqual([
+      "conversations.history",
+      "conversations.replies",
+    ]);
+    const warned = lines.filter((l) => /lacks the channels:history scope/.test(String(l.msg)));
+    expect(warned).toHaveLength(1);
   });
 
   it("still throws other history errors in words", async () => {

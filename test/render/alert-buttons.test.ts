@@ -9,6 +9,7 @@ import {
   actionLine,
   alertActionsBlocks,
   fireKeyOfBlock,
+  snoozedContext,
 } from "../../src/render/alert/slack-alert-actions.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { checkMessage } from "../fake-slack/check-message.js";
@@ -107,7 +108,7 @@ describe("alert buttons", () => {
     expect(ids(actionsOf(blocks)[0])).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.snooze]);
     expect(fireKeyOfBlock(String(actionsOf(blocks)[0]?.block_id))).toBe(FIRE);
     expect(JSON.stringify(blocks)).toContain(
-      "Acknowledged by <@U0MARIA> at Thu 14:05 Europe/Berlin",
+      "Acknowledged by <@U0MARIA> at Thu 19 Nov 14:05 Europe/Berlin",
     );
     // The reply in the thread has no buttons: they live on the fire's first message.
     expect(actionsOf(n?.slack?.post.main.blocks ?? [])).toEqual([]);
@@ -121,7 +122,7 @@ describe("alert buttons", () => {
     expect(ids(actions)).toEqual([ALERT_ACTION.acknowledge, ALERT_ACTION.endSnooze]);
     expect((actions?.elements as { value?: string }[] | undefined)?.[1]?.value).toBe("4,5");
     expect(JSON.stringify(blocks)).toContain(
-      ":zzz: Snoozed until Mon 09:00 Europe/Berlin by <@U0JONAS>",
+      ":zzz: Snoozed until Mon 23 Nov 09:00 Europe/Berlin by <@U0JONAS>",
     );
     expect(checkMessage(update?.message.text, blocks)).toBeNull();
   });
@@ -160,7 +161,7 @@ describe("alert buttons", () => {
       silenceIds: [4, 5],
     });
     expect(snoozed.text).toBe(
-      ":zzz: Snoozed for 1 day by <@U123> \u2014 until Wed 09:00 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U123> \u2014 until Wed 25 Nov 09:00 Europe/Berlin",
     );
     const [, actions] = snoozed.blocks;
     expect(actions).toMatchObject({
@@ -173,6 +174,27 @@ describe("alert buttons", () => {
     expect(actionLine({ kind: "snooze_ended", by: "U123" }).text).toBe(
       ":bell: Snooze ended by <@U123>",
     );
+  });
+
+  it("a snooze until Monday pressed on a Monday after 09:00 says which Monday: next week's, by its date", () => {
+    // Mon 30 Nov, 11:00 in Berlin: this morning's 09:00 is past, so the snooze runs to 7 Dec.
+    const pressedAt = new Date("2026-11-30T10:00:00Z");
+    const until = snoozeUntil("monday", pressedAt, "Europe/Berlin");
+    const line = actionLine({
+      kind: "snoozed",
+      by: "U123",
+      length: "monday",
+      until,
+      timezone: "Europe/Berlin",
+      fireKey: FIRE,
+      silenceIds: [4],
+    });
+    expect(line.text).toBe(":zzz: Snoozed by <@U123> \u2014 until Mon 7 Dec 09:00 Europe/Berlin");
+    expect(
+      snoozedContext({ by: "U123", until: until.toISOString(), silenceIds: [4] }, "Europe/Berlin"),
+    ).toMatchObject({
+      elements: [{ text: ":zzz: Snoozed until Mon 7 Dec 09:00 Europe/Berlin by <@U123>" }],
+    });
   });
 });
 

@@ -6,7 +6,13 @@ import type { AlertConfig } from "../../src/config/types.js";
 import { handleAlertAction } from "../../src/daemon/alert-actions.js";
 import { openSlackSocket, type SlackSocket } from "../../src/daemon/slack-socket.js";
 import { slackActionsApi } from "../../src/destinations/slack/slack-actions-api.js";
-import { ALERT_ACTION, alertActionsBlocks } from "../../src/render/alert/slack-alert-actions.js";
+import type { SlackBlock } from "../../src/messages.js";
+import {
+  ACKNOWLEDGED_BLOCK,
+  ALERT_ACTION,
+  alertActionsBlocks,
+  SNOOZED_BLOCK,
+} from "../../src/render/alert/slack-alert-actions.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
@@ -42,7 +48,7 @@ afterEach(async () => {
   socket = slack = ledger = dir = null;
 });
 
-async function setUp(alertActors: string[] | null = null) {
+async function setUp(alertActors: string[] | null = null, ownLines: SlackBlock[] = []) {
   slack = await startFakeSlack({ usergroups: { S0QALEADS: ["U0ANA"] } });
   dir = mkdtempSync(join(tmpdir(), "alert-actions-"));
   const store = openLedger(join(dir, "ledger.sqlite"));
@@ -68,7 +74,7 @@ async function setUp(alertActors: string[] | null = null) {
     results: [],
     notification: { slack: null, email: null, msteams: null, webhook: null },
   });
-  const post = await postFire(slack);
+  const post = await postFire(slack, ownLines);
   const team = aTeam({ alerts: [{ name: "flaky-rate" } as AlertConfig], alertActors });
   const { lines, logger } = captureLogs();
   const api = slackActionsApi(new Secret(FAKE_SLACK_TOKEN), slack.url);
@@ -103,8 +109,8 @@ async function setUp(alertActors: string[] | null = null) {
   return { slack: live, ledger: store, post, press, thread, logs: lines, socket: open };
 }
 
-/** The fire's first message, as the alert posted it: a line and its buttons. */
-async function postFire(fake: FakeSlack): Promise<FakePost> {
+/** The fire's first message, as the alert posted it: a line, `ownLines`, and its buttons. */
+async function postFire(fake: FakeSlack, ownLines: SlackBlock[]): Promise<FakePost> {
   const response = await fetch(`${fake.url}chat.postMessage`, {
     method: "POST",
     headers: {
@@ -116,6 +122,7 @@ async function postFire(fake: FakeSlack): Promise<FakePost> {
       text: "Checkout squad · flaky-rate: pdqmxlz flaky rate 4.2%",
       blocks: [
         { type: "section", text: { type: "mrkdwn", text: "🟠 *Checkout squad · flaky-rate*" } },
+        ...ownLines,
         ...alertActionsBlocks(FIRE),
       ],
     }),
@@ -146,7 +153,7 @@ describe("pressing an alert's buttons", () => {
     ]);
     expect(post.edits).toBe(1);
     const edited = JSON.stringify(post.blocks);
-    expect(edited).toContain("Acknowledged by <@U0MARIA> at Wed 14:05 Europe/Berlin");
+    expect(edited).toContain("Acknowledged by <@U0MARIA> at Wed 25 Nov 14:05 Europe/Berlin");
     // Still firing: the buttons stay, under the acknowledgement.
     expect(edited.indexOf("Acknowledged by")).toBeLessThan(
       edited.indexOf(ALERT_ACTION.acknowledge),
@@ -161,6 +168,54 @@ describe("pressing an alert's buttons", () => {
     expect(await ledger.acknowledgements("checkout", "flaky-rate")).toHaveLength(1);
     expect(post.edits).toBe(1);
     expect(thread()).toHaveLength(1);
+  });
+
+  it("edits keep one acknowledgement line and one snooze line, found by their block ids, and leave the alert's own lines that say the same words", async () => {
+    // The alert's own context line, in the words of the lines about presses (a line the
+    // renderer does not write today: its context lines start with the metric's name).
+    const own = (text: string): SlackBlock => ({
+      type: "context",
+      elements: [{ type: "mrkdwn", text }],
+    });
+    const ownLines = [
+      own(":eyes: Acknowledged by <@U0OPS> is what the runbook asks for first"),
+      own(":zzz: Snoozed until the deploy freeze ends, says the team's channel topic"),
+    ];
+    const { post, press } = await setUp(null, ownLines);
+    const ack = (user: string, actionTs: string) =>
+      pressPayload(post, { user, actionId: ALERT_ACTION.acknowledge, actionTs });
+    await press(ack("U0MARIA", "1764075900.000700"));
+    await press(
+      pressPayload(post, {
+        user: "U0MARIA",
+        actionId: ALERT_ACTION.snooze,
+        option: "1h",
+        actionTs: "1764075900.000800",
+      }),
+    );
+    await press(ack("U0BOB", "1764075900.000900"));
+    expect(post.edits).toBe(3);
+    const blocks = (post.blocks ?? []) as SlackBlock[];
+    // The alert's own lines stay where they were; the press lines go above the buttons.
+    expect(blocks.slice(1, 3)).toEqual(ownLines);
+    const texts = (id: string) =>
+      blocks
+        .filter((b) => b.block_id === id)
+        .map((b) => (b.elements as { text: string }[])[0]?.text);
+    expect(texts(ACKNOWLEDGED_BLOCK)).toEqual([
+      ":eyes: Acknowledged by <@U0BOB> at Wed 25 Nov 14:05 Europe/Berlin",
+    ]);
+    expect(texts(SNOOZED_BLOCK)).toEqual([
+      ":zzz: Snoozed until Wed 25 Nov 15:05 Europe/Berlin by <@U0MARIA>",
+    ]);
+    expect(blocks.map((b) => b.block_id ?? b.type)).toEqual([
+      "section",
+      "context",
+      "context",
+      ACKNOWLEDGED_BLOCK,
+      SNOOZED_BLOCK,
+      `insights_alert:${FIRE}`,
+    ]);
   });
 
   it("Snooze stores a silence of the fire's scope with its author and end, says so with End snooze, which ends it once", async () => {
@@ -183,7 +238,7 @@ describe("pressing an alert's buttons", () => {
     });
     const [line] = thread();
     expect(line?.text).toBe(
-      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 14:05 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 26 Nov 14:05 Europe/Berlin",
     );
     // The same press delivered again (the same action_ts) adds nothing.
     expect(await press(snooze, 1)).toMatchObject({ msg: "alert action already applied" });
@@ -209,10 +264,10 @@ describe("pressing an alert's buttons", () => {
     expect(slack?.ephemerals.at(-1)).toEqual({
       channel: CHANNEL,
       user: "U0ANA",
-      text: "This snooze was ended already, by <@U0BOB> at Wed 14:05 Europe/Berlin: there is nothing to end.",
+      text: "This snooze was ended already, by <@U0BOB> at Wed 25 Nov 14:05 Europe/Berlin: there is nothing to end.",
     });
     expect(thread().map((p) => p.text)).toEqual([
-      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 14:05 Europe/Berlin",
+      ":zzz: Snoozed for 1 day by <@U0MARIA> \u2014 until Thu 26 Nov 14:05 Europe/Berlin",
       ":bell: Snooze ended by <@U0BOB>",
     ]);
   });

@@ -43,6 +43,12 @@ export interface SlackClients {
    * With `signal`, no call starts once it is aborted, and the request in flight is aborted.
    */
   paced<T>(method: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * True the first time `notice` is asked about over these clients, false after: a warning
+   * about the app itself (a scope it lacks) is given once per app and process, however many
+   * destinations (digests, alerts) share the clients.
+   */
+  firstNotice(notice: string): boolean;
 }
 
 /** The Slack clients over one token and one set of options. */
@@ -54,6 +60,7 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
   // The signal of the call being made, for the clients' requests to carry (one client serves
   // every delivery at once, each with its own deadline).
   const signals = new AsyncLocalStorage<AbortSignal>();
+  const noticed = new Set<string>();
   return {
     calls: createSlackClient(options, signals),
     posts: createSlackClient({ ...options, retries: 0 }, signals),
@@ -75,6 +82,11 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
           await sleep(waitSeconds * 1000);
         }
       }
+    },
+    firstNotice(notice) {
+      if (noticed.has(notice)) return false;
+      noticed.add(notice);
+      return true;
     },
   };
 }

@@ -22,7 +22,7 @@ export interface SlackLookups {
   /**
    * The messages of a paged lookup (conversations.history, .replies), page by page as they
    * are read, so a busy channel or a long thread cannot push one out of sight. Without the
-   * history scope: none, after the one warning that says so.
+   * history scope: none, after the one warning that says so (one per app: see `firstNotice`).
    */
   readPages<M>(
     method: string,
@@ -45,7 +45,6 @@ export function createSlackLookups(
   pageSize: number,
 ): SlackLookups {
   const { calls: client, paced } = clients;
-  let warnedHistoryScope = false;
 
   async function* readPages<M>(
     method: string,
@@ -71,8 +70,7 @@ export function createSlackLookups(
   }
 
   function warnHistoryScope(channel: string, needed: unknown): void {
-    if (warnedHistoryScope) return;
-    warnedHistoryScope = true;
+    if (!clients.firstNotice("missing history scope")) return;
     const scope = typeof needed === "string" ? needed : "channels:history";
     logger?.warn(
       { channel: label(channel), needed: scope },

@@ -9,6 +9,14 @@ import { FIRE_CHARTS_MARK } from "./email-alert.js";
 // post's thread, each a recorded part; in the mail inline (`cid:`), under the transitions,
 // with their words in the plain text.
 
+/**
+ * Whether a destination's message opens the fire (a reply in its thread, or a mail that
+ * follows its first, does not): only such a message carries the fire's charts.
+ */
+export function opensFire(message: { threadKey?: string | null } | null): boolean {
+  return message !== null && !message.threadKey;
+}
+
 /** What the destinations send: the notification with its fire's charts. */
 export function withFireCharts(
   notification: AlertNotification,
@@ -19,9 +27,9 @@ export function withFireCharts(
   const { slack, email } = notification;
   return {
     ...notification,
-    slack: slack && slack.threadKey === null ? { ...slack, uploads: slackFiles(charts) } : slack,
+    slack: slack && opensFire(slack) ? { ...slack, uploads: slackFiles(charts) } : slack,
     email:
-      email && !email.threadKey && email.html.includes(FIRE_CHARTS_MARK)
+      email && opensFire(email) && email.html.includes(FIRE_CHARTS_MARK)
         ? {
             ...email,
             html: email.html.replace(

@@ -1,5 +1,6 @@
 import { SNOOZE_LABEL, SNOOZE_LENGTHS, type SnoozeLength } from "../../alerts/snooze-until.js";
 import type { SlackBlock } from "../../messages.js";
+import { atZone } from "../format.js";
 import type { Acknowledged, Snoozed } from "./alert-view.js";
 
 // The buttons under a firing alert's message and the words of what people did with them
@@ -76,17 +77,22 @@ const endSnoozeButton = (silenceIds: readonly number[]) => ({
   value: silenceIds.join(","),
 });
 
-/** "Snoozed until Wed 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
+/**
+ * The block ids of a fire's first message's lines about a press: an edit finds (and replaces)
+ * them by these, never by their words, which the alert's own text may share.
+ */
+export const ACKNOWLEDGED_BLOCK = "insights_acknowledged";
+export const SNOOZED_BLOCK = "insights_snoozed";
+
+/** "Snoozed until Mon 30 Nov 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
 export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
-  const until = zoned(new Date(snoozed.until), timezone);
+  const until = atZone(new Date(snoozed.until), timezone);
   return {
     type: "context",
-    elements: [{ type: "mrkdwn", text: `${SNOOZED_MARK} until ${until} by <@${snoozed.by}>` }],
+    block_id: SNOOZED_BLOCK,
+    elements: [{ type: "mrkdwn", text: `:zzz: Snoozed until ${until} by <@${snoozed.by}>` }],
   };
 }
-
-/** How a first message's snooze line starts. */
-export const SNOOZED_MARK = ":zzz: Snoozed";
 
 /**
  * A fire's first message (as Slack holds it) with its snooze shown, or with no snooze when
@@ -102,7 +108,7 @@ export function withSnooze(
   const blockId = alertActionsBlockId(fireKey);
   const at = blocks.findIndex((b) => b.type === "actions" && b.block_id === blockId);
   if (at === -1) return [...blocks];
-  const before = blocks.slice(0, at).filter((b) => !isContextStarting(b, SNOOZED_MARK));
+  const before = blocks.slice(0, at).filter((b) => b.block_id !== SNOOZED_BLOCK);
   return [
     ...before,
     ...(snoozed ? [snoozedContext(snoozed, timezone)] : []),
@@ -111,21 +117,15 @@ export function withSnooze(
   ];
 }
 
-/** Whether a block is a context line whose first text starts with `start`. */
-export function isContextStarting(block: SlackBlock, start: string): boolean {
-  if (block.type !== "context") return false;
-  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
-  return typeof first?.text === "string" && first.text.startsWith(start);
-}
-
-/** "Acknowledged by <@U…> at Wed 14:05 Europe/Berlin", in the team's zone, for the fire's first message. */
+/** "Acknowledged by <@U…> at Wed 25 Nov 14:05 Europe/Berlin", in the team's zone, for the fire's first message. */
 export function acknowledgedContext(ack: Acknowledged, timezone: string): SlackBlock {
   return {
     type: "context",
+    block_id: ACKNOWLEDGED_BLOCK,
     elements: [
       {
         type: "mrkdwn",
-        text: `:eyes: Acknowledged by <@${ack.by}> at ${zoned(new Date(ack.at), timezone)}`,
+        text: `:eyes: Acknowledged by <@${ack.by}> at ${atZone(new Date(ack.at), timezone)}`,
       },
     ],
   };
@@ -145,7 +145,7 @@ export type ActionLine =
     }
   | { kind: "snooze_ended"; by: string };
 
-/** The thread line, e.g. "Snoozed for 1 day by <@U123> — until Wed 09:00 Europe/Berlin". */
+/** The thread line, e.g. "Snoozed for 1 day by <@U123> — until Thu 26 Nov 09:00 Europe/Berlin". */
 export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock[] } {
   switch (line.kind) {
     case "acknowledged": {
@@ -158,7 +158,7 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
     }
     case "snoozed": {
       const length = line.length === "monday" ? "" : ` for ${SNOOZE_LABEL[line.length]}`;
-      const until = zoned(line.until, line.timezone);
+      const until = atZone(line.until, line.timezone);
       const text = `:zzz: Snoozed${length} by <@${line.by}> \u2014 until ${until}`;
       return {
         text,
@@ -176,19 +176,3 @@ export function actionLine(line: ActionLine): { text: string; blocks: SlackBlock
 }
 
 const mrkdwn = (text: string): SlackBlock => ({ type: "section", text: { type: "mrkdwn", text } });
-
-/** "Wed 09:00 Europe/Berlin": an instant as every line about a press shows it. */
-export function zoned(at: Date, timezone: string): string {
-  return `${clock(at, timezone, true)} ${timezone}`;
-}
-
-/** "14:05", or "Wed 09:00" with the weekday, on the zone's 24-hour clock. */
-function clock(at: Date, timezone: string, weekday: boolean): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone: timezone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    ...(weekday ? { weekday: "short" } : {}),
-  }).format(at);
-}

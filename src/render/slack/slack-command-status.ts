@@ -1,11 +1,10 @@
-import { DateTime } from "luxon";
 import { isRate } from "../../alerts/alert-metrics.js";
 import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type { Team } from "../../config/types.js";
 import type { AlertState } from "../../state/ledger.js";
 import type { Silence } from "../../state/silences.js";
 import { STATE_MARK } from "../alert/alert-view.js";
-import { formatCount, formatRate, plural } from "../format.js";
+import { atZone, formatCount, formatRate, plural } from "../format.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
 
 // `/insights status <team>` as the asker reads it (issue 24): the team's alerts firing now, each
@@ -82,9 +81,4 @@ function scopeName(team: Team, scope: string): string {
   if (scope === TEAM_SCOPE) return "the whole team";
   const name = team.projects.find((p) => p.id === scope)?.name;
   return escapeMrkdwn(name ? `${name} (${scope})` : scope);
-}
-
-/** "Wed 25 Nov 09:00 Europe/Berlin": an instant in the team's zone, in English whatever the locale. */
-export function atZone(at: Date, zone: string): string {
-  return `${DateTime.fromJSDate(at, { zone }).setLocale("en-GB").toFormat("ccc d LLL HH:mm")} ${zone}`;
 }

@@ -6,8 +6,10 @@ import {
 } from "../../../src/insights/collect-insights.js";
 import type { FetchOutcome, InsightsApi, InsightsDay } from "../../../src/insights/types.js";
 import { chartWindow, defaultChartDays } from "../../../src/periods/chart-window.js";
+import { opensFire } from "../../../src/render/alert/fire-charts-message.js";
 import { chartThresholds } from "../../../src/render/charts/chart-thresholds.js";
 import { digestChartData } from "../../../src/render/charts/digest-charts.js";
+import { fireChartInput } from "../../../src/render/charts/fire-chart-input.js";
 import { configText as configTextWith, issueLines, parse } from "../../config/config-builders.js";
 import { checkoutReport, WEEK } from "../report-fixture.js";
 
@@ -84,6 +86,71 @@ describe("a digest's chart data", () => {
       { level: "critical", value: 0.08 },
     ]);
     expect(chartThresholds("runPassRate", alerts)).toEqual([]);
+  });
+});
+
+describe("a fire's chart data", () => {
+  // A daily alert fired for Wed 11 Nov: its trend is the week up to it, the prior window Tue 10.
+  const window = { start: "2026-11-11", end: "2026-11-11" };
+  const spans = {
+    trend: { start: "2026-11-05", end: "2026-11-11" },
+    prior: { start: "2026-11-10", end: "2026-11-10" },
+  };
+  const rule = { metric: "flaky_rate" as const, warnAt: 3, criticalAt: 5 };
+  const projects = [{ id: "web" }, { id: "api" }, { id: "down" }];
+  const failed: FetchOutcome = { ok: false, error: { code: "UPSTREAM", message: "503" } };
+  const fetched = [
+    new Map<string, FetchOutcome>([
+      ["web", outcome([day("2026-11-10", 10), day("2026-11-11", 60)])],
+      ["api", outcome([day("2026-11-11", 20)])],
+      ["down", failed],
+    ]),
+    new Map<string, FetchOutcome>([
+      ["web", outcome([day("2026-11-10", 10)])],
+      ["api", outcome([])],
+      ["down", failed],
+    ]),
+  ];
+
+  it("is each fired project's days and the team's summed, over both spans, the fired window against the one before", () => {
+    const input = fireChartInput({
+      rule,
+      window,
+      spans,
+      projects,
+      fetched,
+      fired: [
+        { scope: "web", name: "Checkout web" },
+        { scope: "team", name: "Checkout (team)" },
+      ],
+    });
+    expect(input.window).toEqual({ start: "2026-11-05", end: "2026-11-11" });
+    expect(input.periods).toEqual({ current: window, prior: spans.prior });
+    expect(input.rule).toBe(rule);
+    const [web, team] = input.scopes;
+    expect(web?.name).toBe("Checkout web");
+    expect(web?.days.map((d) => d.date)).toEqual([
+      "2026-11-05",
+      "2026-11-06",
+      "2026-11-07",
+      "2026-11-08",
+      "2026-11-09",
+      "2026-11-10",
+      "2026-11-11",
+    ]);
+    expect(web?.days.at(-1)?.figures.flakyRate).toBeCloseTo(0.06);
+    expect(web?.days[0]?.figures.flakyRate).toBeNull();
+    // The team: web and api summed; the project whose fetch failed adds nothing.
+    expect(team?.days.at(-1)?.figures.testsFlaky).toBe(80);
+    expect(team?.days.at(-1)?.figures.tests).toBe(2000);
+    expect(team?.days.at(-2)?.figures.testsFlaky).toBe(10);
+  });
+
+  it("opens a fire only in a message that is not a reply in its thread", () => {
+    expect(opensFire({ threadKey: null })).toBe(true);
+    expect(opensFire({})).toBe(true);
+    expect(opensFire({ threadKey: "t.alert.flaky.2026-11-10" })).toBe(false);
+    expect(opensFire(null)).toBe(false);
   });
 });
 
