@@ -66,7 +66,7 @@ export async function alertsCommand(
         slackButtons: config.slack.appToken !== null,
         cache: createRequestCache(),
         logger,
-        ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),
+        ...(ledger && !dryRun ? { retryAt: firstRetryAt(() => new Date()) } : {}),
       },
     );
     if (outcome.evaluation) {

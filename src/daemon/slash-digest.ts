@@ -83,7 +83,7 @@ export function createDigestNow(deps: DigestNowDeps) {
         cache: createRequestCache(),
         logger: deps.logger.child({ slackUser: asker, trigger: "slash command" }),
         // A failure is left for the daemon's retries, as a failed `run` is.
-        retryAt: () => firstRetryAt(deps.now()),
+        retryAt: firstRetryAt(deps.now),
       }).catch((error: unknown) => {
         deps.metrics?.slotFinished(labels, "failed", deps.now(), "slash_command");
         throw error;
