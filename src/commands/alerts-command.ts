@@ -65,7 +65,7 @@ export async function alertsCommand(
         slackButtons: clients.slackButtons,
         cache: createRequestCache(),
         logger,
-        ...(ledger && !dryRun ? { retryAt: () => firstRetryAt(new Date()) } : {}),
+        ...(ledger && !dryRun ? { retryAt: firstRetryAt(() => new Date()) } : {}),
       },
     );
     if (outcome.evaluation) {

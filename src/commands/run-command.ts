@@ -84,7 +84,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         logger,
         outbox: Boolean(opts.outbox),
         // Left open rather than failed for good, so the daemon still delivers the slot.
-        ...(ledger ? { retryAt: () => firstRetryAt(new Date()) } : {}),
+        ...(ledger ? { retryAt: firstRetryAt(() => new Date()) } : {}),
       });
       out(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
       for (const p of outcome.report.projects) {

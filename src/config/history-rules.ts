@@ -1,3 +1,4 @@
+import { addMonths } from "../periods/calendar-date.js";
 import { firstKeptDate, type Retention } from "../periods/retention.js";
 
 // Advice on `history`, for check-config: values the schema accepts but that cost requests.
@@ -7,11 +8,8 @@ const API_LOOKBACK_MONTHS = 3;
 
 /** The first date the insights API still serves on `today` (ISO dates). */
 export function apiEarliestDate(today: string): string {
-  const [year, month, day] = today.split("-").map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(2000, 0, 1));
-  // A day the earlier month lacks (31 May → 31 Feb) rolls on into the next month: the later day.
-  date.setUTCFullYear(year, month - 1 - API_LOOKBACK_MONTHS, day);
-  return date.toISOString().slice(0, 10);
+  // As the API counts (the emulator holds it): 31 May less 3 months is 28 February.
+  return addMonths(today, -API_LOOKBACK_MONTHS);
 }
 
 /**

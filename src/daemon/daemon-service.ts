@@ -133,7 +133,7 @@ export async function startDaemonService(
       logger,
       now,
       // One of the daemon's runs: listed, counted, and bounded by the grace at shutdown.
-      book: (key, work) => daemon.runOutside(key, work),
+      runUnscheduled: (key, work) => daemon.runUnscheduled(key, work),
       metrics,
     }),
     respond: slackResponder(config.slack.apiUrl),

@@ -99,7 +99,7 @@ export interface Daemon {
    * own: in `running`, counted in flight, and waited for by `stop` within its grace. Null, and
    * `work` not started, once the daemon is stopping.
    */
-  runOutside<T>(key: string, work: () => Promise<T>): Promise<T> | null;
+  runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T> | null;
   /** Starts nothing more; waits up to `graceMs` for running slots; resolves to the unfinished keys. */
   stop(graceMs: number): Promise<string[]>;
   /** After a config reload: the new job list (running slots finish as they are). */

@@ -217,7 +217,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     start: () => void loop(),
     tick,
     idle: runs.idle,
-    runOutside: (key, work) => (stopping ? null : runs.track(key, work)),
+    runUnscheduled: (key, work) => (stopping ? null : runs.runUnscheduled(key, work)),
     async stop(graceMs) {
       stopping = true;
       timer.cancel();

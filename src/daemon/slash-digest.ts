@@ -32,11 +32,11 @@ export interface DigestNowDeps {
   logger: Logger;
   now(): Date;
   /**
-   * The daemon's book of runs (`Daemon.runOutside`): the digest is in its running list and
-   * waited for at shutdown within the grace, like a scheduled slot; null once it is stopping.
-   * Without it the digest just runs.
+   * Runs the digest as one of the daemon's own (`Daemon.runUnscheduled`): in its running list
+   * and waited for at shutdown within the grace, like a scheduled slot; null once it is
+   * stopping. Without it the digest just runs.
    */
-  book?: <T>(key: string, work: () => Promise<T>) => Promise<T> | null;
+  runUnscheduled?: <T>(key: string, work: () => Promise<T>) => Promise<T> | null;
   /** Counts the run in `slots_total`, with `trigger="slash_command"`. */
   metrics?: Pick<DaemonMetrics, "slotFinished"> | null;
 }
@@ -83,7 +83,7 @@ export function createDigestNow(deps: DigestNowDeps) {
         cache: createRequestCache(),
         logger: deps.logger.child({ slackUser: asker, trigger: "slash command" }),
         // A failure is left for the daemon's retries, as a failed `run` is.
-        retryAt: () => firstRetryAt(deps.now()),
+        retryAt: firstRetryAt(deps.now),
       }).catch((error: unknown) => {
         deps.metrics?.slotFinished(labels, "failed", deps.now(), "slash_command");
         throw error;
@@ -123,10 +123,10 @@ export function createDigestNow(deps: DigestNowDeps) {
     }
     running.add(key);
     try {
-      const booked = (deps.book ?? ((_key, work) => work()))(key, () =>
+      const outcome = (deps.runUnscheduled ?? ((_key, work) => work()))(key, () =>
         post(job, key, period, asker, starting),
       );
-      return (await booked) ?? { kind: "stopping", key, period };
+      return (await outcome) ?? { kind: "stopping", key, period };
     } finally {
       running.delete(key);
     }

@@ -58,8 +58,11 @@ export interface SlotRuns {
   /** Keys of the slots running now. */
   keys(): string[];
   launch(run: SlotLaunch): void;
-  /** Books a run started elsewhere (a slash command) under `key`: listed, counted, waited for. */
-  track<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a slot asked for outside the schedule (a slash command) under `key`: listed, counted,
+   * waited for.
+   */
+  runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T>;
   idle(): Promise<void>;
   /** Waits up to `ms` for every run; true when they all ended. */
   settleWithin(ms: number): Promise<boolean>;
@@ -151,7 +154,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     inFlight.add(run);
   }
 
-  function track<T>(key: string, work: () => Promise<T>): Promise<T> {
+  function runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T> {
     // Its own entry, never a job's: a scheduled run of the same job is not held back by it
     // (the ledger's claims keep the two from sending one slot twice).
     const id = Symbol(key);
@@ -174,7 +177,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
     isRunning: (jobId) => running.has(jobId),
     keys: () => [...running.values()],
     launch,
-    track,
+    runUnscheduled,
     idle: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

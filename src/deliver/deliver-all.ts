@@ -94,9 +94,11 @@ export interface DeliveryLedger {
 }
 
 /**
- * When to try again after this many failed attempts, no sooner than `notBefore` when given
- * (a send that may have landed is looked for once it has landed or never will), or null to
- * give up: the daemon's is null once the slot's deadline would be passed.
+ * When to try again after this many failed attempts, or null to give up: the daemon's is null
+ * once the slot's deadline would be passed. Never sooner than `notBefore` when given (a send
+ * that may have landed is looked for once it has landed or never will): the schedule honours
+ * it, so that it can also give up when the floor falls past its deadline; deliverAll records
+ * the answer as it is (slotRetryAt and firstRetryAt both clamp in nextAttemptAt).
  */
 export type RetryAt = (attempts: number, notBefore?: Date) => Date | null;
 
@@ -189,9 +191,7 @@ async function deliverOne(
     // began, when whatever it sent has landed or never will.
     // The retry schedule is told, so it never sets a retry past the slot's deadline.
     const lookAfter = job.recover && mayHaveLanded(error) ? before.sendBy : undefined;
-    const nextAttemptAt = retry
-      ? notBefore(options.retryAt?.(attempts, lookAfter) ?? null, lookAfter)
-      : null;
+    const nextAttemptAt = retry ? (options.retryAt?.(attempts, lookAfter) ?? null) : null;
     const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     if (!(await recorded(failed))) return lostClaim();
     logger.error(
@@ -259,12 +259,6 @@ export class SendTimeoutError extends Error {
  */
 function mayHaveLanded(error: unknown): boolean {
   return !(error instanceof SlackDeliveryError && error.slackError !== null);
-}
-
-/** `at`, moved to `floor` when earlier; null (given up) stays null. */
-function notBefore(at: Date | null, floor: Date | undefined): Date | null {
-  if (at === null || floor === undefined) return at;
-  return at.getTime() < floor.getTime() ? floor : at;
 }
 
 /**

@@ -60,6 +60,18 @@ export function monthStart(date: string, months = 0): string {
   return iso(day.setUTCFullYear(day.getUTCFullYear(), day.getUTCMonth() + months, 1));
 }
 
+/**
+ * The date `months` calendar months after `date` (before, when negative). A day the month
+ * reached lacks becomes its last day, as luxon's `plus({ months })` does: 31 May less 3 months
+ * is 28 February, never 3 March.
+ */
+export function addMonths(date: string, months: number): string {
+  const first = monthStart(date, months);
+  const daysInMonth = daysBetween(first, monthStart(first, 1));
+  const day = Number(date.slice(8, 10));
+  return addDays(first, Math.min(day, daysInMonth) - 1);
+}
+
 /** The first day of the calendar quarter `quarters` quarters after the quarter of `date`. */
 export function quarterStart(date: string, quarters = 0): string {
   const month = new Date(utcMs(date)).getUTCMonth();

@@ -28,7 +28,17 @@ export function nextAttemptAt(
   return at < deadline.getTime() ? new Date(at) : null;
 }
 
-/** When a delivery that failed for the first time at `failedAt` is due again. */
-export function firstRetryAt(failedAt: Date): Date {
-  return new Date(failedAt.getTime() + (DEFAULT_RETRY_DELAYS_MS[0] ?? 0));
+/** No slot bounds a delivery's retries: the latest date there is. */
+const NO_DEADLINE = new Date(8.64e15);
+
+/**
+ * The retry schedule of a delivery no slot run bounds (`run`, `alerts`, an /insights digest):
+ * left open for the daemon, due the first delay after it failed, and, as every retry schedule
+ * (RetryAt), no sooner than the sender's `notBefore`. The daemon's slot runs use slotRetryAt.
+ */
+export function firstRetryAt(
+  clock: () => Date,
+): (attempts: number, notBefore?: Date) => Date | null {
+  return (_attempts, notBefore) =>
+    nextAttemptAt(1, clock(), NO_DEADLINE, DEFAULT_RETRY_DELAYS_MS, notBefore);
 }

@@ -37,8 +37,8 @@ describe("history.keep shorter than the API's lookback", () => {
 
   it("compares with the API's earliest date by calendar months", () => {
     expect(apiEarliestDate("2026-10-23")).toBe("2026-07-23");
-    // 31 May less 3 months is "31 February": the later day, 3 March.
-    expect(apiEarliestDate("2026-05-31")).toBe("2026-03-03");
+    // 31 May less 3 months is "31 February": February's last day, as the API counts.
+    expect(apiEarliestDate("2026-05-31")).toBe("2026-02-28");
     // 92 days back from 2026-10-23 is 2026-07-23, the API's earliest: covered.
     expect(shortKeepWarning({ amount: 92, unit: "d" }, "2026-10-23")).toBeNull();
     expect(shortKeepWarning({ amount: 91, unit: "d" }, "2026-10-23")).not.toBeNull();

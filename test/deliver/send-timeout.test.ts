@@ -17,6 +17,7 @@ import { slackDigestJob } from "../../src/destinations/slack/slack-digest-job.js
 import { slackDestinationId } from "../../src/destinations/slack/slack-id.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
+import { firstRetryAt } from "../../src/schedule/retry-delays.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { aDigest, aTeam } from "../daemon/daemon-harness.js";
@@ -106,10 +107,13 @@ const escalationJob = (clients: Clients) =>
     },
   );
 
-/** A fake Slack, a ledger with the slot, and one delivery of a digest (or alert) to it, claimed as the daemon does. */
+/**
+ * A fake Slack, a ledger with the slot, and one delivery of a digest (or alert) to it, claimed
+ * as the daemon does; retried as `run` and `alerts` retry, unless told otherwise.
+ */
 async function setup(
   job: (clients: Clients) => DeliveryJob = digestJob,
-  retryAt: RetryAt = () => new Date(Date.now() + MINUTE),
+  retryAt: RetryAt = firstRetryAt(() => new Date()),
 ) {
   const slack = await startFakeSlack();
   started.push(slack);
@@ -199,19 +203,33 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(lookups.map((c) => c.params.ts)).toEqual([fireTs, fireTs]);
   });
 
-  it("after a failure that may have posted (HTTP 500), is retried no sooner than send_timeout after it began", async () => {
-    const { slack, ledger, deliver } = await setup();
-    slack.failNext("chat.postMessage", "http500");
-    const began = Date.now();
+  // Both retry schedules, the CLI's and the daemon's: each honours the floor the sender asks for.
+  it.each([
+    ["run and alerts", () => firstRetryAt(() => new Date())],
+    [
+      "the daemon",
+      () => {
+        const [daily] = listJobs([aTeam({ digests: [aDigest({ schedule: "0 9 * * *" })] })]);
+        if (!daily) throw new Error("no job");
+        return slotRetryAt(daily, new Date(), { clock: () => new Date(), delaysMs: [MINUTE] });
+      },
+    ],
+  ])(
+    "after a failure that may have posted (HTTP 500), is retried by %s no sooner than send_timeout after it began",
+    async (_, retryAt) => {
+      const { slack, ledger, deliver } = await setup(digestJob, retryAt());
+      slack.failNext("chat.postMessage", "http500");
+      const began = Date.now();
 
-    const [result] = await deliver(10 * MINUTE);
+      const [result] = await deliver(10 * MINUTE);
 
-    expect(result?.status).toBe("failed");
-    const row = await slackRow(ledger);
-    expect(row?.state).toBe("failed");
-    // Not the retry delay's one minute: the lookup waits until the post has landed or never will.
-    expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + 10 * MINUTE);
-  });
+      expect(result?.status).toBe("failed");
+      const row = await slackRow(ledger);
+      expect(row?.state).toBe("failed");
+      // Not the retry delay's one minute: the lookup waits until the post has landed or never will.
+      expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + 10 * MINUTE);
+    },
+  );
 
   it("after a failure that may have posted, gives up rather than look for it after the slot's deadline", async () => {
     // The daemon's retry schedule for a daily digest that fired a minute ago: its deadline is

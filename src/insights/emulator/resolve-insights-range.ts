@@ -1,5 +1,5 @@
-import { DateTime, IANAZone } from "luxon";
-import { addDays, isIsoDate } from "../../periods/calendar-date.js";
+import { IANAZone } from "luxon";
+import { addDays, addMonths, isIsoDate } from "../../periods/calendar-date.js";
 
 /** The range an insights request covers, after the API's defaults and clamping. */
 export interface InsightsRange {
@@ -43,10 +43,9 @@ export function resolveInsightsRange(
   const startDate = query.start_date ?? addDays(endDate, -DEFAULT_SPAN_DAYS);
   if (startDate > endDate) return invalid;
 
-  const earliest = DateTime.fromISO(today, { zone: "utc" })
-    .minus({ months: LOOKBACK_MONTHS })
-    .toISODate();
-  if (earliest !== null && startDate < earliest) {
+  // A day the earlier month lacks is its last day: on 31 May the lookback starts on 28 February.
+  const earliest = addMonths(today, -LOOKBACK_MONTHS);
+  if (startDate < earliest) {
     return {
       ok: false,
       error: `Insights are available only for the most recent 3 months. Use a date range starting on or after ${earliest}`,
