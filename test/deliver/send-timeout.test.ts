@@ -146,13 +146,20 @@ async function expectAbandoned(result: DeliveryResult | undefined, ledger: Ledge
   });
 }
 
+/**
+ * The send_timeout of the attempts Slack holds: long enough for the history lookup before the
+ * post on a loaded machine (it took 285 ms there, and at 300 ms the attempt ended before its
+ * post reached the held request the test waits for), short enough to keep the test quick.
+ */
+const HELD_TIMEOUT_MS = 2_000;
+
 describe("a Slack attempt and state.send_timeout", () => {
   it("is abandoned at send_timeout while Slack holds the post, and recorded as failed, outcome unknown", async () => {
     const { slack, ledger, deliver } = await setup();
     const held = slack.holdNext("chat.postMessage", { effect: "on-release" });
 
     // The client's own request timeout (30 s) is far longer than the test may run.
-    const [result] = await deliver(300);
+    const [result] = await deliver(HELD_TIMEOUT_MS);
 
     await expectAbandoned(result, ledger);
     await held.arrived;
@@ -167,7 +174,7 @@ describe("a Slack attempt and state.send_timeout", () => {
 
     // The client's own request timeout (30 s) is far longer than the test may run: only the
     // attempt's abort closes the held request before the test times out.
-    const [result] = await deliver(300);
+    const [result] = await deliver(HELD_TIMEOUT_MS);
     await held.arrived;
     await held.cut;
     await expectAbandoned(result, ledger);
@@ -186,7 +193,7 @@ describe("a Slack attempt and state.send_timeout", () => {
     const held = slack.holdNext("chat.postMessage");
 
     // The client's own request timeout (30 s) is far longer than the test may run.
-    const [result] = await deliver(300);
+    const [result] = await deliver(HELD_TIMEOUT_MS);
 
     await held.cut;
     await expectAbandoned(result, ledger);
