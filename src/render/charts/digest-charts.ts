@@ -43,7 +43,10 @@ export function attentionProjects(report: Report): { projectId: string; name: st
     .slice(0, ATTENTION_CHARTED);
 }
 
-/** Draws the digest's charts, team first. */
+/**
+ * Draws the digest's charts, team first. All are asked for at once: the painter draws them in
+ * turn, and a worker's next chart is then never waiting on this thread.
+ */
 export async function renderDigestCharts(
   report: Report,
   data: DigestChartData,
@@ -57,24 +60,23 @@ export async function renderDigestCharts(
     }),
   ];
   const drawer = trendCharts(options);
-  const charts: Chart[] = [];
-  for (const [index, subject] of subjects.entries()) {
-    for (const metric of METRICS) {
-      const chart = await drawer.draw(
-        {
-          metric,
-          subject: subject.name,
-          window: data.window,
-          days: subject.days,
-          periods: report.periods,
-          thresholds: data.thresholds[metric],
-        },
-        `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
-      );
-      charts.push(chart);
-    }
-  }
-  return charts;
+  return Promise.all(
+    subjects.flatMap((subject, index) =>
+      METRICS.map((metric) =>
+        drawer.draw(
+          {
+            metric,
+            subject: subject.name,
+            window: data.window,
+            days: subject.days,
+            periods: report.periods,
+            thresholds: data.thresholds[metric],
+          },
+          `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
+        ),
+      ),
+    ),
+  );
 }
 
 /**
