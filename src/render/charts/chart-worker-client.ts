@@ -32,6 +32,8 @@ export interface ChartWorkerOptions {
   /** How long a worker with draws outstanding may go without answering one before it is ended as hung. */
   hungAfterMs: number;
   resourceLimits?: ResourceLimits;
+  /** Told each time a worker ends, and why: idle, closed, or failed (died or hung). */
+  onEnd?: (reason: string) => void;
 }
 
 /** A painter that draws in a worker thread; `close` ends the worker and fails what it had. */
@@ -88,6 +90,7 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
     worker = null;
     failAll(reason);
     watch();
+    options.onEnd?.(reason);
   }
 
   function failAll(reason: string): void {
@@ -111,9 +114,10 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
       const hung = worker;
       hungTimer = setTimeout(() => {
         if (hung !== worker) return;
+        const reason = `the chart worker did not answer within ${options.hungAfterMs} ms`;
         worker = null;
-        failAll(`the chart worker did not answer within ${options.hungAfterMs} ms`);
-        void hung.terminate();
+        failAll(reason);
+        void hung.terminate().then(() => options.onEnd?.(reason));
       }, options.hungAfterMs);
       return;
     }
@@ -122,7 +126,7 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
     idleTimer = setTimeout(() => {
       if (idle !== worker) return;
       worker = null;
-      void idle.terminate();
+      void idle.terminate().then(() => options.onEnd?.("idle"));
     }, options.idleMs);
     idleTimer.unref();
   }
@@ -147,7 +151,9 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
       worker = null;
       failAll("the chart worker was closed");
       watch();
-      await closing?.terminate();
+      if (!closing) return;
+      await closing.terminate();
+      options.onEnd?.("closed");
     },
   };
 }

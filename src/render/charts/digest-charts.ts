@@ -7,7 +7,7 @@ import { digestNews } from "../digest-news.js";
 import { CHART_SLUG, type ChartMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 import { chartThresholds } from "./chart-thresholds.js";
-import { type Chart, trendCharts } from "./trend-chart.js";
+import { type Chart, type TrendChartOptions, trendCharts } from "./trend-chart.js";
 
 // A digest's charts: the team's flaky rate and run pass rate, then the same two for each
 // project that needs attention (the report's top movers, worst first). Every chart covers
@@ -50,7 +50,7 @@ export function attentionProjects(report: Report): { projectId: string; name: st
 export async function renderDigestCharts(
   report: Report,
   data: DigestChartData,
-  options: { fontFiles?: readonly string[] } = {},
+  options: TrendChartOptions = {},
 ): Promise<Chart[]> {
   const subjects = [
     { id: "team", name: `${report.team.title} (team)`, days: data.team },

@@ -9,6 +9,7 @@ import {
   trendChartData,
   trendChartSpec,
 } from "./chart-spec.js";
+import type { ChartPainter } from "./draw-chart.js";
 import { trendChartPainter } from "./trend-chart-painter.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
@@ -54,13 +55,22 @@ export interface TrendCharts {
   draw(input: TrendChartInput, name: string): Promise<Chart>;
 }
 
+export interface TrendChartOptions {
+  /** Font files to set text in; the bundled font by default. */
+  fontFiles?: readonly string[];
+  /** What draws the charts; by default the chart worker (the built package) or this thread. */
+  painter?: ChartPainter;
+}
+
 /** A drawer of trend charts, for as many charts as a digest has (one Vega view for them all). */
-export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
-  const painter = trendChartPainter({
-    width: CHART_SIZE.width,
-    scale: CHART_SIZE.scale,
-    fontFiles: options.fontFiles,
-  });
+export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
+  const painter =
+    options.painter ??
+    trendChartPainter({
+      width: CHART_SIZE.width,
+      scale: CHART_SIZE.scale,
+      fontFiles: options.fontFiles,
+    });
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;
