@@ -17,6 +17,8 @@ export interface CycleFigures {
   requests: number;
   unique: number;
   cpuMs: number;
+  /** Of `ms`, how long the daemon's event loop was busy (the chart worker's drawing is not). */
+  loopBusyMs: number;
   digests: number;
 }
 
@@ -108,6 +110,7 @@ export async function measureCycle(
     const fireAt = Date.parse(`${today}T09:00:00.500Z`);
     const startedReal = Date.now();
     const cpuBefore = process.cpuUsage();
+    const loopBefore = performance.eventLoopUtilization();
     const started = performance.now();
     const service = await startDaemonService(config, {
       logger: silentLogger(),
@@ -119,6 +122,7 @@ export async function measureCycle(
     await service.daemon.idle();
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    const loop = performance.eventLoopUtilization(loopBefore);
     const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
     await service.stop(5_000);
     const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
@@ -134,6 +138,7 @@ export async function measureCycle(
       requests,
       unique,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      loopBusyMs: loop.active,
       digests,
     };
   } finally {
