@@ -3,7 +3,8 @@ import { parse, type Runtime, type Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
 
-// A chart drawn to PNG in-process, with no browser and no canvas: its Vega-Lite spec is
+// A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
+// or in the calling thread from the sources: trend-chart-painter.ts): its Vega-Lite spec is
 // compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts; a test fails
 // while the file is stale), so Vega-Lite is never loaded at run time, parsed once, then one Vega view (renderer "none") is fed each
 // chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
