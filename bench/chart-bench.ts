@@ -8,11 +8,14 @@ import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 
 // The charts of a 30-project team's weekly digest: 8 weeks of days per project summed for the
 // team, and the team's two charts plus two for each of its five projects needing attention
-// (12 PNGs). Prints the time, the CPU time and the memory the drawing adds, for the first
-// digest of a process (the spec compiled and the code warmed) and for a later one, and apart
-// from them what loading the chart libraries costs (once per process: the daemon loads them
-// at its first digest with charts).
-// `npx tsx bench/chart-bench.ts [--json]`; `npm run bench` runs it in a process of its own.
+// (12 PNGs), drawn as the daemon draws them: by the built package (dist/, `npm run build`
+// first), in the chart worker. Prints the time, the CPU time (the whole process's, the
+// worker's included) and the memory (the whole process's RSS) of the first digest, which
+// starts the worker and loads Vega and resvg in it (once per idle period: the worker ends
+// after CHART_WORKER_IDLE_MS without charts), and of a later digest, which finds it running;
+// then what is left once the worker has ended.
+// `npx tsx bench/chart-bench.ts [--json] [--src]`; --src draws from the TypeScript sources, in
+// this thread, as the unit tests do. `npm run bench` runs it in a process of its own.
 
 const PROJECTS = 30;
 const MB = 1024 * 1024;
@@ -70,54 +73,83 @@ function chartData(report: Report): DigestChartData {
   };
 }
 
-type Render = typeof import("../src/render/charts/digest-charts.js").renderDigestCharts;
+type ChartModule = typeof import("../src/render/charts/digest-charts.js");
+type PainterModule = typeof import("../src/render/charts/trend-chart-painter.js");
 
-async function measure(renderDigestCharts: Render, report: Report) {
+const fromSources = process.argv.includes("--src");
+const built = (path: string) => `../${fromSources ? "src" : "dist"}/render/charts/${path}`;
+
+const rss = () => process.memoryUsage().rss;
+function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
+
+/** One digest's charts: wall and CPU time, and the peak RSS above the RSS just before. */
+async function measure(charts: ChartModule, report: Report) {
+  globalThis.gc?.();
+  const before = rss();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 5);
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const charts = await renderDigestCharts(report, chartData(report));
+  const drawn = await charts.renderDigestCharts(report, chartData(report));
   const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, charts: charts.length };
+  const cpuMs = cpuMsSince(cpu);
+  clearInterval(sampler);
+  peak = Math.max(peak, rss());
+  return { ms, cpuMs, charts: drawn.length, extraRssBytes: peak - before, rssBefore: before };
 }
 
 async function main(): Promise<void> {
   const report = teamReport();
   globalThis.gc?.();
-  const rssAtStart = process.memoryUsage().rss;
-  const loadCpu = process.cpuUsage();
-  const { renderDigestCharts } = await import("../src/render/charts/digest-charts.js");
-  const loadUsed = process.cpuUsage(loadCpu);
-  const rssBefore = process.memoryUsage().rss;
-  let peakRss = rssBefore;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 10);
-  const first = await measure(renderDigestCharts, report);
-  const later = await measure(renderDigestCharts, report);
-  clearInterval(sampler);
-  peakRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+  const rssAtStart = rss();
+  const charts: ChartModule = await import(built("digest-charts.js"));
+  const painter: PainterModule = await import(built("trend-chart-painter.js"));
+  const first = await measure(charts, report);
+  const later = await measure(charts, report);
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  await painter.closeChartWorker();
+  globalThis.gc?.();
   const figures = {
     charts: first.charts,
     firstMs: first.ms,
     firstCpuMs: first.cpuMs,
     ms: later.ms,
     cpuMs: later.cpuMs,
-    extraRssBytes: peakRss - rssBefore,
-    loadCpuMs: (loadUsed.user + loadUsed.system) / 1000,
-    loadRssBytes: rssBefore - rssAtStart,
+    /** A later digest: the peak RSS above the RSS before it (the worker already running). */
+    extraRssBytes: later.extraRssBytes,
+    /** The first digest: the peak RSS above a process that has drawn nothing yet. */
+    firstExtraRssBytes: Math.max(first.extraRssBytes, peakRss - first.rssBefore),
+    /** What the charts hold between digests while the worker runs. */
+    heldRssBytes: later.rssBefore - first.rssBefore,
+    /** What is left after the worker has ended. */
+    leftRssBytes: rss() - first.rssBefore,
+    startMs: first.ms - later.ms,
+    startCpuMs: first.cpuMs - later.cpuMs,
+    rssAtStart,
   };
   if (process.argv.includes("--json")) {
     console.log(JSON.stringify(figures));
     return;
   }
-  console.log(`charts of a ${PROJECTS}-project team: ${figures.charts} PNGs`);
-  console.log(`  first digest    ${first.ms.toFixed(0)} ms (CPU ${first.cpuMs.toFixed(0)} ms)`);
-  console.log(`  later digest    ${later.ms.toFixed(0)} ms (CPU ${later.cpuMs.toFixed(0)} ms)`);
-  console.log(`  memory added    ${(figures.extraRssBytes / MB).toFixed(1)} MB peak RSS`);
+  const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+  const where = fromSources ? "in this thread (sources)" : "in the chart worker (dist/)";
+  console.log(`charts of a ${PROJECTS}-project team: ${figures.charts} PNGs, drawn ${where}`);
   console.log(
-    `  libraries       CPU ${figures.loadCpuMs.toFixed(0)} ms and ${(figures.loadRssBytes / MB).toFixed(1)} MB RSS to load, once per process`,
+    `  later digest    ${later.ms.toFixed(0)} ms (CPU ${later.cpuMs.toFixed(0)} ms), peak RSS +${mb(figures.extraRssBytes)}`,
   );
+  console.log(
+    `  first digest    ${first.ms.toFixed(0)} ms (CPU ${first.cpuMs.toFixed(0)} ms), peak RSS +${mb(figures.firstExtraRssBytes)}`,
+  );
+  console.log(
+    `  of which start-up, once per idle period: ~${figures.startMs.toFixed(0)} ms (CPU ~${figures.startCpuMs.toFixed(0)} ms): the worker started, Vega and resvg loaded, the spec parsed`,
+  );
+  console.log(`  held between digests while the worker runs: ${mb(figures.heldRssBytes)}`);
+  console.log(`  left once the worker has ended: ${mb(figures.leftRssBytes)}`);
 }
 
 await main();

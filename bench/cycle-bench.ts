@@ -3,9 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
-import { parseConfigText } from "../src/config/load-config.js";
-import { startDaemonService } from "../src/daemon/daemon-service.js";
-import { silentLogger } from "../src/logger.js";
 import { configYaml, startEmulatorProcess, type TeamSpec } from "./bench-support.js";
 
 // One daemon cycle with every digest due at once: 50 teams × 12 projects against the emulator
@@ -20,6 +17,8 @@ export interface CycleFigures {
   requests: number;
   unique: number;
   cpuMs: number;
+  /** Of `ms`, how long the daemon's event loop was busy (the chart worker's drawing is not). */
+  loopBusyMs: number;
   digests: number;
 }
 
@@ -75,12 +74,31 @@ export async function projectIds(url: string): Promise<string[]> {
   return ids.slice(0, POOL);
 }
 
+/**
+ * The daemon's modules: from the sources, or with charts from the built package (dist/, `npm
+ * run build` first), which draws them in its chart worker as the installed daemon does.
+ */
+async function daemonModules(built: boolean) {
+  const from = (path: string) => `../${built ? "dist" : "src"}/${path}`;
+  const config: typeof import("../src/config/load-config.js") = await import(
+    from("config/load-config.js")
+  );
+  const service: typeof import("../src/daemon/daemon-service.js") = await import(
+    from("daemon/daemon-service.js")
+  );
+  const logger: typeof import("../src/logger.js") = await import(from("logger.js"));
+  return { ...config, ...service, ...logger };
+}
+
 /** Runs one full cycle through the real daemon service at a fixed "now" just after 09:00 UTC. */
 export async function measureCycle(
   concurrency: number,
   today: string,
   options: { charts?: boolean } = {},
 ): Promise<CycleFigures> {
+  const { parseConfigText, startDaemonService, silentLogger } = await daemonModules(
+    options.charts === true,
+  );
   const emulator = await slowEmulator(today);
   const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
   try {
@@ -92,6 +110,7 @@ export async function measureCycle(
     const fireAt = Date.parse(`${today}T09:00:00.500Z`);
     const startedReal = Date.now();
     const cpuBefore = process.cpuUsage();
+    const loopBefore = performance.eventLoopUtilization();
     const started = performance.now();
     const service = await startDaemonService(config, {
       logger: silentLogger(),
@@ -103,6 +122,7 @@ export async function measureCycle(
     await service.daemon.idle();
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
+    const loop = performance.eventLoopUtilization(loopBefore);
     const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
     await service.stop(5_000);
     const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
@@ -118,6 +138,7 @@ export async function measureCycle(
       requests,
       unique,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      loopBusyMs: loop.active,
       digests,
     };
   } finally {
@@ -164,4 +185,16 @@ export function sumCounter(text: string, name: string): number {
     }
   }
   return total;
+}
+
+// `npx tsx bench/cycle-bench.ts [concurrency] [--charts]`: one cycle, its figures as JSON
+// (`ratio` is the time over the latency bound). With --charts every digest has `charts: {}`,
+// run by the built package (`npm run build` first).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const concurrency = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 4);
+  const today = new Date().toISOString().slice(0, 10);
+  const figures = await measureCycle(concurrency, today, {
+    charts: process.argv.includes("--charts"),
+  });
+  console.log(JSON.stringify({ ...figures, ratio: +(figures.ms / figures.boundMs).toFixed(3) }));
 }

@@ -41,8 +41,9 @@ async function medianCycle(
   for (let i = 0; i < RUNS; i++) runs.push(await measureCycle(concurrency, today, options));
   const ms = median(runs.map((r) => r.ms));
   const cpuMs = median(runs.map((r) => r.cpuMs));
+  const loopBusyMs = median(runs.map((r) => r.loopBusyMs));
   const first = runs[0] as CycleFigures;
-  return { ...first, ms, cpuMs, requests: Math.max(...runs.map((r) => r.requests)) };
+  return { ...first, ms, cpuMs, loopBusyMs, requests: Math.max(...runs.map((r) => r.requests)) };
 }
 
 function workbook(): { ms: number; peakMb: number } {
@@ -61,12 +62,20 @@ function workbook(): { ms: number; peakMb: number } {
 }
 
 /** The chart bench (bench/chart-bench.ts), each run in a process of its own: medians. */
-function charts(): { ms: number; cpuMs: number; firstMs: number; extraMb: number; charts: number } {
+function charts(): {
+  ms: number;
+  cpuMs: number;
+  firstMs: number;
+  extraMb: number;
+  firstExtraMb: number;
+  charts: number;
+} {
   const runs: {
     ms: number;
     cpuMs: number;
     firstMs: number;
     extraRssBytes: number;
+    firstExtraRssBytes: number;
     charts: number;
   }[] = [];
   const script = fileURLToPath(new URL("./chart-bench.ts", import.meta.url));
@@ -81,6 +90,7 @@ function charts(): { ms: number; cpuMs: number; firstMs: number; extraMb: number
     cpuMs: median(runs.map((r) => r.cpuMs)),
     firstMs: median(runs.map((r) => r.firstMs)),
     extraMb: median(runs.map((r) => r.extraRssBytes)) / 1024 / 1024,
+    firstExtraMb: median(runs.map((r) => r.firstExtraRssBytes)) / 1024 / 1024,
     charts: runs[0]?.charts ?? 0,
   };
 }
@@ -94,12 +104,14 @@ function addChartRows(): void {
     `${fmt(ch.ms / 300)}× target`,
     ch.ms <= 300,
   );
+  // The whole process's RSS, the chart worker's included; judged by the first digest of an idle
+  // period, which starts the worker and loads Vega and resvg in it.
   add(
-    "charts of a 30-project team: memory added (peak RSS)",
+    "charts of a 30-project team: memory added (peak RSS of the whole process)",
     "≤ 50 MB",
-    `${fmt(ch.extraMb, 0)} MB`,
-    `${fmt(ch.extraMb / 50)}× target`,
-    ch.extraMb <= 50,
+    `${fmt(ch.firstExtraMb, 0)} MB for the first digest of an idle period (worker and libraries included); ${fmt(ch.extraMb, 0)} MB for a later one`,
+    `${fmt(ch.firstExtraMb / 50)}× target`,
+    ch.firstExtraMb <= 50,
   );
 }
 
@@ -172,7 +184,7 @@ async function main(): Promise<void> {
       add(
         "the same cycle with charts on every digest: time vs latency bound",
         "≤ 1.10× bound",
-        `${fmt(ch.ms / 1000)} s (bound ${fmt(ch.boundMs / 1000)} s; CPU ${fmt(ch.cpuMs / 1000)} s)`,
+        `${fmt(ch.ms / 1000)} s (bound ${fmt(ch.boundMs / 1000)} s; CPU ${fmt(ch.cpuMs / 1000)} s, the daemon's event loop busy ${fmt(ch.loopBusyMs / 1000)} s of it; charts drawn in the chart worker)`,
         `${fmt(ch.ms / ch.boundMs)}× bound`,
         ch.ms / ch.boundMs <= 1.1,
       );

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { LoggerInterface } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { TREND_CHART_VEGA, trendChartLiteSpec } from "../src/render/charts/trend-chart.js";
+import { TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
+import { trendChartLiteSpec } from "../src/render/charts/trend-chart.js";
 
 // `npx tsx scripts/compile-chart-specs.ts`: compiles the trend chart's Vega-Lite spec
 // (src/render/charts/chart-spec.ts) to the Vega the reporter parses at run time,

@@ -25,6 +25,7 @@ import type { Attachment } from "./messages.js";
 import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { chartWindow } from "./periods/chart-window.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
+import type { ChartPainter } from "./render/charts/draw-chart.js";
 import type { Chart } from "./render/charts/trend-chart.js";
 import { emailCharts } from "./render/email/email-charts.js";
 import { renderDigestEmail } from "./render/email/email-digest.js";
@@ -61,6 +62,8 @@ export interface DigestDeps extends DigestClients {
   outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
+  /** What draws the charts; by default the chart worker (the built package) or this thread. */
+  chartPainter?: ChartPainter;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
   alertEvaluations?: (query: {
     team: string;
@@ -310,12 +313,14 @@ export async function digestCharts(
   job: Pick<DigestJob, "team">,
   report: Report,
   windowDays: number,
-  deps: Pick<DigestDeps, "api" | "cache">,
+  deps: Pick<DigestDeps, "api" | "cache" | "chartPainter">,
 ): Promise<Chart[]> {
   const window = chartWindow(report.periods, windowDays);
   const fetched = await collectSpan(deps.api, job.team, window, deps.cache);
   const { digestChartData, renderDigestCharts } = await import("./render/charts/digest-charts.js");
-  return renderDigestCharts(report, digestChartData(report, window, fetched, job.team.alerts));
+  return renderDigestCharts(report, digestChartData(report, window, fetched, job.team.alerts), {
+    painter: deps.chartPainter,
+  });
 }
 
 /** What the digest's deliveries need besides the destinations: the size cap, where to look. */

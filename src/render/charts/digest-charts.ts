@@ -7,7 +7,7 @@ import { digestNews } from "../digest-news.js";
 import { CHART_SLUG, type ChartMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 import { chartThresholds } from "./chart-thresholds.js";
-import { type Chart, trendCharts } from "./trend-chart.js";
+import { type Chart, type TrendChartOptions, trendCharts } from "./trend-chart.js";
 
 // A digest's charts: the team's flaky rate and run pass rate, then the same two for each
 // project that needs attention (the report's top movers, worst first). Every chart covers
@@ -43,11 +43,14 @@ export function attentionProjects(report: Report): { projectId: string; name: st
     .slice(0, ATTENTION_CHARTED);
 }
 
-/** Draws the digest's charts, team first. */
+/**
+ * Draws the digest's charts, team first. All are asked for at once: the painter draws them in
+ * turn, and a worker's next chart is then never waiting on this thread.
+ */
 export async function renderDigestCharts(
   report: Report,
   data: DigestChartData,
-  options: { fontFiles?: readonly string[] } = {},
+  options: TrendChartOptions = {},
 ): Promise<Chart[]> {
   const subjects = [
     { id: "team", name: `${report.team.title} (team)`, days: data.team },
@@ -57,24 +60,23 @@ export async function renderDigestCharts(
     }),
   ];
   const drawer = trendCharts(options);
-  const charts: Chart[] = [];
-  for (const [index, subject] of subjects.entries()) {
-    for (const metric of METRICS) {
-      const chart = await drawer.draw(
-        {
-          metric,
-          subject: subject.name,
-          window: data.window,
-          days: subject.days,
-          periods: report.periods,
-          thresholds: data.thresholds[metric],
-        },
-        `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
-      );
-      charts.push(chart);
-    }
-  }
-  return charts;
+  return Promise.all(
+    subjects.flatMap((subject, index) =>
+      METRICS.map((metric) =>
+        drawer.draw(
+          {
+            metric,
+            subject: subject.name,
+            window: data.window,
+            days: subject.days,
+            periods: report.periods,
+            thresholds: data.thresholds[metric],
+          },
+          `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
+        ),
+      ),
+    ),
+  );
 }
 
 /**

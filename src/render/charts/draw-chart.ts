@@ -1,25 +1,15 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Resvg } from "@resvg/resvg-js";
 import { parse, type Runtime, type Spec, View } from "vega";
+import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
 
-// A chart drawn to PNG in-process, with no browser and no canvas: its Vega-Lite spec is
+// A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
+// or in the calling thread from the sources: trend-chart-painter.ts): its Vega-Lite spec is
 // compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts; a test fails
 // while the file is stale), so Vega-Lite is never loaded at run time, parsed once, then one Vega view (renderer "none") is fed each
 // chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
 // package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
 // a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
-
-/**
- * The font bundled in assets/fonts: DejaVu Sans cut down to the scripts names are written in
- * (licence beside it; `scripts/subset-chart-font.ts` makes it). resvg reads the whole file for
- * every image, so its size is paid per chart.
- */
-export const CHART_FONT = {
-  family: "DejaVu Sans",
-  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans-charts.ttf", import.meta.url)),
-};
 
 export interface DrawOptions {
   /** CSS pixels of the chart's width (the spec's). */
@@ -42,9 +32,9 @@ export interface ChartPainter {
   draw(data: ChartData): Promise<DrawnChart>;
 }
 
-/** A compiled Vega spec (a JSON file in assets/charts), parsed, ready to draw many charts from. */
-export function parseChart(file: string): Runtime {
-  return parse(JSON.parse(readFileSync(file, "utf8")) as Spec);
+/** A compiled Vega spec (the JSON of a file in assets/charts), parsed, ready to draw many charts from. */
+export function parseChart(spec: unknown): Runtime {
+  return parse(spec as Spec);
 }
 
 /**

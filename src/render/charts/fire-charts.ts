@@ -23,10 +23,9 @@ export async function renderFireCharts(input: FireChartInput): Promise<Chart[]> 
   const metric = chartMetricOf(input.rule.metric);
   if (metric === null) return [];
   const drawer = trendCharts();
-  const charts: Chart[] = [];
-  for (const scope of input.scopes) {
-    charts.push(
-      await drawer.draw(
+  return Promise.all(
+    input.scopes.map((scope) =>
+      drawer.draw(
         {
           metric,
           subject: scope.name,
@@ -37,9 +36,8 @@ export async function renderFireCharts(input: FireChartInput): Promise<Chart[]> 
         },
         `alert-${fileSafe(scope.scope)}-${CHART_SLUG[metric]}`,
       ),
-    );
-  }
-  return charts;
+    ),
+  );
 }
 
 /** "team", "proj-web-e2e": letters, digits and dashes only, for a file name. */

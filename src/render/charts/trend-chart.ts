@@ -1,8 +1,7 @@
-import { fileURLToPath } from "node:url";
-import type { Runtime } from "vega";
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { chartAltText } from "./chart-alt-text.js";
+import { CHART_FONT } from "./chart-assets.js";
 import { type ChartMetric, chartPoints } from "./chart-points.js";
 import {
   type ChartThreshold,
@@ -10,7 +9,8 @@ import {
   trendChartData,
   trendChartSpec,
 } from "./chart-spec.js";
-import { CHART_FONT, chartPainter, parseChart } from "./draw-chart.js";
+import type { ChartPainter } from "./draw-chart.js";
+import { trendChartPainter } from "./trend-chart-painter.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
 
@@ -19,12 +19,7 @@ export const CHART_SIZE = { width: 360, height: 200, scale: 2 } as const;
 
 const SUBTITLE = ["grey: prior period · blue: this period", "band: 95% interval of each day"];
 
-/** The trend chart's Vega, compiled from `trendChartLiteSpec()` by scripts/compile-chart-specs.ts. */
-export const TREND_CHART_VEGA = fileURLToPath(
-  new URL("../../../assets/charts/trend-chart.vg.json", import.meta.url),
-);
-
-/** The trend chart as Vega-Lite, what TREND_CHART_VEGA is compiled from. */
+/** The trend chart as Vega-Lite, what TREND_CHART_VEGA (chart-assets.ts) is compiled from. */
 export function trendChartLiteSpec(): Record<string, unknown> {
   return trendChartSpec({ ...CHART_SIZE, font: CHART_FONT.family, subtitle: SUBTITLE });
 }
@@ -60,24 +55,22 @@ export interface TrendCharts {
   draw(input: TrendChartInput, name: string): Promise<Chart>;
 }
 
-/**
- * The trend chart's Vega, parsed on first use and kept: it is a constant (every chart's data
- * goes in through named datasets and parameters), and a daemon would otherwise parse it on
- * every digest.
- */
-let parsed: Runtime | null = null;
-function trendChartRuntime(): Runtime {
-  parsed ??= parseChart(TREND_CHART_VEGA);
-  return parsed;
+export interface TrendChartOptions {
+  /** Font files to set text in; the bundled font by default. */
+  fontFiles?: readonly string[];
+  /** What draws the charts; by default the chart worker (the built package) or this thread. */
+  painter?: ChartPainter;
 }
 
 /** A drawer of trend charts, for as many charts as a digest has (one Vega view for them all). */
-export function trendCharts(options: { fontFiles?: readonly string[] } = {}): TrendCharts {
-  const painter = chartPainter(trendChartRuntime(), {
-    width: CHART_SIZE.width,
-    scale: CHART_SIZE.scale,
-    fontFiles: options.fontFiles,
-  });
+export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
+  const painter =
+    options.painter ??
+    trendChartPainter({
+      width: CHART_SIZE.width,
+      scale: CHART_SIZE.scale,
+      fontFiles: options.fontFiles,
+    });
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;

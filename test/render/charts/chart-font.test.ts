@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
+import { CHART_FONT } from "../../../src/render/charts/chart-assets.js";
 import { CHART_COLOURS } from "../../../src/render/charts/chart-spec.js";
-import { CHART_FONT } from "../../../src/render/charts/draw-chart.js";
 import { CHART_SIZE, trendCharts } from "../../../src/render/charts/trend-chart.js";
 import { chartInput } from "./chart-fixture.js";
 import { countColour, decodePng, differingPixels, pngSize } from "./png-pixels.js";

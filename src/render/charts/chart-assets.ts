@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+
+// The files a chart is drawn with, shipped in the package's assets/: where they are, not their
+// contents (whoever draws reads them, once).
+
+/**
+ * The font bundled in assets/fonts: DejaVu Sans cut down to the scripts names are written in
+ * (licence beside it; `scripts/subset-chart-font.ts` makes it). resvg reads the whole file for
+ * every image, so its size is paid per chart.
+ */
+export const CHART_FONT = {
+  family: "DejaVu Sans",
+  file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans-charts.ttf", import.meta.url)),
+};
+
+/** The trend chart's Vega, compiled from `trendChartLiteSpec()` by scripts/compile-chart-specs.ts. */
+export const TREND_CHART_VEGA = fileURLToPath(
+  new URL("../../../assets/charts/trend-chart.vg.json", import.meta.url),
+);

@@ -1,0 +1,159 @@
+import { type ResourceLimits, Worker } from "node:worker_threads";
+import type { ChartData } from "./chart-spec.js";
+import type { ChartPainter, DrawnChart, DrawOptions } from "./draw-chart.js";
+
+// Charts drawn in a worker thread: the data goes in by message, the PNG comes back moved, and
+// the daemon's event loop keeps serving fetches and Slack while a digest's charts are drawn.
+// One worker serves every digest while charts keep being asked for, and ends once it has been
+// idle a while, so Vega, resvg and the native buffers they free late leave the process
+// between runs. A worker that dies or stops answering fails the draws it had (the digest goes
+// out without its charts, as when a chart cannot be drawn); the next draw starts a new one.
+
+/** What the worker is started with: the compiled spec's file and how to draw. */
+export interface ChartWorkerSetup extends DrawOptions {
+  specFile: string;
+}
+
+/** A draw asked of the worker; its answer carries the same id. */
+export interface ChartRequest {
+  id: number;
+}
+
+type ChartAnswer =
+  | { id: number; png: Uint8Array; width: number; height: number }
+  | { id: number; error: string };
+
+export interface ChartWorkerOptions {
+  /** The worker's entry: the compiled chart-worker.js. */
+  entry: URL;
+  setup: ChartWorkerSetup;
+  /** How long the worker is kept with nothing to draw before it is ended. */
+  idleMs: number;
+  /** How long a worker with draws outstanding may go without answering one before it is ended as hung. */
+  hungAfterMs: number;
+  resourceLimits?: ResourceLimits;
+  /** Told each time a worker ends, and why: idle, closed, or failed (died or hung). */
+  onEnd?: (reason: string) => void;
+}
+
+/** A painter that draws in a worker thread; `close` ends the worker and fails what it had. */
+export interface ChartWorker extends ChartPainter {
+  /** Whether a worker thread is running now (it ends when idle). */
+  readonly running: boolean;
+  close(): Promise<void>;
+}
+
+/** A chart the worker could not draw, or a worker that died or hung with draws outstanding. */
+export class ChartWorkerError extends Error {
+  override readonly name = "ChartWorkerError";
+}
+
+interface Outstanding {
+  resolve(drawn: DrawnChart): void;
+  reject(error: Error): void;
+}
+
+/** A chart painter backed by one worker thread, started on the first draw and ended when idle. */
+export function chartWorker(options: ChartWorkerOptions): ChartWorker {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const outstanding = new Map<number, Outstanding>();
+  let idleTimer: NodeJS.Timeout | null = null;
+  let hungTimer: NodeJS.Timeout | null = null;
+
+  function start(): Worker {
+    const started = new Worker(options.entry, {
+      workerData: options.setup,
+      resourceLimits: options.resourceLimits,
+    });
+    started.on("message", (answer: ChartAnswer) => answered(started, answer));
+    started.on("error", (error) => ended(started, `the chart worker failed: ${error.message}`));
+    started.on("exit", (code) => ended(started, `the chart worker exited (code ${code})`));
+    return started;
+  }
+
+  function answered(from: Worker, answer: ChartAnswer): void {
+    if (from !== worker) return;
+    const waiting = outstanding.get(answer.id);
+    outstanding.delete(answer.id);
+    if ("error" in answer) waiting?.reject(new ChartWorkerError(answer.error));
+    else {
+      const png = Buffer.from(answer.png.buffer, answer.png.byteOffset, answer.png.byteLength);
+      waiting?.resolve({ png, width: answer.width, height: answer.height });
+    }
+    watch();
+  }
+
+  /** The worker is gone: whatever it had is failed, and the next draw starts a new one. */
+  function ended(which: Worker, reason: string): void {
+    if (which !== worker) return;
+    worker = null;
+    failAll(reason);
+    watch();
+    options.onEnd?.(reason);
+  }
+
+  function failAll(reason: string): void {
+    const failed = [...outstanding.values()];
+    outstanding.clear();
+    for (const waiting of failed) waiting.reject(new ChartWorkerError(reason));
+  }
+
+  /**
+   * Re-arms the timers after every change: with draws outstanding, the worker holds the
+   * process open and must answer within `hungAfterMs`; with none, it lets the process exit
+   * and is ended after `idleMs`.
+   */
+  function watch(): void {
+    if (idleTimer) clearTimeout(idleTimer);
+    if (hungTimer) clearTimeout(hungTimer);
+    idleTimer = hungTimer = null;
+    if (!worker) return;
+    if (outstanding.size > 0) {
+      worker.ref();
+      const hung = worker;
+      hungTimer = setTimeout(() => {
+        if (hung !== worker) return;
+        const reason = `the chart worker did not answer within ${options.hungAfterMs} ms`;
+        worker = null;
+        failAll(reason);
+        void hung.terminate().then(() => options.onEnd?.(reason));
+      }, options.hungAfterMs);
+      return;
+    }
+    worker.unref();
+    const idle = worker;
+    idleTimer = setTimeout(() => {
+      if (idle !== worker) return;
+      worker = null;
+      void idle.terminate().then(() => options.onEnd?.("idle"));
+    }, options.idleMs);
+    idleTimer.unref();
+  }
+
+  return {
+    get running() {
+      return worker !== null;
+    },
+    draw(data: ChartData): Promise<DrawnChart> {
+      worker ??= start();
+      const id = nextId++;
+      const drawn = new Promise<DrawnChart>((resolve, reject) => {
+        outstanding.set(id, { resolve, reject });
+      });
+      worker.postMessage({ id, data });
+      // The hung clock runs from the last answer (or the first draw), not from each new draw.
+      if (outstanding.size === 1) watch();
+      return drawn;
+    },
+    async close() {
+      const closing = worker;
+      worker = null;
+      failAll("the chart worker was closed");
+      watch();
+      if (!closing) return;
+      await closing.terminate();
+      options.onEnd?.("closed");
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InsightsApi, InsightsQuery, ProjectInsights } from "../../src/insights/types.js";
+import type { EmailMessage } from "../../src/messages.js";
+import { datesIn } from "../../src/periods/calendar-date.js";
+import { TREND_CHART_VEGA } from "../../src/render/charts/chart-assets.js";
+import type { ChartData } from "../../src/render/charts/chart-spec.js";
+import type { ChartPainter } from "../../src/render/charts/draw-chart.js";
+import { aDigest, aTeam } from "../daemon/daemon-harness.js";
+import { decodePng, pngSize } from "../render/charts/png-pixels.js";
+
+// The built package draws charts in a worker thread (the unit tests, from the sources, draw in
+// their own thread): a digest's PNGs come back whole from it, the worker ends when idle or
+// closed, and a worker that dies or hangs costs the digest its charts, never the digest.
+
+type Client = typeof import("../../src/render/charts/chart-worker-client.js");
+type Painters = typeof import("../../src/render/charts/trend-chart-painter.js");
+type RunDigest = typeof import("../../src/run-digest.js");
+type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
+
+const dist = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
+const client: Client = await import(dist("render/charts/chart-worker-client.js"));
+const painters: Painters = await import(dist("render/charts/trend-chart-painter.js"));
+const { runDigest }: RunDigest = await import(dist("run-digest.js"));
+const { CHART_SIZE }: TrendChart = await import(dist("render/charts/trend-chart.js"));
+
+const WORKER_ENTRY = new URL(dist("render/charts/chart-worker.js"));
+const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
+
+function insights(projectId: string, query: InsightsQuery): ProjectInsights {
+  const days = datesIn({ start: query.startDate, end: query.endDate }).map((date, i) => ({
+    date,
+    runs: { passed: 9, failed: 1, meanDurationMs: 60_000 },
+    tests: { passed: 990, failed: 10, skipped: 0, flaky: 10 + (i % 5), timedOut: 0 },
+  }));
+  const zero = { passed: 0, failed: 0, meanDurationMs: null };
+  return {
+    projectId,
+    startDate: query.startDate,
+    endDate: query.endDate,
+    timezone: query.timezone,
+    days,
+    overall: { runs: zero, tests: { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 } },
+  };
+}
+
+/** A weekly digest with charts, mailed, run by the built package; `chartPainter` as given. */
+async function digestWithCharts(chartPainter?: ChartPainter) {
+  const sent: EmailMessage[] = [];
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString());
+      callback();
+    },
+  });
+  const api: InsightsApi = {
+    getInsights: async (id, q) => insights(id, q),
+    listProjects: async () => [],
+  };
+  const { createRequestCache } = await import(dist("insights/collect-insights.js"));
+  const outcome = await runDigest(
+    {
+      team: aTeam({ alerts: [] }),
+      digest: aDigest({
+        period: "previous_week",
+        charts: { windowDays: 56 },
+        slack: null,
+        email: { to: ["qa@example.com"], attachXlsx: false },
+      }),
+      fireAt: new Date("2026-11-16T08:00:00Z"),
+    },
+    {
+      api,
+      slack: null,
+      msteams: null,
+      webhook: null,
+      email: {
+        maxBytes: 10_000_000,
+        measure: async () => 1,
+        send: async (message) => {
+          sent.push(message);
+          return { messageId: message.messageId, accepted: message.to, rejected: [] };
+        },
+      },
+      ledger: null,
+      cache: createRequestCache(),
+      logger: pino({ level: "warn" }, sink),
+      chartPainter,
+    },
+  );
+  return { outcome, sent, logs: logs.join("") };
+}
+
+/** A chart's data as the spec takes it: enough for a worker that never looks at it. */
+const ANY_CHART: ChartData = {
+  datasets: { rows: [], spans: [], rules: [] },
+  signals: { chartTitle: "t", xStart: 0, xEnd: 1, yLow: 0, yHigh: 1 },
+};
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "chart-worker-"));
+});
+afterAll(async () => {
+  await painters.closeChartWorker();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A worker entry of our own, standing in for one that fails. */
+async function entry(name: string, body: string): Promise<URL> {
+  const file = join(dir, name);
+  await writeFile(
+    file,
+    `import { parentPort } from "node:worker_threads";\nparentPort.on("message", (m) => { ${body} });\n`,
+  );
+  return pathToFileURL(file);
+}
+
+describe("charts drawn by the built package", () => {
+  it("come back from the chart worker as whole PNGs of the size asked, and the worker ends when closed", async () => {
+    const { outcome, sent } = await digestWithCharts();
+    expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
+    for (const chart of outcome.charts) {
+      expect(pngSize(chart.png)).toEqual({ width: 720, height: 400 });
+      expect(decodePng(chart.png).width).toBe(720);
+    }
+    expect(sent[0]?.attachments).toHaveLength(2);
+    const shared = painters.trendChartPainter({ width: CHART_SIZE.width, scale: CHART_SIZE.scale });
+    expect(shared).toHaveProperty("running", true);
+    await painters.closeChartWorker();
+    expect(shared).toHaveProperty("running", false);
+  });
+
+  it("ends the worker once it has been idle, and starts a new one for the next chart", async () => {
+    const ends: string[] = [];
+    let idleEnd: () => void = () => {};
+    const worker = client.chartWorker({
+      entry: WORKER_ENTRY,
+      setup: SETUP,
+      idleMs: 50,
+      hungAfterMs: 30_000,
+      onEnd: (reason) => {
+        ends.push(reason);
+        if (reason === "idle") idleEnd();
+      },
+    });
+    const { trendChartData } = await import("../../src/render/charts/chart-spec.js");
+    const { chartPoints } = await import("../../src/render/charts/chart-points.js");
+    const { CHART_PERIODS, CHART_WINDOW, chartDays } = await import(
+      "../render/charts/chart-fixture.js"
+    );
+    const data = trendChartData({
+      metric: "flakyRate",
+      title: "Flaky rate · Checkout (team)",
+      window: CHART_WINDOW,
+      periods: CHART_PERIODS,
+      points: chartPoints("flakyRate", chartDays()),
+      thresholds: [{ level: "warn", value: 0.05 }],
+    });
+    for (const round of [1, 2]) {
+      const ended = new Promise<void>((resolve) => {
+        idleEnd = resolve;
+      });
+      const drawn = await worker.draw(data);
+      expect(pngSize(drawn.png)).toEqual({ width: 720, height: 400 });
+      expect(worker.running).toBe(true);
+      await ended;
+      expect(worker.running).toBe(false);
+      expect(ends).toEqual(Array(round).fill("idle"));
+    }
+  });
+
+  it("fails the draws of a worker that dies, and the digest goes out without its charts, saying why", async () => {
+    const dying = client.chartWorker({
+      entry: await entry("dies.mjs", 'throw new Error("the chart worker fell over");'),
+      setup: SETUP,
+      idleMs: 30_000,
+      hungAfterMs: 30_000,
+    });
+    await expect(dying.draw(ANY_CHART)).rejects.toThrow(/fell over/);
+    expect(dying.running).toBe(false);
+
+    const { outcome, sent, logs } = await digestWithCharts(dying);
+    expect(outcome.charts).toEqual([]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.attachments).toEqual([]);
+    expect(logs).toContain("charts left out of the digest");
+    expect(logs).toContain("the chart worker fell over");
+  });
+
+  it("ends a worker that stops answering, failing what it had", async () => {
+    const hung = client.chartWorker({
+      entry: await entry("hangs.mjs", ""),
+      setup: SETUP,
+      idleMs: 30_000,
+      hungAfterMs: 200,
+    });
+    const draws = [hung.draw(ANY_CHART), hung.draw(ANY_CHART)];
+    for (const draw of draws) await expect(draw).rejects.toThrow(/did not answer within 200 ms/);
+    expect(hung.running).toBe(false);
+    await hung.close();
+  });
+
+  it("fails what it had when closed", async () => {
+    const quiet = client.chartWorker({
+      entry: await entry("quiet.mjs", ""),
+      setup: SETUP,
+      idleMs: 30_000,
+      hungAfterMs: 30_000,
+    });
+    const failed = expect(quiet.draw(ANY_CHART)).rejects.toThrow(/closed/);
+    await quiet.close();
+    await failed;
+    expect(quiet.running).toBe(false);
+  });
+});
