@@ -64,8 +64,13 @@ function analyse(label: string, started: number, finished: number, list: Span[])
   let inFlight = 0;
   let since = first;
   let idleSlotMs = 0;
+  // Idle slot time per second of the requests, to see where it goes (start, middle, last wave).
+  const perSecond: number[] = [];
   for (const { t, d } of events) {
-    idleSlotMs += Math.max(0, concurrency - inFlight) * (t - since);
+    const idle = Math.max(0, concurrency - inFlight) * (t - since);
+    idleSlotMs += idle;
+    const second = Math.floor((since - first) / 1000);
+    perSecond[second] = (perSecond[second] ?? 0) + idle;
     inFlight += d;
     since = t;
   }
@@ -87,6 +92,7 @@ function analyse(label: string, started: number, finished: number, list: Span[])
     requests: sorted.length,
     idleSlotMs: Math.round(idleSlotMs),
     lostMs: Math.round(idleSlotMs / concurrency),
+    idleSlotMsPerSecond: Array.from(perSecond, (ms) => Math.round(ms ?? 0)).join(" "),
     handoverMs: quantiles(handovers),
     createdToSentMs: quantiles(createdToSent),
     sentToDoneMs: quantiles(latency),
