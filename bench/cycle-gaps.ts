@@ -8,7 +8,7 @@ import { createApiClient } from "../src/create-deps.js";
 import { startDaemonService } from "../src/daemon/daemon-service.js";
 import { collectInsights, createRequestCache } from "../src/insights/collect-insights.js";
 import { silentLogger } from "../src/logger.js";
-import { digestSlot } from "../src/run-digest.js";
+import { periodsForFire } from "../src/periods/periods-for-fire.js";
 import { measureBareClient } from "./bare-client-bench.js";
 import { configYaml } from "./bench-support.js";
 import { cycleTeams, LATENCY_MS, POOL, projectIds, slowEmulator } from "./cycle-bench.js";
@@ -181,7 +181,14 @@ async function fetchOnly(today: string) {
       config.teams.map((team) => {
         const digest = team.digests[0];
         if (!digest) throw new Error("no digest");
-        const { periods } = digestSlot({ team, digest, fireAt });
+        const periods = periodsForFire({
+          fireAt,
+          timezone: team.timezone,
+          kind: digest.period,
+          compareTo: digest.compareTo,
+          weekStartsOn: team.weekStartsOn,
+          previousFireAt: null,
+        });
         return collectInsights(api, team, periods, cache);
       }),
     );
