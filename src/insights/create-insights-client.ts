@@ -1,4 +1,4 @@
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay, setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
 import type { Secret } from "../secret.js";
@@ -101,7 +101,13 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   const key = options.key;
   let closing: Promise<void> | null = null;
 
-  /** One attempt, within the shared concurrency limit, reported to `onRequest`. */
+  /**
+   * One attempt, within the shared concurrency limit, reported to `onRequest`. Its answer goes
+   * back to the caller only after a turn of the event loop: the slot it freed has passed to the
+   * next request waiting, whose write undici makes on that turn (it reuses a kept-alive socket
+   * only after the loop's I/O has run), so the caller's work on this answer — parsing it, a
+   * digest's report — no longer holds the next request off the wire.
+   */
   async function attemptOnce(
     target: RequestTarget,
     query: string,
@@ -109,10 +115,12 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     urgent: boolean,
   ) {
     const started = performance.now();
+    // Taken before the turn, so a task handed the slot sends its request at once.
+    const via = await dispatcher();
     const outcome = await semaphore.run(
-      async () =>
+      () =>
         sendAttempt({
-          dispatcher: await dispatcher(),
+          dispatcher: via,
           origin: base.origin,
           path: `${base.pathname}${target.path}${query}`,
           headers: { "x-api-key": key.reveal(), accept: "application/json" },
@@ -127,6 +135,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       durationMs: performance.now() - started,
       attempt,
     });
+    await yieldToLoop();
     return outcome;
   }
 
