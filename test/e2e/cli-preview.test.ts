@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHART_WORKER_IDLE_MS } from "../../src/render/charts/trend-chart-painter.js";
 import { pngSize } from "../render/charts/png-pixels.js";
 import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
 import { countRuns, flakyRate, percent, pool, runPassRate, runsIn } from "./raw-figures.js";
@@ -63,20 +64,24 @@ describe("preview", () => {
 
   it("with --charts writes the digest's charts as PNGs and exits, its chart worker ended", async () => {
     const dir = join(f.dir, "charts");
-    // Within runCli's 15 s, half the chart worker's idle time (CHART_WORKER_IDLE_MS): the
-    // command ends its worker as it closes, and a worker left to end by itself would hold
-    // the process past that, or one that kept it referenced, for good.
-    const result = await f.cli([
-      "preview",
-      "--team",
-      "checkout",
-      "--digest",
-      "weekly",
-      "--at",
-      "2026-11-16T07:00:00Z",
-      "--charts",
-      dir,
-    ]);
+    // Given less than the chart worker's idle time: the command ends its worker as it closes
+    // its clients, where a worker left to end by itself, if it held the process, would keep
+    // it past that.
+    const timeoutMs = CHART_WORKER_IDLE_MS - 5_000;
+    const result = await f.cli(
+      [
+        "preview",
+        "--team",
+        "checkout",
+        "--digest",
+        "weekly",
+        "--at",
+        "2026-11-16T07:00:00Z",
+        "--charts",
+        dir,
+      ],
+      { timeoutMs },
+    );
     expect(result.code, result.stderr).toBe(0);
     const files = await readdir(dir);
     expect(files).toEqual(
