@@ -24,7 +24,9 @@ export function chartPainterOnFirstUse(): TrendChartPainter {
     },
     draw: async (data) => (await load()).draw(data),
     async close() {
-      await (await built)?.close();
+      // A painter that could not be loaded failed its draws already; there is nothing to end.
+      const loaded = await built?.catch(() => null);
+      await loaded?.close();
     },
   };
 }
