@@ -74,7 +74,8 @@ function chartData(report: Report): DigestChartData {
 }
 
 type ChartModule = typeof import("../src/render/charts/digest-charts.js");
-type PainterModule = typeof import("../src/render/charts/trend-chart-painter.js");
+type PainterModule = typeof import("../src/render/charts/chart-painter-on-first-use.js");
+type Painter = import("../src/render/charts/trend-chart-painter.js").TrendChartPainter;
 
 const fromSources = process.argv.includes("--src");
 const built = (path: string) => `../${fromSources ? "src" : "dist"}/render/charts/${path}`;
@@ -86,7 +87,7 @@ function cpuMsSince(from: NodeJS.CpuUsage): number {
 }
 
 /** One digest's charts: wall and CPU time, and the peak RSS above the RSS just before. */
-async function measure(charts: ChartModule, report: Report) {
+async function measure(charts: ChartModule, report: Report, painter: Painter) {
   globalThis.gc?.();
   const before = rss();
   let peak = before;
@@ -95,7 +96,7 @@ async function measure(charts: ChartModule, report: Report) {
   }, 5);
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const drawn = await charts.renderDigestCharts(report, chartData(report));
+  const drawn = await charts.renderDigestCharts(report, chartData(report), { painter });
   const ms = performance.now() - started;
   const cpuMs = cpuMsSince(cpu);
   clearInterval(sampler);
@@ -108,11 +109,13 @@ async function main(): Promise<void> {
   globalThis.gc?.();
   const rssAtStart = rss();
   const charts: ChartModule = await import(built("digest-charts.js"));
-  const painter: PainterModule = await import(built("trend-chart-painter.js"));
-  const first = await measure(charts, report);
-  const later = await measure(charts, report);
+  const painters: PainterModule = await import(built("chart-painter-on-first-use.js"));
+  // As the daemon's clients build it: nothing loaded or started before the first chart.
+  const painter = painters.chartPainterOnFirstUse();
+  const first = await measure(charts, report, painter);
+  const later = await measure(charts, report, painter);
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  await painter.closeChartWorker();
+  await painter.close();
   globalThis.gc?.();
   const figures = {
     charts: first.charts,

@@ -16,6 +16,8 @@ import {
 } from "./insights/create-insights-client.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
+import { chartPainterOnFirstUse } from "./render/charts/chart-painter-on-first-use.js";
+import type { TrendChartPainter } from "./render/charts/trend-chart-painter.js";
 import { openDayStore } from "./state/open-day-store.js";
 import { storeExists } from "./state/open-store.js";
 
@@ -23,7 +25,8 @@ const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
 // Each destination's SDK (Slack's, nodemailer) is loaded when the destination is first used,
 // not when the clients are built: a daemon at rest, or one writing to an outbox, never holds
-// them (some 30 MB of a daemon's resident memory).
+// them (some 30 MB of a daemon's resident memory). So is the chart painter: Vega, resvg and
+// the chart worker are loaded and started by the first chart, never by a process without one.
 
 /**
  * The one place real clients are built from the config: the insights API client, and each
@@ -43,6 +46,9 @@ export interface Clients {
    * `slack.app_token`, where a daemon takes the presses, whichever process posts the message.
    */
   slackButtons: boolean;
+  /** What draws the trend charts of digests and alert fires: a chart worker in the built package. */
+  chartPainter: TrendChartPainter;
+  /** Ends the chart worker, then closes the destinations and the API client. */
   close(): Promise<void>;
 }
 
@@ -125,6 +131,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     logger,
     now ? () => now().getTime() : Date.now,
   );
+  const chartPainter = chartPainterOnFirstUse();
 
   if (options.outbox) {
     const files = createOutboxFiles(options.outbox);
@@ -137,7 +144,11 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
       alerts: perKind<AlertClients>((kind) => outboxes[kind].alert),
       outboxFiles: files.written,
       slackButtons,
-      close: () => api.close(),
+      chartPainter,
+      async close() {
+        await chartPainter.close();
+        await api.close();
+      },
     };
   }
 
@@ -150,7 +161,10 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     alerts: perKind<AlertClients>((kind) => built[kind]?.alert ?? null),
     outboxFiles: null,
     slackButtons,
+    chartPainter,
     async close() {
+      // First: it ends at once, and a destination's close may be cut short (the daemon's stop).
+      await chartPainter.close();
       for (const kind of DESTINATION_KINDS) await built[kind]?.close();
       await api.close();
     },

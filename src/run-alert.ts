@@ -31,6 +31,7 @@ import {
   buildAlertNotification,
 } from "./render/alert/alert-notification.js";
 import { opensFire, withFireCharts } from "./render/alert/fire-charts-message.js";
+import type { ChartPainter } from "./render/charts/draw-chart.js";
 import { fireChartInput } from "./render/charts/fire-chart-input.js";
 import { buildReport } from "./report/build-report.js";
 import type { Ledger } from "./state/ledger.js";
@@ -99,6 +100,8 @@ export interface AlertDeps extends AlertClients {
    * for the presses (`slack.app_token`), or to show what one would post (the demo).
    */
   slackButtons?: boolean;
+  /** What draws a fire's chart: the process's painter; by default this thread. */
+  chartPainter?: ChartPainter;
 }
 
 export interface AlertOutcome {
@@ -245,7 +248,7 @@ async function withChartsOfFire(
       fetched,
       fired,
     });
-    const charts = await renderFireCharts(input);
+    const charts = await renderFireCharts(input, { painter: deps.chartPainter });
     return withFireCharts(notification, charts);
   } catch (error) {
     deps.logger.warn(

@@ -62,7 +62,7 @@ export interface DigestDeps extends DigestClients {
   outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
-  /** What draws the charts; by default the chart worker (the built package) or this thread. */
+  /** What draws the charts: the process's painter (`Clients.chartPainter`); by default this thread. */
   chartPainter?: ChartPainter;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
   alertEvaluations?: (query: {

@@ -63,6 +63,7 @@ export async function alertsCommand(
         outbox: dryRun,
         ...findSlackPostOf(clients),
         slackButtons: clients.slackButtons,
+        chartPainter: clients.chartPainter,
         cache: createRequestCache(),
         logger,
         ...(ledger && !dryRun ? { retryAt: firstRetryAt(() => new Date()) } : {}),

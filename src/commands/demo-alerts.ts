@@ -59,6 +59,7 @@ export async function runDemoAlerts(
               logger: deps.logger,
               outbox: true,
               slackButtons: clients.slackButtons,
+              chartPainter: clients.chartPainter,
             },
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;

@@ -59,6 +59,7 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
           {
             api: clients.api,
             ...clients.digests,
+            chartPainter: clients.chartPainter,
             ledger: null,
             cache,
             logger,

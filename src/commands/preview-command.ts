@@ -7,6 +7,7 @@ import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { defaultChartDays } from "../periods/chart-window.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { chartPainterOnFirstUse } from "../render/charts/chart-painter-on-first-use.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport, digestCharts } from "../run-digest.js";
@@ -45,6 +46,7 @@ export async function previewCommand(
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
+  const chartPainter = chartPainterOnFirstUse();
   // What a real post would carry: the alerts firing now, read from the ledger (never written).
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
@@ -62,13 +64,13 @@ export async function previewCommand(
     if (opts.charts !== undefined) {
       // The digest's own window, or the default for its period when its config has no charts.
       const days = digest.charts?.windowDays ?? defaultChartDays(digest.period);
-      const charts = await digestCharts({ team }, report, days, { api, cache });
+      const charts = await digestCharts({ team }, report, days, { api, cache, chartPainter });
       out("");
       for (const path of await writeCharts(opts.charts, charts)) out(`wrote ${path}`);
     }
     return 0;
   } finally {
-    await Promise.all([api.close(), ledger?.close()]);
+    await Promise.all([chartPainter.close(), api.close(), ledger?.close()]);
   }
 }
 
@@ -84,10 +86,12 @@ async function previewAlert(
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const api = createApiClient(config);
+  const chartPainter = chartPainterOnFirstUse();
   try {
     const deps = {
       api,
       ...noClients(),
+      chartPainter,
       // A dry run reads states and sends nothing; the view is claimed all the same (types say so).
       ledger:
         ledger &&
@@ -109,6 +113,7 @@ async function previewAlert(
       out(line);
     return 0;
   } finally {
+    await chartPainter.close();
     await api.close();
     await ledger?.close();
   }

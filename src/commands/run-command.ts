@@ -64,6 +64,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       const outcome = await runDigest(job, {
         api: clients.api,
         ...clients.digests,
+        chartPainter: clients.chartPainter,
         // Each destination is claimed at the moment of sending, so a daemon that started the
         // same send meanwhile keeps it: this run leaves it alone instead of posting twice.
         ledger:

@@ -4,7 +4,6 @@ import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { slackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
-import { closeChartWorker } from "../render/charts/trend-chart-painter.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../run-digest.js";
 import { openStore } from "../state/open-store.js";
 import { handleAlertAction } from "./alert-actions.js";
@@ -238,10 +237,9 @@ export async function startDaemonService(
     await ops.close();
     await ledger.releaseLease();
     await ledger.close();
-    // A delivery cut off by the grace period may hold a connection; do not wait on it forever.
+    // The chart worker ends with the clients. A delivery cut off by the grace period may hold
+    // a connection; do not wait on it forever.
     await Promise.race([clients.close(), delay(2_000)]);
-    // The chart worker ends when idle, but not before the process would: end it now.
-    await closeChartWorker();
     logger.info({ ledger: ledger.location }, "daemon stopped");
   }
 

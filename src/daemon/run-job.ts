@@ -11,7 +11,7 @@ import type { RunJob } from "./daemon-types.js";
  */
 export function createJobRunner(
   clients: Pick<Clients, "api" | "digests" | "alerts"> &
-    Partial<Pick<Clients, "outboxFiles" | "slackButtons">>,
+    Partial<Pick<Clients, "outboxFiles" | "slackButtons" | "chartPainter">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
 ): RunJob {
@@ -22,6 +22,7 @@ export function createJobRunner(
       logger: context.logger,
       retryAt: context.retryAt,
       outbox: clients.outboxFiles != null,
+      chartPainter: clients.chartPainter,
     };
     if (job.kind === "alert") {
       // Deliveries through the run's view: claimed when due, each write fenced by its claim.

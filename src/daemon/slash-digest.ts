@@ -25,7 +25,7 @@ import { slotResult } from "./settle-slot.js";
 
 export interface DigestNowDeps {
   ledger: Ledger;
-  clients: Pick<Clients, "api" | "digests">;
+  clients: Pick<Clients, "api" | "digests"> & Partial<Pick<Clients, "chartPainter">>;
   sendTimeoutMs: number;
   /** Who claims the sends: `slash command by U0MARIA, daemon pid 12 on web-1`. */
   owner(asker: string): string;
@@ -73,6 +73,7 @@ export function createDigestNow(deps: DigestNowDeps) {
       const outcome = await runDigest(job, {
         api: deps.clients.api,
         ...deps.clients.digests,
+        chartPainter: deps.clients.chartPainter,
         ledger: claimingLedger(deps.ledger, {
           owner,
           sendTimeoutMs: deps.sendTimeoutMs,

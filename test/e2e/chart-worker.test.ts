@@ -19,13 +19,19 @@ import { decodePng, pngSize } from "../render/charts/png-pixels.js";
 // closed, and a worker that dies or hangs costs the digest its charts, never the digest.
 
 type Client = typeof import("../../src/render/charts/chart-worker-client.js");
-type Painters = typeof import("../../src/render/charts/trend-chart-painter.js");
+type OnFirstUse = typeof import("../../src/render/charts/chart-painter-on-first-use.js");
+type CreateDeps = typeof import("../../src/create-deps.js");
+type LoadConfig = typeof import("../../src/config/load-config.js");
 type RunDigest = typeof import("../../src/run-digest.js");
 type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
 
 const dist = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
 const client: Client = await import(dist("render/charts/chart-worker-client.js"));
-const painters: Painters = await import(dist("render/charts/trend-chart-painter.js"));
+const { chartPainterOnFirstUse }: OnFirstUse = await import(
+  dist("render/charts/chart-painter-on-first-use.js")
+);
+const { createClients }: CreateDeps = await import(dist("create-deps.js"));
+const { loadConfig }: LoadConfig = await import(dist("config/load-config.js"));
 const { runDigest }: RunDigest = await import(dist("run-digest.js"));
 const { CHART_SIZE }: TrendChart = await import(dist("render/charts/trend-chart.js"));
 
@@ -49,8 +55,8 @@ function insights(projectId: string, query: InsightsQuery): ProjectInsights {
   };
 }
 
-/** A weekly digest with charts, mailed, run by the built package; `chartPainter` as given. */
-async function digestWithCharts(chartPainter?: ChartPainter) {
+/** A weekly digest with charts, mailed, run by the built package, its charts drawn by `chartPainter`. */
+async function digestWithCharts(chartPainter: ChartPainter) {
   const sent: EmailMessage[] = [];
   const logs: string[] = [];
   const sink = new Writable({
@@ -108,9 +114,40 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "chart-worker-"));
 });
 afterAll(async () => {
-  await painters.closeChartWorker();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** A trend chart's data, as a digest hands it to the painter. */
+async function aChart(): Promise<ChartData> {
+  const { trendChartData } = await import("../../src/render/charts/chart-spec.js");
+  const { chartPoints } = await import("../../src/render/charts/chart-points.js");
+  const { CHART_PERIODS, CHART_WINDOW, chartDays } = await import(
+    "../render/charts/chart-fixture.js"
+  );
+  return trendChartData({
+    metric: "flakyRate",
+    title: "Flaky rate · Checkout (team)",
+    window: CHART_WINDOW,
+    periods: CHART_PERIODS,
+    points: chartPoints("flakyRate", chartDays()),
+    thresholds: [{ level: "warn", value: 0.05 }],
+  });
+}
+
+/** The clients `create-deps` builds, by the built package, for a config that sends nothing. */
+async function someClients() {
+  const path = join(dir, "reporter.yaml");
+  await writeFile(
+    path,
+    [
+      'api: { url: "http://127.0.0.1:9/api/external/v1", key: "not-used" }',
+      "teams:",
+      "  - { name: checkout, title: Checkout, timezone: Europe/Berlin, projects: [{ id: web }] }",
+    ].join("\n"),
+  );
+  const config = loadConfig(path, { env: {}, requireCredentials: false });
+  return createClients(config, { logger: pino({ level: "silent" }), outbox: join(dir, "out") });
+}
 
 /** A worker entry of our own, standing in for one that fails. */
 async function entry(name: string, body: string): Promise<URL> {
@@ -124,17 +161,42 @@ async function entry(name: string, body: string): Promise<URL> {
 
 describe("charts drawn by the built package", () => {
   it("come back from the chart worker as whole PNGs of the size asked, and the worker ends when closed", async () => {
-    const { outcome, sent } = await digestWithCharts();
+    const painter = chartPainterOnFirstUse();
+    expect(painter.running).toBe(false);
+    const { outcome, sent } = await digestWithCharts(painter);
     expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
     for (const chart of outcome.charts) {
       expect(pngSize(chart.png)).toEqual({ width: 720, height: 400 });
       expect(decodePng(chart.png).width).toBe(720);
     }
     expect(sent[0]?.attachments).toHaveLength(2);
-    const shared = painters.trendChartPainter({ width: CHART_SIZE.width, scale: CHART_SIZE.scale });
-    expect(shared).toHaveProperty("running", true);
-    await painters.closeChartWorker();
-    expect(shared).toHaveProperty("running", false);
+    expect(painter.running).toBe(true);
+    await painter.close();
+    expect(painter.running).toBe(false);
+  });
+
+  it("are drawn by a worker of each client set's own, started by its first chart and ended by its close", async () => {
+    const one = await someClients();
+    const two = await someClients();
+    try {
+      expect([one.chartPainter.running, two.chartPainter.running]).toEqual([false, false]);
+      const chart = await aChart();
+      await Promise.all([one.chartPainter.draw(chart), two.chartPainter.draw(chart)]);
+      expect([one.chartPainter.running, two.chartPainter.running]).toEqual([true, true]);
+
+      await one.close();
+      expect([one.chartPainter.running, two.chartPainter.running]).toEqual([false, true]);
+      // The other set's worker was left alone: it still draws.
+      expect(pngSize((await two.chartPainter.draw(chart)).png)).toEqual({
+        width: 720,
+        height: 400,
+      });
+      expect(two.chartPainter.running).toBe(true);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+    expect(two.chartPainter.running).toBe(false);
   });
 
   it("ends the worker once it has been idle, and starts a new one for the next chart", async () => {
@@ -150,19 +212,7 @@ describe("charts drawn by the built package", () => {
         if (reason === "idle") idleEnd();
       },
     });
-    const { trendChartData } = await import("../../src/render/charts/chart-spec.js");
-    const { chartPoints } = await import("../../src/render/charts/chart-points.js");
-    const { CHART_PERIODS, CHART_WINDOW, chartDays } = await import(
-      "../render/charts/chart-fixture.js"
-    );
-    const data = trendChartData({
-      metric: "flakyRate",
-      title: "Flaky rate · Checkout (team)",
-      window: CHART_WINDOW,
-      periods: CHART_PERIODS,
-      points: chartPoints("flakyRate", chartDays()),
-      thresholds: [{ level: "warn", value: 0.05 }],
-    });
+    const data = await aChart();
     for (const round of [1, 2]) {
       const ended = new Promise<void>((resolve) => {
         idleEnd = resolve;

@@ -1,4 +1,8 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHART_WORKER_IDLE_MS } from "../../src/render/charts/trend-chart-painter.js";
+import { pngSize } from "../render/charts/png-pixels.js";
 import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
 import { countRuns, flakyRate, percent, pool, runPassRate, runsIn } from "./raw-figures.js";
 
@@ -56,6 +60,38 @@ describe("preview", () => {
       // Seven days of flaky rate, one bar each.
       expect(line).toMatch(/[\u2581-\u2588]{7}$/);
     }
+  });
+
+  it("with --charts writes the digest's charts as PNGs and exits, its chart worker ended", async () => {
+    const dir = join(f.dir, "charts");
+    // Given less than the chart worker's idle time: the command ends its worker as it closes
+    // its clients, where a worker left to end by itself, if it held the process, would keep
+    // it past that.
+    const timeoutMs = CHART_WORKER_IDLE_MS - 5_000;
+    const result = await f.cli(
+      [
+        "preview",
+        "--team",
+        "checkout",
+        "--digest",
+        "weekly",
+        "--at",
+        "2026-11-16T07:00:00Z",
+        "--charts",
+        dir,
+      ],
+      { timeoutMs },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const files = await readdir(dir);
+    expect(files).toEqual(
+      expect.arrayContaining(["team-flaky-rate.png", "team-run-pass-rate.png"]),
+    );
+    for (const file of files) expect(result.stdout).toContain(`wrote ${join(dir, file)}`);
+    expect(pngSize(await readFile(join(dir, "team-flaky-rate.png")))).toEqual({
+      width: 720,
+      height: 400,
+    });
   });
 });
 

@@ -30,7 +30,7 @@ export interface TeamFixture {
   emulator: RunningEmulator;
   dir: string;
   /** The CLI with `--config` of the team's config and the API in its environment. */
-  cli(args: string[]): Promise<CliResult>;
+  cli(args: string[], options?: { timeoutMs?: number }): Promise<CliResult>;
   /** The emulator's raw runs of a project. */
   runsOf(id: string): RunningEmulator["projects"][number]["runs"];
   close(): Promise<void>;
@@ -68,8 +68,12 @@ export async function startTeamFixture(
   return {
     emulator,
     dir: dirs.dir,
-    cli: (args) =>
-      runCli([...args, "--config", configPath], { env: apiEnv(emulator.url), cwd: dirs.dir }),
+    cli: (args, options = {}) =>
+      runCli([...args, "--config", configPath], {
+        env: apiEnv(emulator.url),
+        cwd: dirs.dir,
+        ...options,
+      }),
     runsOf: (id) => emulator.projects.find((p) => p.id === id)?.runs ?? [],
     async close() {
       await emulator.close();

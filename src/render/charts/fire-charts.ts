@@ -3,7 +3,7 @@ import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { CHART_SLUG } from "./chart-points.js";
 import { chartMetricOf, chartThresholds } from "./chart-thresholds.js";
-import { type Chart, trendCharts } from "./trend-chart.js";
+import { type Chart, type TrendChartOptions, trendCharts } from "./trend-chart.js";
 
 // An alert fire's chart: the fired scope's rate by day over the days that led up to the fire,
 // the fired window shaded against the one before it, and the alert's warn and critical lines,
@@ -19,10 +19,13 @@ export interface FireChartInput {
 }
 
 /** One chart per fired scope; none for a metric no chart draws. */
-export async function renderFireCharts(input: FireChartInput): Promise<Chart[]> {
+export async function renderFireCharts(
+  input: FireChartInput,
+  options: TrendChartOptions = {},
+): Promise<Chart[]> {
   const metric = chartMetricOf(input.rule.metric);
   if (metric === null) return [];
-  const drawer = trendCharts();
+  const drawer = trendCharts(options);
   return Promise.all(
     input.scopes.map((scope) =>
       drawer.draw(

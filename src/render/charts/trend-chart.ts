@@ -10,7 +10,7 @@ import {
   trendChartSpec,
 } from "./chart-spec.js";
 import type { ChartPainter } from "./draw-chart.js";
-import { trendChartPainter } from "./trend-chart-painter.js";
+import { trendChartPainterInThisThread } from "./trend-chart-painter.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
 
@@ -58,7 +58,10 @@ export interface TrendCharts {
 export interface TrendChartOptions {
   /** Font files to set text in; the bundled font by default. */
   fontFiles?: readonly string[];
-  /** What draws the charts; by default the chart worker (the built package) or this thread. */
+  /**
+   * What draws the charts: the process's painter (`Clients.chartPainter`, a chart worker in the
+   * built package); by default this thread, with a painter of this drawer's own.
+   */
   painter?: ChartPainter;
 }
 
@@ -66,7 +69,7 @@ export interface TrendChartOptions {
 export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
   const painter =
     options.painter ??
-    trendChartPainter({
+    trendChartPainterInThisThread({
       width: CHART_SIZE.width,
       scale: CHART_SIZE.scale,
       fontFiles: options.fontFiles,
