@@ -2,12 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { chartPoints } from "../../../src/render/charts/chart-points.js";
 import { CHART_COLOURS } from "../../../src/render/charts/chart-spec.js";
-import {
-  CHART_SIZE,
-  type Chart,
-  renderTrendChart,
-  trendCharts,
-} from "../../../src/render/charts/trend-chart.js";
+import { CHART_SIZE, type Chart, trendCharts } from "../../../src/render/charts/trend-chart.js";
 import { CHART_WINDOW, chartDays, chartInput, GOLDEN_CHARTS, SPIKE_DATE } from "./chart-fixture.js";
 import { countColour, decodePng, differingPixels, type Pixels, pngSize } from "./png-pixels.js";
 
@@ -17,6 +12,11 @@ import { countColour, decodePng, differingPixels, type Pixels, pngSize } from ".
 
 const WIDTH = CHART_SIZE.width * CHART_SIZE.scale;
 const HEIGHT = CHART_SIZE.height * CHART_SIZE.scale;
+
+/** One painter for the file, as a digest has: the spec is parsed once, not per chart. */
+const charts = trendCharts();
+const renderTrendChart = (input: Parameters<typeof charts.draw>[0], name: string) =>
+  charts.draw(input, name);
 
 describe("a trend chart", () => {
   it("is a PNG of the asked size, drawn at 2× for the CSS size it is shown at", async () => {
