@@ -1,3 +1,4 @@
+import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg } from "@resvg/resvg-js";
 import { parse, type Runtime, type Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
@@ -66,6 +67,11 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
 
   async function paint(data: ChartData): Promise<DrawnChart> {
     const svg = await svgOf(data);
+    // resvg's native memory (each image's 1.15 MB pixmap, the copy of its pixels) is freed by
+    // finalizers that Node runs from the event loop once V8 has collected the image, not during
+    // the collection: without a turn of the loop between charts, none of a digest's images
+    // would be freed before its last chart is drawn.
+    await turnOfTheLoop();
     // An opaque background: resvg's pixels are premultiplied, which equals the straight RGBA
     // encodePng takes only where every pixel is opaque.
     const image = new Resvg(svg, { fitTo, background: "#ffffff", font }).render();
