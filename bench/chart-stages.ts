@@ -5,6 +5,7 @@ import { CHART_FONT, TREND_CHART_VEGA } from "../src/render/charts/chart-assets.
 import { chartPoints } from "../src/render/charts/chart-points.js";
 import { trendChartData } from "../src/render/charts/chart-spec.js";
 import { parseChart } from "../src/render/charts/draw-chart.js";
+import { encodePng } from "../src/render/charts/png.js";
 import { CHART_SIZE } from "../src/render/charts/trend-chart.js";
 import { CHART_PERIODS, CHART_WINDOW, chartDays } from "../test/render/charts/chart-fixture.js";
 
@@ -72,5 +73,6 @@ for (let round = 0; round < ROUNDS; round++) {
     svgs.map((svg) => new Resvg(svg, options)),
   );
   const images = await stage("resvg: rasterise", () => parsed.map((p) => p.render()));
-  await stage("resvg: PNG encode", () => images.map((image) => image.asPng()));
+  await stage("PNG encode: png.ts (drawn)", () => images.map((image) => encodePng(image)));
+  await stage("PNG encode: resvg's asPng", () => images.map((image) => image.asPng()));
 }

@@ -16,7 +16,8 @@ const port = parentPort;
 port?.on("message", async ({ id, data }: ChartRequest & { data: ChartData }) => {
   try {
     const drawn = await painter.draw(data);
-    // A copy of resvg's buffer into one this thread owns outright, so it can be moved.
+    // A copy of the PNG into a buffer this thread owns outright (a Buffer may share its
+    // memory with others), so it can be moved.
     const png = new Uint8Array(drawn.png);
     port.postMessage({ id, png, width: drawn.width, height: drawn.height }, [png.buffer]);
   } catch (error) {

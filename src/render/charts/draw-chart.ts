@@ -1,13 +1,15 @@
+import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg } from "@resvg/resvg-js";
 import { parse, type Runtime, type Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
+import { encodePng } from "./png.js";
 
 // A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
 // or in the calling thread from the sources: trend-chart-painter.ts): its Vega-Lite spec is
 // compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts; a test fails
 // while the file is stale), so Vega-Lite is never loaded at run time, parsed once, then one Vega view (renderer "none") is fed each
-// chart's data in turn and written as SVG, which resvg rasterises. Text is set in the font bundled with the
+// chart's data in turn and written as SVG, which resvg rasterises (png.ts writes the PNG). Text is set in the font bundled with the
 // package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
 // a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
@@ -65,8 +67,16 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
 
   async function paint(data: ChartData): Promise<DrawnChart> {
     const svg = await svgOf(data);
+    // resvg's native memory (each image's 1.15 MB pixmap, the copy of its pixels) is freed by
+    // finalizers that Node runs from the event loop once V8 has collected the image, not during
+    // the collection: without a turn of the loop between charts, none of a digest's images
+    // would be freed before its last chart is drawn.
+    await turnOfTheLoop();
+    // An opaque background: resvg's pixels are premultiplied, which equals the straight RGBA
+    // encodePng takes only where every pixel is opaque.
     const image = new Resvg(svg, { fitTo, background: "#ffffff", font }).render();
-    return { png: image.asPng(), width: image.width, height: image.height };
+    const { width, height } = image;
+    return { png: encodePng({ width, height, pixels: image.pixels }), width, height };
   }
 
   let queue: Promise<unknown> = Promise.resolve();

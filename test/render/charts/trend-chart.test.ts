@@ -74,6 +74,31 @@ describe("a trend chart", () => {
     expect(differingPixels(drawn[0] as Pixels, drawn[1] as Pixels).count).toBeGreaterThan(1000);
   });
 
+  it("lets the event loop turn between charts asked for at once, where Node frees the last one's native buffers", async () => {
+    // resvg's pixmaps are freed by finalizers Node runs from the event loop, so charts drawn
+    // back to back with only promises between them would all be held until the last.
+    const drawer = trendCharts();
+    let turns = 0;
+    let pending = true;
+    const turn = (): void => {
+      turns++;
+      if (pending) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const turnsWhenDrawn: number[] = [];
+    const inputs = [chartInput("flakyRate"), chartInput("runPassRate"), chartInput("flakyRate")];
+    await Promise.all(
+      inputs.map(async (input) => {
+        await drawer.draw(input, "a");
+        turnsWhenDrawn.push(turns);
+      }),
+    );
+    pending = false;
+    expect(turnsWhenDrawn).toHaveLength(3);
+    expect(turnsWhenDrawn[2]).toBeGreaterThan(turnsWhenDrawn[0] as number);
+    expect(turnsWhenDrawn[1]).toBeGreaterThan(turnsWhenDrawn[0] as number);
+  });
+
   it("cuts a long project name in the title instead of narrowing the plot to make room", async () => {
     const short = decodePng((await renderTrendChart(chartInput("flakyRate"), "a")).png);
     const subject = "Payments platform end-to-end regression suite (nightly, all regions)";
