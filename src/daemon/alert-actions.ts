@@ -6,10 +6,9 @@ import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
 import {
-  ACKNOWLEDGED_BLOCK,
   acknowledgedContext,
   actionLine,
-  SNOOZED_BLOCK,
+  isPressLine,
   withSnooze,
 } from "../render/alert/slack-alert-actions.js";
 import { atZone } from "../render/format.js";
@@ -224,9 +223,9 @@ function snoozeOver(over: readonly Silence[], timezone: string): string {
 
 /** The first message's blocks with the acknowledgement shown above its buttons (replacing an older one). */
 function withAcknowledgement(blocks: readonly SlackBlock[], ack: SlackBlock): SlackBlock[] {
-  const kept = blocks.filter((b) => b.block_id !== ACKNOWLEDGED_BLOCK);
+  const kept = blocks.filter((b) => !isPressLine(b, "acknowledged"));
   // Above a snooze's line and the buttons, in the order the evaluation's edits show them.
-  const at = kept.findIndex((b) => b.type === "actions" || b.block_id === SNOOZED_BLOCK);
+  const at = kept.findIndex((b) => b.type === "actions" || isPressLine(b, "snoozed"));
   return at === -1 ? [...kept, ack] : [...kept.slice(0, at), ack, ...kept.slice(at)];
 }
 

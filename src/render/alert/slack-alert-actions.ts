@@ -79,10 +79,29 @@ const endSnoozeButton = (silenceIds: readonly number[]) => ({
 
 /**
  * The block ids of a fire's first message's lines about a press: an edit finds (and replaces)
- * them by these, never by their words, which the alert's own text may share.
+ * them by these.
  */
 export const ACKNOWLEDGED_BLOCK = "insights_acknowledged";
 export const SNOOZED_BLOCK = "insights_snoozed";
+
+const PRESS_LINES = {
+  acknowledged: { blockId: ACKNOWLEDGED_BLOCK, wordsBeforeIds: ":eyes: Acknowledged by <@" },
+  snoozed: { blockId: SNOOZED_BLOCK, wordsBeforeIds: ":zzz: Snoozed" },
+} as const;
+
+/**
+ * Whether a block of a fire's first message is its line about an acknowledgement or a snooze:
+ * by its block id, or, on a message posted by an earlier build (whose lines had no id of ours),
+ * by the words it wrote there, so a snooze shown before an upgrade is still replaced when it
+ * ends. The renderer writes no other line starting with those words.
+ */
+export function isPressLine(block: SlackBlock, kind: keyof typeof PRESS_LINES): boolean {
+  const line = PRESS_LINES[kind];
+  if (block.block_id === line.blockId) return true;
+  if (block.type !== "context") return false;
+  const [first] = (block.elements as { text?: unknown }[] | undefined) ?? [];
+  return typeof first?.text === "string" && first.text.startsWith(line.wordsBeforeIds);
+}
 
 /** "Snoozed until Mon 30 Nov 09:00 Europe/Berlin by <@U…>", for the fire's first message. */
 export function snoozedContext(snoozed: Snoozed, timezone: string): SlackBlock {
@@ -108,7 +127,7 @@ export function withSnooze(
   const blockId = alertActionsBlockId(fireKey);
   const at = blocks.findIndex((b) => b.type === "actions" && b.block_id === blockId);
   if (at === -1) return [...blocks];
-  const before = blocks.slice(0, at).filter((b) => b.block_id !== SNOOZED_BLOCK);
+  const before = blocks.slice(0, at).filter((b) => !isPressLine(b, "snoozed"));
   return [
     ...before,
     ...(snoozed ? [snoozedContext(snoozed, timezone)] : []),
