@@ -1,9 +1,10 @@
 import { createPlainApiClient } from "../create-deps.js";
 import { LookbackError, UsageError } from "../errors.js";
+import { apiEarliestDate } from "../insights/api-lookback.js";
 import { withDayStore } from "../insights/stored-insights-api.js";
 import type { InsightsApi, ProjectSelection } from "../insights/types.js";
 import { createLogger } from "../logger.js";
-import { addDays, isIsoDate, localDateOf, monthStart } from "../periods/calendar-date.js";
+import { addDays, isIsoDate, localDateOf } from "../periods/calendar-date.js";
 import { dayFilterKey } from "../state/day-store.js";
 import { openDayStore } from "../state/open-day-store.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
@@ -89,7 +90,7 @@ async function fillSeries(
 ): Promise<void> {
   const today = localDateOf(now, timezone);
   // Three calendar months back, and a day's margin for the API's own idea of its today.
-  let start = from ?? addDays(threeMonthsBefore(today), 1);
+  let start = from ?? addDays(apiEarliestDate(today), 1);
   const query = { timezone, branch: project.branch, author: project.author, tags: project.tags };
   while (start <= today) {
     const end = addDays(start, CHUNK_DAYS - 1) < today ? addDays(start, CHUNK_DAYS - 1) : today;
@@ -105,15 +106,6 @@ async function fillSeries(
     }
     start = addDays(end, 1);
   }
-}
-
-function threeMonthsBefore(date: string): string {
-  const first = monthStart(date, -3);
-  const day = Number(date.slice(8, 10));
-  // The same day of the month three months back, or that month's last day.
-  const last = addDays(monthStart(date, -2), -1);
-  const same = `${first.slice(0, 8)}${String(day).padStart(2, "0")}`;
-  return same > last ? last : same;
 }
 
 /** Teams sharing a project, its filters and zone fill it once. */

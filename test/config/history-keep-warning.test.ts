@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkConfigCommand } from "../../src/commands/check-config.js";
-import { apiEarliestDate, shortKeepWarning } from "../../src/config/history-rules.js";
+import { shortKeepWarning } from "../../src/config/history-rules.js";
 import { parseConfigText } from "../../src/config/load-config.js";
+import { apiEarliestDate } from "../../src/insights/api-lookback.js";
 import { configText, fullEnv } from "./config-builders.js";
 
 // A `history.keep` shorter than the API's 3 months loses nothing, but deletes days the API

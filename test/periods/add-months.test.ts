@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { apiEarliestDate } from "../../src/config/history-rules.js";
+import { apiEarliestDate } from "../../src/insights/api-lookback.js";
 import { addMonths } from "../../src/periods/calendar-date.js";
 import { firstKeptDate } from "../../src/periods/retention.js";
 

@@ -1,5 +1,6 @@
 import { IANAZone } from "luxon";
-import { addDays, addMonths, isIsoDate } from "../../periods/calendar-date.js";
+import { addDays, isIsoDate } from "../../periods/calendar-date.js";
+import { apiEarliestDate } from "../api-lookback.js";
 
 /** The range an insights request covers, after the API's defaults and clamping. */
 export interface InsightsRange {
@@ -13,7 +14,6 @@ export type RangeOutcome = { ok: true; range: InsightsRange } | { ok: false; err
 export const DEFAULT_TIMEZONE = "Etc/UTC";
 /** The default range is 30 days: the start is 29 days before the end. */
 const DEFAULT_SPAN_DAYS = 29;
-const LOOKBACK_MONTHS = 3;
 
 /**
  * Applies the insights rules to the query's dates and zone (insights-api.md): defaults, a
@@ -44,7 +44,7 @@ export function resolveInsightsRange(
   if (startDate > endDate) return invalid;
 
   // A day the earlier month lacks is its last day: on 31 May the lookback starts on 28 February.
-  const earliest = addMonths(today, -LOOKBACK_MONTHS);
+  const earliest = apiEarliestDate(today);
   if (startDate < earliest) {
     return {
       ok: false,
