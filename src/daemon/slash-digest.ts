@@ -124,10 +124,10 @@ export function createDigestNow(deps: DigestNowDeps) {
     }
     running.add(key);
     try {
-      const outcome = (deps.runUnscheduled ?? ((_key, work) => work()))(key, () =>
+      const run = (deps.runUnscheduled ?? ((_key, work) => work()))(key, () =>
         post(job, key, period, asker, starting),
       );
-      return (await outcome) ?? { kind: "stopping", key, period };
+      return (await run) ?? { kind: "stopping", key, period };
     } finally {
       running.delete(key);
     }
