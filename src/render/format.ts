@@ -128,5 +128,6 @@ function dateParts(date: string): [number, number, number] {
  * said on a Monday would not tell this morning from next week.
  */
 export function atZone(at: Date, zone: string): string {
-  return `${DateTime.fromJSDate(at, { zone }).setLocale("en-GB").toFormat("ccc d LLL HH:mm")} ${zone}`;
+  // en-US names the months in three letters ("Sep"); en-GB's ICU writes "Sept".
+  return `${DateTime.fromJSDate(at, { zone }).setLocale("en-US").toFormat("ccc d LLL HH:mm")} ${zone}`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/periods/calendar-date.js";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
-import { sparkline } from "../../src/render/format.js";
+import { atZone, sparkline } from "../../src/render/format.js";
 import { worstFirst } from "../../src/render/worst-first.js";
 import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
 
@@ -185,5 +185,17 @@ describe("sparkline", () => {
     // Against a project at 6%, the same 0.5–0.7% is near the floor.
     expect(sparkline(low, 0.06)).toBe("\u2582\u2582\u2582");
     expect(sparkline([null, 0.06], 0.06)).toBe(" \u2588");
+  });
+});
+
+describe("atZone", () => {
+  it("says an instant in the team's zone with its weekday, date and three-letter month", () => {
+    expect(atZone(new Date("2026-11-25T08:00:00Z"), "Europe/Berlin")).toBe(
+      "Wed 25 Nov 09:00 Europe/Berlin",
+    );
+    // September too: en-GB's month names wrote "Sept".
+    expect(atZone(new Date("2026-09-01T07:00:00Z"), "Europe/Berlin")).toBe(
+      "Tue 1 Sep 09:00 Europe/Berlin",
+    );
   });
 });
