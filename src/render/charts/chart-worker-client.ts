@@ -8,6 +8,7 @@ import type { ChartPainter, DrawnChart, DrawOptions } from "./draw-chart.js";
 // idle a while, so Vega, resvg and the native buffers they free late leave the process
 // between runs. A worker that dies or stops answering fails the draws it had (the digest goes
 // out without its charts, as when a chart cannot be drawn); the next draw starts a new one.
+// Once closed, it starts nothing more: a draw after `close` fails.
 
 /** What the worker is started with: the compiled spec's file and how to draw. */
 export interface ChartWorkerSetup extends DrawOptions {
@@ -48,6 +49,11 @@ export class ChartWorkerError extends Error {
   override readonly name = "ChartWorkerError";
 }
 
+const CLOSED = "the chart worker was closed";
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 interface Outstanding {
   resolve(drawn: DrawnChart): void;
   reject(error: Error): void;
@@ -56,6 +62,7 @@ interface Outstanding {
 /** A chart painter backed by one worker thread, started on the first draw and ended when idle. */
 export function chartWorker(options: ChartWorkerOptions): ChartWorker {
   let worker: Worker | null = null;
+  let closed = false;
   let nextId = 1;
   const outstanding = new Map<number, Outstanding>();
   let idleTimer: NodeJS.Timeout | null = null;
@@ -136,20 +143,37 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
       return worker !== null;
     },
     draw(data: ChartData): Promise<DrawnChart> {
+      if (closed) return Promise.reject(new ChartWorkerError(CLOSED));
       worker ??= start();
       const id = nextId++;
+      let refuse: (error: Error) => void = () => {};
       const drawn = new Promise<DrawnChart>((resolve, reject) => {
         outstanding.set(id, { resolve, reject });
+        refuse = reject;
       });
-      worker.postMessage({ id, data });
+      try {
+        worker.postMessage({ id, data });
+      } catch (error) {
+        // Data that cannot be cloned (a function in it): this draw fails, and nothing of it is
+        // left waiting for an answer that will never come.
+        outstanding.delete(id);
+        refuse(
+          new ChartWorkerError(
+            `the chart could not be sent to the chart worker: ${messageOf(error)}`,
+          ),
+        );
+        if (outstanding.size === 0) watch();
+        return drawn;
+      }
       // The hung clock runs from the last answer (or the first draw), not from each new draw.
       if (outstanding.size === 1) watch();
       return drawn;
     },
     async close() {
+      closed = true;
       const closing = worker;
       worker = null;
-      failAll("the chart worker was closed");
+      failAll(CLOSED);
       watch();
       if (!closing) return;
       await closing.terminate();
