@@ -18,28 +18,26 @@ import { decodePng, differingPixels, pngSize } from "../render/charts/png-pixels
 // their own thread): a digest's PNGs come back whole from it, the worker ends when idle or
 // closed, and a worker that dies or hangs costs the digest its charts, never the digest.
 
-type Client = typeof import("../../src/render/charts/chart-worker-client.js");
-type OnFirstUse = typeof import("../../src/render/charts/chart-painter-on-first-use.js");
+type Client = typeof import("../../src/chart-painter/chart-worker-client.js");
+type OnFirstUse = typeof import("../../src/chart-painter/chart-painter-on-first-use.js");
 type CreateDeps = typeof import("../../src/create-deps.js");
 type LoadConfig = typeof import("../../src/config/load-config.js");
 type RunDigest = typeof import("../../src/run-digest.js");
 type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
-type Painters = typeof import("../../src/render/charts/trend-chart-painter.js");
 
 const dist = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
-const client: Client = await import(dist("render/charts/chart-worker-client.js"));
+const client: Client = await import(dist("chart-painter/chart-worker-client.js"));
 const { chartPainterOnFirstUse }: OnFirstUse = await import(
-  dist("render/charts/chart-painter-on-first-use.js")
+  dist("chart-painter/chart-painter-on-first-use.js")
 );
 const { createClients }: CreateDeps = await import(dist("create-deps.js"));
 const { loadConfig }: LoadConfig = await import(dist("config/load-config.js"));
 const { runDigest }: RunDigest = await import(dist("run-digest.js"));
-const { CHART_SIZE }: TrendChart = await import(dist("render/charts/trend-chart.js"));
-const { trendChartPainterInThisThread }: Painters = await import(
-  dist("render/charts/trend-chart-painter.js")
+const { CHART_SIZE, trendChartPainterInThisThread }: TrendChart = await import(
+  dist("render/charts/trend-chart.js")
 );
 
-const WORKER_ENTRY = new URL(dist("render/charts/chart-worker.js"));
+const WORKER_ENTRY = new URL(dist("chart-painter/chart-worker.js"));
 const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
 
 function insights(projectId: string, query: InsightsQuery): ProjectInsights {
@@ -169,9 +167,7 @@ describe("charts drawn by the built package", () => {
     expect(painter.running).toBe(false);
     const { outcome, sent } = await digestWithCharts(painter);
     expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
-    const here = await digestWithCharts(
-      trendChartPainterInThisThread({ width: CHART_SIZE.width, scale: CHART_SIZE.scale }),
-    );
+    const here = await digestWithCharts(trendChartPainterInThisThread());
     expect(here.outcome.charts.map((c) => c.name)).toEqual(outcome.charts.map((c) => c.name));
     for (const [i, chart] of outcome.charts.entries()) {
       expect(pngSize(chart.png)).toEqual({ width: 720, height: 400 });
@@ -216,7 +212,7 @@ describe("charts drawn by the built package", () => {
       setup: SETUP,
       idleMs: 50,
       hungAfterMs: 30_000,
-      onEnd: (reason) => {
+      onEnd: (reason: string) => {
         ends.push(reason);
         if (reason === "idle") idleEnd();
       },
@@ -286,7 +282,7 @@ describe("charts drawn by the built package", () => {
       setup: SETUP,
       idleMs: 30_000,
       hungAfterMs: 30_000,
-      onEnd: (reason) => ends.push(reason),
+      onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();
     expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
@@ -317,7 +313,7 @@ describe("charts drawn by the built package", () => {
       setup: SETUP,
       idleMs: 30_000,
       hungAfterMs: 30_000,
-      onEnd: (reason) => ends.push(reason),
+      onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();
     const unsendable = {

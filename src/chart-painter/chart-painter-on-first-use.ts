@@ -1,5 +1,4 @@
-import { ChartWorkerError } from "./chart-worker-client.js";
-import type { TrendChartPainter } from "./trend-chart-painter.js";
+import { ChartWorkerError, type OwnedChartPainter } from "./chart-worker-client.js";
 
 /**
  * The trend chart painter of a process's clients, built on the first chart asked of it: until
@@ -7,18 +6,19 @@ import type { TrendChartPainter } from "./trend-chart-painter.js";
  * worker), so a process whose digests and alerts have no charts pays nothing for them.
  * `close` ends whatever the first chart started; a chart asked for after it fails, starting nothing.
  */
-export function chartPainterOnFirstUse(): TrendChartPainter {
-  let built: Promise<TrendChartPainter> | null = null;
-  let painter: TrendChartPainter | null = null;
+export function chartPainterOnFirstUse(): OwnedChartPainter {
+  let built: Promise<OwnedChartPainter> | null = null;
+  let painter: OwnedChartPainter | null = null;
   let closed = false;
   const load = () => {
     if (closed) return Promise.reject(new ChartWorkerError("the chart worker was closed"));
-    built ??= Promise.all([import("./trend-chart.js"), import("./trend-chart-painter.js")]).then(
-      ([{ CHART_SIZE }, { trendChartPainter }]) => {
-        painter = trendChartPainter({ width: CHART_SIZE.width, scale: CHART_SIZE.scale });
-        return painter;
-      },
-    );
+    built ??= Promise.all([
+      import("../render/charts/trend-chart.js"),
+      import("./trend-chart-painter.js"),
+    ]).then(([{ TREND_CHART_DRAW }, { trendChartPainter }]) => {
+      painter = trendChartPainter(TREND_CHART_DRAW);
+      return painter;
+    });
     return built;
   };
   return {

@@ -1,6 +1,6 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import type { ChartData } from "./chart-spec.js";
-import type { ChartPainter, DrawnChart, DrawOptions } from "./draw-chart.js";
+import type { ChartData } from "../render/charts/chart-spec.js";
+import type { ChartPainter, DrawnChart, DrawOptions } from "../render/charts/draw-chart.js";
 
 // Charts drawn in a worker thread: the data goes in by message, the PNG comes back moved, and
 // the daemon's event loop keeps serving fetches and Slack while a digest's charts are drawn.
@@ -15,12 +15,14 @@ export interface ChartWorkerSetup extends DrawOptions {
   specFile: string;
 }
 
-/** A draw asked of the worker; its answer carries the same id. */
+/** A draw asked of the worker: the chart's data; its answer carries the same id. */
 export interface ChartRequest {
   id: number;
+  data: ChartData;
 }
 
-type ChartAnswer =
+/** The worker's answer to a request: the chart's PNG (its bytes moved), or why it could not be drawn. */
+export type ChartAnswer =
   | { id: number; png: Uint8Array; width: number; height: number }
   | { id: number; error: string };
 
@@ -37,9 +39,12 @@ export interface ChartWorkerOptions {
   onEnd?: (reason: string) => void;
 }
 
-/** A painter that draws in a worker thread; `close` ends the worker and fails what it had. */
-export interface ChartWorker extends ChartPainter {
-  /** Whether a worker thread is running now (it ends when idle). */
+/**
+ * A painter with an owner, who ends it with `close`: a chart worker (`close` ends the worker
+ * and fails the draws it had), or this thread (nothing to end).
+ */
+export interface OwnedChartPainter extends ChartPainter {
+  /** Whether a worker thread of this painter is running now (it ends when idle; never, in this thread). */
   readonly running: boolean;
   close(): Promise<void>;
 }
@@ -60,7 +65,7 @@ interface Outstanding {
 }
 
 /** A chart painter backed by one worker thread, started on the first draw and ended when idle. */
-export function chartWorker(options: ChartWorkerOptions): ChartWorker {
+export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
   let worker: Worker | null = null;
   let closed = false;
   let nextId = 1;
@@ -152,7 +157,8 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
         refuse = reject;
       });
       try {
-        worker.postMessage({ id, data });
+        const request: ChartRequest = { id, data };
+        worker.postMessage(request);
       } catch (error) {
         // Data that cannot be cloned (a function in it): this draw fails, and nothing of it is
         // left waiting for an answer that will never come.
