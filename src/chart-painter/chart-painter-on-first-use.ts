@@ -1,4 +1,8 @@
-import { ChartWorkerError, type OwnedChartPainter } from "./chart-worker-client.js";
+import {
+  CHART_WORKER_CLOSED,
+  ChartWorkerError,
+  type OwnedChartPainter,
+} from "./chart-worker-client.js";
 
 /**
  * The trend chart painter of a process's clients, built on the first chart asked of it: until
@@ -11,7 +15,7 @@ export function chartPainterOnFirstUse(): OwnedChartPainter {
   let painter: OwnedChartPainter | null = null;
   let closed = false;
   const load = () => {
-    if (closed) return Promise.reject(new ChartWorkerError("the chart worker was closed"));
+    if (closed) return Promise.reject(new ChartWorkerError(CHART_WORKER_CLOSED));
     built ??= Promise.all([
       import("../render/charts/trend-chart.js"),
       import("./trend-chart-painter.js"),

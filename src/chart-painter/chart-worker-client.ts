@@ -54,7 +54,8 @@ export class ChartWorkerError extends Error {
   override readonly name = "ChartWorkerError";
 }
 
-const CLOSED = "the chart worker was closed";
+/** Why a draw after `close` fails. */
+export const CHART_WORKER_CLOSED = "the chart worker was closed";
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
@@ -148,13 +149,11 @@ export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
       return worker !== null;
     },
     draw(data: ChartData): Promise<DrawnChart> {
-      if (closed) return Promise.reject(new ChartWorkerError(CLOSED));
+      if (closed) return Promise.reject(new ChartWorkerError(CHART_WORKER_CLOSED));
       worker ??= start();
       const id = nextId++;
-      let refuse: (error: Error) => void = () => {};
       const drawn = new Promise<DrawnChart>((resolve, reject) => {
         outstanding.set(id, { resolve, reject });
-        refuse = reject;
       });
       try {
         const request: ChartRequest = { id, data };
@@ -162,8 +161,9 @@ export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
       } catch (error) {
         // Data that cannot be cloned (a function in it): this draw fails, and nothing of it is
         // left waiting for an answer that will never come.
+        const refused = outstanding.get(id);
         outstanding.delete(id);
-        refuse(
+        refused?.reject(
           new ChartWorkerError(
             `the chart could not be sent to the chart worker: ${messageOf(error)}`,
           ),
@@ -179,7 +179,7 @@ export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
       closed = true;
       const closing = worker;
       worker = null;
-      failAll(CLOSED);
+      failAll(CHART_WORKER_CLOSED);
       watch();
       if (!closing) return;
       await closing.terminate();
