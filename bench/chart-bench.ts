@@ -74,11 +74,11 @@ function chartData(report: Report): DigestChartData {
 }
 
 type ChartModule = typeof import("../src/render/charts/digest-charts.js");
-type PainterModule = typeof import("../src/render/charts/chart-painter-on-first-use.js");
-type Painter = import("../src/render/charts/trend-chart-painter.js").TrendChartPainter;
+type PainterModule = typeof import("../src/chart-painter/chart-painter-on-first-use.js");
+type Painter = import("../src/chart-painter/chart-worker-client.js").OwnedChartPainter;
 
 const fromSources = process.argv.includes("--src");
-const built = (path: string) => `../${fromSources ? "src" : "dist"}/render/charts/${path}`;
+const built = (path: string) => `../${fromSources ? "src" : "dist"}/${path}`;
 
 const rss = () => process.memoryUsage().rss;
 function cpuMsSince(from: NodeJS.CpuUsage): number {
@@ -108,8 +108,10 @@ async function main(): Promise<void> {
   const report = teamReport();
   globalThis.gc?.();
   const rssAtStart = rss();
-  const charts: ChartModule = await import(built("digest-charts.js"));
-  const painters: PainterModule = await import(built("chart-painter-on-first-use.js"));
+  const charts: ChartModule = await import(built("render/charts/digest-charts.js"));
+  const painters: PainterModule = await import(
+    built("chart-painter/chart-painter-on-first-use.js")
+  );
   // As the daemon's clients build it: nothing loaded or started before the first chart.
   const painter = painters.chartPainterOnFirstUse();
   const first = await measure(charts, report, painter);

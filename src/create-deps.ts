@@ -1,3 +1,5 @@
+import { chartPainterOnFirstUse } from "./chart-painter/chart-painter-on-first-use.js";
+import type { OwnedChartPainter } from "./chart-painter/chart-worker-client.js";
 import type { ResolvedConfig } from "./config/types.js";
 import { createOutboxFiles } from "./deliver/outbox.js";
 import type { SlackDestination } from "./deliver/types.js";
@@ -16,8 +18,6 @@ import {
 } from "./insights/create-insights-client.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
-import { chartPainterOnFirstUse } from "./render/charts/chart-painter-on-first-use.js";
-import type { TrendChartPainter } from "./render/charts/trend-chart-painter.js";
 import { openDayStore } from "./state/open-day-store.js";
 import { storeExists } from "./state/open-store.js";
 
@@ -47,7 +47,7 @@ export interface Clients {
    */
   slackButtons: boolean;
   /** What draws the trend charts of digests and alert fires: a chart worker in the built package. */
-  chartPainter: TrendChartPainter;
+  chartPainter: OwnedChartPainter;
   /** Ends the chart worker, then closes the destinations and the API client. */
   close(): Promise<void>;
 }
@@ -120,6 +120,14 @@ export function createPlainApiClient(
   });
 }
 
+/**
+ * The process's painter of trend charts: a chart worker in the built package, started on the
+ * first chart and ended when idle; its owner ends it with `close`.
+ */
+export function createChartPainter(): OwnedChartPainter {
+  return chartPainterOnFirstUse();
+}
+
 /** The API client and every destination the config has credentials for (or the outbox). */
 export function createClients(config: ResolvedConfig, options: ClientOptions): Clients {
   const { logger } = options;
@@ -131,7 +139,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     logger,
     now ? () => now().getTime() : Date.now,
   );
-  const chartPainter = chartPainterOnFirstUse();
+  const chartPainter = createChartPainter();
 
   if (options.outbox) {
     const files = createOutboxFiles(options.outbox);

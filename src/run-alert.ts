@@ -100,8 +100,8 @@ export interface AlertDeps extends AlertClients {
    * for the presses (`slack.app_token`), or to show what one would post (the demo).
    */
   slackButtons?: boolean;
-  /** What draws a fire's chart: the process's painter; by default this thread. */
-  chartPainter?: ChartPainter;
+  /** What draws a fire's chart: the process's painter (`Clients.chartPainter`). */
+  chartPainter: ChartPainter;
 }
 
 export interface AlertOutcome {

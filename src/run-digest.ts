@@ -62,8 +62,11 @@ export interface DigestDeps extends DigestClients {
   outbox?: boolean;
   /** The team's alerts firing now (from the ledger), shown first in the digest. */
   firingAlerts?: (team: string) => Promise<readonly AlertState[]>;
-  /** What draws the charts: the process's painter (`Clients.chartPainter`); by default this thread. */
-  chartPainter?: ChartPainter;
+  /**
+   * What draws the charts: the process's painter (`Clients.chartPainter`, a chart worker in the
+   * built package). Required, so no caller draws on the daemon's thread without saying so.
+   */
+  chartPainter: ChartPainter;
   /** The team's alert evaluations within a period (from the ledger), for the workbook. */
   alertEvaluations?: (query: {
     team: string;

@@ -15,6 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["daemon"],
   ["run-digest", "run-alert"],
   ["create-deps", "digest-slot"],
+  ["chart-painter"],
   ["render"],
   ["report", "config"],
   ["destinations"],

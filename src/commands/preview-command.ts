@@ -1,5 +1,5 @@
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
-import { createApiClient } from "../create-deps.js";
+import { createApiClient, createChartPainter } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { noClients } from "../destinations/registry.js";
 import { UsageError } from "../errors.js";
@@ -7,7 +7,6 @@ import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { defaultChartDays } from "../periods/chart-window.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
-import { chartPainterOnFirstUse } from "../render/charts/chart-painter-on-first-use.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport, digestCharts } from "../run-digest.js";
@@ -46,7 +45,7 @@ export async function previewCommand(
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
-  const chartPainter = chartPainterOnFirstUse();
+  const chartPainter = createChartPainter();
   // What a real post would carry: the alerts firing now, read from the ledger (never written).
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
@@ -86,7 +85,7 @@ async function previewAlert(
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   const api = createApiClient(config);
-  const chartPainter = chartPainterOnFirstUse();
+  const chartPainter = createChartPainter();
   try {
     const deps = {
       api,

@@ -25,7 +25,7 @@ import { slotResult } from "./settle-slot.js";
 
 export interface DigestNowDeps {
   ledger: Ledger;
-  clients: Pick<Clients, "api" | "digests"> & Partial<Pick<Clients, "chartPainter">>;
+  clients: Pick<Clients, "api" | "digests" | "chartPainter">;
   sendTimeoutMs: number;
   /** Who claims the sends: `slash command by U0MARIA, daemon pid 12 on web-1`. */
   owner(asker: string): string;

@@ -115,7 +115,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     urgent: boolean,
   ) {
     const started = performance.now();
-    // Taken before the turn, so a task handed the slot sends its request at once.
+    // Taken before the semaphore, so a task handed the slot sends its request at once.
     const via = await dispatcher();
     const outcome = await semaphore.run(
       () =>

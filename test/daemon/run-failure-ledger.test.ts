@@ -5,6 +5,7 @@ import { UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { trendChartPainterInThisThread } from "../../src/render/charts/trend-chart.js";
 import { runDigest } from "../../src/run-digest.js";
 import { beginAttempt } from "../state/begin-attempt.js";
 import { manualClock, useTempLedgers } from "../state/ledger-builders.js";
@@ -58,6 +59,7 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
       cache: createRequestCache(),
       logger: silentLogger(),
       retryAt: () => new Date("2026-06-10T08:00:00Z"),
+      chartPainter: trendChartPainterInThisThread(),
     },
   );
 

@@ -12,30 +12,32 @@ import { TREND_CHART_VEGA } from "../../src/render/charts/chart-assets.js";
 import type { ChartData } from "../../src/render/charts/chart-spec.js";
 import type { ChartPainter } from "../../src/render/charts/draw-chart.js";
 import { aDigest, aTeam } from "../daemon/daemon-harness.js";
-import { decodePng, pngSize } from "../render/charts/png-pixels.js";
+import { decodePng, differingPixels, pngSize } from "../render/charts/png-pixels.js";
 
 // The built package draws charts in a worker thread (the unit tests, from the sources, draw in
 // their own thread): a digest's PNGs come back whole from it, the worker ends when idle or
 // closed, and a worker that dies or hangs costs the digest its charts, never the digest.
 
-type Client = typeof import("../../src/render/charts/chart-worker-client.js");
-type OnFirstUse = typeof import("../../src/render/charts/chart-painter-on-first-use.js");
+type Client = typeof import("../../src/chart-painter/chart-worker-client.js");
+type OnFirstUse = typeof import("../../src/chart-painter/chart-painter-on-first-use.js");
 type CreateDeps = typeof import("../../src/create-deps.js");
 type LoadConfig = typeof import("../../src/config/load-config.js");
 type RunDigest = typeof import("../../src/run-digest.js");
 type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
 
 const dist = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
-const client: Client = await import(dist("render/charts/chart-worker-client.js"));
+const client: Client = await import(dist("chart-painter/chart-worker-client.js"));
 const { chartPainterOnFirstUse }: OnFirstUse = await import(
-  dist("render/charts/chart-painter-on-first-use.js")
+  dist("chart-painter/chart-painter-on-first-use.js")
 );
 const { createClients }: CreateDeps = await import(dist("create-deps.js"));
 const { loadConfig }: LoadConfig = await import(dist("config/load-config.js"));
 const { runDigest }: RunDigest = await import(dist("run-digest.js"));
-const { CHART_SIZE }: TrendChart = await import(dist("render/charts/trend-chart.js"));
+const { CHART_SIZE, trendChartPainterInThisThread }: TrendChart = await import(
+  dist("render/charts/trend-chart.js")
+);
 
-const WORKER_ENTRY = new URL(dist("render/charts/chart-worker.js"));
+const WORKER_ENTRY = new URL(dist("chart-painter/chart-worker.js"));
 const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
 
 function insights(projectId: string, query: InsightsQuery): ProjectInsights {
@@ -160,14 +162,17 @@ async function entry(name: string, body: string): Promise<URL> {
 }
 
 describe("charts drawn by the built package", () => {
-  it("come back from the chart worker as whole PNGs of the size asked, and the worker ends when closed", async () => {
+  it("come back from the chart worker as the PNGs this thread draws, pixel for pixel, and the worker ends when closed", async () => {
     const painter = chartPainterOnFirstUse();
     expect(painter.running).toBe(false);
     const { outcome, sent } = await digestWithCharts(painter);
     expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
-    for (const chart of outcome.charts) {
+    const here = await digestWithCharts(trendChartPainterInThisThread());
+    expect(here.outcome.charts.map((c) => c.name)).toEqual(outcome.charts.map((c) => c.name));
+    for (const [i, chart] of outcome.charts.entries()) {
       expect(pngSize(chart.png)).toEqual({ width: 720, height: 400 });
-      expect(decodePng(chart.png).width).toBe(720);
+      const drawnHere = decodePng((here.outcome.charts[i] as typeof chart).png);
+      expect(differingPixels(decodePng(chart.png), drawnHere).count).toBe(0);
     }
     expect(sent[0]?.attachments).toHaveLength(2);
     expect(painter.running).toBe(true);
@@ -207,7 +212,7 @@ describe("charts drawn by the built package", () => {
       setup: SETUP,
       idleMs: 50,
       hungAfterMs: 30_000,
-      onEnd: (reason) => {
+      onEnd: (reason: string) => {
         ends.push(reason);
         if (reason === "idle") idleEnd();
       },
@@ -268,5 +273,63 @@ describe("charts drawn by the built package", () => {
     await quiet.close();
     await failed;
     expect(quiet.running).toBe(false);
+  });
+
+  it("starts no worker for a chart asked for after close, failing it instead", async () => {
+    const ends: string[] = [];
+    const worker = client.chartWorker({
+      entry: WORKER_ENTRY,
+      setup: SETUP,
+      idleMs: 30_000,
+      hungAfterMs: 30_000,
+      onEnd: (reason: string) => ends.push(reason),
+    });
+    const data = await aChart();
+    expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+    await worker.close();
+    expect(ends).toEqual(["closed"]);
+
+    const after = worker.draw(data);
+    expect(worker.running).toBe(false);
+    await expect(after).rejects.toThrow(client.ChartWorkerError);
+    await expect(after).rejects.toThrow("the chart worker was closed");
+    expect(worker.running).toBe(false);
+    expect(ends).toEqual(["closed"]);
+  });
+
+  it("closes a painter no chart was asked of, and fails a chart asked of it after", async () => {
+    const painter = chartPainterOnFirstUse();
+    await painter.close();
+    const after = painter.draw(await aChart());
+    await expect(after).rejects.toThrow(client.ChartWorkerError);
+    await expect(after).rejects.toThrow("the chart worker was closed");
+    expect(painter.running).toBe(false);
+  });
+
+  it("fails a chart whose data cannot be sent to the worker, and keeps drawing the next", async () => {
+    const ends: string[] = [];
+    const worker = client.chartWorker({
+      entry: WORKER_ENTRY,
+      setup: SETUP,
+      idleMs: 30_000,
+      hungAfterMs: 30_000,
+      onEnd: (reason: string) => ends.push(reason),
+    });
+    const data = await aChart();
+    const unsendable = {
+      ...data,
+      datasets: { ...data.datasets, rows: [{ format: () => "not data" }] },
+    } as ChartData;
+    try {
+      // A promise that fails, not a throw: the caller's `await` sees it like any other failure.
+      const refused = worker.draw(unsendable);
+      await expect(refused).rejects.toThrow(client.ChartWorkerError);
+      await expect(refused).rejects.toThrow(/could not be sent to the chart worker/);
+      expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+    } finally {
+      await worker.close();
+    }
+    // Nothing of the refused chart was left waiting: closing failed no draw and the worker ended once.
+    expect(ends).toEqual(["closed"]);
   });
 });

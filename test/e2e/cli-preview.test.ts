@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHART_WORKER_IDLE_MS } from "../../src/render/charts/trend-chart-painter.js";
+import { CHART_WORKER_IDLE_MS } from "../../src/chart-painter/trend-chart-painter.js";
 import { pngSize } from "../render/charts/png-pixels.js";
 import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
 import { countRuns, flakyRate, percent, pool, runPassRate, runsIn } from "./raw-figures.js";

@@ -95,6 +95,7 @@ async function runWith(doc: unknown, fireAt: Date, key = API_KEY): Promise<Diges
         ledger: null,
         cache: createRequestCache(),
         logger,
+        chartPainter: clients.chartPainter,
       },
     );
   } finally {

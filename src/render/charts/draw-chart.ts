@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg } from "@resvg/resvg-js";
 import { parse, type Runtime, type Spec, View } from "vega";
@@ -6,12 +7,13 @@ import type { ChartData } from "./chart-spec.js";
 import { encodePng } from "./png.js";
 
 // A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
-// or in the calling thread from the sources: trend-chart-painter.ts): its Vega-Lite spec is
-// compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts; a test fails
-// while the file is stale), so Vega-Lite is never loaded at run time, parsed once, then one Vega view (renderer "none") is fed each
-// chart's data in turn and written as SVG, which resvg rasterises (png.ts writes the PNG). Text is set in the font bundled with the
-// package and never in a system font (`loadSystemFonts: false`), so a chart looks the same on
-// a laptop, in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
+// or in the calling thread from the sources: src/chart-painter/trend-chart-painter.ts). Its
+// Vega-Lite spec is compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts;
+// a test fails while the file is stale), so Vega-Lite is never loaded at run time. A painter
+// feeds one Vega view (renderer "none") each chart's data in turn and writes it as SVG, which
+// resvg rasterises (png.ts writes the PNG). Text is set in the font bundled with the package
+// and never in a system font (`loadSystemFonts: false`), so a chart looks the same on a laptop,
+// in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
 export interface DrawOptions {
   /** CSS pixels of the chart's width (the spec's). */
@@ -37,6 +39,16 @@ export interface ChartPainter {
 /** A compiled Vega spec (the JSON of a file in assets/charts), parsed, ready to draw many charts from. */
 export function parseChart(spec: unknown): Runtime {
   return parse(spec as Spec);
+}
+
+/** A compiled Vega spec read from its file (assets/charts), parsed. */
+export function chartOfSpecFile(file: string): Runtime {
+  return parseChart(JSON.parse(readFileSync(file, "utf8")));
+}
+
+/** A painter of the compiled spec in `file`, read and parsed once for all its charts. */
+export function painterOfSpecFile(file: string, options: DrawOptions): ChartPainter {
+  return chartPainter(chartOfSpecFile(file), options);
 }
 
 /**

@@ -7,7 +7,11 @@ import { crc32, deflateSync } from "node:zlib";
 // over every pixel in JavaScript that costs more than deflate saves, and levels 4 and up take
 // twice as long again.
 
-/** Pixels to encode: RGBA, 8 bits a channel, row by row, not premultiplied. */
+/**
+ * Pixels to encode: RGBA, 8 bits a channel, row by row, not premultiplied. Pixels straight
+ * from resvg are premultiplied, which is the same only where every pixel is opaque: draw them
+ * on an opaque background.
+ */
 export interface RgbaImage {
   width: number;
   height: number;
@@ -20,9 +24,12 @@ const BIT_DEPTH = 8;
 const COLOUR_RGBA = 6;
 const FILTER_NONE = 0;
 
-/** The image as a PNG file: lossless, its pixels exactly as given. */
+/** The image as a PNG file: lossless, its pixels exactly as given; at least 1×1 (PNG has no empty image). */
 export function encodePng(image: RgbaImage): Buffer {
   const { width, height, pixels } = image;
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
+    throw new RangeError(`a PNG is at least 1×1 pixels, not ${width}×${height}`);
+  }
   const stride = width * 4;
   if (pixels.length !== stride * height) {
     throw new RangeError(`${pixels.length} bytes are not ${width}×${height} RGBA pixels`);

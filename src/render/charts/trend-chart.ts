@@ -1,7 +1,7 @@
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { chartAltText } from "./chart-alt-text.js";
-import { CHART_FONT } from "./chart-assets.js";
+import { CHART_FONT, TREND_CHART_VEGA } from "./chart-assets.js";
 import { type ChartMetric, chartPoints } from "./chart-points.js";
 import {
   type ChartThreshold,
@@ -9,13 +9,15 @@ import {
   trendChartData,
   trendChartSpec,
 } from "./chart-spec.js";
-import type { ChartPainter } from "./draw-chart.js";
-import { trendChartPainterInThisThread } from "./trend-chart-painter.js";
+import type { ChartPainter, DrawOptions } from "./draw-chart.js";
 
 // Trend charts: a rate by day over the chart window, as a PNG with its words.
 
 /** CSS pixels: fits a 390 px phone screen with the mail's margins; drawn at 2×. */
 export const CHART_SIZE = { width: 360, height: 200, scale: 2 } as const;
+
+/** How trend charts are drawn: CHART_SIZE's width and scale, in the bundled font. */
+export const TREND_CHART_DRAW: DrawOptions = { width: CHART_SIZE.width, scale: CHART_SIZE.scale };
 
 const SUBTITLE = ["grey: prior period · blue: this period", "band: 95% interval of each day"];
 
@@ -55,25 +57,41 @@ export interface TrendCharts {
   draw(input: TrendChartInput, name: string): Promise<Chart>;
 }
 
-export interface TrendChartOptions {
-  /** Font files to set text in; the bundled font by default. */
-  fontFiles?: readonly string[];
-  /**
-   * What draws the charts: the process's painter (`Clients.chartPainter`, a chart worker in the
-   * built package); by default this thread, with a painter of this drawer's own.
-   */
-  painter?: ChartPainter;
+/**
+ * What draws the charts: the process's painter (`Clients.chartPainter`, a chart worker in the
+ * built package), whose fonts are its own; or, by default, a painter of this drawer's own in
+ * this thread, in `fontFiles` (the bundled font by default).
+ */
+export type TrendChartOptions =
+  | { painter: ChartPainter; fontFiles?: never }
+  | { painter?: never; fontFiles?: readonly string[] };
+
+/**
+ * A painter of trend charts in this thread, the spec read and parsed and Vega and resvg loaded
+ * on its first chart.
+ */
+export function trendChartPainterInThisThread(
+  options: DrawOptions = TREND_CHART_DRAW,
+): ChartPainter {
+  let painter: Promise<ChartPainter> | null = null;
+  return {
+    async draw(data) {
+      painter ??= import("./draw-chart.js").then(({ painterOfSpecFile }) =>
+        painterOfSpecFile(TREND_CHART_VEGA, options),
+      );
+      return (await painter).draw(data);
+    },
+  };
 }
 
-/** A drawer of trend charts, for as many charts as a digest has (one Vega view for them all). */
+/**
+ * A drawer of trend charts, for as many charts as a digest has, all drawn by one painter (in
+ * this thread, one Vega view for them all; a chart worker keeps one view of its own).
+ */
 export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
   const painter =
     options.painter ??
-    trendChartPainterInThisThread({
-      width: CHART_SIZE.width,
-      scale: CHART_SIZE.scale,
-      fontFiles: options.fontFiles,
-    });
+    trendChartPainterInThisThread({ ...TREND_CHART_DRAW, fontFiles: options.fontFiles });
   return {
     async draw(input, name) {
       const title = `${chartMetricName(input.metric)} · ${input.subject}`;

@@ -5,6 +5,7 @@ import { createRequestCache } from "../../../src/insights/collect-insights.js";
 import type { InsightsApi, InsightsQuery, ProjectInsights } from "../../../src/insights/types.js";
 import type { EmailMessage } from "../../../src/messages.js";
 import { datesIn } from "../../../src/periods/calendar-date.js";
+import { trendChartPainterInThisThread } from "../../../src/render/charts/trend-chart.js";
 import { runDigest } from "../../../src/run-digest.js";
 import { aDigest, aTeam } from "../../daemon/daemon-harness.js";
 
@@ -61,6 +62,7 @@ async function run(api: InsightsApi) {
       ledger: null,
       cache: createRequestCache(),
       logger: pino({ level: "warn" }, sink),
+      chartPainter: trendChartPainterInThisThread(),
     },
   );
   return { outcome, sent, logs };

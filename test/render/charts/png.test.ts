@@ -51,4 +51,16 @@ describe("encodePng", () => {
       RangeError,
     );
   });
+
+  it("refuses an image without pixels, which PNG cannot hold", () => {
+    for (const [width, height] of [
+      [0, 2],
+      [3, 0],
+      [0, 0],
+    ] as const) {
+      expect(() => encodePng({ width, height, pixels: new Uint8Array(0) })).toThrow(
+        `a PNG is at least 1×1 pixels, not ${width}×${height}`,
+      );
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import type { ChartData } from "./chart-spec.js";
-import type { ChartPainter, DrawnChart, DrawOptions } from "./draw-chart.js";
+import type { ChartData } from "../render/charts/chart-spec.js";
+import type { ChartPainter, DrawnChart, DrawOptions } from "../render/charts/draw-chart.js";
 
 // Charts drawn in a worker thread: the data goes in by message, the PNG comes back moved, and
 // the daemon's event loop keeps serving fetches and Slack while a digest's charts are drawn.
@@ -8,18 +8,21 @@ import type { ChartPainter, DrawnChart, DrawOptions } from "./draw-chart.js";
 // idle a while, so Vega, resvg and the native buffers they free late leave the process
 // between runs. A worker that dies or stops answering fails the draws it had (the digest goes
 // out without its charts, as when a chart cannot be drawn); the next draw starts a new one.
+// Once closed, it starts nothing more: a draw after `close` fails.
 
 /** What the worker is started with: the compiled spec's file and how to draw. */
 export interface ChartWorkerSetup extends DrawOptions {
   specFile: string;
 }
 
-/** A draw asked of the worker; its answer carries the same id. */
+/** A draw asked of the worker: the chart's data; its answer carries the same id. */
 export interface ChartRequest {
   id: number;
+  data: ChartData;
 }
 
-type ChartAnswer =
+/** The worker's answer to a request: the chart's PNG (its bytes moved), or why it could not be drawn. */
+export type ChartAnswer =
   | { id: number; png: Uint8Array; width: number; height: number }
   | { id: number; error: string };
 
@@ -36,9 +39,12 @@ export interface ChartWorkerOptions {
   onEnd?: (reason: string) => void;
 }
 
-/** A painter that draws in a worker thread; `close` ends the worker and fails what it had. */
-export interface ChartWorker extends ChartPainter {
-  /** Whether a worker thread is running now (it ends when idle). */
+/**
+ * A painter with an owner, who ends it with `close`: a chart worker (`close` ends the worker
+ * and fails the draws it had), or this thread (nothing to end).
+ */
+export interface OwnedChartPainter extends ChartPainter {
+  /** Whether a worker thread of this painter is running now (it ends when idle; never, in this thread). */
   readonly running: boolean;
   close(): Promise<void>;
 }
@@ -48,14 +54,21 @@ export class ChartWorkerError extends Error {
   override readonly name = "ChartWorkerError";
 }
 
+/** Why a draw after `close` fails. */
+export const CHART_WORKER_CLOSED = "the chart worker was closed";
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 interface Outstanding {
   resolve(drawn: DrawnChart): void;
   reject(error: Error): void;
 }
 
 /** A chart painter backed by one worker thread, started on the first draw and ended when idle. */
-export function chartWorker(options: ChartWorkerOptions): ChartWorker {
+export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
   let worker: Worker | null = null;
+  let closed = false;
   let nextId = 1;
   const outstanding = new Map<number, Outstanding>();
   let idleTimer: NodeJS.Timeout | null = null;
@@ -136,20 +149,37 @@ export function chartWorker(options: ChartWorkerOptions): ChartWorker {
       return worker !== null;
     },
     draw(data: ChartData): Promise<DrawnChart> {
+      if (closed) return Promise.reject(new ChartWorkerError(CHART_WORKER_CLOSED));
       worker ??= start();
       const id = nextId++;
       const drawn = new Promise<DrawnChart>((resolve, reject) => {
         outstanding.set(id, { resolve, reject });
       });
-      worker.postMessage({ id, data });
+      try {
+        const request: ChartRequest = { id, data };
+        worker.postMessage(request);
+      } catch (error) {
+        // Data that cannot be cloned (a function in it): this draw fails, and nothing of it is
+        // left waiting for an answer that will never come.
+        const refused = outstanding.get(id);
+        outstanding.delete(id);
+        refused?.reject(
+          new ChartWorkerError(
+            `the chart could not be sent to the chart worker: ${messageOf(error)}`,
+          ),
+        );
+        if (outstanding.size === 0) watch();
+        return drawn;
+      }
       // The hung clock runs from the last answer (or the first draw), not from each new draw.
       if (outstanding.size === 1) watch();
       return drawn;
     },
     async close() {
+      closed = true;
       const closing = worker;
       worker = null;
-      failAll("the chart worker was closed");
+      failAll(CHART_WORKER_CLOSED);
       watch();
       if (!closing) return;
       await closing.terminate();

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { TREND_CHART_VEGA } from "./chart-assets.js";
-import { chartWorker } from "./chart-worker-client.js";
-import type { ChartPainter, DrawOptions } from "./draw-chart.js";
+import { TREND_CHART_VEGA } from "../render/charts/chart-assets.js";
+import type { DrawOptions } from "../render/charts/draw-chart.js";
+import { trendChartPainterInThisThread } from "../render/charts/trend-chart.js";
+import { chartWorker, type OwnedChartPainter } from "./chart-worker-client.js";
 
 // Where trend charts are drawn. In the built package (dist/), in a chart worker: the worker's
 // compiled entry is beside this module. Running from the TypeScript sources (unit tests, tsx),
@@ -25,20 +26,12 @@ const CHART_WORKER_LIMITS = { maxYoungGenerationSizeMb: 4 } as const;
 
 const WORKER_ENTRY = new URL("./chart-worker.js", import.meta.url);
 
-/** A painter of trend charts with an owner, who ends it with `close`. */
-export interface TrendChartPainter extends ChartPainter {
-  /** Whether a chart worker of this painter is running now (never, drawing in this thread). */
-  readonly running: boolean;
-  /** Ends its worker, if one is running, failing the draws it had. */
-  close(): Promise<void>;
-}
-
 /**
  * A painter of trend charts: a chart worker of its own, started on its first chart and ended
  * when idle or closed; or this thread, when there is no worker entry or the fonts are not the
  * bundled one.
  */
-export function trendChartPainter(options: DrawOptions): TrendChartPainter {
+export function trendChartPainter(options: DrawOptions): OwnedChartPainter {
   if (options.fontFiles === undefined && existsSync(fileURLToPath(WORKER_ENTRY))) {
     return chartWorker({
       entry: WORKER_ENTRY,
@@ -48,20 +41,6 @@ export function trendChartPainter(options: DrawOptions): TrendChartPainter {
       resourceLimits: CHART_WORKER_LIMITS,
     });
   }
-  return trendChartPainterInThisThread(options);
-}
-
-/** A painter in this thread, the spec read and parsed and Vega and resvg loaded on its first chart. */
-export function trendChartPainterInThisThread(options: DrawOptions): TrendChartPainter {
-  let painter: Promise<ChartPainter> | null = null;
-  return {
-    running: false,
-    async draw(data) {
-      painter ??= import("./draw-chart.js").then(({ chartPainter, parseChart }) =>
-        chartPainter(parseChart(JSON.parse(readFileSync(TREND_CHART_VEGA, "utf8"))), options),
-      );
-      return (await painter).draw(data);
-    },
-    async close() {},
-  };
+  const inThisThread = trendChartPainterInThisThread(options);
+  return { running: false, draw: (data) => inThisThread.draw(data), async close() {} };
 }
