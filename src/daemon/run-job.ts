@@ -10,8 +10,8 @@ import type { RunJob } from "./daemon-types.js";
  * through the run's own ledger view, which leaves alone what is not due now.
  */
 export function createJobRunner(
-  clients: Pick<Clients, "api" | "digests" | "alerts" | "chartPainter"> &
-    Partial<Pick<Clients, "outboxFiles" | "slackButtons">>,
+  clients: Pick<Clients, "api" | "digests" | "alerts" | "chartPainter" | "slackButtons"> &
+    Partial<Pick<Clients, "outboxFiles">>,
   alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
     Pick<Ledger, "firingAlerts" | "alertEvaluations">,
 ): RunJob {
