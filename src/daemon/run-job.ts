@@ -34,7 +34,7 @@ export function createJobRunner(
           ...clients.alerts,
           ledger,
           ...findSlackPostOf(clients),
-          slackButtons: clients.slackButtons === true,
+          slackButtons: clients.slackButtons,
         },
       );
       return { key: outcome.key, deliveries: outcome.deliveries };
