@@ -318,6 +318,8 @@ describe("pressing an alert's buttons", () => {
       msg: "alert action refused: not an alert actor",
       slackUser: "U0BOB",
     });
+    // The handler logs the refusal before it posts it: wait for the post to reach Slack.
+    await waitFor("the refusal posted", () => slack.ephemerals.length > 0);
     expect(slack.ephemerals).toEqual([
       {
         channel: CHANNEL,
