@@ -8,6 +8,7 @@ import {
 import { createSlackClients } from "../../src/destinations/slack/slack-client.js";
 import { SlackDeliveryError } from "../../src/errors.js";
 import { Secret } from "../../src/secret.js";
+import { recordingProgress } from "../deliver/recording-progress.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -61,21 +62,10 @@ async function setup(findTs: () => string | null = () => null) {
   return { slack, job };
 }
 
-function progress(): DeliveryProgress & { parts: Map<string, string | null> } {
-  const parts = new Map<string, string | null>();
-  return {
-    parts,
-    done: parts,
-    async record(part, ref) {
-      parts.set(part, ref);
-    },
-  };
-}
-
 describe("an alert fire's chart in Slack", () => {
   it("is uploaded into the fire's thread after the post, each step a recorded part", async () => {
     const { slack, job } = await setup();
-    const p = progress();
+    const p = recordingProgress();
     const receipt = await job.send(p);
     expect(slack.posts).toHaveLength(1);
     expect(slack.uploads.map((u) => [u.filename, u.thread_ts])).toEqual([
@@ -90,7 +80,7 @@ describe("an alert fire's chart in Slack", () => {
   it("failing, leaves the post sent, and a recovery uploads it without posting again", async () => {
     let posted: string | null = null;
     const { slack, job } = await setup(() => posted);
-    const p = progress();
+    const p = recordingProgress();
     slack.failNext("files.completeUploadExternal", "channel_not_found");
     const failed = await job.send(p).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(SlackDeliveryError);
@@ -116,7 +106,7 @@ describe("an alert fire's chart in Slack", () => {
     const { slack, job } = await setup(() => posted);
     // The process dies once Slack has the chart, before its part is recorded: the ledger
     // keeps the post and nothing after it.
-    const ledger = progress();
+    const ledger = recordingProgress();
     const killed: DeliveryProgress = {
       done: ledger.done,
       async record(part, ref) {
@@ -142,7 +132,7 @@ describe("an alert fire's chart in Slack", () => {
   it("whose thread cannot be read by a recovery, is not uploaded blind, and the post stands", async () => {
     let posted: string | null = null;
     const { slack, job } = await setup(() => posted);
-    const ledger = progress();
+    const ledger = recordingProgress();
     slack.failNext("files.completeUploadExternal", "channel_not_found");
     await expect(job.send(ledger)).rejects.toBeInstanceOf(SlackDeliveryError);
     posted = String(ledger.parts.get("post"));

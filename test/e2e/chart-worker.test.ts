@@ -1,17 +1,14 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InsightsApi, InsightsQuery, ProjectInsights } from "../../src/insights/types.js";
-import type { EmailMessage } from "../../src/messages.js";
-import { datesIn } from "../../src/periods/calendar-date.js";
+import type { InsightsApi } from "../../src/insights/types.js";
 import { TREND_CHART_VEGA } from "../../src/render/charts/chart-assets.js";
 import type { ChartData } from "../../src/render/charts/chart-spec.js";
 import type { ChartPainter } from "../../src/render/charts/draw-chart.js";
-import { aDigest, aTeam } from "../daemon/daemon-harness.js";
+import { insights, mailedDigest } from "../render/charts/mailed-digest.js";
 import { decodePng, differingPixels, pngSize } from "../render/charts/png-pixels.js";
 
 // The built package draws charts in a worker thread (the unit tests, from the sources, draw in
@@ -23,6 +20,7 @@ type OnFirstUse = typeof import("../../src/chart-painter/chart-painter-on-first-
 type CreateDeps = typeof import("../../src/create-deps.js");
 type LoadConfig = typeof import("../../src/config/load-config.js");
 type RunDigest = typeof import("../../src/run-digest.js");
+type CollectInsights = typeof import("../../src/insights/collect-insights.js");
 type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
 
 const dist = (path: string) => new URL(`../../dist/${path}`, import.meta.url).href;
@@ -40,69 +38,27 @@ const { CHART_SIZE, trendChartPainterInThisThread }: TrendChart = await import(
 const WORKER_ENTRY = new URL(dist("chart-painter/chart-worker.js"));
 const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
 
-function insights(projectId: string, query: InsightsQuery): ProjectInsights {
-  const days = datesIn({ start: query.startDate, end: query.endDate }).map((date, i) => ({
-    date,
-    runs: { passed: 9, failed: 1, meanDurationMs: 60_000 },
-    tests: { passed: 990, failed: 10, skipped: 0, flaky: 10 + (i % 5), timedOut: 0 },
-  }));
-  const zero = { passed: 0, failed: 0, meanDurationMs: null };
-  return {
-    projectId,
-    startDate: query.startDate,
-    endDate: query.endDate,
-    timezone: query.timezone,
-    days,
-    overall: { runs: zero, tests: { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 } },
-  };
-}
-
 /** A weekly digest with charts, mailed, run by the built package, its charts drawn by `chartPainter`. */
 async function digestWithCharts(chartPainter: ChartPainter) {
-  const sent: EmailMessage[] = [];
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(chunk.toString());
-      callback();
-    },
-  });
+  const { createRequestCache }: CollectInsights = await import(
+    dist("insights/collect-insights.js")
+  );
   const api: InsightsApi = {
     getInsights: async (id, q) => insights(id, q),
     listProjects: async () => [],
   };
-  const { createRequestCache } = await import(dist("insights/collect-insights.js"));
-  const outcome = await runDigest(
-    {
-      team: aTeam({ alerts: [] }),
-      digest: aDigest({
-        period: "previous_week",
-        charts: { windowDays: 56 },
-        slack: null,
-        email: { to: ["qa@example.com"], attachXlsx: false },
-      }),
-      fireAt: new Date("2026-11-16T08:00:00Z"),
-    },
-    {
-      api,
-      slack: null,
-      msteams: null,
-      webhook: null,
-      email: {
-        maxBytes: 10_000_000,
-        measure: async () => 1,
-        send: async (message) => {
-          sent.push(message);
-          return { messageId: message.messageId, accepted: message.to, rejected: [] };
-        },
-      },
-      ledger: null,
-      cache: createRequestCache(),
-      logger: pino({ level: "warn" }, sink),
-      chartPainter,
-    },
-  );
-  return { outcome, sent, logs: logs.join("") };
+  return mailedDigest({ runDigest, createRequestCache }, api, chartPainter);
+}
+
+/** A chart worker of the built entry that neither ends idle nor counts as hung within a test, unless told. */
+function aWorker(options: Partial<Parameters<Client["chartWorker"]>[0]> = {}) {
+  return client.chartWorker({
+    entry: WORKER_ENTRY,
+    setup: SETUP,
+    idleMs: 30_000,
+    hungAfterMs: 30_000,
+    ...options,
+  });
 }
 
 /** A chart's data as the spec takes it: enough for a worker that never looks at it. */
@@ -207,11 +163,8 @@ describe("charts drawn by the built package", () => {
   it("ends the worker once it has been idle, and starts a new one for the next chart", async () => {
     const ends: string[] = [];
     let idleEnd: () => void = () => {};
-    const worker = client.chartWorker({
-      entry: WORKER_ENTRY,
-      setup: SETUP,
+    const worker = aWorker({
       idleMs: 50,
-      hungAfterMs: 30_000,
       onEnd: (reason: string) => {
         ends.push(reason);
         if (reason === "idle") idleEnd();
@@ -232,11 +185,8 @@ describe("charts drawn by the built package", () => {
   });
 
   it("fails the draws of a worker that dies, and the digest goes out without its charts, saying why", async () => {
-    const dying = client.chartWorker({
+    const dying = aWorker({
       entry: await entry("dies.mjs", 'throw new Error("the chart worker fell over");'),
-      setup: SETUP,
-      idleMs: 30_000,
-      hungAfterMs: 30_000,
     });
     await expect(dying.draw(ANY_CHART)).rejects.toThrow(/fell over/);
     expect(dying.running).toBe(false);
@@ -250,10 +200,8 @@ describe("charts drawn by the built package", () => {
   });
 
   it("ends a worker that stops answering, failing what it had", async () => {
-    const hung = client.chartWorker({
+    const hung = aWorker({
       entry: await entry("hangs.mjs", ""),
-      setup: SETUP,
-      idleMs: 30_000,
       hungAfterMs: 200,
     });
     const draws = [hung.draw(ANY_CHART), hung.draw(ANY_CHART)];
@@ -263,11 +211,8 @@ describe("charts drawn by the built package", () => {
   });
 
   it("fails what it had when closed", async () => {
-    const quiet = client.chartWorker({
+    const quiet = aWorker({
       entry: await entry("quiet.mjs", ""),
-      setup: SETUP,
-      idleMs: 30_000,
-      hungAfterMs: 30_000,
     });
     const failed = expect(quiet.draw(ANY_CHART)).rejects.toThrow(/closed/);
     await quiet.close();
@@ -277,11 +222,7 @@ describe("charts drawn by the built package", () => {
 
   it("starts no worker for a chart asked for after close, failing it instead", async () => {
     const ends: string[] = [];
-    const worker = client.chartWorker({
-      entry: WORKER_ENTRY,
-      setup: SETUP,
-      idleMs: 30_000,
-      hungAfterMs: 30_000,
+    const worker = aWorker({
       onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();
@@ -308,11 +249,7 @@ describe("charts drawn by the built package", () => {
 
   it("fails a chart whose data cannot be sent to the worker, and keeps drawing the next", async () => {
     const ends: string[] = [];
-    const worker = client.chartWorker({
-      entry: WORKER_ENTRY,
-      setup: SETUP,
-      idleMs: 30_000,
-      hungAfterMs: 30_000,
+    const worker = aWorker({
       onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();

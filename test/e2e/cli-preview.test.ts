@@ -19,18 +19,20 @@ afterAll(async () => {
   await f.close();
 });
 
+/** Monday 08:00 in Berlin: the preview of the weekly digest of Nov 9 – 15. */
+const WEEKLY_PREVIEW = [
+  "preview",
+  "--team",
+  "checkout",
+  "--digest",
+  "weekly",
+  "--at",
+  "2026-11-16T07:00:00Z",
+];
+
 describe("preview", () => {
   it("prints the team's and each project's figures as the raw runs give them, with sparklines and no colour codes", async () => {
-    // Monday 08:00 in Berlin: the week of Nov 9 – 15.
-    const result = await f.cli([
-      "preview",
-      "--team",
-      "checkout",
-      "--digest",
-      "weekly",
-      "--at",
-      "2026-11-16T07:00:00Z",
-    ]);
+    const result = await f.cli(WEEKLY_PREVIEW);
     expect(result.code, result.stderr).toBe(0);
     const text = result.stdout;
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
@@ -68,20 +70,7 @@ describe("preview", () => {
     // its clients, where a worker left to end by itself, if it held the process, would keep
     // it past that.
     const timeoutMs = CHART_WORKER_IDLE_MS - 5_000;
-    const result = await f.cli(
-      [
-        "preview",
-        "--team",
-        "checkout",
-        "--digest",
-        "weekly",
-        "--at",
-        "2026-11-16T07:00:00Z",
-        "--charts",
-        dir,
-      ],
-      { timeoutMs },
-    );
+    const result = await f.cli([...WEEKLY_PREVIEW, "--charts", dir], { timeoutMs });
     expect(result.code, result.stderr).toBe(0);
     const files = await readdir(dir);
     expect(files).toEqual(

@@ -1,72 +1,15 @@
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { createRequestCache } from "../../../src/insights/collect-insights.js";
-import type { InsightsApi, InsightsQuery, ProjectInsights } from "../../../src/insights/types.js";
-import type { EmailMessage } from "../../../src/messages.js";
-import { datesIn } from "../../../src/periods/calendar-date.js";
+import type { InsightsApi } from "../../../src/insights/types.js";
 import { trendChartPainterInThisThread } from "../../../src/render/charts/trend-chart.js";
 import { runDigest } from "../../../src/run-digest.js";
-import { aDigest, aTeam } from "../../daemon/daemon-harness.js";
+import { insights, mailedDigest } from "./mailed-digest.js";
 
 // A digest with charts, run whole: the mail carries them; and when their days cannot be
 // fetched, the digest still goes out, complete in words, and the log says why.
 
-function insights(projectId: string, query: InsightsQuery): ProjectInsights {
-  const days = datesIn({ start: query.startDate, end: query.endDate }).map((date, i) => ({
-    date,
-    runs: { passed: 9, failed: 1, meanDurationMs: 60_000 },
-    tests: { passed: 990, failed: 10, skipped: 0, flaky: 10 + (i % 5), timedOut: 0 },
-  }));
-  const zero = { passed: 0, failed: 0, meanDurationMs: null };
-  return {
-    projectId,
-    startDate: query.startDate,
-    endDate: query.endDate,
-    timezone: query.timezone,
-    days,
-    overall: { runs: zero, tests: { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 } },
-  };
-}
-
-async function run(api: InsightsApi) {
-  const sent: EmailMessage[] = [];
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(chunk.toString());
-      callback();
-    },
-  });
-  const digest = aDigest({
-    period: "previous_week",
-    charts: { windowDays: 56 },
-    slack: null,
-    email: { to: ["qa@example.com"], attachXlsx: false },
-  });
-  const outcome = await runDigest(
-    { team: aTeam({ alerts: [] }), digest, fireAt: new Date("2026-11-16T08:00:00Z") },
-    {
-      api,
-      slack: null,
-      msteams: null,
-      webhook: null,
-      email: {
-        maxBytes: 10_000_000,
-        measure: async () => 1,
-        send: async (message) => {
-          sent.push(message);
-          return { messageId: message.messageId, accepted: message.to, rejected: [] };
-        },
-      },
-      ledger: null,
-      cache: createRequestCache(),
-      logger: pino({ level: "warn" }, sink),
-      chartPainter: trendChartPainterInThisThread(),
-    },
-  );
-  return { outcome, sent, logs };
-}
+const run = (api: InsightsApi) =>
+  mailedDigest({ runDigest, createRequestCache }, api, trendChartPainterInThisThread());
 
 describe("a digest with charts", () => {
   it("mails the team's two charts inline, each referenced by its cid", async () => {
@@ -96,7 +39,7 @@ describe("a digest with charts", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.attachments).toEqual([]);
     expect(sent[0]?.text).not.toContain("Trends");
-    expect(logs.join("")).toContain("charts left out of the digest");
-    expect(logs.join("")).toContain("socket hang up");
+    expect(logs).toContain("charts left out of the digest");
+    expect(logs).toContain("socket hang up");
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { DeliveryProgress } from "../../../src/deliver/types.js";
 import { createSlackClients } from "../../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../../src/destinations/slack/slack-destination.js";
 import type { Attachment, SlackPost } from "../../../src/messages.js";
 import { Secret } from "../../../src/secret.js";
+import { recordingProgress } from "../../deliver/recording-progress.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -50,22 +50,10 @@ const WORKBOOK: Attachment = {
   contentType: "x",
 };
 
-/** Progress as the ledger keeps it: the parts done, each recorded once. */
-function progress(): DeliveryProgress & { parts: Map<string, string | null> } {
-  const parts = new Map<string, string | null>();
-  return {
-    parts,
-    done: parts,
-    async record(part, ref) {
-      parts.set(part, ref);
-    },
-  };
-}
-
 describe("a digest's charts in Slack", () => {
   it("are uploaded into the digest's thread after the workbook, each recorded as a part", async () => {
     const { slack, destination } = await setup();
-    const p = progress();
+    const p = recordingProgress();
     const posted = await destination.post("C0123ABCD", POST, WORKBOOK, p, CHARTS);
     expect(slack.uploads.map((u) => u.filename)).toEqual([
       "book.xlsx",
@@ -84,7 +72,7 @@ describe("a digest's charts in Slack", () => {
 
   it("are not uploaded again by a retry: only the part that failed goes out", async () => {
     const { slack, destination } = await setup();
-    const p = progress();
+    const p = recordingProgress();
     // The second chart's upload fails (its completion step refused).
     slack.failNext("files.completeUploadExternal", "channel_not_found", { after: 2 });
     await expect(destination.post("C0123ABCD", POST, WORKBOOK, p, CHARTS)).rejects.toThrow(
