@@ -24,6 +24,7 @@ import type { Logger } from "./logger.js";
 import type { Attachment } from "./messages.js";
 import { addDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { chartWindow } from "./periods/chart-window.js";
+import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
 import type { ChartPainter } from "./render/charts/draw-chart.js";
 import type { Chart } from "./render/charts/trend-chart.js";
@@ -150,6 +151,7 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   let jobs: DeliveryJob[];
   let charts: Chart[];
   try {
+    if (job.digest.charts) fetchChartDaysAhead(job, periods, job.digest.charts.windowDays, deps);
     ({ report } = await buildDigestReport(job, deps));
     charts = job.digest.charts ? await chartsOrNone(job, key, report, job.digest.charts, deps) : [];
     const messages = await renderDigest(job, key, report, charts, deps);
@@ -286,6 +288,21 @@ async function renderDigest(
       body: JSON.stringify(webhookDigestBody(report, key)),
     },
   };
+}
+
+/**
+ * Asks for the chart window's days alongside the period's, not once the report is built: they
+ * queue behind this digest's own requests, so in a cycle of many digests each is drawn as soon as
+ * its team's answers are in, not after every team's report. `digestCharts` then finds the same
+ * requests in the run's cache; what fails here fails there again, and is handled there.
+ */
+function fetchChartDaysAhead(
+  job: DigestJob,
+  periods: PeriodPair,
+  windowDays: number,
+  deps: Pick<DigestDeps, "api" | "cache">,
+): void {
+  collectSpan(deps.api, job.team, chartWindow(periods, windowDays), deps.cache).catch(() => {});
 }
 
 /**

@@ -25,6 +25,27 @@ describe("a digest with charts", () => {
     for (const cid of cids) expect(mail?.html).toContain(`src="cid:${cid}"`);
   });
 
+  it("asks for the chart window's days with the period's, not once the report is built", async () => {
+    // In a cycle of many digests the requests queue in the order asked: asked after the
+    // report, every digest's chart days waited behind every other team's period.
+    const events: string[] = [];
+    const api: InsightsApi = {
+      async getInsights(id, q) {
+        const which = q.startDate < "2026-10-01" ? "chart window" : "period";
+        events.push(`asked ${which}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        events.push(`answered ${which}`);
+        return insights(id, q);
+      },
+      listProjects: async () => [],
+    };
+    const { outcome } = await run(api);
+    expect(outcome.charts).toHaveLength(2);
+    const firstAnswer = events.findIndex((e) => e.startsWith("answered"));
+    expect(events.slice(0, firstAnswer)).toContain("asked chart window");
+    expect(events.slice(0, firstAnswer)).toContain("asked period");
+  });
+
   it("goes out without them when the chart window's days cannot be fetched, and says why in the log", async () => {
     const api: InsightsApi = {
       async getInsights(id, q) {
