@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addDays, daysBetween, isIsoDate } from "../periods/calendar-date.js";
+import { datesIn, daysBetween, isIsoDate } from "../periods/calendar-date.js";
 import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";
 import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./types.js";
@@ -58,19 +58,12 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
   if (span < 0) {
     return fail("start_date", `is after end_date (${wire.start_date} > ${wire.end_date})`);
   }
-  const runsGap = checkDays(
-    wire.runs.runs_volume_data,
-    "runs.runs_volume_data",
-    wire.start_date,
-    span,
-  );
+  // Every date of the range, once, for both lists of days and the mapping below: a chart's
+  // 28-day answers made per-day date arithmetic a visible part of a cycle's parsing.
+  const dates = datesIn({ start: wire.start_date, end: wire.end_date });
+  const runsGap = checkDays(wire.runs.runs_volume_data, "runs.runs_volume_data", dates);
   if (runsGap) return runsGap;
-  const testsGap = checkDays(
-    wire.tests.tests_volume_data,
-    "tests.tests_volume_data",
-    wire.start_date,
-    span,
-  );
+  const testsGap = checkDays(wire.tests.tests_volume_data, "tests.tests_volume_data", dates);
   if (testsGap) return testsGap;
   // Empty totals over days that carry data would silently report nothing.
   if (
@@ -88,11 +81,12 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
       "missing, although the days carry test results",
     );
   }
-  const days: InsightsDay[] = wire.runs.runs_volume_data.map((runDay, i) => {
+  const days: InsightsDay[] = dates.map((date, i) => {
+    const runDay = wire.runs.runs_volume_data[i];
     const testDay = wire.tests.tests_volume_data[i];
     return {
-      date: addDays(wire.start_date, i),
-      runs: runDay.passed_runs_count === undefined ? null : runCounts(runDay),
+      date,
+      runs: runDay?.passed_runs_count === undefined ? null : runCounts(runDay),
       tests: testDay?.passed_tests_count === undefined ? null : testCounts(testDay),
     };
   });
@@ -115,15 +109,14 @@ export function parseInsightsBody(body: unknown, projectId: string): Parsed<Proj
 function checkDays(
   days: readonly { date: string }[],
   field: string,
-  start: string,
-  span: number,
+  dates: readonly string[],
 ): Parsed<never> | null {
-  if (days.length !== span + 1) {
-    const end = addDays(start, span);
-    return fail(field, `expected ${span + 1} days (${start} to ${end}), got ${days.length}`);
+  if (days.length !== dates.length) {
+    const range = `${dates[0]} to ${dates.at(-1)}`;
+    return fail(field, `expected ${dates.length} days (${range}), got ${days.length}`);
   }
   for (const [i, day] of days.entries()) {
-    const expected = addDays(start, i);
+    const expected = dates[i] ?? "";
     if (parseApiDate(day.date) !== expected) {
       return fail(
         `${field}[${i}].date`,
