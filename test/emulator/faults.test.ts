@@ -173,4 +173,31 @@ describe("latency", () => {
     await expect(getFromEmulator(emulator, "/projects", { signal })).rejects.toThrow();
     expect(emulator.requestLog).toMatchObject([{ path: "/api/external/v1/projects", status: 0 }]);
   });
+
+  it("works out an answer while its latency runs, not after it", async () => {
+    // The answer reads the clock (today in the range's zone): long before a 10 s latency is up.
+    let asked = false;
+    let clockRead = () => {};
+    const working = new Promise<void>((resolve) => {
+      clockRead = resolve;
+    });
+    const emulator = await startEmulator({
+      latencyMs: 10_000,
+      now: () => {
+        if (asked) clockRead();
+        return NOW;
+      },
+    });
+    started.push(emulator);
+    const controller = new AbortController();
+    asked = true;
+    const query = "start_date=2026-10-01&end_date=2026-10-28&timezone=Etc/UTC";
+    const answer = getFromEmulator(emulator, `${insightsPath(emulator)}?${query}`, {
+      signal: controller.signal,
+    });
+    await working;
+    expect(emulator.requestLog).toMatchObject([{ status: 0 }]);
+    controller.abort();
+    await expect(answer).rejects.toThrow();
+  });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
 import { UsageError } from "../../errors.js";
 import { isIsoDate } from "../../periods/calendar-date.js";
 import {
@@ -36,7 +37,7 @@ export interface EmulatorOptions {
   projects?: number;
   /** Default "demo". */
   seed?: string | number;
-  /** Added before every answer. */
+  /** How long every answer takes, its work included (the work runs during it). */
   latencyMs?: number;
   /** Fault spec, see `fault-plan.ts`, e.g. "429:0.1,503:0.05,reset:0.02,retry-after=2". */
   faults?: string;
@@ -99,14 +100,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       hadKey: apiKey !== undefined,
     };
     requestLog.push(entry);
-    if (latencyMs > 0) await wait(latencyMs);
-    const fault = faults.next();
-    if (fault) entry.fault = fault.kind;
-    if (fault?.kind === "reset") {
-      req.socket.destroy();
-      return;
-    }
-    if (fault?.kind === "slow") await wait(fault.slowMs);
     const realAnswer = () =>
       answerRequest(
         {
@@ -118,7 +111,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         },
         context,
       );
-    const answer = fault ? answerUnderFault(fault, now(), realAnswer) : realAnswer();
+    // The latency is how long an answer takes: it is worked out while the latency runs, as a
+    // server does its work within its response time, so a 28-day window is no slower than a
+    // day, and one answer's work never holds back another's send.
+    const due = performance.now() + latencyMs;
+    const prepared = latencyMs > 0 ? realAnswer() : null;
+    if (latencyMs > 0) await wait(Math.max(0, due - performance.now()));
+    const fault = faults.next();
+    if (fault) entry.fault = fault.kind;
+    if (fault?.kind === "reset") {
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === "slow") await wait(fault.slowMs);
+    const answer = fault
+      ? answerUnderFault(fault, now(), () => prepared ?? realAnswer())
+      : (prepared ?? realAnswer());
     entry.status = answer.status;
     send(res, answer);
   };
