@@ -8,7 +8,11 @@ import { cycleTeams, POOL, projectIds, slowEmulator, uniqueInsightsPaths } from 
 // digests. What the cycle takes beyond this is the reporter's; what this takes beyond the
 // latency bound is the emulator's and the machine's (2 cores shared with the emulator).
 
-export async function measureBareClient(concurrency: number, today: string): Promise<number> {
+export async function measureBareClient(
+  concurrency: number,
+  today: string,
+  options: { charts?: boolean } = {},
+): Promise<number> {
   const emulator = await slowEmulator(today);
   const url = new URL(emulator.url);
   const pool = new Pool(url.origin);
@@ -18,7 +22,7 @@ export async function measureBareClient(concurrency: number, today: string): Pro
       { length: Math.ceil(POOL / 100) },
       (_, i) => `/projects?page_number=${i + 1}&page_size=100`,
     );
-    const paths = [...pages, ...uniqueInsightsPaths(teams, today)];
+    const paths = [...pages, ...uniqueInsightsPaths(teams, today, options)];
     const started = performance.now();
     let next = 0;
     await Promise.all(

@@ -27,13 +27,26 @@ const PER_TEAM = 12;
 export const POOL = 520;
 export const LATENCY_MS = 50;
 
-/** The insights requests of a cycle, each once: current and prior day of every distinct project. */
-export function uniqueInsightsPaths(teams: readonly TeamSpec[], today: string): string[] {
+/**
+ * The insights requests of a cycle, each once: current and prior day of every distinct project,
+ * and with `charts` its 28-day chart window too.
+ */
+export function uniqueInsightsPaths(
+  teams: readonly TeamSpec[],
+  today: string,
+  options: { charts?: boolean } = {},
+): string[] {
   const day = (offset: number) =>
     new Date(Date.parse(`${today}T00:00:00Z`) - offset * 86_400_000).toISOString().slice(0, 10);
+  const spans = [
+    [day(1), day(1)],
+    [day(2), day(2)],
+    ...(options.charts ? [[day(28), day(1)]] : []),
+  ];
   return [...new Set(teams.flatMap((t) => t.projects))].flatMap((id) =>
-    [day(1), day(2)].map(
-      (date) => `/projects/${id}/insights?start_date=${date}&end_date=${date}&timezone=Etc/UTC`,
+    spans.map(
+      ([start, end]) =>
+        `/projects/${id}/insights?start_date=${start}&end_date=${end}&timezone=Etc/UTC`,
     ),
   );
 }
@@ -78,7 +91,7 @@ export async function projectIds(url: string): Promise<string[]> {
  * The daemon's modules: from the sources, or with charts from the built package (dist/, `npm
  * run build` first), which draws them in its chart worker as the installed daemon does.
  */
-async function daemonModules(built: boolean) {
+export async function daemonModules(built: boolean) {
   const from = (path: string) => `../${built ? "dist" : "src"}/${path}`;
   const config: typeof import("../src/config/load-config.js") = await import(
     from("config/load-config.js")

@@ -5,13 +5,18 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseConfigText } from "../src/config/load-config.js";
 import { createApiClient } from "../src/create-deps.js";
-import { startDaemonService } from "../src/daemon/daemon-service.js";
 import { collectInsights, createRequestCache } from "../src/insights/collect-insights.js";
-import { silentLogger } from "../src/logger.js";
 import { periodsForFire } from "../src/periods/periods-for-fire.js";
 import { measureBareClient } from "./bare-client-bench.js";
 import { configYaml } from "./bench-support.js";
-import { cycleTeams, LATENCY_MS, POOL, projectIds, slowEmulator } from "./cycle-bench.js";
+import {
+  cycleTeams,
+  daemonModules,
+  LATENCY_MS,
+  POOL,
+  projectIds,
+  slowEmulator,
+} from "./cycle-bench.js";
 
 // Where a cycle loses time against the bare client: the cycle of cycle-bench.ts ("reporter"),
 // the reporter's fetching alone (its client and request cache, every team at once, no daemon
@@ -22,7 +27,10 @@ import { cycleTeams, LATENCY_MS, POOL, projectIds, slowEmulator } from "./cycle-
 // the next request written (`handoverMs`), and the time undici held a request before writing
 // it. From undici's diagnostics channels. Not part of `npm run bench`.
 //
-//   GAPS_MODES=reporter,bare npx tsx bench/cycle-gaps.ts [concurrency] [runs]
+//   GAPS_MODES=reporter,bare npx tsx bench/cycle-gaps.ts [concurrency] [runs] [--charts]
+//
+// With --charts every digest has charts (the reporter from the built package, `npm run build`
+// first, drawing in its chart worker) and the bare client asks for the 28-day windows too.
 
 interface Span {
   /** Handed to undici. */
@@ -32,8 +40,18 @@ interface Span {
   done: number;
 }
 
-const concurrency = Number(process.argv[2] ?? 4);
-const runs = Number(process.argv[3] ?? 1);
+const numbers = process.argv.slice(2).filter((a) => /^\d+$/.test(a));
+const concurrency = Number(numbers[0] ?? 4);
+const runs = Number(numbers[1] ?? 1);
+const charts = process.argv.includes("--charts");
+/** Current and prior of every distinct project, and the chart windows with --charts. */
+const distinctProjects = new Set(
+  cycleTeams(
+    Array.from({ length: POOL }, (_, i) => String(i)),
+    "",
+  ).flatMap((t) => t.projects),
+).size;
+const uniqueRequests = (charts ? 3 : 2) * distinctProjects + Math.ceil(POOL / 100);
 let spans: Span[] = [];
 const sentAt = new WeakMap<object, Span>();
 subscribe("undici:request:create", (message) => {
@@ -101,11 +119,16 @@ function analyse(label: string, started: number, finished: number, list: Span[])
 }
 
 async function reporterCycle(today: string) {
+  const {
+    parseConfigText: parseBuilt,
+    startDaemonService,
+    silentLogger,
+  } = await daemonModules(charts);
   const emulator = await slowEmulator(today);
   const dir = await mkdtemp(join(tmpdir(), "cycle-gaps-"));
   try {
     const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
-    const config = parseConfigText(configYaml(teams, concurrency), "bench.yaml", {
+    const config = parseBuilt(configYaml(teams, concurrency, { charts }), "bench.yaml", {
       env: { INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },
       requireCredentials: false,
     });
@@ -130,14 +153,13 @@ async function reporterCycle(today: string) {
     loop.disable();
     const list = spans;
     await service.stop(5_000);
-    const unique = 2 * new Set(teams.flatMap((t) => t.projects)).size + Math.ceil(POOL / 100);
     return {
       ...analyse("reporter", started, finished, list),
       serviceStartMs: Math.round(serviceUp - started),
       // For lining up a --cpu-prof profile (its clock is the same monotonic microseconds).
       startedUs: String(startedUs),
       cpuMs: Math.round((used.user + used.system) / 1000),
-      boundMs: Math.ceil(unique / concurrency) * LATENCY_MS,
+      boundMs: Math.ceil(uniqueRequests / concurrency) * LATENCY_MS,
       loopDelayMs: `p50 ${(loop.percentile(50) / 1e6).toFixed(1)} p99 ${(loop.percentile(99) / 1e6).toFixed(1)} max ${(loop.max / 1e6).toFixed(1)}`,
     };
   } finally {
@@ -151,9 +173,9 @@ async function bareClient(today: string) {
   // are made before, so the spans are taken from its last POOL/100 + unique requests.
   spans = [];
   const cpu = process.cpuUsage();
-  const ms = await measureBareClient(concurrency, today);
+  const ms = await measureBareClient(concurrency, today, { charts });
   const used = process.cpuUsage(cpu);
-  const list = spans.slice(-1010);
+  const list = spans.slice(-uniqueRequests);
   const first = Math.min(...list.map((s) => s.created));
   // CPU of the whole call: the project list fetched before the timed part included.
   return {
@@ -207,7 +229,7 @@ async function fetchOnly(today: string) {
 const modes = (process.env.GAPS_MODES ?? "reporter,bare").split(",");
 const today = new Date().toISOString().slice(0, 10);
 for (let i = 0; i < runs; i++) {
-  const bound = Math.ceil(1010 / concurrency) * LATENCY_MS;
+  const bound = Math.ceil(uniqueRequests / concurrency) * LATENCY_MS;
   for (const mode of modes) {
     const figures =
       mode === "reporter"
