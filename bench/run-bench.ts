@@ -188,6 +188,18 @@ async function main(): Promise<void> {
         `${fmt(ch.ms / ch.boundMs)}× bound`,
         ch.ms / ch.boundMs <= 1.1,
       );
+      const chartFloorRuns: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        chartFloorRuns.push(await measureBareClient(concurrency, today, { charts: true }));
+      }
+      const chartFloorMs = median(chartFloorRuns);
+      add(
+        "its floor: the same unique requests, chart windows included, from a bare client",
+        "reported",
+        `${fmt(chartFloorMs / 1000)} s (${fmt(chartFloorMs / ch.boundMs)}× bound)`,
+        `cycle ${fmt(ch.ms / chartFloorMs)}× floor`,
+        true,
+      );
     }
     if (concurrency === 16) {
       add(
