@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,6 +20,8 @@ export interface CycleFigures {
   /** Of `ms`, how long the daemon's event loop was busy (the chart worker's drawing is not). */
   loopBusyMs: number;
   digests: number;
+  /** When digests were written, from the cycle's start: the first, the median and the last. */
+  digestsDoneMs: { first: number; median: number; last: number };
 }
 
 const TEAMS = 50;
@@ -143,7 +145,11 @@ export async function measureCycle(
     // With charts, each distinct project's chart window too (28 days for a daily digest).
     const distinct = new Set(teams.flatMap((t) => t.projects)).size;
     const unique = (options.charts ? 3 : 2) * distinct + Math.ceil(POOL / 100);
-    const digests = (await readdir(dir)).filter((f) => f.endsWith(".slack.json")).length;
+    const posts = (await readdir(dir)).filter((f) => f.endsWith(".slack.json"));
+    const doneMs = (await Promise.all(posts.map((f) => stat(join(dir, f)))))
+      .map((s) => s.mtimeMs - startedReal)
+      .sort((a, b) => a - b);
+    const digests = posts.length;
     return {
       concurrency,
       ms,
@@ -153,6 +159,11 @@ export async function measureCycle(
       cpuMs: (cpu.user + cpu.system) / 1000,
       loopBusyMs: loop.active,
       digests,
+      digestsDoneMs: {
+        first: Math.round(doneMs[0] ?? 0),
+        median: Math.round(doneMs[Math.floor(doneMs.length / 2)] ?? 0),
+        last: Math.round(doneMs.at(-1) ?? 0),
+      },
     };
   } finally {
     await emulator.stop();
