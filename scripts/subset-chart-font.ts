@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 // for every chart it draws, and the whole font is 760 kB of scripts no team or project name is
 // written in; the cut keeps the ones that are. Needs fontTools (`apt install python3-fonttools`
 // or `pip install fonttools`); PYTHON names another interpreter than python3.
-// Run it after changing the ranges below, look at the charts, and commit the font with the change.
+// Run it after changing the ranges below, look at the charts, and commit the font (and the
+// widths file it writes beside it, scripts/chart-font-widths.ts) with the change.
 
 /** What names and the charts' own words are written in. */
 const UNICODES = [
@@ -50,3 +51,5 @@ execFileSync(
   { stdio: "inherit" },
 );
 process.stdout.write(`wrote ${target} (${Math.round(statSync(target).size / 1024)} kB)\n`);
+// The widths Vega lays chart text out by are the font's own: written again for the new cut.
+await import("./chart-font-widths.js");

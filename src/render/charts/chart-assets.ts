@@ -11,6 +11,10 @@ import { fileURLToPath } from "node:url";
 export const CHART_FONT = {
   family: "DejaVu Sans",
   file: fileURLToPath(new URL("../../../assets/fonts/DejaVuSans-charts.ttf", import.meta.url)),
+  /** Each character's advance width in it (`scripts/chart-font-widths.ts` writes them). */
+  widths: fileURLToPath(
+    new URL("../../../assets/fonts/DejaVuSans-charts.widths.json", import.meta.url),
+  ),
 };
 
 /** The trend chart's Vega, compiled from `trendChartLiteSpec()` by scripts/compile-chart-specs.ts. */

@@ -96,8 +96,10 @@ export function trendChartSpec(size: {
       text: { expr: "chartTitle" },
       anchor: "start",
       // Cut with "…" rather than let a long project name widen the chart ("fit" would then
-      // narrow the plot to make room; the full title is in the alt text).
-      limit: size.width - 12,
+      // narrow the plot to make room; the full title is in the alt text). The padding leaves
+      // the title 348 px; a cut title that fills them exactly still nudged the plot narrower
+      // on every layout, so it is cut 12 px short of them.
+      limit: size.width - 24,
       fontSize: 13,
       fontWeight: "bold",
       color: CHART_COLOURS.text,
@@ -124,6 +126,9 @@ export function trendChartSpec(size: {
               title: null,
               format: "%b %-d",
               tickCount: 6,
+              // Every other date is dropped where two would come closer than this: measured
+              // in the font's own widths, "Oct 11Oct 18" would otherwise just fit.
+              labelSeparation: 8,
               labelColor: CHART_COLOURS.muted,
               grid: false,
             },

@@ -5,6 +5,7 @@ import { parse, type Runtime, type Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
 import { encodePng } from "./png.js";
+import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
 
 // A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
 // or in the calling thread from the sources: src/chart-painter/trend-chart-painter.ts). Its
@@ -15,6 +16,9 @@ import { encodePng } from "./png.js";
 // and never in a system font (`loadSystemFonts: false`), so a chart looks the same on a laptop,
 // in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
+/** Layouts a chart may take to settle on its plot's width; one or two in practice. */
+const MAX_LAYOUT_PASSES = 4;
+
 export interface DrawOptions {
   /** CSS pixels of the chart's width (the spec's). */
   width: number;
@@ -22,6 +26,8 @@ export interface DrawOptions {
   scale: number;
   /** Font files to set text in; the bundled font by default. */
   fontFiles?: readonly string[];
+  /** The widths file of the font text is laid out by (`text-width.ts`); the bundled font's by default. */
+  fontWidths?: string;
 }
 
 export interface DrawnChart {
@@ -58,6 +64,7 @@ export function painterOfSpecFile(file: string, options: DrawOptions): ChartPain
  * the view holds one chart's data at a time.
  */
 export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPainter {
+  measureChartTextBy(fontWidthsOfFile(options.fontWidths ?? CHART_FONT.widths));
   const view = new View(runtime, { renderer: "none" });
   const font = {
     loadSystemFonts: false,
@@ -70,10 +77,15 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
   async function svgOf(data: ChartData): Promise<string> {
     for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
     for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
-    // Lay the chart out again: "fit" sizes the plot once and keeps it, and this chart's axis
-    // labels may be wider or narrower than the last one's.
-    view.resize();
-    await view.runAsync();
+    // Lay the chart out again, until it settles: "fit" sizes the plot from the last layout's
+    // bounds, and this chart's text may be wider or narrower than the last one's (measured in
+    // the font's widths, a second pass is usual: the first leaves room for labels it drops).
+    for (let pass = 0; pass < MAX_LAYOUT_PASSES; pass++) {
+      const width = view.width();
+      view.resize();
+      await view.runAsync();
+      if (view.width() === width) break;
+    }
     return view.toSVG();
   }
 

@@ -113,6 +113,16 @@ describe("a trend chart", () => {
     expect(long.alt).toContain(subject);
   });
 
+  it("draws a title that fits whole: text is measured in the font's own widths, not guessed", async () => {
+    // Vega's guess without a canvas (0.8 em a character) cut this title after "(tea".
+    const title = async (subject: string) => {
+      const p = decodePng((await draw(chartInput("flakyRate", { subject }), "a")).png);
+      return { width: p.width, height: 40, rgba: p.rgba.subarray(0, p.width * 4 * 40) };
+    };
+    const team = await title("Checkout squad (team)");
+    expect(differingPixels(team, await title("Checkout squad (teaX)")).count).toBeGreaterThan(0);
+  });
+
   it("draws charts asked for at once one after another, each with its own data", async () => {
     const drawer = trendCharts();
     const inputs = [chartInput("flakyRate"), chartInput("runPassRate"), chartInput("flakyRate")];
