@@ -310,7 +310,7 @@ export function buildProgram(): Command {
     .option("--today <date>", "the date it treats as today", isoDate)
     .option("--projects <n>", "how many projects (default 7: the demo's)", whole)
     .option("--seed <seed>", "seed of the synthetic data")
-    .option("--latency-ms <n>", "added latency per response", whole)
+    .option("--latency-ms <n>", "how long each answer takes, its work included", whole)
     .option("--faults <spec>", 'injected faults, e.g. "429:0.1,503:0.05,reset:0.02"')
     .action(async (opts) => {
       const { emulatorCommand } = await import("./commands/emulator-command.js");
