@@ -151,8 +151,9 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   let jobs: DeliveryJob[];
   let charts: Chart[];
   try {
+    const building = buildDigestReport(job, deps);
     if (job.digest.charts) fetchChartDaysAhead(job, periods, job.digest.charts.windowDays, deps);
-    ({ report } = await buildDigestReport(job, deps));
+    ({ report } = await building);
     charts = job.digest.charts ? await chartsOrNone(job, key, report, job.digest.charts, deps) : [];
     const messages = await renderDigest(job, key, report, charts, deps);
     jobs = withNote(
@@ -291,10 +292,12 @@ async function renderDigest(
 }
 
 /**
- * Asks for the chart window's days alongside the period's, not once the report is built: they
+ * Asks for the chart window's days right after the period's, not once the report is built: they
  * queue behind this digest's own requests, so in a cycle of many digests each is drawn as soon as
  * its team's answers are in, not after every team's report. `digestCharts` then finds the same
- * requests in the run's cache; what fails here fails there again, and is handled there.
+ * requests in the run's cache; what fails here fails there again, and is handled there. A digest
+ * whose report then fails (a refused key, every project down) has asked for its window in vain:
+ * one more request a project, retried as any is, and never delivered.
  */
 function fetchChartDaysAhead(
   job: DigestJob,
