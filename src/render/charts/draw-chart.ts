@@ -24,10 +24,11 @@ export interface DrawOptions {
   width: number;
   /** Device pixels per CSS pixel: 2 for the 2× screens most phones and laptops have. */
   scale: number;
-  /** Font files to set text in; the bundled font by default. */
+  /**
+   * Font files to set text in; the bundled font by default. Text is laid out by the bundled
+   * font's widths whatever the files (Vega has one width function per thread: text-width.ts).
+   */
   fontFiles?: readonly string[];
-  /** The widths file of the font text is laid out by (`text-width.ts`); the bundled font's by default. */
-  fontWidths?: string;
 }
 
 export interface DrawnChart {
@@ -64,7 +65,7 @@ export function painterOfSpecFile(file: string, options: DrawOptions): ChartPain
  * the view holds one chart's data at a time.
  */
 export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPainter {
-  measureChartTextBy(fontWidthsOfFile(options.fontWidths ?? CHART_FONT.widths));
+  measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
   const view = new View(runtime, { renderer: "none" });
   const font = {
     loadSystemFonts: false,
