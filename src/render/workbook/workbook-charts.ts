@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import { PRINT_SETUP } from "./workbook-sheet.js";
 
 // The `Charts` sheet: the digest's trend charts as pictures, each under its words, so the
 // exported file tells the same story as the mail. exceljs's streaming writer cannot place
@@ -25,7 +26,8 @@ export async function withChartsSheet(
 ): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(book as unknown as ArrayBuffer);
-  const sheet = workbook.addWorksheet("Charts");
+  // Printed as the other sheets are: its words, 100 characters wide, would run off a portrait page.
+  const sheet = workbook.addWorksheet("Charts", { pageSetup: { ...PRINT_SETUP } });
   sheet.getColumn(1).width = 100;
   let row = 1;
   for (const chart of charts) {

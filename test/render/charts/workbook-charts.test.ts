@@ -41,5 +41,10 @@ describe("a workbook with charts", () => {
     charted.eachRow((row) => texts.push(String(row.getCell(1).value)));
     expect(texts).toContain("Flaky rate · Checkout (team)");
     expect(texts.some((t) => t.startsWith("Run pass rate · Checkout (team) by day,"))).toBe(true);
+    expect(charted.pageSetup).toMatchObject({
+      orientation: "landscape",
+      fitToPage: true,
+      fitToWidth: 1,
+    });
   });
 });
