@@ -30,5 +30,7 @@ VOLUME ["/data"]
 EXPOSE 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "dist/cli.js"]
+# node, with a smaller young generation for the daemon (`start`): see the script.
+COPY scripts/docker-entrypoint.sh ./docker-entrypoint.sh
+ENTRYPOINT ["/app/docker-entrypoint.sh"]
 CMD ["start"]

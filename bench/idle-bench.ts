@@ -48,7 +48,16 @@ export async function measureIdle(windowS: number, settleS = 10): Promise<IdleFi
     await writeFile(configPath, configYaml(teams, 4));
     const child = spawn(
       process.execPath,
-      [CLI, "start", "--outbox", join(dir, "outbox"), "--config", configPath],
+      // As the Docker image and the systemd unit start the daemon (scripts/docker-entrypoint.sh).
+      [
+        "--max-semi-space-size=2",
+        CLI,
+        "start",
+        "--outbox",
+        join(dir, "outbox"),
+        "--config",
+        configPath,
+      ],
       {
         cwd: dir,
         env: { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },
