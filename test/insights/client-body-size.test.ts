@@ -30,9 +30,15 @@ async function pump(res: ServerResponse, total: number, sent: { bytes: number })
   while (sent.bytes < total && !res.destroyed) {
     sent.bytes += CHUNK.length;
     if (!res.write(CHUNK)) {
-      await new Promise((resolve) => {
-        res.once("drain", resolve);
-        res.once("close", resolve);
+      // Whichever comes first; the other listener goes too, or every wait would leave one.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
       });
     }
   }
