@@ -1,12 +1,11 @@
 import { Resvg } from "@resvg/resvg-js";
 import { View } from "vega";
 import { CHART_FONT, TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
-import { chartPoints } from "../src/render/charts/chart-points.js";
-import { trendChartData } from "../src/render/charts/chart-spec.js";
 import { chartOfSpecFile } from "../src/render/charts/draw-chart.js";
 import { encodePng } from "../src/render/charts/png.js";
-import { CHART_SIZE } from "../src/render/charts/trend-chart.js";
-import { CHART_PERIODS, CHART_WINDOW, chartDays } from "../test/render/charts/chart-fixture.js";
+import { fontWidthsOfFile, measureChartTextBy } from "../src/render/charts/text-width.js";
+import { CHART_SIZE, trendChartDataOf } from "../src/render/charts/trend-chart.js";
+import { chartInput } from "../test/render/charts/chart-fixture.js";
 
 // Where a chart's time goes, stage by stage: CPU time of N charts through each stage, divided
 // by N, for a few rounds (the first is the cold one). FONT=<ttf> and SCALE=<n> try another
@@ -34,14 +33,11 @@ const runtime = chartOfSpecFile(TREND_CHART_VEGA);
 process.stdout.write(
   `parse the compiled spec, once: ${(cpuMs() - compileStarted).toFixed(0)} ms\n`,
 );
-const data = trendChartData({
-  metric: "flakyRate",
-  title: "Flaky rate · Checkout (team)",
-  window: CHART_WINDOW,
-  periods: CHART_PERIODS,
-  points: chartPoints("flakyRate", chartDays()),
-  thresholds: [{ level: "warn", value: 0.05 }],
-});
+const data = trendChartDataOf(
+  chartInput("flakyRate", { thresholds: [{ level: "warn", value: 0.05 }] }),
+);
+// Text laid out in the font's widths, as the painter does.
+measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
 const view = new View(runtime, { renderer: "none" });
 const options = {
   fitTo: { mode: "width", value: Math.round(CHART_SIZE.width * scale) } as const,

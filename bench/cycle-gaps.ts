@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseConfigText } from "../src/config/load-config.js";
 import { createApiClient } from "../src/create-deps.js";
+import { digestSlot } from "../src/digest-slot.js";
 import { collectInsights, createRequestCache } from "../src/insights/collect-insights.js";
-import { periodsForFire } from "../src/periods/periods-for-fire.js";
 import { measureBareClient } from "./bare-client-bench.js";
 import { configYaml } from "./bench-support.js";
 import {
@@ -203,15 +203,7 @@ async function fetchOnly(today: string) {
       config.teams.map((team) => {
         const digest = team.digests[0];
         if (!digest) throw new Error("no digest");
-        const periods = periodsForFire({
-          fireAt,
-          timezone: team.timezone,
-          kind: digest.period,
-          compareTo: digest.compareTo,
-          weekStartsOn: team.weekStartsOn,
-          previousFireAt: null,
-        });
-        return collectInsights(api, team, periods, cache);
+        return collectInsights(api, team, digestSlot({ team, digest, fireAt }).periods, cache);
       }),
     );
     const finished = performance.now();

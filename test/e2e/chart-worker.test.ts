@@ -77,19 +77,11 @@ afterAll(async () => {
 
 /** A trend chart's data, as a digest hands it to the painter. */
 async function aChart(): Promise<ChartData> {
-  const { trendChartData } = await import("../../src/render/charts/chart-spec.js");
-  const { chartPoints } = await import("../../src/render/charts/chart-points.js");
-  const { CHART_PERIODS, CHART_WINDOW, chartDays } = await import(
-    "../render/charts/chart-fixture.js"
+  const { trendChartDataOf } = await import("../../src/render/charts/trend-chart.js");
+  const { chartInput } = await import("../render/charts/chart-fixture.js");
+  return trendChartDataOf(
+    chartInput("flakyRate", { thresholds: [{ level: "warn", value: 0.05 }] }),
   );
-  return trendChartData({
-    metric: "flakyRate",
-    title: "Flaky rate · Checkout (team)",
-    window: CHART_WINDOW,
-    periods: CHART_PERIODS,
-    points: chartPoints("flakyRate", chartDays()),
-    thresholds: [{ level: "warn", value: 0.05 }],
-  });
 }
 
 /** The clients `create-deps` builds, by the built package, for a config that sends nothing. */

@@ -4,6 +4,7 @@ import { chartAltText } from "./chart-alt-text.js";
 import { CHART_FONT, TREND_CHART_VEGA } from "./chart-assets.js";
 import { type ChartMetric, chartPoints } from "./chart-points.js";
 import {
+  type ChartData,
   type ChartThreshold,
   chartMetricName,
   trendChartData,
@@ -84,6 +85,23 @@ export function trendChartPainterInThisThread(
   };
 }
 
+/** A trend chart's title: the metric, then who it is about. */
+function trendChartTitle(input: Pick<TrendChartInput, "metric" | "subject">): string {
+  return `${chartMetricName(input.metric)} · ${input.subject}`;
+}
+
+/** A trend chart's data as a painter takes it (the compiled spec's datasets and signals). */
+export function trendChartDataOf(input: TrendChartInput): ChartData {
+  return trendChartData({
+    metric: input.metric,
+    title: trendChartTitle(input),
+    window: input.window,
+    periods: input.periods,
+    points: chartPoints(input.metric, input.days),
+    thresholds: input.thresholds,
+  });
+}
+
 /**
  * A drawer of trend charts, for as many charts as a digest has, all drawn by one painter (in
  * this thread, one Vega view for them all; a chart worker keeps one view of its own).
@@ -94,16 +112,8 @@ export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
     trendChartPainterInThisThread({ ...TREND_CHART_DRAW, fontFiles: options.fontFiles });
   return {
     async draw(input, name) {
-      const title = `${chartMetricName(input.metric)} · ${input.subject}`;
-      const data = trendChartData({
-        metric: input.metric,
-        title,
-        window: input.window,
-        periods: input.periods,
-        points: chartPoints(input.metric, input.days),
-        thresholds: input.thresholds,
-      });
-      const drawn = await painter.draw(data);
+      const title = trendChartTitle(input);
+      const drawn = await painter.draw(trendChartDataOf(input));
       return {
         name,
         title,
