@@ -77,6 +77,9 @@ export function chartWorker(options: ChartWorkerOptions): OwnedChartPainter {
   function start(): Worker {
     const started = new Worker(options.entry, {
       workerData: options.setup,
+      // None of the process's preloads (`--import`, `--require`: a TypeScript loader, an APM
+      // agent): the worker runs only the package's own JavaScript, and each would cost it memory.
+      execArgv: [],
       resourceLimits: options.resourceLimits,
     });
     started.on("message", (answer: ChartAnswer) => answered(started, answer));

@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InsightsApi } from "../../src/insights/types.js";
@@ -260,5 +262,33 @@ describe("charts drawn by the built package", () => {
     }
     // Nothing of the refused chart was left waiting: closing failed no draw and the worker ended once.
     expect(ends).toEqual(["closed"]);
+  });
+
+  it("starts without the process's preloads, which the worker has no use for", async () => {
+    // A process started with a preload (`--import`, as a TypeScript loader or an APM agent is),
+    // whose chart worker says whether the preload ran in it too.
+    const preload = join(dir, "preload.mjs");
+    await writeFile(preload, "globalThis.preloaded = true;\n");
+    const says = await entry(
+      "says.mjs",
+      "parentPort.postMessage({ id: m.id, error: JSON.stringify({ preloaded: globalThis.preloaded === true, execArgv: process.execArgv }) });",
+    );
+    const main = join(dir, "main.mjs");
+    await writeFile(
+      main,
+      [
+        `import { chartWorker } from ${JSON.stringify(dist("chart-painter/chart-worker-client.js"))};`,
+        `const worker = chartWorker({ entry: new URL(${JSON.stringify(says.href)}), setup: {}, idleMs: 30000, hungAfterMs: 30000 });`,
+        "const answer = await worker.draw({}).catch((error) => error.message);",
+        "await worker.close();",
+        "console.log(JSON.stringify({ here: globalThis.preloaded === true, worker: JSON.parse(answer) }));",
+      ].join("\n"),
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      "--import",
+      pathToFileURL(preload).href,
+      main,
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ here: true, worker: { preloaded: false, execArgv: [] } });
   });
 });
