@@ -1,10 +1,10 @@
 import { Resvg } from "@resvg/resvg-js";
-import { View } from "vega";
 import { CHART_FONT, TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
 import { chartOfSpecFile } from "../src/render/charts/draw-chart.js";
 import { encodePng } from "../src/render/charts/png.js";
 import { fontWidthsOfFile, measureChartTextBy } from "../src/render/charts/text-width.js";
 import { CHART_SIZE, trendChartDataOf } from "../src/render/charts/trend-chart.js";
+import { vega } from "../src/render/charts/vega.js";
 import { chartInput } from "../test/render/charts/chart-fixture.js";
 
 // Where a chart's time goes, stage by stage: CPU time of N charts through each stage, divided
@@ -38,7 +38,7 @@ const data = trendChartDataOf(
 );
 // Text laid out in the font's widths, as the painter does.
 measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
-const view = new View(runtime, { renderer: "none" });
+const view = new vega.View(runtime, { renderer: "none" });
 const options = {
   fitTo: { mode: "width", value: Math.round(CHART_SIZE.width * scale) } as const,
   background: "#ffffff",

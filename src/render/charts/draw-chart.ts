@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg } from "@resvg/resvg-js";
-import { parse, type Runtime, type Spec, View } from "vega";
+import type { Runtime, Spec } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
 import { encodePng } from "./png.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
+import { vega } from "./vega.js";
 
 // A chart drawn to PNG with no browser and no canvas (in the chart worker of the built package,
 // or in the calling thread from the sources: src/chart-painter/trend-chart-painter.ts). Its
@@ -45,7 +46,7 @@ export interface ChartPainter {
 
 /** A compiled Vega spec (the JSON of a file in assets/charts), parsed, ready to draw many charts from. */
 export function parseChart(spec: unknown): Runtime {
-  return parse(spec as Spec);
+  return vega.parse(spec as Spec);
 }
 
 /** A compiled Vega spec read from its file (assets/charts), parsed. */
@@ -66,7 +67,7 @@ export function painterOfSpecFile(file: string, options: DrawOptions): ChartPain
  */
 export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPainter {
   measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
-  const view = new View(runtime, { renderer: "none" });
+  const view = new vega.View(runtime, { renderer: "none" });
   const font = {
     loadSystemFonts: false,
     fontFiles: [...(options.fontFiles ?? [CHART_FONT.file])],

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import * as vega from "vega";
+import { vega } from "./vega.js";
 
 // How wide chart text is in the bundled font, for Vega to lay charts out and cut titles by.
 // With no canvas Vega guesses 0.8 em a character, wider than DejaVu Sans's letters: it cut
