@@ -109,6 +109,10 @@ export function trendChartSpec(size: {
       offset: 6,
     },
     config: {
+      // No ARIA attributes in the SVG: it is only ever rasterised, and each point's label
+      // (a date and a rate, formatted) cost Vega a string per point on every layout. The
+      // image's words are our own alt text (chart-alt-text.ts).
+      aria: false,
       font: size.font,
       view: { stroke: null },
       axis: { labelFontSize: 11, domainColor: "#8c959f", tickColor: "#8c959f" },
