@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FAKE_SLACK_APP_TOKEN } from "../fake-slack/fake-slack-server.js";
-import { useLiveDaemons } from "./daemon-process.js";
+import { useLiveDaemons } from "./live-daemons.js";
 import { waitFor } from "./live-setup.js";
 
 /**

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
-import { type LiveConfigOptions, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
+import { waitFor } from "./live-setup.js";
 
 /**
  * The built binary (`node dist/cli.js start`) as a child process, as users run it: its JSON
  * log lines parsed as they arrive, its exit awaited. `npm test` builds dist before vitest.
+ * Nothing here imports vitest, so the benches (`npm run soak`) start daemons with it too;
+ * live-daemons.ts has the tests' clean-up.
  */
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -26,10 +27,14 @@ export interface DaemonProcess {
   opsUrl(): Promise<string>;
 }
 
-/** Starts `node dist/cli.js <args>` with only PATH and `env` in its environment. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): DaemonProcess {
+/** Starts `node [nodeFlags] dist/cli.js <args>` with only PATH and `env` in its environment. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: readonly string[] = [],
+): DaemonProcess {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing — run \`npm run build\` first`);
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, CLI, ...args], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -66,35 +71,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): DaemonProcess {
 }
 
 /** `start --config <path>` of the built binary. */
-export function startDaemonProcess(configPath: string, env: NodeJS.ProcessEnv): DaemonProcess {
-  return runCli(["start", "--config", configPath], env);
-}
-
-/**
- * A test file's live setups and the daemons its tests start: after each test the daemons are
- * killed and the setup closed. `setup()` starts the fakes; `start()` a daemon against them.
- */
-export function useLiveDaemons() {
-  let live: LiveSetup | null = null;
-  const children: DaemonProcess[] = [];
-  afterEach(async () => {
-    for (const child of children.splice(0)) {
-      child.child.kill("SIGKILL");
-      await child.exit;
-    }
-    await live?.close();
-    live = null;
-  });
-  return {
-    async setup(options?: LiveConfigOptions): Promise<LiveSetup> {
-      live = await startLiveSetup(options);
-      return live;
-    },
-    /** `start --config <setup's config> ...args`. */
-    start(setup: LiveSetup, args: string[] = []): DaemonProcess {
-      const daemon = runCli(["start", "--config", setup.configPath, ...args], setup.env);
-      children.push(daemon);
-      return daemon;
-    },
-  };
+export function startDaemonProcess(
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+  nodeFlags: readonly string[] = [],
+): DaemonProcess {
+  return runCli(["start", "--config", configPath], env, nodeFlags);
 }

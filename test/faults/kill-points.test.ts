@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { messageIdForKey } from "../../src/destinations/email/email-message-id.js";
-import { type DaemonProcess, useLiveDaemons } from "../daemon/daemon-process.js";
+import type { DaemonProcess } from "../daemon/daemon-process.js";
+import { useLiveDaemons } from "../daemon/live-daemons.js";
 import { digestPosts, waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useLiveDaemons } from "../daemon/daemon-process.js";
+import { useLiveDaemons } from "../daemon/live-daemons.js";
 import { digestPosts, waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 import type { FakeCall } from "../fake-slack/fake-slack-server.js";

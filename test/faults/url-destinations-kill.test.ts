@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type DaemonProcess, useLiveDaemons } from "../daemon/daemon-process.js";
+import type { DaemonProcess } from "../daemon/daemon-process.js";
+import { useLiveDaemons } from "../daemon/live-daemons.js";
 import { waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 import { FAKE_WEBHOOK_SECRET, startFakeReceiver } from "../fake-webhooks/fake-receiver.js";
