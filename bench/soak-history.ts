@@ -1,22 +1,28 @@
 import type { ExpectedSlot } from "./soak-plan.js";
 import type { Row } from "./soak-report.js";
 
-// The ledger's word on the soak, read as an operator would: the `history` table. Columns are
-// padded to their widest cell, so each is cut at its header's offset.
+// The ledger's word on the soak, read as an operator would: the `history` table
+// (src/commands/history-table.ts). A line per fire, its slot key last; under it a line per
+// destination, indented: its name, state and tries, columns two spaces or more apart. Notes and
+// errors are indented further, and a long destination list goes on over lines with only names.
+
+/** A destination's line: indented once; its name, state (`sent`, `failed, retry …`) and tries. */
+const DESTINATION_LINE = /^ {2}\S.*?\s{2,}(\S.*?)\s{2,}\d+ tr(?:y|ies)$/;
 
 /** Each slot's destination states, in table order (`sent`, `failed, retry …`, …). */
 export function historyStates(table: string): Map<string, string[]> {
-  const [header = "", ...lines] = table.split("\n");
-  const [slotAt, destinationAt, stateAt, triesAt] = ["SLOT", "DESTINATION", "STATE", "TRIES"].map(
-    (name) => header.indexOf(name),
-  ) as [number, number, number, number];
   const states = new Map<string, string[]>();
-  if ([slotAt, destinationAt, stateAt, triesAt].includes(-1)) return states;
-  let slot = "";
-  for (const line of lines) {
+  let slot: string[] | null = null;
+  // The first line is the heading (FIRED (zone), SLOT).
+  for (const line of table.split("\n").slice(1)) {
     if (line.trim() === "") continue;
-    slot = line.slice(slotAt, destinationAt).trim() || slot;
-    states.set(slot, [...(states.get(slot) ?? []), line.slice(stateAt, triesAt).trim()]);
+    if (!line.startsWith(" ")) {
+      slot = [];
+      states.set(line.trim().split(/\s+/).at(-1) ?? "", slot);
+      continue;
+    }
+    const state = DESTINATION_LINE.exec(line)?.[1];
+    if (state !== undefined) slot?.push(state);
   }
   return states;
 }
