@@ -8,6 +8,9 @@ import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
+/** The node flags the Docker image and the systemd unit start the daemon with (scripts/docker-entrypoint.sh). */
+export const DAEMON_NODE_FLAGS = ["--max-semi-space-size=2"];
+
 /** One line naming the machine the figures were measured on. */
 export function machine(): string {
   const cpu = cpus();

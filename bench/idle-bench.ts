@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { CLI, configYaml, startEmulatorProcess } from "./bench-support.js";
+import { CLI, configYaml, DAEMON_NODE_FLAGS, startEmulatorProcess } from "./bench-support.js";
 
 // The daemon at rest: 200 teams with two digests each (400 schedules), none due for months,
 // run as `start --outbox` in a process of its own. CPU is read from /proc over a window after
@@ -48,16 +48,8 @@ export async function measureIdle(windowS: number, settleS = 10): Promise<IdleFi
     await writeFile(configPath, configYaml(teams, 4));
     const child = spawn(
       process.execPath,
-      // As the Docker image and the systemd unit start the daemon (scripts/docker-entrypoint.sh).
-      [
-        "--max-semi-space-size=2",
-        CLI,
-        "start",
-        "--outbox",
-        join(dir, "outbox"),
-        "--config",
-        configPath,
-      ],
+      // As the Docker image and the systemd unit start the daemon.
+      [...DAEMON_NODE_FLAGS, CLI, "start", "--outbox", join(dir, "outbox"), "--config", configPath],
       {
         cwd: dir,
         env: { ...process.env, INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },

@@ -8,7 +8,7 @@ import { startEmulator } from "../src/insights/emulator/start-emulator.js";
 import { type DaemonProcess, startDaemonProcess } from "../test/daemon/daemon-process.js";
 import { FAKE_SLACK_TOKEN, startFakeSlack } from "../test/fake-slack/fake-slack-server.js";
 import { startSmtpServer } from "../test/smtp/start-smtp-server.js";
-import { CLI, machine } from "./bench-support.js";
+import { CLI, DAEMON_NODE_FLAGS, machine } from "./bench-support.js";
 import { historyRow } from "./soak-history.js";
 import { soakMarkdown } from "./soak-markdown.js";
 import { startMonitor } from "./soak-monitor.js";
@@ -17,9 +17,10 @@ import { opsRows, type Row, resourceRows, rowsTable, slotRows, stopRow } from ".
 import { runRows } from "./soak-run-rows.js";
 import { logArrivals, tallySlots } from "./soak-slots.js";
 
-// `npm run soak`: the daemon, built, as users run it (`node dist/cli.js start`), for
-// SOAK_MINUTES (default 10) with a digest and an alert due every minute, against the emulator
-// injecting faults, the fake Slack (rate-limiting a post now and then) and an SMTP server.
+// `npm run soak`: the daemon, built, as users run it (`node --max-semi-space-size=2 dist/cli.js
+// start`, as the image's entrypoint does), for SOAK_MINUTES (default 10) with a digest and an
+// alert due every minute, against the emulator injecting faults, the fake Slack (rate-limiting
+// a post now and then) and an SMTP server.
 // It is watched only from outside: what arrives at the fakes, /proc and /metrics, its logs and
 // `history`. Prints a table, writes bench/SOAK.md, and exits 1 when a check fails.
 // SOAK_FAULTS replaces the emulator's fault spec; the work dir (config, ledger, the daemon's
@@ -67,7 +68,8 @@ async function main(): Promise<number> {
       SMTP_URL: smtp.url(),
     };
     console.log(`soak: ${MINUTES} minutes from ${fires[0]?.toISOString()}; faults ${FAULTS}`);
-    const started = startDaemonProcess(configPath, env);
+    // Started as the Docker image and the systemd unit start it.
+    const started = startDaemonProcess(configPath, env, DAEMON_NODE_FLAGS);
     daemon = started;
     let exited = false;
     void started.exit.then(() => {
