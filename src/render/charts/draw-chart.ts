@@ -5,6 +5,7 @@ import type { Runtime, Spec } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
 import { encodePng } from "./png.js";
+import { textOutliner } from "./text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
 import { vega } from "./vega.js";
 
@@ -74,6 +75,7 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
     defaultFontFamily: CHART_FONT.family,
     sansSerifFamily: CHART_FONT.family,
   };
+  const texts = textOutliner(font);
   const fitTo = { mode: "width", value: Math.round(options.width * options.scale) } as const;
 
   async function svgOf(data: ChartData): Promise<string> {
@@ -100,7 +102,7 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
     await turnOfTheLoop();
     // An opaque background: resvg's pixels are premultiplied, which equals the straight RGBA
     // encodePng takes only where every pixel is opaque.
-    const image = new Resvg(svg, { fitTo, background: "#ffffff", font }).render();
+    const image = new Resvg(texts.outline(svg), { fitTo, background: "#ffffff", font }).render();
     const { width, height } = image;
     return { png: encodePng({ width, height, pixels: image.pixels }), width, height };
   }

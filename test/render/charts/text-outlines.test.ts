@@ -1,0 +1,93 @@
+import { Resvg } from "@resvg/resvg-js";
+import { describe, expect, it } from "vitest";
+import { CHART_FONT } from "../../../src/render/charts/chart-assets.js";
+import { TEXTS_REMEMBERED, textOutliner } from "../../../src/render/charts/text-outlines.js";
+import { countColour, differingPixels, type Pixels } from "./png-pixels.js";
+
+// The painter hands resvg a chart's SVG with its text already outlined (text-outlines.ts):
+// the same pixels as resvg setting the text itself, each text outlined once.
+
+const FONT = {
+  loadSystemFonts: false,
+  fontFiles: [CHART_FONT.file],
+  defaultFontFamily: CHART_FONT.family,
+  sansSerifFamily: CHART_FONT.family,
+};
+
+function draw(svg: string): Pixels {
+  const image = new Resvg(svg, {
+    fitTo: { mode: "zoom", value: 2 },
+    background: "#ffffff",
+    font: FONT,
+  }).render();
+  return { width: image.width, height: image.height, rgba: Buffer.from(image.pixels) };
+}
+
+/** A label as Vega writes one: styled on itself, placed by a transform. */
+function label(text: string, x: number, y: number, extra = ""): string {
+  return `<text text-anchor="end" transform="translate(${x},${y})" font-family="${CHART_FONT.family}" font-size="11px" fill="#57606a"${extra}>${text}</text>`;
+}
+
+/** An SVG laid out as Vega's are: a frame group that sets `fill="none"` around every mark. */
+function chartSvg(body: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="120" viewBox="0 0 360 120"><g fill="none" transform="translate(36,10)">${body}</g></svg>`;
+}
+
+const TITLE = `<text text-anchor="start" transform="translate(0,10)" font-family="${CHART_FONT.family}" font-size="13px" font-weight="bold" fill="#1f2328">Flaky rate · Zürich Ærø (team)</text>`;
+const SUBTITLE = `<text text-anchor="start" transform="translate(0,24)" font-family="${CHART_FONT.family}" font-size="10px" fill="#57606a"><tspan x="0" dy="0">grey: prior period · blue: this period</tspan><tspan x="0" dy="12">band: 95% interval of each day</tspan></text>`;
+
+describe("outlining a chart's text before resvg draws it", () => {
+  it("draws the same pixels as resvg setting the text, and leaves no text to set", () => {
+    const svg = chartSvg(
+      `${TITLE}${SUBTITLE}${label("0%", -7, 100)}${label("12.5%", -7, 70)}<g transform="translate(0.5,0.5)">${label("Sep 27", 120, 110, ' opacity="1"')}</g>`,
+    );
+    const outlined = textOutliner(FONT).outline(svg);
+    expect(outlined).not.toContain("<text");
+    const theirs = draw(svg);
+    expect(countColour(theirs, "#1f2328")).toBeGreaterThan(500);
+    expect(differingPixels(draw(outlined), theirs).count).toBe(0);
+  });
+
+  it("drops the labels Vega hides at opacity 0, which draw nothing", () => {
+    const svg = chartSvg(`${label("Oct 4", 80, 100, ' opacity="0"')}${label("Oct 11", 160, 100)}`);
+    const texts = textOutliner(FONT);
+    const outlined = texts.outline(svg);
+    expect(texts.remembered).toBe(1);
+    expect(outlined).not.toContain("Oct 4");
+    expect(differingPixels(draw(outlined), draw(svg)).count).toBe(0);
+  });
+
+  it("leaves to resvg a text that takes its colour or font from the groups around it", () => {
+    const inheriting = `<g fill="#D55E00" font-size="20px"><text transform="translate(10,40)" font-family="${CHART_FONT.family}">warn 5%</text></g>`;
+    const svg = chartSvg(inheriting);
+    const outlined = textOutliner(FONT).outline(svg);
+    expect(outlined).toContain(">warn 5%</text>");
+    const drawn = draw(outlined);
+    expect(countColour(drawn, "#D55E00")).toBeGreaterThan(200);
+    expect(differingPixels(drawn, draw(svg)).count).toBe(0);
+  });
+
+  it("outlines each text once, wherever later charts place it", () => {
+    const texts = textOutliner(FONT);
+    texts.outline(chartSvg(`${label("0%", -7, 100)}${label("5%", -7, 60)}${TITLE}`));
+    expect(texts.remembered).toBe(3);
+    const moved = chartSvg(`${label("0%", -7, 90)}${label("5%", -7, 40)}${label("10%", -7, 10)}`);
+    const outlined = texts.outline(moved);
+    expect(texts.remembered).toBe(4);
+    expect(differingPixels(draw(outlined), draw(moved)).count).toBe(0);
+  });
+
+  it(`keeps no more than ${TEXTS_REMEMBERED} texts' outlines, however many charts it has outlined`, () => {
+    const texts = textOutliner(FONT);
+    let most = 0;
+    for (let chart = 0; chart < 60; chart++) {
+      const labels = Array.from({ length: 10 }, (_, i) =>
+        label(`chart ${chart} label ${i}`, 100, 10 + i * 10),
+      );
+      texts.outline(chartSvg(labels.join("")));
+      most = Math.max(most, texts.remembered);
+    }
+    expect(most).toBeGreaterThan(TEXTS_REMEMBERED - 10);
+    expect(most).toBeLessThanOrEqual(TEXTS_REMEMBERED);
+  });
+});
