@@ -15,20 +15,24 @@ const TEXT_ELEMENT = /<text\b[^>]*>[\s\S]*?<\/text>/g;
 const TRANSFORM = /\stransform="([^"]*)"/;
 /** A text is outlined alone only when nothing it looks like comes from the groups around it. */
 const SELF_STYLED = [/\sfont-family="/, /\sfont-size="/, /\sfill="/];
+/** Nor from elsewhere in its SVG: a gradient, a clip, a filter it names. */
+const REFERS = /url\(/;
 /** Vega keeps the labels it hides for overlapping as text at opacity 0: they draw nothing. */
 const HIDDEN = /\sopacity="0"/;
 const OUTLINE_GROUP = /<g id="text-(\d+)">/;
 
-/** What becomes of a <text>: outlined (at the origin, then moved where it was), dropped, or left to resvg. */
+/** What becomes of a <text>: outlined (at the origin, then moved where it was), dropped, or left to resvg to set. */
 type Text =
   | { kind: "outline"; atOrigin: string; transform: string | undefined }
   | { kind: "hidden" }
-  | { kind: "inherits" };
+  | { kind: "leave" };
 
 function textOf(element: string): Text {
   const self = element.slice(0, element.indexOf(">"));
   if (HIDDEN.test(self)) return { kind: "hidden" };
-  if (!SELF_STYLED.every((attribute) => attribute.test(self))) return { kind: "inherits" };
+  if (REFERS.test(self) || !SELF_STYLED.every((attribute) => attribute.test(self))) {
+    return { kind: "leave" };
+  }
   const transform = TRANSFORM.exec(self);
   return transform
     ? { kind: "outline", atOrigin: element.replace(transform[0], ""), transform: transform[1] }

@@ -67,6 +67,15 @@ describe("outlining a chart's text before resvg draws it", () => {
     expect(differingPixels(drawn, draw(svg)).count).toBe(0);
   });
 
+  it("leaves to resvg a text that fills with a gradient defined elsewhere in its SVG", () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><defs><linearGradient id="g"><stop offset="0" stop-color="#0072B2"/><stop offset="1" stop-color="#0072B2"/></linearGradient></defs><text transform="translate(10,40)" font-family="${CHART_FONT.family}" font-size="24px" fill="url(#g)">Sep 27</text></svg>`;
+    const outlined = textOutliner(FONT).outline(svg);
+    expect(outlined).toContain(">Sep 27</text>");
+    const drawn = draw(outlined);
+    expect(countColour(drawn, "#0072B2")).toBeGreaterThan(200);
+    expect(differingPixels(drawn, draw(svg)).count).toBe(0);
+  });
+
   it("outlines each text once, wherever later charts place it", () => {
     const texts = textOutliner(FONT);
     texts.outline(chartSvg(`${label("0%", -7, 100)}${label("5%", -7, 60)}${TITLE}`));
