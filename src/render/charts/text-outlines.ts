@@ -6,20 +6,26 @@ import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 // digests shares its dates. So the painter hands each SVG through here before resvg draws it:
 // every <text> becomes the outlines resvg itself made of it (its `toString()` writes text as
 // paths), remembered by the text's markup without its position. resvg still does all the
-// shaping, in the same font, so the pixels are resvg's (docs/decisions/0006, sixth stop).
+// shaping, in the same font; the pixels differ from its own drawing only by anti-aliasing
+// (docs/decisions/0006, sixth stop).
 
-/** How many texts' outlines are kept; past it, the painter starts again from none. */
-export const TEXTS_REMEMBERED = 500;
+/** How much outline markup an outliner keeps, in characters; the least recently used goes first. */
+export const OUTLINES_KEPT_CHARS = 1_000_000;
+
+type ResvgOptionsFont = NonNullable<ResvgRenderOptions["font"]>;
 
 const TEXT_ELEMENT = /<text\b[^>]*>[\s\S]*?<\/text>/g;
 const TRANSFORM = /\stransform="([^"]*)"/;
 /** A text is outlined alone only when nothing it looks like comes from the groups around it. */
 const SELF_STYLED = [/\sfont-family="/, /\sfont-size="/, /\sfill="/];
-/** Nor from elsewhere in its SVG: a gradient, a clip, a filter it names. */
-const REFERS = /url\(/;
+/**
+ * Nor from elsewhere: a colour, stroke or definition (gradient, clip) it takes from around it,
+ * or an id that could clash with the outlining's own groups.
+ */
+const NOT_ALONE = /url\(|currentColor|"inherit"|\sstroke="|\sid="/;
 /** Vega keeps the labels it hides for overlapping as text at opacity 0: they draw nothing. */
 const HIDDEN = /\sopacity="0"/;
-const OUTLINE_GROUP = /<g id="text-(\d+)">/;
+const OUTLINE_GROUP = /<g id="text-(\d+)"\/?>/;
 
 /** What becomes of a <text>: outlined (at the origin, then moved where it was), dropped, or left to resvg to set. */
 type Text =
@@ -30,7 +36,7 @@ type Text =
 function textOf(element: string): Text {
   const self = element.slice(0, element.indexOf(">"));
   if (HIDDEN.test(self)) return { kind: "hidden" };
-  if (REFERS.test(self) || !SELF_STYLED.every((attribute) => attribute.test(self))) {
+  if (NOT_ALONE.test(self) || !SELF_STYLED.every((attribute) => attribute.test(self))) {
     return { kind: "leave" };
   }
   const transform = TRANSFORM.exec(self);
@@ -39,62 +45,108 @@ function textOf(element: string): Text {
     : { kind: "outline", atOrigin: element, transform: undefined };
 }
 
+/**
+ * A copy of a string that holds nothing else alive: a string cut from a larger one (a match in
+ * a chart's SVG) can keep the whole of it in memory for as long as it is kept.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
+/**
+ * Outlines of texts (each a <text> at the origin), by text, in one pass of resvg. A text that
+ * draws nothing has no group in resvg's tree, and no outlines. Texts drawn through definitions
+ * (which resvg would write to its <defs>) are kept as they are.
+ */
+function outlinesOf(texts: readonly string[], font: ResvgOptionsFont): Map<string, string> {
+  const groups = texts.map((text, i) => `<g id="text-${i}">${text}</g>`).join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1">${groups}</svg>`;
+  const tree = new Resvg(svg, { font }).toString();
+  if (/<defs>/.test(tree)) return new Map(texts.map((text) => [text, text]));
+  const outlines = new Map(texts.map((text) => [text, ""]));
+  // The tree lists our groups in order, one after another, each closing before the next opens.
+  const parts = tree
+    .replace(/<\/svg>\s*$/, "")
+    .replace(/>\s+</g, "><")
+    .split(OUTLINE_GROUP);
+  for (let i = 1; i < parts.length; i += 2) {
+    const text = texts[Number(parts[i])];
+    const inner = parts[i + 1] ?? "";
+    const end = inner.lastIndexOf("</g>");
+    if (text !== undefined && end >= 0) outlines.set(text, inner.slice(0, end));
+  }
+  return outlines;
+}
+
 /** Turns the text of SVGs into outlines, remembering each text's. */
 export interface TextOutliner {
   /** The SVG with each of its self-styled <text> elements replaced by the same text's outlines. */
   outline(svg: string): string;
-  /** How many texts' outlines are kept now. */
-  readonly remembered: number;
+  /** How many texts it has outlined so far (each text it did not remember). */
+  readonly outlined: number;
+  /** The characters of outline markup it keeps now. */
+  readonly keptChars: number;
 }
 
 /** An outliner that sets text in `font` (resvg's font options: the ones the chart is drawn with). */
-export function textOutliner(font: NonNullable<ResvgRenderOptions["font"]>): TextOutliner {
-  const outlines = new Map<string, string>();
+export function textOutliner(
+  font: ResvgOptionsFont,
+  keepChars: number = OUTLINES_KEPT_CHARS,
+): TextOutliner {
+  // A Map iterates in insertion order: a text used again is moved to the end, so the front
+  // holds the least recently used (a title seen once), which goes first.
+  const kept = new Map<string, string>();
+  let keptChars = 0;
+  let outlined = 0;
 
-  /** Outlines the texts (each a <text> at the origin) in one pass of resvg, and keeps them. */
-  function outlineAll(texts: readonly string[]): void {
-    const groups = texts.map((text, i) => `<g id="text-${i}">${text}</g>`).join("");
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1">${groups}</svg>`;
-    const tree = new Resvg(svg, { font }).toString();
-    // Anything drawn through definitions (a gradient, a clip) is left as text for resvg.
-    const plain = /<defs\/>/.test(tree) && !/<defs>/.test(tree);
-    // A text that draws nothing has no group in the tree: its outlines are nothing.
-    for (const text of texts) outlines.set(text, plain ? "" : text);
-    if (!plain) return;
-    // The tree lists our groups in order, one after another, each closing before the next opens.
-    const parts = tree
-      .replace(/<\/svg>\s*$/, "")
-      .replace(/>\s+</g, "><")
-      .split(OUTLINE_GROUP);
-    for (let i = 1; i < parts.length; i += 2) {
-      const text = texts[Number(parts[i])];
-      const inner = parts[i + 1] ?? "";
-      if (text !== undefined) outlines.set(text, inner.slice(0, inner.lastIndexOf("</g>")));
+  function keep(text: string, outline: string): void {
+    const key = detached(text);
+    kept.set(key, detached(outline));
+    keptChars += key.length + outline.length;
+    for (const [oldest, its] of kept) {
+      if (keptChars <= keepChars) break;
+      kept.delete(oldest);
+      keptChars -= oldest.length + its.length;
     }
+  }
+
+  function recall(text: string): string | undefined {
+    const outline = kept.get(text);
+    if (outline !== undefined) {
+      kept.delete(text);
+      kept.set(text, outline);
+    }
+    return outline;
   }
 
   return {
     outline(svg) {
       const texts = [...svg.matchAll(TEXT_ELEMENT)].map(([element]) => textOf(element));
-      if (outlines.size + texts.length > TEXTS_REMEMBERED) outlines.clear();
       const missing = new Set<string>();
       for (const text of texts) {
-        if (text.kind === "outline" && !outlines.has(text.atOrigin)) missing.add(text.atOrigin);
+        if (text.kind === "outline" && !kept.has(text.atOrigin)) missing.add(text.atOrigin);
       }
-      if (missing.size > 0) outlineAll([...missing]);
+      if (missing.size > 0) {
+        outlined += missing.size;
+        for (const [text, outline] of outlinesOf([...missing], font)) keep(text, outline);
+      }
       let next = 0;
       return svg.replace(TEXT_ELEMENT, (element) => {
         const text = texts[next++];
         if (text?.kind === "hidden") return "";
         if (text?.kind !== "outline") return element;
-        const outline = outlines.get(text.atOrigin) ?? text.atOrigin;
+        // A chart with more text than is kept may have pushed out its own: set as text.
+        const outline = recall(text.atOrigin) ?? text.atOrigin;
         return text.transform === undefined
           ? outline
           : `<g transform="${text.transform}">${outline}</g>`;
       });
     },
-    get remembered() {
-      return outlines.size;
+    get outlined() {
+      return outlined;
+    },
+    get keptChars() {
+      return keptChars;
     },
   };
 }

@@ -1,11 +1,17 @@
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
-import { CHART_FONT } from "../../../src/render/charts/chart-assets.js";
-import { TEXTS_REMEMBERED, textOutliner } from "../../../src/render/charts/text-outlines.js";
+import { CHART_FONT, TREND_CHART_VEGA } from "../../../src/render/charts/chart-assets.js";
+import { chartOfSpecFile } from "../../../src/render/charts/draw-chart.js";
+import { textOutliner } from "../../../src/render/charts/text-outlines.js";
+import { fontWidthsOfFile, measureChartTextBy } from "../../../src/render/charts/text-width.js";
+import { trendChartDataOf } from "../../../src/render/charts/trend-chart.js";
+import { vega } from "../../../src/render/charts/vega.js";
+import { chartInput } from "./chart-fixture.js";
 import { countColour, differingPixels, type Pixels } from "./png-pixels.js";
 
 // The painter hands resvg a chart's SVG with its text already outlined (text-outlines.ts):
-// the same pixels as resvg setting the text itself, each text outlined once.
+// the pixels of resvg setting the text itself (but for anti-aliasing at fractional positions),
+// each text outlined once while it is kept.
 
 const FONT = {
   loadSystemFonts: false,
@@ -13,6 +19,20 @@ const FONT = {
   defaultFontFamily: CHART_FONT.family,
   sansSerifFamily: CHART_FONT.family,
 };
+
+/** The SVG Vega writes for a trend chart, laid out as the painter lays it out (draw-chart.ts). */
+async function trendChartSvg(input: Parameters<typeof chartInput>): Promise<string> {
+  measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
+  const view = new vega.View(chartOfSpecFile(TREND_CHART_VEGA), { renderer: "none" });
+  const data = trendChartDataOf(chartInput(...input));
+  for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
+  for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
+  for (let pass = 0; pass < 3; pass++) {
+    view.resize();
+    await view.runAsync();
+  }
+  return view.toSVG();
+}
 
 function draw(svg: string): Pixels {
   const image = new Resvg(svg, {
@@ -48,11 +68,25 @@ describe("outlining a chart's text before resvg draws it", () => {
     expect(differingPixels(draw(outlined), theirs).count).toBe(0);
   });
 
+  it("draws a trend chart as resvg draws it, axis labels, title and threshold included", async () => {
+    const svg = await trendChartSvg([
+      "flakyRate",
+      { subject: "Zürich & <Ærø> $1 “nightly”", thresholds: [{ level: "warn", value: 0.05 }] },
+    ]);
+    const outlined = textOutliner(FONT).outline(svg);
+    expect(outlined).not.toContain("<text");
+    const theirs = draw(svg);
+    const ours = draw(outlined);
+    // Only anti-aliasing differs, in a few pixels: a label left out would be hundreds.
+    expect(differingPixels(ours, theirs, 12).count).toBe(0);
+    expect(differingPixels(ours, theirs, 0).count).toBeLessThan(40);
+  });
+
   it("drops the labels Vega hides at opacity 0, which draw nothing", () => {
     const svg = chartSvg(`${label("Oct 4", 80, 100, ' opacity="0"')}${label("Oct 11", 160, 100)}`);
     const texts = textOutliner(FONT);
     const outlined = texts.outline(svg);
-    expect(texts.remembered).toBe(1);
+    expect(texts.outlined).toBe(1);
     expect(outlined).not.toContain("Oct 4");
     expect(differingPixels(draw(outlined), draw(svg)).count).toBe(0);
   });
@@ -76,27 +110,40 @@ describe("outlining a chart's text before resvg draws it", () => {
     expect(differingPixels(drawn, draw(svg)).count).toBe(0);
   });
 
+  it("leaves to resvg a text coloured by currentColor or stroked, which take from around it", () => {
+    const coloured = `<g color="#D55E00"><text transform="translate(10,40)" font-family="${CHART_FONT.family}" font-size="20px" fill="currentColor">warn 5%</text></g>`;
+    const stroked = `<g stroke-miterlimit="1"><text transform="translate(10,80)" font-family="${CHART_FONT.family}" font-size="20px" fill="#ffffff" stroke="#0072B2" stroke-width="3">Nov 8</text></g>`;
+    const svg = chartSvg(coloured + stroked);
+    const outlined = textOutliner(FONT).outline(svg);
+    expect(outlined).toContain(">warn 5%</text>");
+    expect(outlined).toContain(">Nov 8</text>");
+    expect(differingPixels(draw(outlined), draw(svg)).count).toBe(0);
+  });
+
   it("outlines each text once, wherever later charts place it", () => {
     const texts = textOutliner(FONT);
     texts.outline(chartSvg(`${label("0%", -7, 100)}${label("5%", -7, 60)}${TITLE}`));
-    expect(texts.remembered).toBe(3);
+    expect(texts.outlined).toBe(3);
     const moved = chartSvg(`${label("0%", -7, 90)}${label("5%", -7, 40)}${label("10%", -7, 10)}`);
     const outlined = texts.outline(moved);
-    expect(texts.remembered).toBe(4);
+    expect(texts.outlined).toBe(4);
     expect(differingPixels(draw(outlined), draw(moved)).count).toBe(0);
   });
 
-  it(`keeps no more than ${TEXTS_REMEMBERED} texts' outlines, however many charts it has outlined`, () => {
-    const texts = textOutliner(FONT);
+  it("keeps the labels every chart uses and lets titles seen once go, within what it keeps", () => {
+    const budget = 60_000;
+    const texts = textOutliner(FONT, budget);
     let most = 0;
-    for (let chart = 0; chart < 60; chart++) {
-      const labels = Array.from({ length: 10 }, (_, i) =>
-        label(`chart ${chart} label ${i}`, 100, 10 + i * 10),
-      );
-      texts.outline(chartSvg(labels.join("")));
-      most = Math.max(most, texts.remembered);
+    for (let chart = 0; chart < 40; chart++) {
+      const title = label(`Flaky rate · Project ${chart} with a rather long name`, 0, 10);
+      texts.outline(chartSvg(`${title}${label("0%", -7, 100)}${label("Sep 27", 120, 110)}`));
+      most = Math.max(most, texts.keptChars);
     }
-    expect(most).toBeGreaterThan(TEXTS_REMEMBERED - 10);
-    expect(most).toBeLessThanOrEqual(TEXTS_REMEMBERED);
+    expect(most).toBeGreaterThan(budget / 2);
+    expect(most).toBeLessThanOrEqual(budget);
+    // 40 titles, and the two labels once: those were kept throughout.
+    expect(texts.outlined).toBe(42);
+    texts.outline(chartSvg(`${label("0%", -7, 50)}${label("Sep 27", 200, 110)}`));
+    expect(texts.outlined).toBe(42);
   });
 });
