@@ -91,33 +91,44 @@ describe("outlining a chart's text before resvg draws it", () => {
     expect(differingPixels(draw(outlined), draw(svg)).count).toBe(0);
   });
 
-  it("leaves to resvg a text that takes its colour or font from the groups around it", () => {
-    const inheriting = `<g fill="#D55E00" font-size="20px"><text transform="translate(10,40)" font-family="${CHART_FONT.family}">warn 5%</text></g>`;
-    const svg = chartSvg(inheriting);
+  const F = CHART_FONT.family;
+  it.each([
+    {
+      what: "takes its colour and size from the groups around it",
+      svg: chartSvg(
+        `<g fill="#D55E00" font-size="20px"><text transform="translate(10,40)" font-family="${F}">warn 5%</text></g>`,
+      ),
+      text: "warn 5%",
+      colour: "#D55E00",
+    },
+    {
+      what: "is coloured by currentColor, set around it",
+      svg: chartSvg(
+        `<g color="#D55E00"><text transform="translate(10,40)" font-family="${F}" font-size="20px" fill="currentColor">warn 5%</text></g>`,
+      ),
+      text: "warn 5%",
+      colour: "#D55E00",
+    },
+    {
+      what: "is stroked (its corners set around it)",
+      svg: chartSvg(
+        `<g stroke-miterlimit="1"><text transform="translate(10,80)" font-family="${F}" font-size="20px" fill="#ffffff" stroke="#0072B2" stroke-width="3">Nov 8</text></g>`,
+      ),
+      text: "Nov 8",
+      colour: "#0072B2",
+    },
+    {
+      what: "fills with a gradient defined elsewhere in its SVG",
+      svg: `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><defs><linearGradient id="g"><stop offset="0" stop-color="#0072B2"/><stop offset="1" stop-color="#0072B2"/></linearGradient></defs><text transform="translate(10,40)" font-family="${F}" font-size="24px" fill="url(#g)">Sep 27</text></svg>`,
+      text: "Sep 27",
+      colour: "#0072B2",
+    },
+  ])("leaves to resvg a text that $what", ({ svg, text, colour }) => {
     const outlined = textOutliner(FONT).outline(svg);
-    expect(outlined).toContain(">warn 5%</text>");
+    expect(outlined).toContain(`>${text}</text>`);
     const drawn = draw(outlined);
-    expect(countColour(drawn, "#D55E00")).toBeGreaterThan(200);
+    expect(countColour(drawn, colour)).toBeGreaterThan(200);
     expect(differingPixels(drawn, draw(svg)).count).toBe(0);
-  });
-
-  it("leaves to resvg a text that fills with a gradient defined elsewhere in its SVG", () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><defs><linearGradient id="g"><stop offset="0" stop-color="#0072B2"/><stop offset="1" stop-color="#0072B2"/></linearGradient></defs><text transform="translate(10,40)" font-family="${CHART_FONT.family}" font-size="24px" fill="url(#g)">Sep 27</text></svg>`;
-    const outlined = textOutliner(FONT).outline(svg);
-    expect(outlined).toContain(">Sep 27</text>");
-    const drawn = draw(outlined);
-    expect(countColour(drawn, "#0072B2")).toBeGreaterThan(200);
-    expect(differingPixels(drawn, draw(svg)).count).toBe(0);
-  });
-
-  it("leaves to resvg a text coloured by currentColor or stroked, which take from around it", () => {
-    const coloured = `<g color="#D55E00"><text transform="translate(10,40)" font-family="${CHART_FONT.family}" font-size="20px" fill="currentColor">warn 5%</text></g>`;
-    const stroked = `<g stroke-miterlimit="1"><text transform="translate(10,80)" font-family="${CHART_FONT.family}" font-size="20px" fill="#ffffff" stroke="#0072B2" stroke-width="3">Nov 8</text></g>`;
-    const svg = chartSvg(coloured + stroked);
-    const outlined = textOutliner(FONT).outline(svg);
-    expect(outlined).toContain(">warn 5%</text>");
-    expect(outlined).toContain(">Nov 8</text>");
-    expect(differingPixels(draw(outlined), draw(svg)).count).toBe(0);
   });
 
   it("outlines each text once, wherever later charts place it", () => {
