@@ -32,7 +32,10 @@ const MINUTES = wholeNumber(process.env.SOAK_MINUTES ?? "10", "SOAK_MINUTES");
 const FAULTS =
   process.env.SOAK_FAULTS ??
   "429:0.1,500:0.025,503:0.025,reset:0.02,slow:0.02,malformed:0.01,retry-after=1,slow-ms=8000";
-const PROJECTS = 4;
+// Enough projects that the API still meets the faults: the day store answers the days it
+// holds, and asks again for a day not yet final only every 5 minutes, so 4 projects made 27
+// requests in 10 minutes, 4 of them faulted.
+const PROJECTS = 16;
 const LEAD_MS = 20_000; // the first minute's fire comes at least this long after the start
 const SETTLE_MS = 60_000; // the last minute's slots get this long to arrive
 const GRACE_MS = 120_000; // and, only if some are missing, this much more
@@ -48,7 +51,7 @@ function wholeNumber(text: string, name: string): number {
 async function main(): Promise<number> {
   const startedIso = new Date().toISOString();
   const loadBefore = loadavg();
-  const emulator = await startEmulator({ projects: 6, faults: FAULTS });
+  const emulator = await startEmulator({ projects: PROJECTS, faults: FAULTS });
   const slack = await startFakeSlack();
   const smtp = await startSmtpServer();
   const dir = await mkdtemp(join(tmpdir(), "soak-"));
