@@ -15,9 +15,9 @@ import { vega } from "./vega.js";
 // a test fails while the file is stale), so Vega-Lite is never loaded at run time. A painter
 // feeds one Vega view (renderer "none") each chart's data in turn and writes it as SVG, which
 // resvg rasterises (png.ts writes the PNG), its text outlined once per painter, not once per
-// chart (text-outlines.ts). Text is set in the font bundled with the package
-// and never in a system font (`loadSystemFonts: false`), so a chart looks the same on a laptop,
-// in CI and in the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
+// chart (text-outlines.ts). Text is set in the font bundled with the package and never in a
+// system font (`loadSystemFonts: false`), so a chart looks the same on a laptop, in CI and in
+// the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
 
 /** Layouts a chart may take to settle on its plot's width; one or two in practice. */
 const MAX_LAYOUT_PASSES = 4;
