@@ -3,7 +3,11 @@ import { datesIn } from "../src/periods/calendar-date.js";
 import type { DigestChartData } from "../src/render/charts/digest-charts.js";
 import { sumDailySeries } from "../src/report/daily-series.js";
 import type { DailyPoint, Report } from "../src/report/types.js";
-import { CHART_PERIODS, CHART_WINDOW } from "../test/render/charts/chart-fixture.js";
+import {
+  CHART_PERIODS,
+  CHART_WINDOW,
+  flakyWarningsOn,
+} from "../test/render/charts/chart-fixture.js";
 import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 
 // The charts of a 30-project team's weekly digest: 8 weeks of days per project summed for the
@@ -50,14 +54,7 @@ function teamReport(team: string): Report {
   };
   const ok = base.projects.filter((p) => p.status === "ok");
   // Five projects the news names (an alert firing on each), charted after the team.
-  const alerts = ok.slice(0, 5).map((p) => ({
-    alert: "flaky-rate",
-    severity: "warn" as const,
-    value: 0.05,
-    threshold: 0.03,
-    projectId: p.projectId,
-    metricName: "flaky rate",
-  }));
+  const alerts = flakyWarningsOn(ok.slice(0, 5).map((p) => p.projectId));
   return { ...base, periods: { ...base.periods, ...CHART_PERIODS }, alerts };
 }
 

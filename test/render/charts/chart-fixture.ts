@@ -1,7 +1,7 @@
 import { datesIn } from "../../../src/periods/calendar-date.js";
 import type { Period } from "../../../src/periods/types.js";
 import type { TrendChartInput } from "../../../src/render/charts/trend-chart.js";
-import type { DailyPoint } from "../../../src/report/types.js";
+import type { DailyPoint, FiringAlert } from "../../../src/report/types.js";
 import { EMPTY_FIGURES, figures } from "../report-fixture.js";
 
 // Eight weeks of a team's days, the same on every run: weekends without runs, a quiet flaky
@@ -12,6 +12,21 @@ export const CHART_PERIODS = {
   current: { start: "2026-11-09", end: "2026-11-15" },
   prior: { start: "2026-11-02", end: "2026-11-08" },
 };
+/**
+ * A flaky-rate warning firing on each of the projects: the digest's news names them, so their
+ * charts follow the team's.
+ */
+export function flakyWarningsOn(projectIds: readonly string[]): FiringAlert[] {
+  return projectIds.map((projectId) => ({
+    alert: "flaky-rate",
+    severity: "warn",
+    value: 0.05,
+    threshold: 0.03,
+    projectId,
+    metricName: "flaky rate",
+  }));
+}
+
 /** The small day with the spike: a Thursday of the current week. */
 export const SPIKE_DATE = "2026-11-12";
 

@@ -7,7 +7,7 @@ import {
 import type { ChartPainter } from "../../../src/render/charts/draw-chart.js";
 import { encodePng } from "../../../src/render/charts/png.js";
 import { manyProjectsReport } from "../report-fixture.js";
-import { CHART_PERIODS, CHART_WINDOW, chartDays } from "./chart-fixture.js";
+import { CHART_PERIODS, CHART_WINDOW, chartDays, flakyWarningsOn } from "./chart-fixture.js";
 
 // A digest's charts, as renderDigestCharts asks a painter for them and hands them back.
 
@@ -30,14 +30,7 @@ function digest() {
   const report = {
     ...base,
     periods: { ...base.periods, ...CHART_PERIODS },
-    alerts: alerted.map((p) => ({
-      alert: "flaky-rate",
-      severity: "warn" as const,
-      value: 0.05,
-      threshold: 0.03,
-      projectId: p.projectId,
-      metricName: "flaky rate",
-    })),
+    alerts: flakyWarningsOn(alerted.map((p) => p.projectId)),
   };
   const data: DigestChartData = {
     window: CHART_WINDOW,
