@@ -1,32 +1,47 @@
 import { afterEach } from "vitest";
 import { type DaemonProcess, runCli } from "./daemon-process.js";
-import { type LiveConfigOptions, type LiveSetup, startLiveSetup } from "./live-setup.js";
+import { startLiveSetup } from "./live-setup.js";
+
+/** What test daemons run on: their config, their environment, and how to close it all. */
+interface DaemonSetup {
+  configPath: string;
+  env: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
 
 /**
- * A test file's live setups and the daemons its tests start: after each test the daemons are
- * killed and the setup closed. `setup()` starts the fakes; `start()` a daemon against them.
+ * A test file's setups and the daemons its tests start on them: after each test every daemon is
+ * SIGKILLed and the setup closed. Call it at the top of the file. `setup(...)` starts a setup
+ * with `startSetup`; `start()` a daemon (`node dist/cli.js start`) on it.
  */
-export function useLiveDaemons() {
-  let live: LiveSetup | null = null;
+export function daemonsPerTest<S extends DaemonSetup, A extends unknown[]>(
+  startSetup: (...options: A) => Promise<S>,
+) {
+  let current: S | null = null;
   const children: DaemonProcess[] = [];
   afterEach(async () => {
     for (const child of children.splice(0)) {
       child.child.kill("SIGKILL");
       await child.exit;
     }
-    await live?.close();
-    live = null;
+    await current?.close();
+    current = null;
   });
   return {
-    async setup(options?: LiveConfigOptions): Promise<LiveSetup> {
-      live = await startLiveSetup(options);
-      return live;
+    async setup(...options: A): Promise<S> {
+      current = await startSetup(...options);
+      return current;
     },
     /** `start --config <setup's config> ...args`. */
-    start(setup: LiveSetup, args: string[] = []): DaemonProcess {
+    start(setup: S, args: string[] = []): DaemonProcess {
       const daemon = runCli(["start", "--config", setup.configPath, ...args], setup.env);
       children.push(daemon);
       return daemon;
     },
   };
+}
+
+/** The live setups (the fakes: emulator, Slack, SMTP) and the daemons run on them. */
+export function useLiveDaemons() {
+  return daemonsPerTest(startLiveSetup);
 }

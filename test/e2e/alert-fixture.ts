@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
 import { stringify } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
-import { type DaemonProcess, startDaemonProcess } from "../daemon/daemon-process.js";
+import type { DaemonProcess } from "../daemon/daemon-process.js";
+import { daemonsPerTest } from "../daemon/live-daemons.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,
@@ -44,27 +44,8 @@ export function alertDaemons(): {
   setup(options: AlertSetupOptions): Promise<AlertSetup>;
   daemon(s: AlertSetup): DaemonProcess;
 } {
-  let current: AlertSetup | null = null;
-  const children: DaemonProcess[] = [];
-  afterEach(async () => {
-    for (const child of children.splice(0)) {
-      child.child.kill("SIGKILL");
-      await child.exit;
-    }
-    await current?.close();
-    current = null;
-  });
-  return {
-    async setup(options) {
-      current = await startAlertSetup(options);
-      return current;
-    },
-    daemon(s) {
-      const daemon = startDaemonProcess(s.configPath, s.env);
-      children.push(daemon);
-      return daemon;
-    },
-  };
+  const daemons = daemonsPerTest(startAlertSetup);
+  return { setup: daemons.setup, daemon: (s) => daemons.start(s) };
 }
 
 /** What an alert setup is asked for. */
