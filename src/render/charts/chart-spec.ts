@@ -139,7 +139,9 @@ export function trendChartSpec(size: {
           },
           x2: { field: "t2" },
           fill: colourField("fill"),
-          opacity: { field: "opacity", type: "quantitative", scale: null, legend: null },
+          // Fill opacity, not opacity: resvg draws an element with an opacity of its own on a
+          // layer of its own and blends that in (docs/decisions/0006, seventh stop).
+          fillOpacity: { field: "opacity", type: "quantitative", scale: null, legend: null },
         },
       },
       {
@@ -147,7 +149,7 @@ export function trendChartSpec(size: {
         mark: {
           type: "area",
           color: CHART_COLOURS.band,
-          opacity: 0.35,
+          fillOpacity: 0.35,
           invalid: "break-paths-filter-domains",
         },
         encoding: { x, y: { ...y, field: "low" }, y2: { field: "high" } },
