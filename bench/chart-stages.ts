@@ -2,14 +2,17 @@ import { Resvg } from "@resvg/resvg-js";
 import { CHART_FONT, TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
 import { chartOfSpecFile } from "../src/render/charts/draw-chart.js";
 import { encodePng } from "../src/render/charts/png.js";
+import { textOutliner } from "../src/render/charts/text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "../src/render/charts/text-width.js";
 import { CHART_SIZE, trendChartDataOf } from "../src/render/charts/trend-chart.js";
 import { vega } from "../src/render/charts/vega.js";
 import { chartInput } from "../test/render/charts/chart-fixture.js";
 
 // Where a chart's time goes, stage by stage: CPU time of N charts through each stage, divided
-// by N, for a few rounds (the first is the cold one). FONT=<ttf> and SCALE=<n> try another
-// font file or pixel ratio. `npx tsx bench/chart-stages.ts`.
+// by N, for a few rounds (the first is the cold one). As the painter draws: each SVG's text
+// outlined by text-outlines.ts (the same chart each time, so after the first round every text
+// is remembered) before resvg parses it. FONT=<ttf> and SCALE=<n> try another font file or
+// pixel ratio. `npx tsx bench/chart-stages.ts`.
 
 const N = 12;
 const ROUNDS = 4;
@@ -49,6 +52,7 @@ const options = {
     sansSerifFamily: CHART_FONT.family,
   },
 };
+const texts = textOutliner(options.font);
 for (let round = 0; round < ROUNDS; round++) {
   process.stdout.write(`round ${round + 1}, CPU per chart:\n`);
   await stage("vega: data, layout", async () => {
@@ -64,8 +68,9 @@ for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < N; i++) out.push(await view.toSVG());
     return out;
   });
-  const parsed = await stage("resvg: font, parse, text", () =>
-    svgs.map((svg) => new Resvg(svg, options)),
+  const outlined = await stage("text outlined", () => svgs.map((svg) => texts.outline(svg)));
+  const parsed = await stage("resvg: font, parse", () =>
+    outlined.map((svg) => new Resvg(svg, options)),
   );
   const images = await stage("resvg: rasterise", () => parsed.map((p) => p.render()));
   await stage("PNG encode: png.ts (drawn)", () => images.map((image) => encodePng(image)));
