@@ -5,11 +5,11 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary matches.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
+# No install scripts and no compiler: on Node 24 the ledger opens with better-sqlite3 13, whose
+# Node-API binaries ship in its package. better-sqlite3 12, the driver for Node 20, is left
+# unbuilt: compiled against Node 24.19+ headers it aborts the daemon (src/state/sqlite.ts).
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev

@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
 import { foreignDatabaseError, newerSchemaError, wrongSchemaError } from "./ledger-problem.js";
 import { missingFromSchema, readSchemaTables, type SchemaTables } from "./schema-tables.js";
+import { Database } from "./sqlite.js";
 
 // The ledger's schema, versioned in code: migration N brings a file to `user_version` N. All
 // pending migrations run at open in one transaction, so a file is never half-migrated, and a
@@ -202,7 +202,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Brings the file up to SCHEMA_VERSION, then checks it has every table and column this code
  * uses. Refuses, untouched, a file written by a newer version and another program's database.
  */
-export function migrate(db: Database.Database, location: string): void {
+export function migrate(db: Database, location: string): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > SCHEMA_VERSION) throw newerSchemaError(location, current, SCHEMA_VERSION);

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
-import Database from "better-sqlite3";
 import type { Logger } from "../logger.js";
 import type { DayStore } from "./day-store.js";
 import { describeUrl } from "./describe-url.js";
 import { openLedger } from "./open-ledger.js";
 import type { StoreConfig } from "./open-store.js";
+import { Database } from "./sqlite.js";
 import { createSqliteDayStore } from "./sqlite-day-store.js";
 
 // The day store lives in the ledger (same file or database, same migrations) on a connection of

@@ -1,7 +1,6 @@
 import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
 import { createAcknowledgementStore } from "./acknowledgements.js";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { asyncLedger } from "./async-ledger.js";
@@ -13,6 +12,7 @@ import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger
 import { migrate } from "./migrations.js";
 import { createSilenceStore } from "./silences.js";
 import { createSlotStore } from "./slot-store.js";
+import { Database } from "./sqlite.js";
 
 // The SQLite ledger: one file, WAL so one-off commands read and write beside a running
 // daemon, a busy timeout so they wait for each other's short transactions instead of failing,
@@ -100,7 +100,7 @@ function readProblem(read: () => unknown): string | null {
   }
 }
 
-function connect(location: string): Database.Database {
+function connect(location: string): Database {
   if (statSync(location, { throwIfNoEntry: false })?.isDirectory()) throw directoryError(location);
   mkdirSync(dirname(location), { recursive: true });
   const db = new Database(location, { timeout: BUSY_TIMEOUT_MS });

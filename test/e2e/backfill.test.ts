@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backfillCommand } from "../../src/commands/backfill-command.js";
 import { exportCommand } from "../../src/commands/export-command.js";
@@ -10,6 +9,7 @@ import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
 import { Secret } from "../../src/secret.js";
 import { openDayStore } from "../../src/state/open-day-store.js";
+import { Database } from "../../src/state/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { API_KEY, tempDir, writeConfig } from "./e2e-setup.js";
 import { CLI, requireBuiltCli, runCli } from "./run-cli.js";

@@ -9,9 +9,9 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { SCHEMA_VERSION } from "../../src/state/migrations.js";
 import { openLedger } from "../../src/state/open-ledger.js";
+import { Database } from "../../src/state/sqlite.js";
 import { aSlot } from "./ledger-builders.js";
 
 /**
@@ -114,7 +114,7 @@ export function newerLedger(dir: string): string {
   });
 }
 
-function withDatabase(path: string, build: (db: Database.Database) => void): string {
+function withDatabase(path: string, build: (db: Database) => void): string {
   const db = new Database(path);
   try {
     build(db);

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LedgerError } from "../../src/errors.js";
@@ -10,6 +9,7 @@ import type { AlertNotification } from "../../src/messages.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
+import { Database } from "../../src/state/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { aSlot } from "./ledger-builders.js";
 
