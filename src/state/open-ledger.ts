@@ -48,8 +48,12 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
 export function ledgerExists(path: string): boolean {
   const location = resolve(path);
   try {
-    return statSync(location, { throwIfNoEntry: false }) !== undefined;
+    statSync(location);
+    return true;
   } catch (error) {
+    // Only ENOENT means no ledger: a path under a file (ENOTDIR) is a mistake to name, though
+    // Node 24's `throwIfNoEntry: false` would answer it with "nothing here" too.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw ledgerProblem(location, error) ?? error;
   }
 }
