@@ -1,6 +1,13 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Database, SQLITE_DRIVER, sqliteDriverFor } from "../../src/state/sqlite.js";
+import {
+  Database,
+  NODE_API_OF_13,
+  SQLITE_DRIVER,
+  sqliteDriverFor,
+} from "../../src/state/sqlite.js";
 
 // Which better-sqlite3 opens the SQLite files: 13 (Node-API) where the runtime has Node-API 10,
 // since 12 aborts on Node 24.19 and later when V8 collects a statement; 12 where it has not.
@@ -13,6 +20,7 @@ describe("the SQLite driver", () => {
     ["10", "better-sqlite3-napi"], // Node 22.14 and later, 24
     ["11", "better-sqlite3-napi"],
     [undefined, "better-sqlite3"],
+    ["1e1", "better-sqlite3"],
   ])("Node-API %s opens files with %s", (nodeApi, driver) => {
     expect(sqliteDriverFor(nodeApi)).toBe(driver);
   });
@@ -21,6 +29,14 @@ describe("the SQLite driver", () => {
     const { version } = requireHere(`${SQLITE_DRIVER}/package.json`) as { version: string };
     const major = Number(version.split(".")[0]);
     expect(major).toBe(Number(process.versions.napi) >= 10 ? 13 : 12);
+  });
+
+  it("is chosen alike by the ledger fixture that runs in plain node", () => {
+    const fixture = readFileSync(
+      join(import.meta.dirname, "fixtures", "hold-write-lock.mjs"),
+      "utf8",
+    );
+    expect(fixture).toContain(`Number(process.versions.napi) >= ${NODE_API_OF_13}`);
   });
 
   it("opens a database, runs a transaction and reads it back", () => {
