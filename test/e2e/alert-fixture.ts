@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DateTime } from "luxon";
 import { stringify } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import type { DaemonProcess } from "../daemon/daemon-process.js";
@@ -31,9 +32,17 @@ export interface AlertSetup {
 export const CHANNEL = "C0123ABCD";
 export const MENTION = "<!subteam^S0ONCALL>";
 
-/** The emulator's today, three days ahead: yesterday (Berlin) is its 7.5% day, critical. */
+/** The team's zone: the alert's window is its previous day there. */
+const ZONE = "Europe/Berlin";
+
+/**
+ * The emulator's today, three days after the team's (Berlin's, not UTC's: from 23:00 UTC
+ * Berlin is a day ahead): the team's yesterday is its 7.5% day, critical.
+ */
 export function spikeToday(): string {
-  return new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const today = DateTime.now().setZone(ZONE).plus({ days: 3 }).toISODate();
+  if (today === null) throw new Error(`no date in ${ZONE}`);
+  return today;
 }
 
 /**
@@ -82,7 +91,7 @@ export async function startAlertSetup(options: AlertSetupOptions): Promise<Alert
       {
         name: "design",
         title: "Design system team",
-        timezone: "Europe/Berlin",
+        timezone: ZONE,
         projects: [{ id: spiking, ...(options.owners ? { owners: options.owners } : {}) }],
         digests: options.digest
           ? [
