@@ -69,24 +69,25 @@ export async function renderDigestCharts(
     })),
   );
   const drawer = trendCharts(options);
-  const inDrawingOrder = METRICS.flatMap((metric) => charts.filter((c) => c.metric === metric));
-  const drawn = await Promise.all(
-    inDrawingOrder.map(async (chart) => ({
-      at: charts.indexOf(chart),
-      chart: await drawer.draw(
+  // Asked for one metric after the other, each kept at its subject's place.
+  const drawn: Promise<Chart>[] = [];
+  for (const metric of METRICS) {
+    charts.forEach((chart, at) => {
+      if (chart.metric !== metric) return;
+      drawn[at] = drawer.draw(
         {
-          metric: chart.metric,
+          metric,
           subject: chart.subject.name,
           window: data.window,
           days: chart.subject.days,
           periods: report.periods,
-          thresholds: data.thresholds[chart.metric],
+          thresholds: data.thresholds[metric],
         },
         chart.slug,
-      ),
-    })),
-  );
-  return drawn.sort((a, b) => a.at - b.at).map(({ chart }) => chart);
+      );
+    });
+  }
+  return Promise.all(drawn);
 }
 
 /**
