@@ -1,13 +1,12 @@
 import { performance } from "node:perf_hooks";
 import { datesIn } from "../src/periods/calendar-date.js";
+import { chartWindow, defaultChartDays } from "../src/periods/chart-window.js";
+import { periodsForFire } from "../src/periods/periods-for-fire.js";
+import type { Period } from "../src/periods/types.js";
 import type { DigestChartData } from "../src/render/charts/digest-charts.js";
 import { sumDailySeries } from "../src/report/daily-series.js";
 import type { DailyPoint, Report } from "../src/report/types.js";
-import {
-  CHART_PERIODS,
-  CHART_WINDOW,
-  flakyWarningsOn,
-} from "../test/render/charts/chart-fixture.js";
+import { flakyWarningsOn } from "../test/render/charts/chart-fixture.js";
 import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 
 // The charts of a 30-project team's weekly digest: 8 weeks of days per project summed for the
@@ -23,6 +22,27 @@ import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 
 const PROJECTS = 30;
 const MB = 1024 * 1024;
+
+/**
+ * The weekly digest's periods and chart window, worked out as the daemon works them out
+ * before it draws: in the team's zone, with luxon, on Monday 16 November 2026 at 09:00 in
+ * Berlin (the week of 9–15 November against the week before, and 8 weeks of days). A process
+ * that has never worked in a zone has not yet read the time-zone and locale data built into the
+ * node executable; a daemon has, long before its first chart, so the bench's first digest must
+ * not be charged for it (docs/decisions/0006, eighth stop).
+ */
+function weeklyDigestPeriods(): { periods: { current: Period; prior: Period }; window: Period } {
+  const pair = periodsForFire({
+    fireAt: new Date("2026-11-16T08:00:00Z"),
+    timezone: "Europe/Berlin",
+    kind: "previous_week",
+    compareTo: "previous_period",
+    weekStartsOn: 1,
+  });
+  const periods = { current: pair.current, prior: pair.prior };
+  return { periods, window: chartWindow(periods, defaultChartDays(pair.kind)) };
+}
+const { periods: CHART_PERIODS, window: CHART_WINDOW } = weeklyDigestPeriods();
 
 function projectDays(seed: number): DailyPoint[] {
   return datesIn(CHART_WINDOW).map((date, i) => {
