@@ -4,6 +4,7 @@ import { Resvg } from "@resvg/resvg-js";
 import type { Runtime, Spec } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
+import { freeBytes } from "./free-bytes.js";
 import { encodePng } from "./png.js";
 import { textOutliner } from "./text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
@@ -96,7 +97,7 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
 
   async function paint(data: ChartData): Promise<DrawnChart> {
     const svg = await svgOf(data);
-    // resvg's native memory (each image's 1.15 MB pixmap, the copy of its pixels) is freed by
+    // resvg's native memory (each image's 1.15 MB pixmap and its tree) is freed by
     // finalizers that Node runs from the event loop once V8 has collected the image, not during
     // the collection: without a turn of the loop between charts, none of a digest's images
     // would be freed before its last chart is drawn.
@@ -105,7 +106,12 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
     // encodePng takes only where every pixel is opaque.
     const image = new Resvg(texts.outline(svg), { fitTo, background: "#ffffff", font }).render();
     const { width, height } = image;
-    return { png: encodePng({ width, height, pixels: image.pixels }), width, height };
+    // The copy of its pixels is ours to free once encoded (free-bytes.ts); the pixmap waits
+    // for the collector, as above.
+    const pixels = image.pixels;
+    const png = encodePng({ width, height, pixels });
+    freeBytes(pixels);
+    return { png, width, height };
   }
 
   let queue: Promise<unknown> = Promise.resolve();

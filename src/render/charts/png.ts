@@ -1,4 +1,5 @@
 import { crc32, deflateSync } from "node:zlib";
+import { freeBytes } from "./free-bytes.js";
 
 // A PNG written from a chart's pixels with node:zlib instead of resvg's own encoder, which took
 // twice as long for a larger file (docs/decisions/0006, third stop): RGBA, every scanline
@@ -39,17 +40,20 @@ export function encodePng(image: RgbaImage): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = BIT_DEPTH;
   header[9] = COLOUR_RGBA;
+  const lines = scanlines(pixels, stride, height);
+  const compressed = deflateSync(lines, { level: LEVEL });
+  freeBytes(lines);
   return Buffer.concat([
     SIGNATURE,
     chunk("IHDR", header),
-    chunk("IDAT", deflateSync(scanlines(pixels, stride, height), { level: LEVEL })),
+    chunk("IDAT", compressed),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
 
-/** Each row of pixels after its filter byte. */
+/** Each row of pixels after its filter byte, in a buffer of its own (never Node's pool of small ones). */
 function scanlines(pixels: Uint8Array, stride: number, height: number): Buffer {
-  const lines = Buffer.allocUnsafe((stride + 1) * height);
+  const lines = Buffer.allocUnsafeSlow((stride + 1) * height);
   for (let y = 0; y < height; y++) {
     const at = y * (stride + 1);
     lines[at] = FILTER_NONE;
