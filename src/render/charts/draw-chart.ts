@@ -4,8 +4,7 @@ import { Resvg } from "@resvg/resvg-js";
 import type { Runtime, Spec } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData } from "./chart-spec.js";
-import { freeBytes } from "./free-bytes.js";
-import { encodePng } from "./png.js";
+import { encodePngOfOwnPixels } from "./png.js";
 import { textOutliner } from "./text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
 import { vega } from "./vega.js";
@@ -106,11 +105,9 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
     // encodePng takes only where every pixel is opaque.
     const image = new Resvg(texts.outline(svg), { fitTo, background: "#ffffff", font }).render();
     const { width, height } = image;
-    // The copy of its pixels is ours to free once encoded (free-bytes.ts); the pixmap waits
+    // The copy of its pixels is ours, freed once encoded (free-bytes.ts); the pixmap waits
     // for the collector, as above.
-    const pixels = image.pixels;
-    const png = encodePng({ width, height, pixels });
-    freeBytes(pixels);
+    const png = encodePngOfOwnPixels({ width, height, pixels: image.pixels });
     return { png, width, height };
   }
 

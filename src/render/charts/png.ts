@@ -25,8 +25,11 @@ const BIT_DEPTH = 8;
 const COLOUR_RGBA = 6;
 const FILTER_NONE = 0;
 
-/** The image as a PNG file: lossless, its pixels exactly as given; at least 1×1 (PNG has no empty image). */
-export function encodePng(image: RgbaImage): Buffer {
+/**
+ * The image as a PNG file: lossless, its pixels exactly as given; at least 1×1 (PNG has no
+ * empty image). Its own scanlines are freed with `free` once compressed.
+ */
+export function encodePng(image: RgbaImage, free: (bytes: Uint8Array) => void = freeBytes): Buffer {
   const { width, height, pixels } = image;
   if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
     throw new RangeError(`a PNG is at least 1×1 pixels, not ${width}×${height}`);
@@ -42,13 +45,26 @@ export function encodePng(image: RgbaImage): Buffer {
   header[9] = COLOUR_RGBA;
   const lines = scanlines(pixels, stride, height);
   const compressed = deflateSync(lines, { level: LEVEL });
-  freeBytes(lines);
+  free(lines);
   return Buffer.concat([
     SIGNATURE,
     chunk("IHDR", header),
     chunk("IDAT", compressed),
     chunk("IEND", Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * The image as a PNG file, its pixels freed with `free` once encoded: for pixels nothing else
+ * reads, such as the copy resvg hands out for each image.
+ */
+export function encodePngOfOwnPixels(
+  image: RgbaImage,
+  free: (bytes: Uint8Array) => void = freeBytes,
+): Buffer {
+  const png = encodePng(image, free);
+  free(image.pixels);
+  return png;
 }
 
 /** Each row of pixels after its filter byte, in a buffer of its own (never Node's pool of small ones). */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
-import { encodePng } from "../../../src/render/charts/png.js";
+import { encodePng, encodePngOfOwnPixels } from "../../../src/render/charts/png.js";
 import { decodePng, pngSize } from "./png-pixels.js";
 
 // The charts' PNGs are written by png.ts from resvg's pixels; resvg's own encoder (asPng) is
@@ -62,5 +62,35 @@ describe("encodePng", () => {
         `a PNG is at least 1×1 pixels, not ${width}×${height}`,
       );
     }
+  });
+});
+
+describe("freeing what the PNG no longer needs", () => {
+  // A stand-in for freeBytes that wipes what it is given, on every Node (freeBytes detaches only
+  // on Node 21 and later): freed too early, the PNG would decode to black.
+  const freed: Uint8Array[] = [];
+  const wipe = (bytes: Uint8Array) => {
+    freed.push(bytes);
+    bytes.fill(0);
+  };
+  const pixelsOf = () => Uint8Array.from(render(SHAPES).pixels);
+
+  it("frees its scanlines only once compressed, and leaves the caller's pixels alone", () => {
+    freed.length = 0;
+    const pixels = pixelsOf();
+    const png = encodePng({ width: 101, height: 37, pixels }, wipe);
+    expect(freed).toHaveLength(1);
+    expect(freed[0]).not.toBe(pixels);
+    expect(pixels).toEqual(pixelsOf());
+    expect(decodePng(png).rgba.equals(Buffer.from(pixelsOf()))).toBe(true);
+  });
+
+  it("frees pixels it was handed only once they are encoded", () => {
+    freed.length = 0;
+    const pixels = pixelsOf();
+    const png = encodePngOfOwnPixels({ width: 101, height: 37, pixels }, wipe);
+    expect(freed.at(-1)).toBe(pixels);
+    expect(pixels.every((byte) => byte === 0)).toBe(true);
+    expect(decodePng(png).rgba.equals(Buffer.from(pixelsOf()))).toBe(true);
   });
 });
