@@ -66,17 +66,22 @@ describe("encodePng", () => {
 });
 
 describe("freeing what the PNG no longer needs", () => {
-  // A stand-in for freeBytes that wipes what it is given, on every Node (freeBytes detaches only
-  // on Node 21 and later): freed too early, the PNG would decode to black.
-  const freed: Uint8Array[] = [];
-  const wipe = (bytes: Uint8Array) => {
-    freed.push(bytes);
-    bytes.fill(0);
-  };
+  /**
+   * A stand-in for freeBytes that wipes what it is given, on every Node (freeBytes detaches
+   * only on Node 21 and later): freed too early, the PNG would decode to black.
+   */
+  function wiper() {
+    const freed: Uint8Array[] = [];
+    const wipe = (bytes: Uint8Array) => {
+      freed.push(bytes);
+      bytes.fill(0);
+    };
+    return { freed, wipe };
+  }
   const pixelsOf = () => Uint8Array.from(render(SHAPES).pixels);
 
   it("frees its scanlines only once compressed, and leaves the caller's pixels alone", () => {
-    freed.length = 0;
+    const { freed, wipe } = wiper();
     const pixels = pixelsOf();
     const png = encodePng({ width: 101, height: 37, pixels }, wipe);
     expect(freed).toHaveLength(1);
@@ -86,7 +91,7 @@ describe("freeing what the PNG no longer needs", () => {
   });
 
   it("frees pixels it was handed only once they are encoded", () => {
-    freed.length = 0;
+    const { freed, wipe } = wiper();
     const pixels = pixelsOf();
     const png = encodePngOfOwnPixels({ width: 101, height: 37, pixels }, wipe);
     expect(freed.at(-1)).toBe(pixels);
