@@ -4,25 +4,25 @@ import { createClients } from "../create-deps.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { slackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
+import { createDaemonMetrics } from "../ops/metrics.js";
+import { startOpsServer } from "../ops/ops-server.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../run-digest.js";
-import { openStore } from "../state/open-store.js";
-import { handleAlertAction } from "./alert-actions.js";
-import { listJobs } from "./jobs.js";
-import { createDaemonMetrics } from "./metrics.js";
-import { startOpsServer } from "./ops-server.js";
-import { restartOnlyChanges } from "./restart-only-changes.js";
-import { createJobRunner } from "./run-job.js";
-import { createDaemon, type Daemon } from "./scheduler.js";
-import { slackResponder } from "./slack-response-url.js";
+import { listJobs } from "../scheduler/jobs.js";
+import { createJobRunner } from "../scheduler/run-job.js";
+import { createDaemon, type Daemon } from "../scheduler/scheduler.js";
+import { handleAlertAction } from "../slack-app/alert-actions.js";
+import { slackResponder } from "../slack-app/slack-response-url.js";
 import {
   describeEnvelope,
   openSlackSocket,
   type SlackSocket,
   type SlackSocketStatus,
   socketReadiness,
-} from "./slack-socket.js";
-import { createSlashCommandHandler } from "./slash-command.js";
-import { createDigestNow } from "./slash-digest.js";
+} from "../slack-app/slack-socket.js";
+import { createSlashCommandHandler } from "../slack-app/slash-command.js";
+import { createDigestNow } from "../slack-app/slash-digest.js";
+import { openStore } from "../state/open-store.js";
+import { restartOnlyChanges } from "./restart-only-changes.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —
 // a second daemon on the same file stops here), the clients, the scheduler, Slack's Socket

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseSlashText } from "../../src/daemon/slash-command.js";
+import { parseSlashText } from "../../src/slack-app/slash-command.js";
 
 /**
  * The Slack app manifest users paste (config/slack-app-manifest.yml) asks for what the daemon

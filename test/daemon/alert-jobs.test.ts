@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlertConfig, DigestConfig, Team } from "../../src/config/types.js";
-import { keyForFire, listJobs, metricLabels } from "../../src/daemon/jobs.js";
+import { keyForFire, listJobs, metricLabels } from "../../src/scheduler/jobs.js";
 
 const digest = {
   name: "daily",

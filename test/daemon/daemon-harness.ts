@@ -4,16 +4,16 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach } from "vitest";
 import type { DigestConfig, Team } from "../../src/config/types.js";
-import { keyForFire, listJobs } from "../../src/daemon/jobs.js";
+import { deliverAll } from "../../src/deliver/deliver-all.js";
+import { digestSlot } from "../../src/digest-slot.js";
+import { createLogger } from "../../src/logger.js";
+import { keyForFire, listJobs } from "../../src/scheduler/jobs.js";
 import {
   createDaemon,
   type Daemon,
   type DaemonOptions,
   type RunJob,
-} from "../../src/daemon/scheduler.js";
-import { deliverAll } from "../../src/deliver/deliver-all.js";
-import { digestSlot } from "../../src/digest-slot.js";
-import { createLogger } from "../../src/logger.js";
+} from "../../src/scheduler/scheduler.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 

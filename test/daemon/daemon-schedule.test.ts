@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDaemonMetrics } from "../../src/daemon/metrics.js";
+import { createDaemonMetrics } from "../../src/ops/metrics.js";
 import { localLabel } from "../schedule/local-label.js";
 import { aDigest, aTeam, useHarness } from "./daemon-harness.js";
 

@@ -1,7 +1,7 @@
 import { get } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type OpsServer, startOpsServer } from "../../src/daemon/ops-server.js";
+import { type OpsServer, startOpsServer } from "../../src/ops/ops-server.js";
 
 /**
  * The ops server answers orchestrators, not the internet: a flood of idle connections must not

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { createDaemonMetrics, EVENT_LOOP_SAMPLING_MS } from "../../src/daemon/metrics.js";
+import { createDaemonMetrics, EVENT_LOOP_SAMPLING_MS } from "../../src/ops/metrics.js";
 
 // Stock Node.js dashboards look for the standard process metric names; the event-loop gauges
 // must read the loop's delay, not the interval it is sampled at.

@@ -1,5 +1,4 @@
 import { expect, it } from "vitest";
-import { dueDestinationsOnly } from "../../src/daemon/due-destinations.js";
 import { digestSlot } from "../../src/digest-slot.js";
 import { UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
@@ -7,6 +6,7 @@ import type { InsightsApi } from "../../src/insights/types.js";
 import { silentLogger } from "../../src/logger.js";
 import { trendChartPainterInThisThread } from "../../src/render/charts/trend-chart.js";
 import { runDigest } from "../../src/run-digest.js";
+import { dueDestinationsOnly } from "../../src/scheduler/due-destinations.js";
 import { beginAttempt } from "../state/begin-attempt.js";
 import { manualClock, useTempLedgers } from "../state/ledger-builders.js";
 import { aDigest, aTeam } from "./daemon-harness.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Timers } from "../../src/daemon/scheduler.js";
+import type { Timers } from "../../src/scheduler/scheduler.js";
 import { aDigest, aTeam, useHarness } from "./daemon-harness.js";
 
 // A daemon at rest should cost nothing: it sleeps until the next fire it knows of (never longer

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { listJobs } from "../../src/daemon/jobs.js";
-import { createDaemon, type Daemon } from "../../src/daemon/scheduler.js";
+import { listJobs } from "../../src/scheduler/jobs.js";
+import { createDaemon, type Daemon } from "../../src/scheduler/scheduler.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { aTeam, captureLogs, recordingRunner, useHarness } from "./daemon-harness.js";
 

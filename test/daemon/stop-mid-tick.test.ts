@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { listJobs } from "../../src/daemon/jobs.js";
-import { createDaemon } from "../../src/daemon/scheduler.js";
+import { listJobs } from "../../src/scheduler/jobs.js";
+import { createDaemon } from "../../src/scheduler/scheduler.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { aTeam, captureLogs, recordingRunner, useHarness } from "./daemon-harness.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
-import type { RunJob } from "../../src/daemon/scheduler.js";
+import type { RunJob } from "../../src/scheduler/scheduler.js";
 import { rule } from "../alerts/alert-builders.js";
 import { aTeam, keyForFire, useHarness } from "./daemon-harness.js";
 

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { listJobs } from "../../src/daemon/jobs.js";
-import { slotDeadline, slotRetryAt } from "../../src/daemon/retry-schedule.js";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import {
   type DeliveryJob,
@@ -18,6 +16,8 @@ import { slackDestinationId } from "../../src/destinations/slack/slack-id.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
 import { firstRetryAt } from "../../src/schedule/retry-delays.js";
+import { listJobs } from "../../src/scheduler/jobs.js";
+import { slotDeadline, slotRetryAt } from "../../src/scheduler/retry-schedule.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { aDigest, aTeam } from "../daemon/daemon-harness.js";

@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
-import { handleAlertAction } from "../../src/daemon/alert-actions.js";
-import { openSlackSocket, type SlackSocket } from "../../src/daemon/slack-socket.js";
 import { slackActionsApi } from "../../src/destinations/slack/slack-actions-api.js";
 import type { SlackBlock } from "../../src/messages.js";
 import {
@@ -14,6 +12,8 @@ import {
   SNOOZED_BLOCK,
 } from "../../src/render/alert/slack-alert-actions.js";
 import { Secret } from "../../src/secret.js";
+import { handleAlertAction } from "../../src/slack-app/alert-actions.js";
+import { openSlackSocket, type SlackSocket } from "../../src/slack-app/slack-socket.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/open-ledger.js";
 import { aTeam, captureLogs } from "../daemon/daemon-harness.js";

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { SlackSocketState } from "../../src/ops/slack-socket-state.js";
+import { Secret } from "../../src/secret.js";
 import {
   openSlackSocket,
   type SlackEnvelope,
   type SlackSocket,
-  type SlackSocketState,
-} from "../../src/daemon/slack-socket.js";
-import { Secret } from "../../src/secret.js";
+} from "../../src/slack-app/slack-socket.js";
 import { captureLogs } from "../daemon/daemon-harness.js";
 import { waitFor } from "../daemon/live-setup.js";
 import {

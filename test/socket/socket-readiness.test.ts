@@ -4,7 +4,7 @@ import {
   type SlackSocketStatus,
   SOCKET_STALE_MS,
   socketReadiness,
-} from "../../src/daemon/slack-socket.js";
+} from "../../src/slack-app/slack-socket.js";
 
 const SINCE = new Date("2026-11-25T10:00:00.000Z");
 const later = (ms: number) => new Date(SINCE.getTime() + ms);

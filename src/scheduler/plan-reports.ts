@@ -1,10 +1,10 @@
 import type { Logger } from "../logger.js";
+import type { DaemonMetrics } from "../ops/metrics.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import type { SkippedFire } from "../schedule/plan-catch-up.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { DaemonLedger } from "./daemon-types.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
-import type { DaemonMetrics } from "./metrics.js";
 
 // What the scheduler says about its plans and gives up on, beside it so its loop reads as the
 // story: skipped missed fires, a job's first next fire, and retries whose job is gone.

@@ -1,10 +1,10 @@
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
+import type { DaemonMetrics } from "../ops/metrics.js";
 import type { ClaimOptions } from "../state/ledger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
 import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
-import type { DaemonMetrics } from "./metrics.js";
 import { slotRetryAt } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
 

@@ -1,5 +1,6 @@
 import type { SocketModeClient } from "@slack/socket-mode";
 import { slackLibraryLogger } from "../destinations/slack/slack-library-logger.js";
+import type { SlackSocketMetrics, SlackSocketState } from "../ops/slack-socket-state.js";
 import { redactSecrets, type Secret } from "../secret.js";
 
 // The daemon's Socket Mode connection to Slack (ADR 0007): opened with the app-level token,
@@ -10,24 +11,6 @@ import { redactSecrets, type Secret } from "../secret.js";
 // so a token revoked while the daemon runs became an unhandled rejection that would end the
 // process (seen with the fake). Here a drop or Slack's `disconnect` reconnects at once, then
 // with a doubling delay; a refusal of the token is final and shown as `refused`.
-
-/** Where the connection stands. `refused` and `failed` are final: a restart is needed. */
-export type SlackSocketState =
-  | "connecting"
-  | "connected"
-  | "reconnecting"
-  | "refused"
-  | "failed"
-  | "stopped";
-
-export const SLACK_SOCKET_STATES: readonly SlackSocketState[] = [
-  "connecting",
-  "connected",
-  "reconnecting",
-  "refused",
-  "failed",
-  "stopped",
-];
 
 export interface SlackSocketStatus {
   state: SlackSocketState;
@@ -48,13 +31,6 @@ export interface SlackEnvelope {
   body: unknown;
   /** Set by Slack on a redelivery of an envelope whose ack it did not get. */
   retryAttempt: number;
-}
-
-/** What the connection reports as it goes; the daemon's metrics fit. */
-export interface SlackSocketMetrics {
-  socketState(state: SlackSocketState): void;
-  socketConnected(): void;
-  socketEnvelope(type: string, result: "acked" | "ack_failed", ackMs: number): void;
 }
 
 export interface SlackSocketOptions {

@@ -1,10 +1,10 @@
 import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "../ops/metrics.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
-import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "./metrics.js";
 
 // After a slot run: make sure no destination is left due (a run that threw half-way, or a
 // destination the config dropped, would otherwise be relaunched every tick), say which

@@ -6,15 +6,15 @@ import { digestSlot } from "../digest-slot.js";
 import { worthRetrying } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
+import type { DaemonMetrics } from "../ops/metrics.js";
 import { atZone, formatPeriod } from "../render/format.js";
 import { escapeMrkdwn } from "../render/slack/escape-mrkdwn.js";
 import { runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
+import { metricLabels } from "../scheduler/jobs.js";
+import { slotResult } from "../scheduler/settle-slot.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
-import { metricLabels } from "./jobs.js";
-import type { DaemonMetrics } from "./metrics.js";
-import { slotResult } from "./settle-slot.js";
 
 // `/insights digest <team> [digest]` (issue 24): the digest posted now, to the team's own
 // destinations, for the period a fire now would cover — recorded in the ledger under the same

@@ -1,10 +1,10 @@
 import type { DeliveryResult, RetryAt } from "../deliver/deliver-all.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
+import type { DaemonMetrics } from "../ops/metrics.js";
 import type { DigestLedger } from "../run-digest.js";
 import type { Ledger } from "../state/ledger.js";
 import type { ScheduledJob } from "./jobs.js";
-import type { DaemonMetrics } from "./metrics.js";
 
 // The daemon's collaborators and surface (`daemon.ts` implements it).
 
@@ -22,7 +22,7 @@ export interface SlotRun {
   deliveries: DeliveryResult[];
 }
 
-/** Runs one slot of a job for its fire instant (`daemon/run-job.ts` runs digests). */
+/** Runs one slot of a job for its fire instant (`scheduler/run-job.ts` runs digests). */
 export type RunJob = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
 
 export interface Timers {

@@ -5,7 +5,7 @@ import {
   SLACK_SOCKET_STATES,
   type SlackSocketMetrics,
   type SlackSocketState,
-} from "./slack-socket.js";
+} from "./slack-socket-state.js";
 
 // The daemon's Prometheus metrics, in a Registry of its own (never prom-client's global one, so
 // two daemons in one test process do not share counters). Labels are bounded by the config:
