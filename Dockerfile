@@ -8,7 +8,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts and no compiler: on Node 24 the ledger opens with better-sqlite3 13, whose
 # Node-API binaries ship in its package. better-sqlite3 12, the driver for Node 20, is left
-# unbuilt: compiled against Node 24.19+ headers it aborts the daemon (src/state/sqlite.ts).
+# unbuilt: compiled against Node 24.19+ headers it aborts the daemon (src/state/sqlite/sqlite.ts).
 # 13 ships binaries for Linux (glibc, musl), macOS and Windows on x64 and arm64 and never
 # compiles, so the build fails here, not at the container's start, on any other platform.
 RUN npm ci --ignore-scripts \

@@ -7,7 +7,7 @@ import { createLogger } from "../src/logger.js";
 import { addDays, datesIn } from "../src/periods/calendar-date.js";
 import { firstKeptDate, parseRetention } from "../src/periods/retention.js";
 import { dayFilterKey, type StoredDay } from "../src/state/day-store.js";
-import { openDayStore } from "../src/state/open-day-store.js";
+import { openDayStore } from "../src/state/open/open-day-store.js";
 import { CLI, startEmulatorProcess } from "./bench-support.js";
 import { projectIds } from "./cycle-bench.js";
 

@@ -18,8 +18,8 @@ import {
 } from "./insights/create-insights-client.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
-import { openDayStore } from "./state/open-day-store.js";
-import { storeExists } from "./state/open-store.js";
+import { openDayStore } from "./state/open/open-day-store.js";
+import { storeExists } from "./state/open/open-store.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 

@@ -8,7 +8,7 @@ import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
-import { openStore, storeExists } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open/open-store.js";
 import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface AlertsOptions {

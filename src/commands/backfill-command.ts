@@ -6,7 +6,7 @@ import type { InsightsApi, ProjectSelection } from "../insights/types.js";
 import { createLogger } from "../logger.js";
 import { addDays, isIsoDate, localDateOf } from "../periods/calendar-date.js";
 import { dayFilterKey } from "../state/day-store.js";
-import { openDayStore } from "../state/open-day-store.js";
+import { openDayStore } from "../state/open/open-day-store.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
 
 // `backfill`: fills the day store with every day the API still serves. It asks in chunks of a

@@ -9,7 +9,7 @@ import { plural } from "../render/format.js";
 import { fitLine, pad, visibleLength } from "../render/terminal/terminal-style.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { redactSecrets } from "../secret.js";
-import { describeUrl } from "../state/describe-url.js";
+import { describeUrl } from "../state/postgres/describe-url.js";
 import { coverageGap, coveredDays } from "./digest-coverage.js";
 
 export interface CheckConfigOptions {

@@ -9,7 +9,7 @@ import type { Logger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { nextFires } from "../schedule/cron-fires.js";
-import { openLedger } from "../state/open-ledger.js";
+import { openLedger } from "../state/sqlite/open-ledger.js";
 
 const DAYS = 7;
 const DAY_MS = 86_400_000;

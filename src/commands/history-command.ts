@@ -6,7 +6,7 @@ import { outboxLedgerPath } from "../deliver/outbox.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
-import { openStore, storeExists } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open/open-store.js";
 import { findTeam, terminalWidth } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
 

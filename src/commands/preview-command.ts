@@ -10,7 +10,7 @@ import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { buildDigestReport, digestCharts } from "../run-digest.js";
-import { openStore, storeExists } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open/open-store.js";
 import {
   findAlert,
   findDigest,

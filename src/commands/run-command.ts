@@ -12,7 +12,7 @@ import { runDigest } from "../run-digest.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
-import { openStore, storeExists } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open/open-store.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
 

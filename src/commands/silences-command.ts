@@ -6,7 +6,7 @@ import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import type { Ledger } from "../state/ledger.js";
-import { openStore, storeExists } from "../state/open-store.js";
+import { openStore, storeExists } from "../state/open/open-store.js";
 import type { Silence } from "../state/silences.js";
 import { findTeam, terminalWidth } from "./command-context.js";
 

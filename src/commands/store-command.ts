@@ -1,7 +1,7 @@
 import { createLogger } from "../logger.js";
 import { datesIn } from "../periods/calendar-date.js";
-import { openDayStore } from "../state/open-day-store.js";
-import { storeExists } from "../state/open-store.js";
+import { openDayStore } from "../state/open/open-day-store.js";
+import { storeExists } from "../state/open/open-store.js";
 import { loadCommandConfig } from "./command-context.js";
 
 // `store`: what the day store holds, per project, filter set and zone: its first and last day

@@ -21,7 +21,7 @@ import {
 } from "../slack-app/slack-socket.js";
 import { createSlashCommandHandler } from "../slack-app/slash-command.js";
 import { createDigestNow } from "../slack-app/slash-digest.js";
-import { openStore } from "../state/open-store.js";
+import { openStore } from "../state/open/open-store.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —

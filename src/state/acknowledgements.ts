@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import type { Instant } from "./instant.js";
 
 // Acknowledgements of a fire (issue 24): who said "I'm on it", and when. While one stands,
@@ -62,49 +61,5 @@ export function toAcknowledgement(row: AcknowledgementRow): Acknowledgement {
     author: row.author,
     acknowledgedAt: new Date(row.acknowledged_at),
     clearedAt: row.cleared_at === null ? null : new Date(row.cleared_at),
-  };
-}
-
-/** Instants are stored as ISO text (`toISOString`), which sorts as time does. */
-export function createAcknowledgementStore(db: Database.Database): AcknowledgementStore {
-  const insert = db.prepare(
-    `INSERT INTO acknowledgements (key, team, alert, fire_key, author, acknowledged_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-  );
-  const byKey = db.prepare<[string], AcknowledgementRow>(
-    "SELECT * FROM acknowledgements WHERE key = ?",
-  );
-  const standing = db.prepare<[string, string], AcknowledgementRow>(
-    `SELECT * FROM acknowledgements WHERE team = ? AND alert = ? AND cleared_at IS NULL
-     ORDER BY acknowledged_at, id`,
-  );
-  const clear = db.prepare<[string, string, string, string]>(
-    `UPDATE acknowledgements SET cleared_at = ?
-     WHERE team = ? AND alert = ? AND fire_key = ? AND cleared_at IS NULL`,
-  );
-  return {
-    acknowledge: (ack, at) =>
-      db
-        .transaction(() => {
-          const { changes } = insert.run(
-            ack.key,
-            ack.team,
-            ack.alert,
-            ack.fireKey,
-            ack.author,
-            at.toISOString(),
-          );
-          const row = byKey.get(ack.key);
-          if (!row) throw new Error(`acknowledgements has no row for ${ack.key}`);
-          return { acknowledgement: toAcknowledgement(row), created: changes === 1 };
-        })
-        .immediate(),
-    acknowledgements: (team, alert) => standing.all(team, alert).map(toAcknowledgement),
-    clearAcknowledgements: (team, alert, fireKeys, at) =>
-      db
-        .transaction(() =>
-          fireKeys.reduce((n, key) => n + clear.run(at.toISOString(), team, alert, key).changes, 0),
-        )
-        .immediate(),
   };
 }

@@ -5,8 +5,8 @@ import stringWidth from "string-width";
 import { afterEach, describe, expect, it } from "vitest";
 import { silencesCommand, unsilenceCommand } from "../../src/commands/silences-command.js";
 import { UsageError } from "../../src/errors.js";
-import { openLedger } from "../../src/state/open-ledger.js";
 import type { NewSilence } from "../../src/state/silences.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { configText } from "../config/config-builders.js";
 import { showInTerminal } from "../render/xterm-screen.js";
 

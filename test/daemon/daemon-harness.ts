@@ -15,7 +15,7 @@ import {
   type RunJob,
 } from "../../src/scheduler/scheduler.js";
 import type { Ledger } from "../../src/state/ledger.js";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 
 /**
  * The scheduler in-process with a clock the test moves: a real ledger in a temp dir, a real

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { type DaemonProcess, runCli } from "./daemon-process.js";
 import { useLiveDaemons } from "./live-daemons.js";
 import { digestPosts, type LiveSetup, waitFor } from "./live-setup.js";

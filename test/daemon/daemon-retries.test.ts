@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LedgerLockedError } from "../../src/errors.js";
 import { dueDestinationsOnly } from "../../src/scheduler/due-destinations.js";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { beginAttempt } from "../state/begin-attempt.js";
 import { aDigest, aTeam, type Harness, useHarness } from "./daemon-harness.js";
 

@@ -6,7 +6,7 @@ import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
 import { messageIdForKey } from "../../src/destinations/email/email-message-id.js";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { captureLogs } from "./daemon-harness.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/insights/emulator/start-emulator.js";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { runCli, startDaemonProcess } from "./daemon-process.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { waitFor } from "../daemon/live-setup.js";
 import { type AlertSetup, alertDaemons, MENTION, spikeToday } from "./alert-fixture.js";
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { runCli } from "../daemon/daemon-process.js";
 import { type AlertSetup, CHANNEL, MENTION, startAlertSetup } from "./alert-fixture.js";
 

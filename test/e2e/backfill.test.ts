@@ -8,8 +8,8 @@ import { type RunningEmulator, startEmulator } from "../../src/insights/emulator
 import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
 import { Secret } from "../../src/secret.js";
-import { openDayStore } from "../../src/state/open-day-store.js";
-import { Database } from "../../src/state/sqlite.js";
+import { openDayStore } from "../../src/state/open/open-day-store.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { API_KEY, tempDir, writeConfig } from "./e2e-setup.js";
 import { CLI, requireBuiltCli, runCli } from "./run-cli.js";

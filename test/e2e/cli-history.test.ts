@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { apiSection, tempDir, writeConfig } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 

@@ -10,7 +10,7 @@ import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
 import { parseRetention } from "../../src/periods/retention.js";
 import { type DayStore, dayFilterKey } from "../../src/state/day-store.js";
-import { openDayStore } from "../../src/state/open-day-store.js";
+import { openDayStore } from "../../src/state/open/open-day-store.js";
 import { query, rejection, TEST_KEY, testClient } from "./client-builders.js";
 
 // The day store in front of the emulator, whose today moves with the test's clock: the days

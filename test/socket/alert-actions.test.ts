@@ -15,7 +15,7 @@ import { Secret } from "../../src/secret.js";
 import { handleAlertAction } from "../../src/slack-app/alert-actions.js";
 import { openSlackSocket, type SlackSocket } from "../../src/slack-app/slack-socket.js";
 import type { Ledger } from "../../src/state/ledger.js";
-import { openLedger } from "../../src/state/open-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { aTeam, captureLogs } from "../daemon/daemon-harness.js";
 import { waitFor } from "../daemon/live-setup.js";
 import { pressPayload } from "../fake-slack/alert-press.js";

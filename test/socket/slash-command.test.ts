@@ -15,7 +15,7 @@ import type { SlackEnvelope } from "../../src/slack-app/slack-socket.js";
 import { createSlashCommandHandler, parseSlashText } from "../../src/slack-app/slash-command.js";
 import { createDigestNow } from "../../src/slack-app/slash-digest.js";
 import type { Ledger } from "../../src/state/ledger.js";
-import { openStore } from "../../src/state/open-store.js";
+import { openStore } from "../../src/state/open/open-store.js";
 import { captureLogs } from "../daemon/daemon-harness.js";
 import {
   DEFAULT_CHANNELS,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { NewAlertEvaluation } from "../../src/state/ledger.js";
-import { Database } from "../../src/state/sqlite.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import { aSlot, manualClock, useTempLedgers } from "./ledger-builders.js";
 
 function anEvaluation(

@@ -9,9 +9,9 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA_VERSION } from "../../src/state/migrations.js";
-import { openLedger } from "../../src/state/open-ledger.js";
-import { Database } from "../../src/state/sqlite.js";
+import { SCHEMA_VERSION } from "../../src/state/sqlite/migrations.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import { aSlot } from "./ledger-builders.js";
 
 /**

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LedgerLockedError } from "../../src/errors.js";
-import { STALE_AFTER_MS } from "../../src/state/daemon-lease.js";
+import { STALE_AFTER_MS } from "../../src/state/sqlite/daemon-lease.js";
 import {
   aSlot,
   deadPid,

@@ -10,7 +10,7 @@ import {
   dayFilterKey,
   type StoredDay,
 } from "../../src/state/day-store.js";
-import { openDayStore } from "../../src/state/open-day-store.js";
+import { openDayStore } from "../../src/state/open/open-day-store.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 
 // One contract, two stores: the day store in an SQLite ledger file and in PostgreSQL.

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { Ledger, NewSlot } from "../../src/state/ledger.js";
-import { type LedgerOptions, openLedger } from "../../src/state/open-ledger.js";
+import { type LedgerOptions, openLedger } from "../../src/state/sqlite/open-ledger.js";
 
 /** A fresh temp dir per test, removed after it, with every ledger opened in it closed. */
 export function useTempLedgers(): {

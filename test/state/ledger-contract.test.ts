@@ -7,9 +7,9 @@ import { LedgerError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
 import type { AlertNotification } from "../../src/messages.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
-import { openLedger } from "../../src/state/open-ledger.js";
-import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
-import { Database } from "../../src/state/sqlite.js";
+import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { aSlot } from "./ledger-builders.js";
 

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LedgerError } from "../../src/errors.js";
-import { ledgerProblem } from "../../src/state/ledger-problem.js";
-import { SCHEMA_VERSION } from "../../src/state/migrations.js";
-import { ledgerExists } from "../../src/state/open-ledger.js";
-import { Database } from "../../src/state/sqlite.js";
+import { ledgerProblem } from "../../src/state/sqlite/ledger-problem.js";
+import { SCHEMA_VERSION } from "../../src/state/sqlite/migrations.js";
+import { ledgerExists } from "../../src/state/sqlite/open-ledger.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import {
   aDirectory,
   aFullLedger,

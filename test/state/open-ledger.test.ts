@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "../../src/state/migrations.js";
-import { openLedger } from "../../src/state/open-ledger.js";
-import { Database } from "../../src/state/sqlite.js";
+import { SCHEMA_VERSION } from "../../src/state/sqlite/migrations.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
 import { beginAttempt } from "./begin-attempt.js";
 import { aSlot, useTempLedgers } from "./ledger-builders.js";
 

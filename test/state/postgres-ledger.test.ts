@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LedgerError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
-import { describeUrl } from "../../src/state/describe-url.js";
 import type { Ledger } from "../../src/state/ledger.js";
-import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
-import { POSTGRES_SCHEMA_VERSION } from "../../src/state/postgres-migrations.js";
+import { describeUrl } from "../../src/state/postgres/describe-url.js";
+import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
+import { POSTGRES_SCHEMA_VERSION } from "../../src/state/postgres/postgres-migrations.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 
 // Opening the PostgreSQL ledger: migrating once when replicas start together, and refusing

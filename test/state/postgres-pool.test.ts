@@ -2,8 +2,8 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { createPostgresPool } from "../../src/state/postgres-pool.js";
-import { isConnectionLoss } from "../../src/state/postgres-retry.js";
+import { createPostgresPool } from "../../src/state/postgres/postgres-pool.js";
+import { isConnectionLoss } from "../../src/state/postgres/postgres-retry.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 
 // A connection the server ends while the pool has handed it out, before its borrower listens:

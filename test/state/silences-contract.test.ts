@@ -5,9 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { silenceHolds } from "../../src/alerts/silencing.js";
 import { createLogger } from "../../src/logger.js";
 import type { Ledger } from "../../src/state/ledger.js";
-import { openLedger } from "../../src/state/open-ledger.js";
-import { openPostgresLedger } from "../../src/state/postgres-ledger.js";
+import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
 import type { NewSilence } from "../../src/state/silences.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 
 // Silences (issue 24), one contract for both stores: stored once per action key however many

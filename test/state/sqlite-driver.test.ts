@@ -7,7 +7,7 @@ import {
   NODE_API_OF_13,
   SQLITE_DRIVER,
   sqliteDriverFor,
-} from "../../src/state/sqlite.js";
+} from "../../src/state/sqlite/sqlite.js";
 
 // Which better-sqlite3 opens the SQLite files: 13 (Node-API) where the runtime has Node-API 10,
 // since 12 aborts on Node 24.19 and later when V8 collects a statement; 12 where it has not.

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "./day-rows.js";
-import type { DaySeries, DayStore, SeriesCoverage } from "./day-store.js";
+import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
+import type { DaySeries, DayStore, SeriesCoverage } from "../day-store.js";
 
 // The day store in the SQLite ledger file (table `insight_days`, migration 5).
 

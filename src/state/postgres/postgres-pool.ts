@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
 
 // Every connection of our pools is heard for its whole life. pg-pool takes its own error
 // listener off a connection when it hands it out, and the borrower's comes on a moment later;

@@ -1,6 +1,6 @@
 import type { Pool, QueryResultRow } from "pg";
-import type { Ledger } from "./ledger.js";
-import { type SilenceRow, toSilence } from "./silences.js";
+import type { Ledger } from "../ledger.js";
+import { type SilenceRow, toSilence } from "../silences.js";
 
 // Silences in PostgreSQL, as SQLite's (`silences.ts`): adding is one conditional insert on the
 // action's key, ending one conditional update, so replicas racing on one press agree.

@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
-import type { Logger } from "../logger.js";
-import type { DayStore } from "./day-store.js";
-import { describeUrl } from "./describe-url.js";
-import { openLedger } from "./open-ledger.js";
+import type { Logger } from "../../logger.js";
+import type { DayStore } from "../day-store.js";
+import { describeUrl } from "../postgres/describe-url.js";
+import { openLedger } from "../sqlite/open-ledger.js";
+import { Database } from "../sqlite/sqlite.js";
+import { createSqliteDayStore } from "../sqlite/sqlite-day-store.js";
 import type { StoreConfig } from "./open-store.js";
-import { Database } from "./sqlite.js";
-import { createSqliteDayStore } from "./sqlite-day-store.js";
 
 // The day store lives in the ledger (same file or database, same migrations) on a connection of
 // its own: the ledger is opened once first, so that migrating, and refusing a file or database
@@ -23,10 +23,10 @@ export async function openDayStore(store: StoreConfig, logger: Logger): Promise<
       { createPostgresPool },
       { createOutageRetry },
     ] = await Promise.all([
-      import("./postgres-day-store.js"),
-      import("./postgres-ledger.js"),
-      import("./postgres-pool.js"),
-      import("./postgres-retry.js"),
+      import("../postgres/postgres-day-store.js"),
+      import("../postgres/postgres-ledger.js"),
+      import("../postgres/postgres-pool.js"),
+      import("../postgres/postgres-retry.js"),
     ]);
     const url = store.url.reveal();
     await (await openPostgresLedger(url, { logger })).close();

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
+import type { SlotWithDeliveries, SyncLedger } from "../ledger.js";
+import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "../slot-rows.js";
 import { createClaimStore } from "./delivery-claims.js";
-import type { SlotWithDeliveries, SyncLedger } from "./ledger.js";
-import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "./slot-rows.js";
 
 // Slots and their deliveries in SQLite: the per-destination state machine behind exactly-once
 // delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a

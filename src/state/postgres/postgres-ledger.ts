@@ -1,8 +1,8 @@
 import type pg from "pg";
-import { LedgerError } from "../errors.js";
-import type { Logger } from "../logger.js";
+import { LedgerError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type { Ledger } from "../ledger.js";
 import { describeUrl } from "./describe-url.js";
-import type { Ledger } from "./ledger.js";
 import { migratePostgres } from "./postgres-migrations.js";
 import { createPostgresPool } from "./postgres-pool.js";
 import {

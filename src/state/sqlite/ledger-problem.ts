@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LedgerError, ReporterError } from "../errors.js";
+import { LedgerError, ReporterError } from "../../errors.js";
 
 // What is wrong with a ledger file, in one line that names it and the fix. The file is the
 // user's (state.path), so nothing here ever deletes or rewrites it: the fix is theirs to choose.

@@ -1,41 +1,16 @@
 import type Database from "better-sqlite3";
-import type { Instant } from "./instant.js";
-import type { AlertEvaluation, AlertLevel, AlertState, SyncLedger } from "./ledger.js";
 import {
-  decodeNotification,
-  decodeResults,
-  encodeNotification,
-  encodeResults,
-} from "./stored-evaluation.js";
+  type AlertStateRow,
+  type EvaluationRow,
+  toAlertState,
+  toEvaluation,
+} from "../alert-state-rows.js";
+import type { SyncLedger } from "../ledger.js";
+import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
 // decided instead of judging again against a state that has already moved.
-
-export interface AlertStateRow {
-  team: string;
-  alert: string;
-  scope: string;
-  state: AlertLevel;
-  since: Instant;
-  breaches: number;
-  last_value: number | null;
-  last_notified_at: Instant | null;
-  fired_at: Instant | null;
-  thread_key: string | null;
-  updated_at: Instant;
-}
-
-export interface EvaluationRow {
-  slot_key: string;
-  team: string;
-  alert: string;
-  period_start: string;
-  period_end: string;
-  results: string;
-  notification: string | null;
-  created_at: Instant;
-}
 
 export type AlertStateStore = Pick<
   SyncLedger,
@@ -123,34 +98,5 @@ export function createAlertStateStore(
     },
 
     alertEvaluations: ({ team, from, to }) => evaluations.all(team, from, to).map(toEvaluation),
-  };
-}
-
-export function toAlertState(row: AlertStateRow): AlertState {
-  const date = (value: Instant | null) => (value === null ? null : new Date(value));
-  return {
-    team: row.team,
-    alert: row.alert,
-    scope: row.scope,
-    state: row.state,
-    since: new Date(row.since),
-    breaches: row.breaches,
-    lastValue: row.last_value,
-    lastNotifiedAt: date(row.last_notified_at),
-    firedAt: date(row.fired_at),
-    threadKey: row.thread_key,
-    updatedAt: new Date(row.updated_at),
-  };
-}
-
-export function toEvaluation(row: EvaluationRow): AlertEvaluation {
-  return {
-    key: row.slot_key,
-    team: row.team,
-    alert: row.alert,
-    period: { start: row.period_start, end: row.period_end },
-    results: decodeResults(row.results, row.slot_key),
-    notification: decodeNotification(row.notification, row.slot_key),
-    createdAt: new Date(row.created_at),
   };
 }

@@ -1,4 +1,4 @@
-import type { Ledger, SyncLedger } from "./ledger.js";
+import type { Ledger, SyncLedger } from "../ledger.js";
 
 // A store whose calls answer at once behind the asynchronous Ledger interface. Each call still
 // runs to its end before anything else does (better-sqlite3 blocks), so a read-then-write inside

@@ -1,18 +1,18 @@
 import { mkdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
-import { createAcknowledgementStore } from "./acknowledgements.js";
+import type { Ledger, SyncLedger } from "../ledger.js";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { asyncLedger } from "./async-ledger.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
 import { createJobFirstSeenStore } from "./job-first-seen.js";
-import type { Ledger, SyncLedger } from "./ledger.js";
 import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
 import { migrate } from "./migrations.js";
-import { createSilenceStore } from "./silences.js";
 import { createSlotStore } from "./slot-store.js";
 import { Database } from "./sqlite.js";
+import { createAcknowledgementStore } from "./sqlite-acknowledgements.js";
+import { createSilenceStore } from "./sqlite-silences.js";
 
 // The SQLite ledger: one file, WAL so one-off commands read and write beside a running
 // daemon, a busy timeout so they wait for each other's short transactions instead of failing,

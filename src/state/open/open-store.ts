@@ -1,7 +1,7 @@
-import type { Logger } from "../logger.js";
-import type { Secret } from "../secret.js";
-import type { Ledger } from "./ledger.js";
-import { type LedgerOptions, ledgerExists, openLedger } from "./open-ledger.js";
+import type { Logger } from "../../logger.js";
+import type { Secret } from "../../secret.js";
+import type { Ledger } from "../ledger.js";
+import { type LedgerOptions, ledgerExists, openLedger } from "../sqlite/open-ledger.js";
 
 // Which store the config names: an SQLite file (`state.path`, the default: one daemon) or a
 // PostgreSQL database (`state.url`: several replicas share it). Commands open the ledger here.
@@ -20,7 +20,7 @@ export interface OpenStoreOptions extends LedgerOptions {
 /** Opens the configured ledger, migrated (see `openLedger` and `openPostgresLedger`). */
 export async function openStore(store: StoreConfig, options: OpenStoreOptions): Promise<Ledger> {
   if (store.url) {
-    const { openPostgresLedger } = await import("./postgres-ledger.js");
+    const { openPostgresLedger } = await import("../postgres/postgres-ledger.js");
     return openPostgresLedger(store.url.reveal(), { logger: options.logger });
   }
   return openLedger(store.path, options);

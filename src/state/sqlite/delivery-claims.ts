@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import type { Claimed, ClaimOptions, NotClaimed, SyncLedger } from "./ledger.js";
-import { type ClaimRow, toClaimed } from "./slot-rows.js";
+import type { Claimed, ClaimOptions, NotClaimed, SyncLedger } from "../ledger.js";
+import { type ClaimRow, toClaimed } from "../slot-rows.js";
 
 // Claiming a slot's run and a destination for sending, and the parts of a delivery done so far. The claim is one
 // conditional upsert (INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING), so two processes that

@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../logger.js";
 
 // A lost connection to PostgreSQL (a restart, a failover, a network cut) is waited out: each
 // ledger call is tried again with a growing pause for up to `retryForMs`, said once when the

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { SyncLedger } from "./ledger.js";
+import type { SyncLedger } from "../ledger.js";
 
 // When the SQLite ledger first saw each job (see `Ledger.jobFirstSeen`): one row per job,
 // written once, by the first process to ask.

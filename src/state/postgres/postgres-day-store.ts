@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "./day-rows.js";
-import type { DayStore } from "./day-store.js";
+import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
+import type { DayStore } from "../day-store.js";
 
 // The day store in the PostgreSQL ledger (table `insight_days`, migration 2). Replicas writing
 // the same day at once leave one row: the primary key makes the second insert an update.

@@ -1,5 +1,5 @@
 import type { PoolClient } from "pg";
-import { LedgerError } from "../errors.js";
+import { LedgerError } from "../../errors.js";
 
 // The ledger's schema in PostgreSQL, versioned in code like SQLite's (`migrations.ts`): the
 // same tables, with PostgreSQL's types. Replicas starting together migrate once: each takes a

@@ -4,11 +4,9 @@ import {
   type EvaluationRow,
   toAlertState,
   toEvaluation,
-} from "./alert-state-store.js";
-import type { Instant } from "./instant.js";
-import type { Claimed, Ledger, NotClaimed } from "./ledger.js";
-import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
-import { postgresSilences } from "./postgres-silences.js";
+} from "../alert-state-rows.js";
+import type { Instant } from "../instant.js";
+import type { Claimed, Ledger, NotClaimed } from "../ledger.js";
 import {
   type ClaimRow,
   cleanError,
@@ -17,8 +15,10 @@ import {
   toClaimed,
   toDelivery,
   toSlot,
-} from "./slot-rows.js";
-import { encodeNotification, encodeResults } from "./stored-evaluation.js";
+} from "../slot-rows.js";
+import { encodeNotification, encodeResults } from "../stored-evaluation.js";
+import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
+import { postgresSilences } from "./postgres-silences.js";
 
 // The ledger's statements in PostgreSQL. Each change that must not race is one conditional
 // statement (a claim is `INSERT … ON CONFLICT DO UPDATE … WHERE … RETURNING`, the same as in
