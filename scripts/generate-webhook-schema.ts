@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import {
   WEBHOOK_JSON_SCHEMA_PATH,
   webhookJsonSchemaText,
-} from "../src/render/webhook/webhook-json-schema.js";
+} from "../src/destinations/webhook/messages/webhook-json-schema.js";
 
 // Rewrites docs/webhook-v1.schema.json from the zod schema of the webhook body. Run from the
 // repository root:

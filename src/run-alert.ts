@@ -17,8 +17,13 @@ import {
   deliveryWord,
   type RetryAt,
 } from "./deliver/deliver-all.js";
+import {
+  type AlertNotification,
+  buildAlertNotification,
+} from "./destinations/alert-notification.js";
 import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { AlertJobDeps } from "./destinations/destination-module.js";
+import { opensFire, withFireCharts } from "./destinations/fire-charts-message.js";
 import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
 import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
 import type { InsightsApi } from "./insights/types.js";
@@ -26,11 +31,6 @@ import type { Logger } from "./logger.js";
 import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
 import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { Period } from "./periods/types.js";
-import {
-  type AlertNotification,
-  buildAlertNotification,
-} from "./render/alert/alert-notification.js";
-import { opensFire, withFireCharts } from "./render/alert/fire-charts-message.js";
 import type { ChartPainter } from "./render/charts/draw-chart.js";
 import { fireChartInput } from "./render/charts/fire-chart-input.js";
 import { buildReport } from "./report/build-report.js";

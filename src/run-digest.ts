@@ -10,12 +10,18 @@ import {
 import { digestDeliveryJobs } from "./destinations/delivery-jobs.js";
 import type { FitEmail } from "./destinations/destination-module.js";
 import { messageIdForKey } from "./destinations/email/email-message-id.js";
+import { emailCharts } from "./destinations/email/messages/email-charts.js";
+import { renderDigestEmail } from "./destinations/email/messages/email-digest.js";
+import { fitEmailToSize } from "./destinations/email/messages/fit-email-to-size.js";
+import { renderTeamsDigest } from "./destinations/msteams/messages/teams-digest.js";
 import {
   DESTINATION_KINDS,
   DESTINATIONS,
   type DigestClients,
   type DigestMessages,
 } from "./destinations/registry.js";
+import { renderSlackDigest } from "./destinations/slack/messages/slack-digest.js";
+import { webhookDigestBody } from "./destinations/webhook/messages/webhook-digest.js";
 import { type DigestJob, digestSlot } from "./digest-slot.js";
 import { UpstreamError } from "./errors.js";
 import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
@@ -28,12 +34,6 @@ import type { PeriodPair } from "./periods/types.js";
 import { alertRows, firingAlertsOf } from "./render/alert/digest-alerts.js";
 import type { ChartPainter } from "./render/charts/draw-chart.js";
 import type { Chart } from "./render/charts/trend-chart.js";
-import { emailCharts } from "./render/email/email-charts.js";
-import { renderDigestEmail } from "./render/email/email-digest.js";
-import { fitEmailToSize } from "./render/email/fit-email-to-size.js";
-import { renderSlackDigest } from "./render/slack/slack-digest.js";
-import { renderTeamsDigest } from "./render/teams/teams-digest.js";
-import { webhookDigestBody } from "./render/webhook/webhook-digest.js";
 import type { AlertRow } from "./render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "./render/workbook/workbook-name.js";
 import { buildReport } from "./report/build-report.js";

@@ -34,11 +34,11 @@ export interface DigestJobDeps {
   logger: Logger;
   /** No fire covers a period before it has ended: where to start looking for an earlier post. */
   since: Date;
-  /** What fits a mail under `maxBytes` (render/email/fit-email-to-size), handed in. */
+  /** What fits a mail under `maxBytes` (email/messages/fit-email-to-size), handed in. */
   fitEmail: FitEmail;
 }
 
-/** What fits a mail under `maxBytes`: the renderer's, handed in (render/ sits above). */
+/** What fits a mail under `maxBytes`: the email renderer's, handed in with the digest's own hint. */
 export type FitEmail = (
   message: EmailMessage,
   cap: { maxBytes: number; measure(message: EmailMessage): Promise<number> },

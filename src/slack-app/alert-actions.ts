@@ -2,15 +2,15 @@ import { isFiring } from "../alerts/evaluate-alert.js";
 import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
-import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
-import type { Logger } from "../logger.js";
-import type { SlackBlock } from "../messages.js";
 import {
   acknowledgedContext,
   actionLine,
   isPressLine,
   withSnooze,
-} from "../render/alert/slack-alert-actions.js";
+} from "../destinations/slack/messages/slack-alert-actions.js";
+import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
+import type { Logger } from "../logger.js";
+import type { SlackBlock } from "../messages.js";
 import { atZone } from "../render/format.js";
 import type { Ledger } from "../state/ledger.js";
 import type { Silence } from "../state/silences.js";

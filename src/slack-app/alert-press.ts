@@ -1,6 +1,9 @@
 import { z } from "zod";
+import {
+  ALERT_ACTION,
+  fireKeyOfBlock,
+} from "../destinations/slack/messages/slack-alert-actions.js";
 import type { SlackBlock } from "../messages.js";
-import { ALERT_ACTION, fireKeyOfBlock } from "../render/alert/slack-alert-actions.js";
 
 // A press of an alert's button as Slack sends it (a `block_actions` payload), checked with zod
 // where it enters and mapped at once to our own words; a payload that is not one of our buttons

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { DigestConfig, Team } from "../config/types.js";
+import { escapeMrkdwn } from "../destinations/slack/messages/escape-mrkdwn.js";
 import type { Logger } from "../logger.js";
-import { escapeMrkdwn } from "../render/slack/escape-mrkdwn.js";
-import { renderTeamStatus } from "../render/slack/slack-command-status.js";
 import type { Ledger } from "../state/ledger.js";
+import { renderTeamStatus } from "./slack-command-status.js";
 import type { RespondToSlack } from "./slack-response-url.js";
 import type { SlackEnvelope } from "./slack-socket.js";
 import { type DigestNowOutcome, describeDigestNow } from "./slash-digest.js";

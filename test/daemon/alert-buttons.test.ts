@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../../src/config/load-config.js";
 import { type DaemonService, startDaemonService } from "../../src/daemon/daemon-service.js";
-import { ALERT_ACTION } from "../../src/render/alert/slack-alert-actions.js";
+import { ALERT_ACTION } from "../../src/destinations/slack/messages/slack-alert-actions.js";
 import { openStore } from "../../src/state/open/open-store.js";
 import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
 import { type AlertSetup, startAlertSetup } from "../e2e/alert-fixture.js";

@@ -9,10 +9,10 @@ import {
   createSmtpDestination,
   type SmtpDestinationOptions,
 } from "../../src/destinations/email/email-smtp.js";
+import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
+import { fitEmailToSize } from "../../src/destinations/email/messages/fit-email-to-size.js";
 import { ConfigError, EmailDeliveryError } from "../../src/errors.js";
 import type { EmailMessage } from "../../src/messages.js";
-import { renderDigestEmail } from "../../src/render/email/email-digest.js";
-import { fitEmailToSize } from "../../src/render/email/fit-email-to-size.js";
 import { renderWorkbook, XLSX_CONTENT_TYPE } from "../../src/render/workbook/workbook.js";
 import { exportCommandLine, workbookFileName } from "../../src/render/workbook/workbook-name.js";
 import type { AvailableProject } from "../../src/report/types.js";

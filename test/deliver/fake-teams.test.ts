@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { renderTeamsDigest } from "../../src/render/teams/teams-digest.js";
+import { renderTeamsDigest } from "../../src/destinations/msteams/messages/teams-digest.js";
 import { type FakeTeams, startFakeTeams } from "../fake-webhooks/fake-teams.js";
 import { checkoutReport } from "../render/report-fixture.js";
 

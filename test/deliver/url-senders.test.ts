@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { renderTeamsDigest } from "../../src/destinations/msteams/messages/teams-digest.js";
 import { createTeamsSender } from "../../src/destinations/msteams/teams-sender.js";
 import { createWebhookSender } from "../../src/destinations/webhook/webhook-sender.js";
 import { WebhookDeliveryError, worthRetrying } from "../../src/errors.js";
-import { renderTeamsDigest } from "../../src/render/teams/teams-digest.js";
 import { Secret } from "../../src/secret.js";
 import {
   FAKE_WEBHOOK_SECRET,

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { webhookBodySchema } from "../../src/render/webhook/webhook-body-schema.js";
+import { webhookBodySchema } from "../../src/destinations/webhook/messages/webhook-body-schema.js";
 import { runCli } from "../daemon/daemon-process.js";
 import {
   FAKE_WEBHOOK_SECRET,

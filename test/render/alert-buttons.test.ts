@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import { snoozeUntil } from "../../src/alerts/snooze-until.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
-import type { SlackBlock } from "../../src/messages.js";
-import { buildAlertNotification } from "../../src/render/alert/alert-notification.js";
+import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
 import {
   ALERT_ACTION,
   actionLine,
   alertActionsBlocks,
   fireKeyOfBlock,
   snoozedContext,
-} from "../../src/render/alert/slack-alert-actions.js";
+} from "../../src/destinations/slack/messages/slack-alert-actions.js";
+import type { SlackBlock } from "../../src/messages.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { checkMessage } from "../fake-slack/check-message.js";
 

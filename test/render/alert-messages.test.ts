@@ -4,8 +4,8 @@ import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
 import {
   buildAlertNotification,
   type NotificationInput,
-} from "../../src/render/alert/alert-notification.js";
-import { renderAlertEmail } from "../../src/render/alert/email-alert.js";
+} from "../../src/destinations/alert-notification.js";
+import { renderAlertEmail } from "../../src/destinations/email/messages/email-alert.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { checkMessage } from "../fake-slack/check-message.js";
 import { alertInput } from "./alert-input.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import { scopeWindows } from "../../src/alerts/scope-windows.js";
-import { buildAlertNotification } from "../../src/render/alert/alert-notification.js";
+import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
 import { renderTerminalAlert } from "../../src/render/alert/terminal-alert.js";
 import { rule } from "../alerts/alert-builders.js";
 

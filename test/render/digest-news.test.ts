@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import { digestNews, newsSentence, newsSummary } from "../../src/render/digest-news.js";
-import { renderDigestEmail } from "../../src/render/email/email-digest.js";
-import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import type { AvailableProject, FiringAlert, Report } from "../../src/report/types.js";
 import { type Counts, checkoutReport, project, quietTotal, unavailable } from "./report-fixture.js";
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { digestSubject, renderDigestEmail } from "../../src/render/email/email-digest.js";
-import { COLOURS, escapeHtml } from "../../src/render/email/email-html.js";
-import { fitEmailToSize } from "../../src/render/email/fit-email-to-size.js";
+import {
+  digestSubject,
+  renderDigestEmail,
+} from "../../src/destinations/email/messages/email-digest.js";
+import { COLOURS, escapeHtml } from "../../src/destinations/email/messages/email-html.js";
+import { fitEmailToSize } from "../../src/destinations/email/messages/fit-email-to-size.js";
 import type { Report } from "../../src/report/types.js";
 import { HOSTILE_NAME, HTML_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
 import { NO_NEWS } from "../../src/render/digest-news.js";
-import { renderDigestEmail } from "../../src/render/email/email-digest.js";
 import { checkoutReport, quietTotal } from "./report-fixture.js";
 
 // One quiet and one noisy digest mail laid out by a real browser in a 390 px wide frame (an

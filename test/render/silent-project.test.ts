@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import type { PeriodPair } from "../../src/periods/types.js";
-import { renderDigestEmail } from "../../src/render/email/email-digest.js";
 import { silentNews, silentSentence } from "../../src/render/silent-news.js";
-import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import type { Report } from "../../src/report/types.js";
 import { checkoutReport, project, WEEK } from "./report-fixture.js";

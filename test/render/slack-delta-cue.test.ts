@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { deltaCue } from "../../src/destinations/slack/messages/slack-delta-cue.js";
 import { deltaView, toneOf } from "../../src/render/delta-view.js";
-import { deltaCue } from "../../src/render/slack/slack-delta-cue.js";
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../../src/report/types.js";
 
 const RED = "\u{1F534}";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import { digestNews } from "../../src/render/digest-news.js";
-import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import type { Report } from "../../src/report/types.js";
 import {
   checkoutReport,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { escapeMrkdwn, mrkdwnLink } from "../../src/destinations/slack/messages/escape-mrkdwn.js";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import type { SlackMessage } from "../../src/messages.js";
-import { escapeMrkdwn, mrkdwnLink } from "../../src/render/slack/escape-mrkdwn.js";
-import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
 import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
 import { headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
 

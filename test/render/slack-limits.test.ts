@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { SlackMessage, SlackPost } from "../../src/messages.js";
-import { escapeMrkdwn } from "../../src/render/slack/escape-mrkdwn.js";
-import { renderSlackDigest } from "../../src/render/slack/slack-digest.js";
+import { escapeMrkdwn } from "../../src/destinations/slack/messages/escape-mrkdwn.js";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import {
   SLACK_LIMITS,
   slackLimitProblems,
   slackTextLength,
-  truncateText,
-} from "../../src/render/slack/slack-limits.js";
+} from "../../src/destinations/slack/messages/slack-limits.js";
+import type { SlackMessage, SlackPost } from "../../src/messages.js";
+import { truncateText } from "../../src/render/truncate-text.js";
 import type { Report } from "../../src/report/types.js";
 import { checkoutReport, manyProjectsReport, unavailable } from "./report-fixture.js";
 import { blocksOfType, mrkdwnTexts, tableRows } from "./slack-blocks.js";

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
+import {
+  messageBytes,
+  TEAMS_CARD_BYTES,
+} from "../../src/destinations/msteams/messages/card-parts.js";
+import { renderTeamsAlert } from "../../src/destinations/msteams/messages/teams-alert.js";
+import { renderTeamsDigest } from "../../src/destinations/msteams/messages/teams-digest.js";
 import type { TeamsMessage } from "../../src/messages.js";
-import { renderTeamsAlert } from "../../src/render/alert/teams-alert.js";
 import { digestNews, NO_NEWS, newsSentence } from "../../src/render/digest-news.js";
-import { messageBytes, TEAMS_CARD_BYTES } from "../../src/render/teams/card-parts.js";
-import { renderTeamsDigest } from "../../src/render/teams/teams-digest.js";
 import { counts } from "../alerts/alert-builders.js";
 import { cardProblems } from "../fake-webhooks/check-card.js";
 import { alertInput } from "./alert-input.js";

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { digestNews, newsSummary } from "../../src/render/digest-news.js";
-import { webhookAlertBody } from "../../src/render/webhook/webhook-alert.js";
-import { webhookBodySchema } from "../../src/render/webhook/webhook-body-schema.js";
-import { webhookDigestBody } from "../../src/render/webhook/webhook-digest.js";
+import { webhookAlertBody } from "../../src/destinations/webhook/messages/webhook-alert.js";
+import { webhookBodySchema } from "../../src/destinations/webhook/messages/webhook-body-schema.js";
+import { webhookDigestBody } from "../../src/destinations/webhook/messages/webhook-digest.js";
 import {
   REGENERATE_WEBHOOK_COMMAND,
   WEBHOOK_JSON_SCHEMA_PATH,
   webhookJsonSchemaText,
-} from "../../src/render/webhook/webhook-json-schema.js";
+} from "../../src/destinations/webhook/messages/webhook-json-schema.js";
+import { digestNews, newsSummary } from "../../src/render/digest-news.js";
 import { counts } from "../alerts/alert-builders.js";
 import { ALERT_NOW, alertInput } from "./alert-input.js";
 import { checkoutReport } from "./report-fixture.js";

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
-import { slackActionsApi } from "../../src/destinations/slack/slack-actions-api.js";
-import type { SlackBlock } from "../../src/messages.js";
 import {
   ACKNOWLEDGED_BLOCK,
   ALERT_ACTION,
   alertActionsBlocks,
   SNOOZED_BLOCK,
-} from "../../src/render/alert/slack-alert-actions.js";
+} from "../../src/destinations/slack/messages/slack-alert-actions.js";
+import { slackActionsApi } from "../../src/destinations/slack/slack-actions-api.js";
+import type { SlackBlock } from "../../src/messages.js";
 import { Secret } from "../../src/secret.js";
 import { handleAlertAction } from "../../src/slack-app/alert-actions.js";
 import { openSlackSocket, type SlackSocket } from "../../src/slack-app/slack-socket.js";

@@ -9,7 +9,8 @@ import type {
 } from "../../alerts/types.js";
 import type { Period } from "../../periods/types.js";
 import { formatCount, formatPeriod, formatPp, sparkline } from "../format.js";
-import { linksPerProject, projectDashboardUrl } from "../slack/slack-links.js";
+import { linksPerProject, projectDashboardUrl } from "../project-links.js";
+import { truncateText } from "../truncate-text.js";
 
 // What every alert renderer (Slack, mail, terminal) shows, decided once: the words, marks and
 // figures of a transition, so the channel, the inbox and `preview` never disagree.
@@ -260,4 +261,18 @@ export function ruleText(input: AlertMessageInput): string {
       ? "raw value"
       : `${Math.round(confidence * 100)}% Wilson interval`;
   return `${metricName(metric)}: warn ${bad} ${f(warnAt)}, critical ${bad} ${f(criticalAt)}, clears ${good} ${f(clearAt)} \u00b7 ${interval}`;
+}
+
+/**
+ * The notification line, in words: "Checkout squad · flaky-rate: Checkout API flaky rate 6.2% —
+ * above critical 5%; …".
+ */
+export function headlineText(input: AlertMessageInput, now: string): string {
+  const parts = input.transitions.map((t) => transitionSentence(input, t, now));
+  return truncateText(`${titleOf(input)}: ${parts.join("; ")}`, 300);
+}
+
+/** The alert's title: its team and its name. */
+export function titleOf(input: AlertMessageInput): string {
+  return `${input.team.title} \u00b7 ${input.alert.name}`;
 }

@@ -1,6 +1,6 @@
 import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
-import type { Team } from "../../config/types.js";
+import type { AlertRule } from "../../alerts/types.js";
 import type { FiringAlert } from "../../report/types.js";
 import type { AlertEvaluation, AlertState } from "../../state/ledger.js";
 import type { AlertRow } from "../workbook/workbook-alerts.js";
@@ -9,11 +9,14 @@ import type { AlertRow } from "../workbook/workbook-alerts.js";
 // evaluation of the period in the workbook's Alerts sheet — both read from the ledger's states
 // and evaluations, with the alert's config for its thresholds.
 
+/** The team's alert rules: all these views need of its config. */
+type TeamAlerts = { readonly alerts: readonly AlertRule[] };
+
 /**
  * The firing alerts a digest shows: rate alerts only, as fractions like every rate of the
  * report (a runs count has no place in its percent column).
  */
-export function firingAlertsOf(team: Team, states: readonly AlertState[]): FiringAlert[] {
+export function firingAlertsOf(team: TeamAlerts, states: readonly AlertState[]): FiringAlert[] {
   return states.flatMap((s) => {
     const alert = team.alerts.find((a) => a.name === s.alert);
     if (!alert || !isRate(alert.metric) || s.lastValue === null) return [];
@@ -35,7 +38,7 @@ export function firingAlertsOf(team: Team, states: readonly AlertState[]): Firin
 }
 
 /** One row per scope of a recorded evaluation, for the Alerts sheet. */
-export function alertRows(team: Team, evaluation: AlertEvaluation): AlertRow[] {
+export function alertRows(team: TeamAlerts, evaluation: AlertEvaluation): AlertRow[] {
   const alert = team.alerts.find((a) => a.name === evaluation.alert);
   const rate = alert === undefined || isRate(alert.metric);
   return evaluation.results.map((r) => {

@@ -8,7 +8,7 @@ import type {
   Report,
 } from "../../report/types.js";
 import { deltaView, toneOf as toneOfView } from "../delta-view.js";
-import { projectUrl } from "../email/email-content.js";
+import { projectUrl } from "../project-links.js";
 import { type CellTone, cellText, excelDuration } from "./workbook-cells.js";
 import type { SheetColumn, TableSheet } from "./workbook-sheet.js";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { opensFire } from "../../../src/destinations/fire-charts-message.js";
 import {
   collectInsights,
   collectSpan,
@@ -6,7 +7,6 @@ import {
 } from "../../../src/insights/collect-insights.js";
 import type { FetchOutcome, InsightsApi, InsightsDay } from "../../../src/insights/types.js";
 import { chartWindow, defaultChartDays } from "../../../src/periods/chart-window.js";
-import { opensFire } from "../../../src/render/alert/fire-charts-message.js";
 import { chartThresholds } from "../../../src/render/charts/chart-thresholds.js";
 import { digestChartData } from "../../../src/render/charts/digest-charts.js";
 import { fireChartInput } from "../../../src/render/charts/fire-chart-input.js";

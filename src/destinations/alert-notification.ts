@@ -1,0 +1,113 @@
+import type { Evaluation, ScopeState } from "../alerts/types.js";
+import type { AlertNotification } from "../messages.js";
+import type {
+  Acknowledged,
+  AlertMessageInput,
+  RootView,
+  Snoozed,
+} from "../render/alert/alert-view.js";
+import { renderAlertEmail } from "./email/messages/email-alert.js";
+import { renderTeamsAlert } from "./msteams/messages/teams-alert.js";
+import { renderSlackAlert, renderSlackAlertRoot } from "./slack/messages/slack-alert.js";
+import { webhookAlertBody } from "./webhook/messages/webhook-alert.js";
+
+export type { AlertNotification } from "../messages.js";
+
+// What an evaluation decided to send, rendered in full: recorded in the ledger with the new
+// states, so a retry sends exactly this and never judges again.
+
+export interface NotificationInput extends Omit<AlertMessageInput, "transitions" | "mentionDue"> {
+  evaluation: Evaluation;
+  slack: { channel: string } | null;
+  email: { to: string[] } | null;
+  /** The destination ids of a Teams workflow and a signed webhook (their URLs stay in the config). */
+  msteams: { destination: string } | null;
+  webhook: { destination: string } | null;
+  now: string;
+  /** The standing acknowledgement of each fire, by its key, shown in its first message. */
+  acknowledgements?: Readonly<Record<string, Acknowledged>>;
+  /** The snooze that holds on each fire now, by its key, shown in its first message. */
+  snoozes?: Readonly<Record<string, Snoozed>>;
+}
+
+/** The notification of an evaluation, or null when nothing changed. */
+export function buildAlertNotification(input: NotificationInput): AlertNotification | null {
+  const { evaluation, now } = input;
+  if (evaluation.transitions.length === 0) return null;
+  const message: AlertMessageInput = {
+    ...input,
+    transitions: evaluation.transitions,
+    mentionDue: evaluation.mention,
+  };
+  const fired = evaluation.transitions.some((t) => t.kind === "fired");
+  const roots = rootViews(evaluation, now).map((root) => ({
+    ...root,
+    acknowledged: input.acknowledgements?.[root.rootKey] ?? null,
+    snoozed: input.snoozes?.[root.rootKey] ?? null,
+  }));
+  // A fire starts a thread; anything else belongs under the fire it follows.
+  const threadKey = fired
+    ? null
+    : (evaluation.transitions.find((t) => t.threadKey)?.threadKey ?? null);
+  const email = input.email
+    ? { to: input.email.to, ...renderAlertEmail(message, now), threadKey }
+    : null;
+  const slack = input.slack
+    ? {
+        channel: input.slack.channel,
+        post: renderSlackAlert(message, now),
+        threadKey,
+        broadcast: evaluation.transitions.some((t) => t.kind === "escalated"),
+        updates: roots.map((root) => ({
+          rootKey: root.rootKey,
+          message: renderSlackAlertRoot(message, root, now),
+        })),
+      }
+    : null;
+  const msteams = input.msteams
+    ? { destination: input.msteams.destination, card: renderTeamsAlert(message, now) }
+    : null;
+  const webhook = input.webhook
+    ? {
+        destination: input.webhook.destination,
+        body: JSON.stringify(webhookAlertBody(message, now)),
+      }
+    : null;
+  return { slack, email, msteams, webhook };
+}
+
+/** For each fire that a transition follows, every scope it announced, as it stands now. */
+export function rootViews(evaluation: Evaluation, now: string): RootView[] {
+  const keys = [
+    ...new Set(
+      evaluation.transitions
+        .filter((t) => t.kind !== "fired")
+        .flatMap((t) => (t.threadKey ? [t.threadKey] : [])),
+    ),
+  ];
+  return keys.map((rootKey) => {
+    const firing = evaluation.results.filter((r) => r.state.threadKey === rootKey);
+    const resolved = evaluation.transitions.filter(
+      (t) => t.kind === "resolved" && t.threadKey === rootKey,
+    );
+    const scopes = [
+      ...firing.map((r) => view(r.scope, r.name, r.state)),
+      ...resolved.map((t) => ({
+        scope: t.scope,
+        name: t.name,
+        state: t.to,
+        value: t.sample.value,
+        firedAt: t.firedAt,
+      })),
+    ];
+    return { rootKey, scopes, resolvedAt: firing.length === 0 ? now : null };
+  });
+}
+
+const view = (scope: string, name: string, s: ScopeState) => ({
+  scope,
+  name,
+  state: s.state,
+  value: s.lastValue,
+  firedAt: s.firedAt,
+});

@@ -1,0 +1,199 @@
+import { z } from "zod";
+import { ALERT_METRICS } from "../../../alerts/alert-metrics.js";
+
+// The signed webhook's body, version 1: the one description of the wire format. The TypeScript
+// types below are inferred from it and docs/webhook-v1.schema.json is generated from it, so the
+// code, the types receivers read and the published schema cannot disagree. Names on the wire
+// are snake_case, like the config. Rates are fractions (0.938 is 93.8%), durations milliseconds,
+// dates ISO days in the team's zone.
+
+/** The version this build sends; a change that breaks receivers makes a version 2. */
+export const WEBHOOK_BODY_VERSION = 1;
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe("an ISO date, in the team's zone");
+
+const period = z
+  .object({ start: isoDate, end: isoDate })
+  .meta({ id: "Period", description: "whole days in the team's zone, both ends included" });
+
+const team = z
+  .object({
+    name: z.string().describe("the team's id in the config: [a-z0-9-]"),
+    title: z.string().describe("the team's name as people read it"),
+    timezone: z.string().describe("IANA zone that buckets the days"),
+  })
+  .meta({ id: "Team" });
+
+const VERDICTS = [
+  "better",
+  "worse",
+  "changed",
+  "noise",
+  "flat",
+  "new",
+  "unavailable",
+  "none",
+] as const;
+
+const delta = z
+  .object({
+    verdict: z
+      .enum(VERDICTS)
+      .describe(
+        "better/worse: news (significant and large), good or bad for this figure; changed: such news of a figure that is neither (runs, tests); noise: not both; flat: rounds to nothing; new: the prior had no data; unavailable: the prior could not be fetched; none: no data now",
+      ),
+    text: z
+      .string()
+      .describe("the change as people read it: +1.2 pp, −8%, new, n/a; empty for none"),
+    change: z
+      .number()
+      .nullable()
+      .describe(
+        "rates: the change in percentage points; counts and durations: the change as a fraction (0.08 is +8%); null without a number",
+      ),
+  })
+  .meta({ id: "Delta", description: "how a figure moved since the prior period" });
+
+const figure = z
+  .object({
+    current: z.number().nullable().describe("this period's value; null without data"),
+    prior: z.number().nullable().describe("the prior period's value; null without one"),
+    delta,
+  })
+  .meta({ id: "Figure" });
+
+const figures = z
+  .object({
+    runs: figure,
+    run_pass_rate: figure,
+    flaky_rate: figure,
+    test_pass_rate: figure,
+    tests: figure,
+    tests_failed: figure,
+    tests_timed_out: figure,
+    mean_run_duration_ms: figure,
+  })
+  .meta({
+    id: "Figures",
+    description:
+      "a period's figures, each with its prior value and change. run_pass_rate: passed runs / (passed + failed runs); flaky_rate: flaky results / all results; test_pass_rate: passed results (flaky included) / all results; the three are fractions (0.938 is 93.8%). tests: passed + failed + skipped + timed out. mean_run_duration_ms: milliseconds",
+  });
+
+const newsLine = z
+  .object({
+    kind: z
+      .enum(["silent", "alert", "unavailable", "worse", "better"])
+      .describe("silent project, alert firing, project not fetched, significant change"),
+    project_id: z.string().nullable().describe("null for the team"),
+    name: z.string(),
+    text: z.string().describe("the line as people read it: name and what happened"),
+    tone: z.enum(["bad", "good"]),
+  })
+  .meta({ id: "NewsLine" });
+
+const news = z
+  .object({
+    summary: z
+      .string()
+      .describe("the news in one line, as the Slack notification and the mail preheader say it"),
+    lines: z.array(newsLine).describe("every line of news, in reading order; empty on a quiet day"),
+  })
+  .describe("what a digest opens with; for an alert, its transitions in words");
+
+const project = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z
+      .enum(["ok", "silent", "unavailable"])
+      .describe(
+        "silent: runs in the prior period, none in this one; unavailable: could not be fetched",
+      ),
+    figures: z.union([figures, z.null()]).describe("null when the project could not be fetched"),
+    note: z.string().nullable().describe("why the prior period is missing, when it is"),
+    dashboard_url: z.string().nullable(),
+  })
+  .meta({ id: "Project" });
+
+const state = z.enum(["ok", "pending", "warn", "critical", "no_data"]).meta({
+  id: "AlertState",
+  description: "pending: breaching, `for` not met yet; no_data: too few results, or not fetched",
+});
+
+const transition = z
+  .object({
+    kind: z.enum(["fired", "escalated", "de-escalated", "resolved", "reminder"]),
+    scope: z.string().describe("a project id, or team"),
+    name: z.string().describe("the project's or the team's name"),
+    from: state,
+    to: state,
+    value: z.number().nullable().describe("in the alert's unit; null without data"),
+    interval: z
+      .object({ low: z.number(), high: z.number() })
+      .nullable()
+      .describe("the Wilson interval in the alert's unit, when confidence is on"),
+    threshold: z
+      .number()
+      .describe("the threshold the value was compared with, in the alert's unit"),
+    results: z.number().describe("test results (runs, for the runs metric) behind the value"),
+  })
+  .meta({ id: "Transition" });
+
+const alert = z.object({
+  name: z.string(),
+  metric: z.enum(ALERT_METRICS),
+  unit: z.enum(["percent", "count"]).describe("percent: 0–100, as the config's thresholds"),
+  warn_at: z.number(),
+  critical_at: z.number(),
+  clear_at: z.number(),
+  confidence: z.number().nullable(),
+  state,
+  transitions: z.array(transition).min(1),
+});
+
+const common = {
+  version: z.literal(WEBHOOK_BODY_VERSION),
+  key: z
+    .string()
+    .describe("the slot key: names this message in the ledger and is sent as Idempotency-Key"),
+  team,
+  news,
+};
+
+const digestBody = z.object({
+  ...common,
+  kind: z.literal("digest"),
+  digest: z.string().describe("the digest's name in the config"),
+  period: z
+    .object({ start: isoDate, end: isoDate, prior: period })
+    .describe("the period reported (both ends included) and the prior period it is compared with"),
+  /** The team's figures: silent and unavailable projects left out, as in every digest. */
+  figures,
+  projects: z.array(project).describe("every project of the team, needing attention first"),
+});
+
+const alertBody = z.object({
+  ...common,
+  kind: z.literal("alert"),
+  /** The window the alert evaluated. */
+  period,
+  figures: z.null(),
+  projects: z.array(project).max(0).describe("empty: an alert's scopes are its transitions"),
+  alert,
+});
+
+/** The body of every webhook request, version 1. */
+export const webhookBodySchema = z
+  .discriminatedUnion("kind", [digestBody, alertBody])
+  .describe(
+    "insights-reporter signed webhook body, version 1. Verify X-Insights-Signature before reading it.",
+  );
+
+export type WebhookBody = z.infer<typeof webhookBodySchema>;
+export type WebhookDigestBody = z.infer<typeof digestBody>;
+export type WebhookAlertBody = z.infer<typeof alertBody>;
+export type WebhookFigures = z.infer<typeof figures>;
+export type WebhookProject = z.infer<typeof project>;
