@@ -1,3 +1,4 @@
+import { type AlertJob, alertSlot } from "./alert-slot.js";
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
 import {
   type FireHistory,
@@ -9,7 +10,7 @@ import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
 import { applySilences, standingSnoozes } from "./alerts/silencing.js";
 import type { Evaluation } from "./alerts/types.js";
-import type { AlertConfig, AlertDestinations, Team } from "./config/types.js";
+import type { AlertConfig, AlertDestinations } from "./config/types.js";
 import {
   type DeliveryLedger,
   type DeliveryResult,
@@ -29,26 +30,17 @@ import { collectInsights, collectSpan, type RequestCache } from "./insights/coll
 import type { InsightsApi } from "./insights/types.js";
 import type { Logger } from "./logger.js";
 import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
-import { periodsForFire } from "./periods/periods-for-fire.js";
 import type { Period } from "./periods/types.js";
 import type { ChartPainter } from "./render/charts/draw-chart.js";
 import { fireChartInput } from "./render/charts/fire-chart-input.js";
 import { buildReport } from "./report/build-report.js";
 import type { Ledger } from "./state/ledger.js";
-import { slotKey } from "./state/slot-key.js";
 
 // One alert evaluation, start to finish: the window its fire covers → insights of the team's
 // projects → each scope's sample against its last state (`alerts/`) → the notification,
 // rendered → the slot, the new states and the notification recorded in one transaction →
 // delivery. A retry of the slot finds the evaluation recorded and sends what it decided:
 // it never judges again against states that have already moved.
-
-export interface AlertJob {
-  team: Team;
-  alert: AlertConfig;
-  /** The scheduled instant (a late run evaluates its slot's window). */
-  fireAt: Date;
-}
 
 type AlertStore = Pick<
   Ledger,
@@ -111,19 +103,6 @@ export interface AlertOutcome {
   evaluation: Evaluation | null;
   notification: AlertNotification | null;
   deliveries: DeliveryResult[];
-}
-
-/** The window an alert fired at `fireAt` evaluates, and the slot key that names it. */
-export function alertSlot(job: AlertJob): { key: string; window: Period } {
-  const { team, alert, fireAt } = job;
-  const periods = periodsForFire({
-    fireAt,
-    timezone: team.timezone,
-    kind: alert.window,
-    compareTo: "previous_period",
-    weekStartsOn: team.weekStartsOn,
-  });
-  return { key: slotKey(team.name, "alert", alert.name, periods.current), window: periods.current };
 }
 
 /** Runs one evaluation: evaluate and record (or find it recorded) → deliver. */

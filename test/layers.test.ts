@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["scheduler"],
   ["ops"],
   ["run-digest", "run-alert"],
-  ["create-deps", "digest-slot"],
+  ["create-deps", "digest-slot", "alert-slot"],
   ["chart-painter"],
   ["config"],
   ["destinations"],
