@@ -29,7 +29,7 @@ const MB = 1024 * 1024;
  * Berlin (the week of 9–15 November against the week before, and 8 weeks of days). A process
  * that has never worked in a zone has not yet read the time-zone and locale data built into the
  * node executable; a daemon has, long before its first chart, so the bench's first digest must
- * not be charged for it (docs/decisions/0006, eighth stop).
+ * not be charged for it (docs/performance.md, the charts' eighth stop).
  */
 function weeklyDigestPeriods(): { periods: { current: Period; prior: Period }; window: Period } {
   const pair = periodsForFire({

@@ -9,7 +9,7 @@ import { measureIdle } from "./idle-bench.js";
 import { measureStartup } from "./startup-bench.js";
 import { measureWarmDay } from "./store-bench.js";
 
-// `npm run bench`: every performance figure the README quotes, measured in one run on this
+// `npm run bench`: every performance figure docs/performance.md quotes, measured in one run on this
 // machine, printed as a table and written to bench/RESULTS.md. Timed figures are medians of
 // BENCH_RUNS runs (default 3). Not part of `npm test`; nothing asserts on these numbers.
 

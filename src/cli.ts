@@ -8,7 +8,7 @@ import { ReporterError, UsageError } from "./errors.js";
 // exceljs, the Slack SDK or nodemailer: a command starts in a fraction of the time.
 
 // argv → commands. The one place that maps errors to exit codes: 0 done, 1 a delivery or
-// upstream failure, 2 bad usage or config (README "Commands").
+// upstream failure, 2 bad usage or config (docs/commands.md).
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

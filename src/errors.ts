@@ -23,7 +23,7 @@ export type ErrorCode =
 
 export abstract class ReporterError extends Error {
   abstract readonly code: ErrorCode;
-  /** 2 for bad usage or config, 1 for a delivery or upstream failure (README "Commands"). */
+  /** 2 for bad usage or config, 1 for a delivery or upstream failure (docs/commands.md). */
   readonly exitCode: 1 | 2 = 1;
   readonly context: Readonly<Record<string, unknown>>;
 

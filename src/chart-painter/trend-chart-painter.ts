@@ -20,8 +20,8 @@ export const CHART_WORKER_HUNG_MS = 30_000;
  * A small young generation for the worker's heap: resvg's images are small JS objects holding
  * large native buffers (a 1.1 MB pixmap each), freed only when V8 collects them, and V8 sees
  * only the small objects. Collected young, they go within a chart or two instead of piling up.
- * Measured (docs/decisions/0006): 4 MB took the worker's peak 15–20 MB below V8's default,
- * and 2 MB another 3–5 MB, with no time lost.
+ * Measured (docs/performance.md, the charts' third and fifth stops): 4 MB took the worker's
+ * peak 15–20 MB below V8's default, and 2 MB another 3–5 MB, with no time lost.
  */
 const CHART_WORKER_LIMITS = { maxYoungGenerationSizeMb: 2 } as const;
 

@@ -2,8 +2,8 @@ import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { isRecord } from "./loose-access.js";
 
 /**
- * Credentials a config may leave out: each defaults to its environment variable (README
- * "Configuration"), as each destination module declares them.
+ * Credentials a config may leave out: each defaults to its environment variable
+ * (docs/configuration.md, "The config file"), as each destination module declares them.
  */
 const DEFAULTS = DESTINATION_KINDS.flatMap((section) =>
   Object.entries(DESTINATIONS[section].envDefaults).map(([key, variable]) => ({

@@ -7,7 +7,7 @@ export function outboxLedgerPath(dir: string): string {
 }
 
 /**
- * `--outbox DIR`: what would be sent, written as files instead (README "Commands"). Each
+ * `--outbox DIR`: what would be sent, written as files instead (docs/commands.md). Each
  * destination's outbox writer (destinations/<kind>/) names its files: `<key>.slack.json`,
  * `<key>.eml`, each workbook as `<name>.xlsx`.
  */

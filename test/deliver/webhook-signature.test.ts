@@ -74,10 +74,10 @@ describe("the fake receiver", () => {
   });
 });
 
-describe("the README's verification snippet", () => {
+describe("the verification snippet of docs/configuration.md", () => {
   it("accepts what the reporter signs and refuses a changed body or an old timestamp", async () => {
-    const readme = readFileSync("README.md", "utf8");
-    const snippet = /<!-- verify-snippet -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    const page = readFileSync("docs/configuration.md", "utf8");
+    const snippet = /<!-- verify-snippet -->\n```js\n([\s\S]*?)```/.exec(page)?.[1];
     expect(snippet).toContain("export function verifyInsightsWebhook");
     const dir = mkdtempSync(join(tmpdir(), "verify-snippet-"));
     const file = join(dir, "verify.mjs");

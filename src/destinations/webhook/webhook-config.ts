@@ -5,8 +5,8 @@ import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
 
 // The signed webhook's part of the config: each digest or alert names a URL and the secret its
-// requests are signed with (README "Signed webhook"). Both are secrets: a URL often carries a
-// token of its own.
+// requests are signed with (docs/configuration.md, "Signed webhook"). Both are secrets: a URL
+// often carries a token of its own.
 
 /** `webhook:` at the top of the config file. */
 const global = urlTimeoutSection("one request", "signed webhook");

@@ -140,7 +140,7 @@ export function trendChartSpec(size: {
           x2: { field: "t2" },
           fill: colourField("fill"),
           // Fill opacity, not opacity: resvg draws an element with an opacity of its own on a
-          // layer of its own and blends that in (docs/decisions/0006, seventh stop).
+          // layer of its own and blends that in (docs/performance.md, the charts' seventh stop).
           fillOpacity: { field: "opacity", type: "quantitative", scale: null, legend: null },
         },
       },

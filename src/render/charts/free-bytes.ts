@@ -2,7 +2,7 @@
 // pixels (1.15 MB, copied out of resvg) and its scanlines (as much again) are held by small
 // JavaScript objects, and V8, which sees only those, frees them late: on Node 24, 48 images
 // drawn in a row left 46 MB of such buffers waiting, against 2.5 MB when each was detached,
-// and a digest's first charts peak 2–5 MB lower (docs/decisions/0006, eighth stop).
+// and a digest's first charts peak 2–5 MB lower (docs/performance.md, the charts' eighth stop).
 // `ArrayBuffer.prototype.transfer(0)` (Node 21 and later) detaches a buffer and lets its memory
 // go at once (resvg's copy on the next turn of the event loop, which the painter gives before
 // each chart). Node 20 lacks it, and there the memory waits for the collector as before: moving

@@ -2,8 +2,8 @@ import { crc32, deflateSync } from "node:zlib";
 import { freeBytes } from "./free-bytes.js";
 
 // A PNG written from a chart's pixels with node:zlib instead of resvg's own encoder, which took
-// twice as long for a larger file (docs/decisions/0006, third stop): RGBA, every scanline
-// unfiltered, one IDAT compressed at level 3. A chart is flat colour on white, which deflate's
+// twice as long for a larger file (docs/performance.md, the charts' third stop): RGBA, every
+// scanline unfiltered, one IDAT compressed at level 3. A chart is flat colour on white, which deflate's
 // fast levels (1–3) take well without filters; filters (Sub, Up) and RGB would each need a pass
 // over every pixel in JavaScript that costs more than deflate saves, and levels 4 and up take
 // twice as long again.

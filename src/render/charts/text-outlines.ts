@@ -7,7 +7,7 @@ import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 // every <text> becomes the outlines resvg itself made of it (its `toString()` writes text as
 // paths), remembered by the text's markup without its position. resvg still does all the
 // shaping, in the same font; the pixels differ from its own drawing only by anti-aliasing
-// (docs/decisions/0006, sixth stop).
+// (docs/performance.md, the charts' sixth stop).
 
 /** How much outline markup an outliner keeps, in characters; the least recently used goes first. */
 export const OUTLINES_KEPT_CHARS = 1_000_000;

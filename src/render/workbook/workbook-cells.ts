@@ -11,7 +11,7 @@ export type CellKind = "text" | "count" | "rate" | "pp" | "pct" | "duration" | "
 /** Good news, bad news, or a warning; anything else stays uncoloured. */
 export type CellTone = "good" | "bad" | "warn" | "neutral";
 
-/** Excel number formats, as README "The workbook" promises them. */
+/** Excel number formats, as docs/configuration.md, "The workbook", promises them. */
 export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
   text: undefined,
   count: "#,##0",

@@ -12,8 +12,8 @@ import { summarySheet } from "./workbook-summary.js";
 export type { AlertRow } from "./workbook-alerts.js";
 export type { WorkbookChart } from "./workbook-charts.js";
 
-// The XLSX export of a report (README "The workbook"): `About`, `Summary`, `Runs`, `Tests`,
-// `Daily`, where alerts ran, `Alerts`, and with a digest's charts, `Charts`. Written once, through exceljs's streaming writer, to any stream: a
+// The XLSX export of a report (docs/configuration.md, "The workbook"): `About`, `Summary`,
+// `Runs`, `Tests`, `Daily`, where alerts ran, `Alerts`, and with a digest's charts, `Charts`. Written once, through exceljs's streaming writer, to any stream: a
 // buffer for mail attachments, a file for `export`.
 
 export interface WorkbookOptions {
