@@ -33,6 +33,10 @@ const LINES_PER_SECTION = 10;
 const MAX_SECTIONS = 40;
 const SECTION_CHARS = 2_900;
 const NAME_CHARS = 80;
+// A title is cut before anything else: a team title of any length leaves room for the verdict.
+const TITLE_CHARS = 80;
+const ALERT_CHARS = 60;
+const HEADLINE_CHARS = 300;
 
 /** The evaluation's message: a new post (a fire) or a reply in the fire's thread. */
 export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPost {
@@ -75,7 +79,7 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
     blocks.push(...alertActionsBlocks(input.key));
   }
   return {
-    main: { text: `${mention}${headline}`, blocks },
+    main: { text: `${mention}${escapeMrkdwn(headline)}`, blocks },
     metadata: alertMetadata(input),
     thread: [],
   };
@@ -94,9 +98,7 @@ export function renderSlackAlertRoot(
   const status = root.resolvedAt
     ? `${STATE_MARK.ok} *Resolved* \u00b7 ${title}`
     : `${STATE_MARK[worst]} *${worst === "critical" ? "Critical" : "Warning"}, still firing* \u00b7 ${title}`;
-  const text = root.resolvedAt
-    ? `Resolved: ${titleOf(input)}`
-    : `Still firing (${worst}): ${titleOf(input)}`;
+  const text = root.resolvedAt ? `Resolved: ${title}` : `Still firing (${worst}): ${title}`;
   return {
     text,
     blocks: [
@@ -140,11 +142,23 @@ export function alertMetadata(input: AlertMessageInput): SlackMetadata {
 
 /**
  * The notification line, in words: "Checkout squad · flaky-rate: Checkout API flaky rate 6.2% —
- * above critical 5%; …".
+ * above critical 5%; …". Plain text: escape before mrkdwn or HTML. Names are cut and whole
+ * sentences left out ("; and 2 more"), so the first verdict and its value are always there.
  */
 export function headlineText(input: AlertMessageInput, now: string): string {
-  const parts = input.transitions.map((t) => transitionSentence(input, t, now));
-  return truncateText(`${titleOf(input)}: ${parts.join("; ")}`, 300);
+  const sentences = input.transitions.map((t) => {
+    const rest = transitionSentence(input, t, now).slice(t.name.length);
+    return `${truncateText(t.name, NAME_CHARS)}${rest}`;
+  });
+  let text = `${titleOf(input)}: ${sentences[0] ?? ""}`;
+  for (let i = 1; i < sentences.length; i += 1) {
+    const next = `${text}; ${sentences[i]}`;
+    const left = sentences.length - i - 1;
+    if (next.length + (left > 0 ? `; and ${left} more`.length : 0) > HEADLINE_CHARS)
+      return `${text}; and ${sentences.length - i} more`;
+    text = next;
+  }
+  return text;
 }
 
 /**
@@ -173,8 +187,9 @@ function rootLine(input: AlertMessageInput, s: RootScope, now: string): string {
   return `${STATE_MARK.ok} ${name}${escapeMrkdwn(back)} \u2014 resolved${escapeMrkdwn(resolvedAfter(input, s.scope, s.firedAt, now))}${dates}`;
 }
 
+/** "Checkout squad · flaky-rate", each name cut so that a long one cannot crowd out the verdict. */
 function titleOf(input: AlertMessageInput): string {
-  return `${input.team.title} \u00b7 ${input.alert.name}`;
+  return `${truncateText(input.team.title, TITLE_CHARS)} \u00b7 ${truncateText(input.alert.name, ALERT_CHARS)}`;
 }
 
 function summaryOf(transitions: readonly Transition[]): string {
