@@ -11,7 +11,7 @@ import { formatPeriod, sparkline } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
 import { silentTotalsNote } from "../silent-news.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../worst-first.js";
-import { escapeMrkdwn } from "./escape-mrkdwn.js";
+import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { contextBlock } from "./slack-digest-sections.js";
 import {
@@ -122,8 +122,10 @@ function mainMessage(
 }
 
 function headerBlock(report: Report): SlackBlock {
-  // plain_text is shown as typed: no mrkdwn escaping here.
-  const title = `${report.team.title} \u00b7 ${report.digest} \u00b7 ${formatPeriod(report.periods.current)}`;
+  // plain_text is shown as typed: no mrkdwn escaping here, only no link.
+  const title = plainName(
+    `${report.team.title} \u00b7 ${report.digest} \u00b7 ${formatPeriod(report.periods.current)}`,
+  );
   return {
     type: "header",
     text: { type: "plain_text", text: truncateText(title, SLACK_LIMITS.headerChars) },
