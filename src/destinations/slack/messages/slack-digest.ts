@@ -17,7 +17,7 @@ import type {
   Report,
   UnavailableProject,
 } from "../../../report/types.js";
-import { escapeMrkdwn } from "./escape-mrkdwn.js";
+import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { contextBlock } from "./slack-digest-sections.js";
 import { MESSAGE_TEXT_BUDGET, SLACK_LIMITS, slackTextLength } from "./slack-limits.js";
@@ -123,8 +123,10 @@ function mainMessage(
 }
 
 function headerBlock(report: Report): SlackBlock {
-  // plain_text is shown as typed: no mrkdwn escaping here.
-  const title = `${report.team.title} \u00b7 ${report.digest} \u00b7 ${formatPeriod(report.periods.current)}`;
+  // plain_text is shown as typed: no mrkdwn escaping here, only no link.
+  const title = plainName(
+    `${report.team.title} \u00b7 ${report.digest} \u00b7 ${formatPeriod(report.periods.current)}`,
+  );
   return {
     type: "header",
     text: { type: "plain_text", text: truncateText(title, SLACK_LIMITS.headerChars) },
