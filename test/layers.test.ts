@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["daemon"],
   ["run-digest", "run-alert"],
   ["create-deps", "digest-slot"],
-  ["chart-painter"],
+  ["chart-painter", "redact-errors"],
   ["render"],
   ["report", "config"],
   ["destinations"],
