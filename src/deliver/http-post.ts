@@ -15,6 +15,8 @@ export type DescribeFailure = (failure: {
   status: number | null;
   /** The start of the answer's body, or the network error's message. */
   detail: string;
+  /** A 3xx's Location, as its origin alone (never its path or query); null when it has none. */
+  redirect?: string | null;
 }) => { message: string; retry: boolean };
 
 export interface PostRequest {
@@ -55,11 +57,18 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
         method: "POST",
         headers: request.headers(),
         body: request.body,
+        // A redirect would take the signed body (and the signature) to wherever it points.
+        redirect: "manual",
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (error) {
       // The request may have landed: no second try within this send (ADR 0005).
       throw failure(request, null, networkWords(error, options.timeoutMs));
+    }
+    if (answer.status >= 300 && answer.status < 400) {
+      await answer.body?.cancel().catch(() => {});
+      const redirect = originOf(answer.headers.get("location"), request.url);
+      throw failure(request, answer.status, "", redirect);
     }
     const detail = (await answer.text().catch(() => "")).slice(0, DETAIL_CHARS);
     if (answer.ok) return answer.status;
@@ -82,12 +91,24 @@ export function retryAfterMs(header: string | null, now: number): number | null 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** The origin a Location points at (resolved against the URL asked), or null without one. */
+function originOf(location: string | null, url: Secret): string | null {
+  if (!location) return null;
+  try {
+    const origin = new URL(location, url.reveal()).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
 function failure(
   request: PostRequest,
   status: number | null,
   detail: string,
+  redirect: string | null = null,
 ): WebhookDeliveryError {
-  const { message, retry } = request.describe({ status, detail });
+  const { message, retry } = request.describe({ status, detail, redirect });
   return new WebhookDeliveryError(message, status, { destination: request.destination }, { retry });
 }
 
