@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
@@ -18,9 +20,52 @@ import { useTempLedgers } from "../state/ledger-builders.js";
 
 const ledgers = useTempLedgers();
 const servers: FakeEndpoint[] = [];
+const floods: Server[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
+  for (const server of floods.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
+
+const MiB = 1024 * 1024;
+
+/**
+ * A receiver answering `status` with a body of `totalBytes`, written in 64 KiB chunks only as
+ * fast as the client reads them: `written` counts what the client let it write, and `closed`
+ * resolves when the client hangs up (or the body is done).
+ */
+async function startFlood(status: number, totalBytes = 64 * MiB) {
+  const state = { written: 0, finished: false };
+  let closed!: () => void;
+  const done = new Promise<void>((resolve) => {
+    closed = resolve;
+  });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(status, { "Content-Type": "text/plain" });
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      const pump = () => {
+        while (!res.destroyed && state.written < totalBytes) {
+          state.written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        if (!res.destroyed) {
+          state.finished = true;
+          res.end();
+        }
+      };
+      res.on("close", closed);
+      pump();
+    });
+  });
+  floods.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, state, closed: done };
+}
 
 async function endpoint(answer: Parameters<typeof startFakeEndpoint>[0]) {
   const server = await startFakeEndpoint(answer);
@@ -112,5 +157,49 @@ describe("a receiver that redirects", () => {
     expect(error.retry).toBe(false);
     expect(error.message).toContain(elsewhere.origin);
     expect(error.message).not.toContain("LEAKY-SIG");
+  });
+});
+
+describe("a receiver that answers with an endless body", () => {
+  // The kernel's socket buffers take a few MB the client never reads; the whole is 64 MB.
+  const READ_AT_MOST = 16 * MiB;
+
+  it.each([200, 400, 503])(
+    "is read no further than a few KiB when it answers %i",
+    async (status) => {
+      const flood = await startFlood(status);
+      const sender = createWebhookSender({ timeoutMs: 20_000, attempts: 1, sleep: async () => {} });
+      await sender.send(webhook(flood.url), KEY, BODY).catch(() => {});
+      await flood.closed;
+      expect(flood.state.finished).toBe(false);
+      expect(flood.state.written).toBeLessThan(READ_AT_MOST);
+    },
+  );
+});
+
+describe("a receiver that echoes the request into its answer", () => {
+  it("is quoted as a short excerpt: no header value we sent, no control characters", async () => {
+    let sent: Record<string, unknown> = {};
+    const receiver = await endpoint((request) => {
+      sent = request.headers;
+      const echoed = JSON.stringify(request.headers);
+      return {
+        status: 400,
+        body: `bad\u001b[31m body\r\n\u202e${echoed}${"z".repeat(2_000)}`,
+      };
+    });
+    const sender = createWebhookSender({ timeoutMs: 5_000, sleep: async () => {} });
+    const error = await failureOf(sender.send(webhook(`${receiver.origin}/hooks`), KEY, BODY));
+    expect(error.status).toBe(400);
+    const message = error.message;
+    expect(message).toContain("(400: bad");
+    for (const name of ["x-insights-signature", "idempotency-key"]) {
+      const value = String(sent[name]);
+      expect(value.length).toBeGreaterThan(8);
+      expect(message).not.toContain(value);
+    }
+    expect(message).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    const excerpt = /\(400: (.*)\)/.exec(message)?.[1] ?? "";
+    expect(excerpt.length).toBeLessThanOrEqual(200);
   });
 });
