@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { claimingLedger } from "../../src/deliver/claiming-ledger.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
 import { createTeamsSender } from "../../src/destinations/msteams/teams-sender.js";
+import { createSlackClient } from "../../src/destinations/slack/slack-client.js";
+import { toSlackDeliveryError } from "../../src/destinations/slack/slack-errors.js";
 import { createWebhookSender } from "../../src/destinations/webhook/webhook-sender.js";
 import { WebhookDeliveryError } from "../../src/errors.js";
 import { silentLogger } from "../../src/logger.js";
@@ -175,6 +177,28 @@ describe("a receiver that answers with an endless body", () => {
       expect(flood.state.written).toBeLessThan(READ_AT_MOST);
     },
   );
+});
+
+describe("a Slack API (SLACK_API_URL) that answers with an endless body", () => {
+  it("is read no further than the cap of a Slack answer", async () => {
+    const flood = await startFlood(200, 96 * MiB);
+    const client = createSlackClient({
+      token: new Secret("xoxb-flood-test"),
+      apiUrl: flood.url.replace(/hooks$/, "api/"),
+      retries: 0,
+      timeoutMs: 20_000,
+    });
+    const site = { method: "chat.postMessage", channel: "C0123ABCD" };
+    const error = await client.chat.postMessage({ channel: "C0123ABCD", text: "hi" }).then(
+      () => null,
+      (e: unknown) => toSlackDeliveryError(e, site),
+    );
+    expect(error?.message).toContain("was larger than a Slack answer can be");
+    await flood.closed;
+    expect(flood.state.finished).toBe(false);
+    // 8 MiB read at most (a page of channel history may be a few MB), plus socket buffers.
+    expect(flood.state.written).toBeLessThan(24 * MiB);
+  });
 });
 
 describe("a receiver that echoes the request into its answer", () => {
