@@ -13,10 +13,11 @@
 // 2. No redirect is followed with a secret on board: a webhook's or Teams' 3xx is a failure
 //    that names the Location's origin only (deliver/http-post.ts); the insights API's is refused
 //    too (insights/send-attempt.ts), so the key never travels to another host.
-// 3. No answer is read whole where it is not the data we asked for: a receiver's body (Teams,
-//    webhook), Slack's answers and the insights API's error bodies are read to at most a few
-//    KiB, then the stream is closed (deliver/http-post.ts, destinations/slack/slack-client.ts,
-//    insights/send-attempt.ts). The insights API's data has its own cap (api.max_response_bytes).
+// 3. No answer is read without a bound: a webhook's or Teams' answer is not read at all on a
+//    2xx and to 4 KiB at most on a failure (deliver/http-post.ts), the insights API's error
+//    bodies to 4 KiB (insights/send-attempt.ts), its data to api.max_response_bytes, Slack's
+//    answers to 8 MiB (a page of channel history may be MBs: destinations/slack/slack-client.ts);
+//    past the bound the connection is dropped, not drained.
 // 4. A receiver's body reaches an error only as a short excerpt (≤ 200 characters) with
 //    control characters removed, configured secrets and every header value we sent (the
 //    signature, the Idempotency-Key) redacted (deliver/http-post.ts).
