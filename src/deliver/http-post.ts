@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { WebhookDeliveryError } from "../errors.js";
-import { redactSecrets, type Secret } from "../secret.js";
+import { redactSecrets, type Secret, secretForms } from "../secret.js";
 
 // One POST to a URL destination (a Teams workflow, a signed webhook), with the delivery rules
 // every destination follows: a 429 or a 5xx is tried again within the send, after the
@@ -80,7 +80,7 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
       return answer.status;
     }
     const detail = bodyExcerpt(await readStart(answer.body, BODY_BYTES_READ), [
-      request.url.reveal(),
+      ...secretForms(request.url.reveal()),
       ...sentValues(headers),
     ]);
     const passing = answer.status === 429 || answer.status >= 500;

@@ -226,4 +226,18 @@ describe("a receiver that echoes the request into its answer", () => {
     const excerpt = /\(400: (.*)\)/.exec(message)?.[1] ?? "";
     expect(excerpt.length).toBeLessThanOrEqual(200);
   });
+
+  it("quotes a Teams workflow's answer without the URL's signature it echoed", async () => {
+    const workflow = await endpoint((request) => ({
+      status: 400,
+      body: { error: { message: `bad card posted to ${request.path}` } },
+    }));
+    const url = `${workflow.origin}/workflows/1/triggers/manual/run?sig=ECHOED-SIG-0123456789`;
+    const sender = createTeamsSender({ timeoutMs: 5_000, sleep: async () => {} });
+    const error = await failureOf(
+      sender.send({ url: new Secret(url), destination: "msteams:x" }, KEY, card),
+    );
+    expect(error.message).toContain("bad card posted to");
+    expect(error.message).not.toContain("ECHOED-SIG-0123456789");
+  });
 });
