@@ -18,6 +18,7 @@ import {
 } from "./insights/create-insights-client.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
+import { configRedactor, redactingErrors } from "./redact-errors.js";
 import { openDayStore } from "./state/open/open-day-store.js";
 import { storeExists } from "./state/open/open-store.js";
 
@@ -68,7 +69,10 @@ export function createApiClient(
   logger?: Logger,
   now: () => number = Date.now,
 ): InsightsClient {
-  return withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now);
+  return redactingErrors(
+    withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now),
+    configRedactor(config),
+  );
 }
 
 /**
@@ -163,10 +167,14 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const built = perKind<{ [K in DestinationKind]: (KindClients[K] & Closable) | null }>(
     <K extends DestinationKind>(kind: K) => DESTINATIONS[kind].clients(config[kind], logger),
   );
+  // Whatever a receiver answers, no configured secret goes on in an error (redact-errors.ts).
+  const redact = configRedactor(config);
+  const redacting = <C>(client: C): C =>
+    client === null || typeof client !== "object" ? client : redactingErrors(client, redact);
   return {
     api,
-    digests: perKind<DigestClients>((kind) => built[kind]?.digest ?? null),
-    alerts: perKind<AlertClients>((kind) => built[kind]?.alert ?? null),
+    digests: perKind<DigestClients>((kind) => redacting(built[kind]?.digest ?? null)),
+    alerts: perKind<AlertClients>((kind) => redacting(built[kind]?.alert ?? null)),
     outboxFiles: null,
     slackButtons,
     chartPainter,

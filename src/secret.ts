@@ -48,3 +48,40 @@ export function redactSecrets(
     .sort((a, b) => b.length - a.length)
     .reduce((out, form) => out.split(form).join("[redacted]"), text);
 }
+
+/**
+ * The text forms a secret travels in: the value; a URL's password as written and decoded; and,
+ * as a receiver may echo the request it got, a URL's path with its query (where a Teams
+ * workflow's `sig=` or a webhook's token sits) and each query value, as written and decoded.
+ */
+export function secretForms(value: string): string[] {
+  const forms = [value];
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return forms; // Not a URL: the whole value is already listed.
+  }
+  if (url.password) forms.push(url.password, safeDecode(url.password));
+  const request = `${url.pathname}${url.search}`;
+  if (request.length >= MIN_REQUEST_FORM) forms.push(request, safeDecode(request));
+  for (const raw of url.search.slice(1).split("&")) {
+    const written = raw.slice(raw.indexOf("=") + 1);
+    if (raw.includes("=") && written.length >= MIN_QUERY_VALUE) {
+      forms.push(written, safeDecode(written));
+    }
+  }
+  return forms;
+}
+
+// Below these, a path (`/hooks`) or a query value (`en`) is too common a word to redact.
+const MIN_REQUEST_FORM = 16;
+const MIN_QUERY_VALUE = 8;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["ops"],
   ["run-digest", "run-alert"],
   ["create-deps", "digest-slot", "alert-slot"],
-  ["chart-painter"],
+  ["chart-painter", "redact-errors"],
   ["config"],
   ["destinations"],
   ["render"],

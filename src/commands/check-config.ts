@@ -1,14 +1,12 @@
 import { DateTime } from "luxon";
 import { shortKeepWarning } from "../config/history-rules.js";
-import { resolvedSecretValues, secretForms } from "../config/secret-fields.js";
-import { SECRET_PATHS } from "../config/secret-paths.js";
 import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
+import { configRedactor } from "../redact-errors.js";
 import { plural } from "../render/format.js";
 import { fitLine, pad, visibleLength } from "../render/terminal/terminal-style.js";
 import { nextFires } from "../schedule/cron-fires.js";
-import { redactSecrets } from "../secret.js";
 import { describeUrl } from "../state/postgres/describe-url.js";
 import { coverageGap, coveredDays } from "./digest-coverage.js";
 
@@ -197,7 +195,7 @@ async function checkOnline(
   out: (line: string) => void,
 ): Promise<boolean> {
   let ok = true;
-  const scrub = secretScrubber(config);
+  const scrub = configRedactor(config);
   let available: ProjectSummary[] | null = null;
   try {
     available = await online.api.listProjects();
@@ -256,12 +254,6 @@ function listIds(projects: ProjectSummary[]): string {
   const shown = projects.slice(0, IDS_SHOWN).map((p) => `${p.id} (${p.name})`);
   const more = projects.length - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
-}
-
-/** Upstream messages are ours and secret-free, but a library's may echo a request: scrub anyway. */
-function secretScrubber(config: ResolvedConfig): (text: string) => string {
-  const secrets = resolvedSecretValues(config, SECRET_PATHS).flatMap(secretForms);
-  return (text) => redactSecrets(text, secrets, 4);
 }
 
 function messageOf(error: unknown): string {

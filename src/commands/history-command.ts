@@ -5,6 +5,7 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { outboxLedgerPath } from "../deliver/outbox.js";
 import { UsageError } from "../errors.js";
 import { createLogger } from "../logger.js";
+import { configRedactor } from "../redact-errors.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { findTeam, terminalWidth } from "./command-context.js";
@@ -26,13 +27,16 @@ export async function historyCommand(
   print: (line: string) => void,
 ): Promise<number> {
   const width = terminalWidth();
-  const out = (line: string) => {
-    for (const fitted of fitLine(line, width)) print(fitted);
-  };
   // history reads only the ledger, so the API's variables need not be set to read it.
   const config = loadConfigWithoutApi(resolveConfigPath(opts.config), {
     requireCredentials: false,
   });
+  // An error stored before secrets were redacted where they are recorded is redacted here
+  // (redact-errors.ts); before a line is cut to fit, so no piece of a secret is left.
+  const redact = configRedactor(config);
+  const out = (line: string) => {
+    for (const fitted of fitLine(redact(line), width)) print(fitted);
+  };
   if (opts.team) findTeam(config, opts.team); // a typo is named, with the teams there are
   const zone = opts.tz ?? "UTC";
   if (!IANAZone.isValidZone(zone)) {

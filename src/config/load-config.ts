@@ -125,6 +125,8 @@ function checkConfigText<S extends z.ZodType>(
       ],
     };
   }
+  const notMapping = notAMappingIssue(parsed.value);
+  if (notMapping) return { issues: [notMapping] };
   const substituted = substituteEnv(withEnvDefaults(select(parsed.value)), {
     env,
     readFile,
@@ -180,6 +182,27 @@ function withoutApi(raw: unknown): unknown {
 function orThrow<C>(source: string, result: ConfigResult<C>): C {
   if ("issues" in result) throw new ConfigError(source, result.issues);
   return result.config;
+}
+
+/**
+ * The issue for a file that is YAML but not a mapping of settings: a token file or a data file
+ * named by mistake. Said by its kind, never quoted: such a file is often the secret itself.
+ */
+function notAMappingIssue(value: unknown): ConfigIssue | null {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return null;
+  const kind = Array.isArray(value)
+    ? "a list"
+    : typeof value === "string"
+      ? "a plain string"
+      : typeof value === "number"
+        ? "a number"
+        : typeof value === "boolean"
+          ? "true or false"
+          : "a single value";
+  return {
+    path: "",
+    message: `the file is ${kind}, not a YAML mapping of settings (key: value lines) — check that --config (or REPORTER_CONFIG) names the config file, not a secret or a data file`,
+  };
 }
 
 function sizeIssue(text: string, limit: number): ConfigIssue | null {

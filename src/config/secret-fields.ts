@@ -49,17 +49,8 @@ export function resolvedSecretValues(config: unknown, paths: readonly SecretPath
   );
 }
 
-/** The text forms a secret travels in: the value, and a URL's password as written and decoded. */
-export function secretForms(value: string): string[] {
-  const forms = [value];
-  try {
-    const password = new URL(value).password;
-    if (password) forms.push(password, safeDecode(password));
-  } catch {
-    // Not a URL: the whole value is already listed.
-  }
-  return forms;
-}
+/** The text forms a secret travels in (kept beside `redactSecrets`, for the layers below config). */
+export { secretForms } from "../secret.js";
 
 /** Paths for pino's `redact`: each secret of the resolved config, at the top and one level down. */
 export function logRedactPaths(paths: readonly SecretPath[]): string[] {
@@ -110,12 +101,4 @@ function valuesAt(
   const child = (node as Record<string, unknown>)[key];
   if (!head.endsWith("[]")) return valuesAt(child, rest, read);
   return Array.isArray(child) ? child.flatMap((item) => valuesAt(item, rest, read)) : [];
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

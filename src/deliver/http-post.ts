@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { WebhookDeliveryError } from "../errors.js";
-import type { Secret } from "../secret.js";
+import { redactSecrets, type Secret, secretForms } from "../secret.js";
 
 // One POST to a URL destination (a Teams workflow, a signed webhook), with the delivery rules
 // every destination follows: a 429 or a 5xx is tried again within the send, after the
@@ -15,6 +15,8 @@ export type DescribeFailure = (failure: {
   status: number | null;
   /** The start of the answer's body, or the network error's message. */
   detail: string;
+  /** A 3xx's Location, as its origin alone (never its path or query); null when it has none. */
+  redirect?: string | null;
 }) => { message: string; retry: boolean };
 
 export interface PostRequest {
@@ -41,7 +43,10 @@ export interface PostOptions {
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_MAX_WAIT_MS = 30_000;
-const DETAIL_CHARS = 300;
+/** The most of a failure's body read: enough for a receiver's reason, never a flood. */
+const BODY_BYTES_READ = 4096;
+/** The most of it quoted in an error, the log, the ledger and history. */
+const EXCERPT_CHARS = 200;
 
 /** Posts `body`; resolves with the 2xx status, or throws a WebhookDeliveryError with a verdict. */
 export async function postWithRetries(request: PostRequest, options: PostOptions): Promise<number> {
@@ -50,19 +55,34 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
   const now = options.now ?? Date.now;
   for (let attempt = 1; ; attempt++) {
     let answer: Response;
+    const headers = request.headers();
     try {
       answer = await fetch(request.url.reveal(), {
         method: "POST",
-        headers: request.headers(),
+        headers,
         body: request.body,
+        // A redirect would take the signed body (and the signature) to wherever it points.
+        redirect: "manual",
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (error) {
       // The request may have landed: no second try within this send (ADR 0005).
       throw failure(request, null, networkWords(error, options.timeoutMs));
     }
-    const detail = (await answer.text().catch(() => "")).slice(0, DETAIL_CHARS);
-    if (answer.ok) return answer.status;
+    if (answer.status >= 300 && answer.status < 400) {
+      await answer.body?.cancel().catch(() => {});
+      const redirect = originOf(answer.headers.get("location"), request.url);
+      throw failure(request, answer.status, "", redirect);
+    }
+    if (answer.ok) {
+      // What a receiver says beside a 2xx is not read: it could be endless.
+      await answer.body?.cancel().catch(() => {});
+      return answer.status;
+    }
+    const detail = bodyExcerpt(await readStart(answer.body, BODY_BYTES_READ), [
+      ...secretForms(request.url.reveal()),
+      ...sentValues(headers),
+    ]);
     const passing = answer.status === 429 || answer.status >= 500;
     if (!passing) throw failure(request, answer.status, detail);
     const wait =
@@ -74,6 +94,57 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
   }
 }
 
+/**
+ * The start of a body as text: at most `maxBytes` are read, then the stream is cancelled, which
+ * closes the connection instead of draining the rest.
+ */
+export async function readStart(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A body cut short: what arrived is what there is to quote.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
+}
+
+/**
+ * What of a receiver's body may be quoted: control and format characters (escapes, a
+ * right-to-left override) removed, `sent` values redacted (a receiver may echo our headers),
+ * then cut to EXCERPT_CHARS — in that order, so no cut leaves a piece of a secret.
+ */
+export function bodyExcerpt(text: string, sent: readonly string[]): string {
+  const plain = text
+    .replace(/[\p{Cc}\p{Cf}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const redacted = redactSecrets(plain, sent, MIN_SENT_LENGTH);
+  return redacted.length <= EXCERPT_CHARS ? redacted : `${redacted.slice(0, EXCERPT_CHARS - 1)}…`;
+}
+
+/** Shorter header values (a timestamp's few digits aside) are not worth garbling a message for. */
+const MIN_SENT_LENGTH = 8;
+
+/** The values of the headers we sent that a receiver must not get quoted back: all but the type. */
+function sentValues(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .filter(([name]) => name.toLowerCase() !== "content-type")
+    .map(([, value]) => value);
+}
+
 /** Retry-After as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
 export function retryAfterMs(header: string | null, now: number): number | null {
   if (header === null || header.trim() === "") return null;
@@ -82,12 +153,24 @@ export function retryAfterMs(header: string | null, now: number): number | null 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** The origin a Location points at (resolved against the URL asked), or null without one. */
+function originOf(location: string | null, url: Secret): string | null {
+  if (!location) return null;
+  try {
+    const origin = new URL(location, url.reveal()).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
 function failure(
   request: PostRequest,
   status: number | null,
   detail: string,
+  redirect: string | null = null,
 ): WebhookDeliveryError {
-  const { message, retry } = request.describe({ status, detail });
+  const { message, retry } = request.describe({ status, detail, redirect });
   return new WebhookDeliveryError(message, status, { destination: request.destination }, { retry });
 }
 

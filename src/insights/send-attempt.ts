@@ -57,7 +57,9 @@ async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<A
       headersTimeout: request.timeoutMs,
       bodyTimeout: request.timeoutMs,
     });
-    const text = await readCapped(response, request.maxBodyBytes);
+    const text = isSuccess(response.statusCode)
+      ? await readCapped(response, request.maxBodyBytes)
+      : await readStart(response, ERROR_BODY_BYTES);
     if (text === null) return { kind: "too-large", status: response.statusCode };
     const retryAfter = response.headers["retry-after"];
     return {
@@ -70,6 +72,29 @@ async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<A
     if (signal.aborted) return { kind: "failure", reason: "TIMEOUT" };
     return { kind: "failure", reason: errorCode(error) };
   }
+}
+
+/** The most of an error's body read: its `error` string is short, and the status decides. */
+const ERROR_BODY_BYTES = 4096;
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** The first `maxBytes` of the body as text; the rest is not read (the connection is dropped). */
+async function readStart(response: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= maxBytes) {
+      // A body read to its end keeps the connection for the next request; this one is dropped.
+      response.body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
 }
 
 /**

@@ -387,7 +387,11 @@ describe("config problems", () => {
   it("refuses an empty file and a file that is not a mapping", () => {
     expect(issuesOf(parse(""))[0]?.message).toContain("the file is empty");
     expect(issuesOf(parse("- a\n- b\n"))).toEqual([
-      { path: "", message: "must be a mapping (key: value lines), not a list" },
+      {
+        path: "",
+        message:
+          "the file is a list, not a YAML mapping of settings (key: value lines) — check that --config (or REPORTER_CONFIG) names the config file, not a secret or a data file",
+      },
     ]);
   });
 });

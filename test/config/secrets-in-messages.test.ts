@@ -87,4 +87,21 @@ describe("secrets in config messages", () => {
     expect(printed).not.toContain("mail-pass");
     expect(config.api.key.reveal()).toBe(SECRETS.apiKey);
   });
+
+  it("never quotes a file that is not a mapping of settings (a token file passed as --config)", () => {
+    const token = "xoxb-1234-5678-SEKRITabcdef";
+    const cases = [
+      { text: `${token}\n`, says: "is a plain string, not a YAML mapping of settings" },
+      { text: `SLACK_BOT_TOKEN=${token}\n`, says: "is a plain string" },
+      { text: "8675309\n", says: "is a number, not a YAML mapping of settings" },
+      { text: `- ${token}\n- second\n`, says: "is a list, not a YAML mapping of settings" },
+    ];
+    for (const { text, says } of cases) {
+      const error = thrown(text, fullEnv());
+      expect(error.message).toContain(says);
+      expect(error.message).toContain("--config");
+      expect(error.message).not.toContain(token);
+      expect(error.message).not.toContain("8675309");
+    }
+  });
 });

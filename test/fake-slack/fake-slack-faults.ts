@@ -10,7 +10,9 @@ export type FakeFailure =
   | "invalid_auth"
   | "token_revoked"
   | "missing_scope"
-  | "http500";
+  | "http500"
+  /** An answer whose error text quotes the request's Authorization header, token and all. */
+  | "echo_auth";
 
 export interface FailOptions {
   /** Seconds in the Retry-After header of a `ratelimited` answer (default 1). */
@@ -192,6 +194,8 @@ function failureReply(
       };
     case "http500":
       return { status: 500, body: "<html><body>Internal Server Error</body></html>" };
+    case "echo_auth":
+      return fail(`invalid_request: could not use Authorization: Bearer ${request.token ?? ""}`);
     case "missing_scope":
       return fail("missing_scope", {
         needed: options.needed ?? scopeFor(method, request.params) ?? "chat:write",

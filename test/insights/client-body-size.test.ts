@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { UpstreamError } from "../../src/errors.js";
+import { ProjectNotFoundError, UpstreamError } from "../../src/errors.js";
 import { query, rejection, testClient } from "./client-builders.js";
 import { type Reply, startScriptedServer } from "./scripted-server.js";
 
@@ -17,16 +17,16 @@ afterEach(async () => {
 const CHUNK = Buffer.alloc(64 * 1024, "7");
 const LIMIT = 1_000_000;
 
-/** Streams a 200 of `total` bytes (chunked, no Content-Length) until done or the client hangs up. */
 /** What the endless server has written, and a promise of the moment it stopped writing. */
 interface Sent {
   bytes: number;
   stopped?: Promise<void>;
 }
 
-function endless(total: number, sent: Sent): Reply {
+/** Streams a 200 (or `status`) of `total` bytes (chunked) until done or the client hangs up. */
+function endless(total: number, sent: Sent, status = 200): Reply {
   return (_req, res) => {
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(status, { "content-type": "application/json" });
     res.write("[");
     sent.stopped = pump(res, total, sent);
   };
@@ -101,5 +101,17 @@ describe("the response size cap", () => {
       res.end(body);
     });
     expect(await client.listProjects()).toEqual([]);
+  });
+
+  it("reads no more than a few KiB of an error's body: the status decides", async () => {
+    const sent: Sent = { bytes: 0 };
+    const { client, server } = await serve(endless(200_000_000, sent, 404));
+    const error = await rejection(client.getInsights("pdqmxlz", query()));
+    expect(error).toBeInstanceOf(ProjectNotFoundError);
+    expect(server.requests).toHaveLength(1);
+    // Dropped after 4 KiB, far short of the 1 MB a data body may have (the socket buffers aside):
+    // once the server saw the connection close and stopped writing.
+    await sent.stopped;
+    expect(sent.bytes).toBeLessThan(50_000_000);
   });
 });

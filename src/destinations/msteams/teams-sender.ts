@@ -39,8 +39,14 @@ export function createTeamsSender(options: PostOptions): TeamsSender {
 
 /** What a failed post to a Teams workflow means, and whether trying again can help. */
 export function describeTeamsFailure(destination: string): DescribeFailure {
-  return ({ status, detail }) => {
+  return ({ status, detail, redirect }) => {
     const said = detail === "" ? "" : `: ${detail}`;
+    if (status !== null && status >= 300 && status < 400) {
+      return {
+        message: `the Teams workflow of ${destination} redirected to ${redirect ?? "another place"} (${status}); redirects are not followed, so the card goes only where msteams.webhook_url says — copy the workflow's URL again from Teams`,
+        retry: false,
+      };
+    }
     switch (status) {
       case null:
         return {

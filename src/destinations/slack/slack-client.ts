@@ -125,17 +125,32 @@ export function createSlackClient(
       "Slack Web API client warning",
       RATE_LIMIT_DETAIL,
     ),
-    ...(signals ? { requestInterceptor: withSignal(signals) } : {}),
+    requestInterceptor: bounded(signals),
   });
 }
 
-/** Adds the signal of the call being made to its request, so aborting it aborts the request. */
-function withSignal(
-  signals: AsyncLocalStorage<AbortSignal>,
+/**
+ * The most of one answer read (axios's `maxContentLength`, counted as it arrives, after any
+ * decompression): an answer past it fails the call and its connection is dropped. Not a few
+ * KiB like a webhook's: a page of 200 messages of channel history (crash recovery) may
+ * legitimately run to a few MB; a broken proxy's endless answer stops here.
+ */
+export const MAX_SLACK_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Each request with the answer's size capped and, with `signals`, the signal of the call being
+ * made, so that aborting the call aborts the request.
+ */
+function bounded(
+  signals: AsyncLocalStorage<AbortSignal> | undefined,
 ): NonNullable<WebClientOptions["requestInterceptor"]> {
   return (config) => {
-    const signal = signals.getStore();
-    return signal ? { ...config, signal } : config;
+    const signal = signals?.getStore();
+    return {
+      ...config,
+      maxContentLength: MAX_SLACK_ANSWER_BYTES,
+      ...(signal ? { signal } : {}),
+    };
   };
 }
 

@@ -86,6 +86,16 @@ export function toSlackDeliveryError(
       { ...context, status: coded.statusCode },
     );
   }
+  if (
+    coded.code === ErrorCode.RequestError &&
+    /maxContentLength size of \d+ exceeded/.test(message)
+  ) {
+    return new SlackDeliveryError(
+      `the answer to ${site.method} was larger than a Slack answer can be, and was not read to its end — check SLACK_API_URL if it is set: what answers there is not Slack`,
+      null,
+      context,
+    );
+  }
   if (coded.code === ErrorCode.RequestError) {
     return new SlackDeliveryError(
       `could not reach Slack for ${site.method} (${message.replace(/^A request error occurred: /, "")}) — check the network, and SLACK_API_URL if it is set`,

@@ -46,10 +46,16 @@ export function createWebhookSender(options: PostOptions): WebhookSender {
 
 /** What a failed webhook post means, and whether trying again can help. */
 export function describeWebhookFailure(destination: string): DescribeFailure {
-  return ({ status, detail }) => {
+  return ({ status, detail, redirect }) => {
     const said = detail === "" ? "" : `: ${detail}`;
     if (status === null) {
       return { message: `the webhook ${destination} did not answer (${detail})`, retry: true };
+    }
+    if (status >= 300 && status < 400) {
+      return {
+        message: `the webhook ${destination} redirected to ${redirect ?? "another place"} (${status}); redirects are not followed, so the signed body goes only where webhook.url says — set webhook.url to the receiver's final URL`,
+        retry: false,
+      };
     }
     if (status === 429 || status >= 500) {
       return { message: `the webhook ${destination} answered ${status}${said}`, retry: true };
