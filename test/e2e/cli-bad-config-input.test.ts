@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,5 +66,33 @@ describe("check-config, with YAML that parses but cannot become data", () => {
     expect(result.stderr).not.toContain("unexpected error");
     expect(result.stderr).toMatch(/shared/);
     expect(result.stderr).not.toMatch(/timezone/);
+  });
+});
+
+describe("a --config that is not a regular file", () => {
+  it.each([
+    ["/dev/zero", "a device"],
+    ["/dev/urandom", "a device"],
+  ])("refuses %s at once as %s (exit 2), never reading it", async (path, what) => {
+    const result = await runCli(["check-config", "--config", path], {
+      env: ENV,
+      timeoutMs: 10_000,
+    });
+    expectOneLine(result, path, new RegExp(`is ${what}, not a file — pass --config FILE`));
+  });
+
+  it("refuses a FIFO at once (exit 2), never waiting for a writer", async () => {
+    const fifo = join(dirs.dir, "config.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const result = await runCli(["check-config", "--config", fifo], {
+      env: ENV,
+      timeoutMs: 10_000,
+    });
+    expectOneLine(result, fifo, /is a FIFO, not a file — pass --config FILE/);
+  });
+
+  it("refuses a directory (exit 2), saying so", async () => {
+    const result = await runCli(["check-config", "--config", dirs.dir], { env: ENV });
+    expectOneLine(result, dirs.dir, /is a directory, not a file — pass --config FILE/);
   });
 });
