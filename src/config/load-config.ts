@@ -8,7 +8,7 @@ import { normalizeConfig, normalizeConfigWithoutApi } from "./normalize-config.j
 import { commentAdvice, parseYamlText } from "./parse-yaml-text.js";
 import { FileTooLargeError, NotAFileError, readRegularFile } from "./read-regular-file.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
-import { configSchema } from "./schema.js";
+import { configSchema, MAX_CONFIG_BYTES } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
 import { HEADER_VALUE_PATHS } from "./secret-paths.js";
 import { substituteEnv } from "./substitute-env.js";
@@ -30,11 +30,7 @@ export interface LoadConfigOptions {
   maxConfigBytes?: number;
 }
 
-/**
- * A config of many teams is tens of kilobytes; parsing 50 MB took minutes and gigabytes, so
- * text this large never reaches the parser.
- */
-export const MAX_CONFIG_BYTES = 1_000_000;
+export { MAX_CONFIG_BYTES };
 
 /** A `NAME_FILE` holds one token, password or URL; anything larger was named by mistake. */
 export const MAX_SECRET_FILE_BYTES = 64_000;
