@@ -96,3 +96,22 @@ describe("a --config that is not a regular file", () => {
     expectOneLine(result, dirs.dir, /is a directory, not a file — pass --config FILE/);
   });
 });
+
+describe("start, with a server.host that names no address", () => {
+  it("exits 2 with one line naming server.host and the fix, never a stack trace", async () => {
+    const state = join(dirs.dir, "host.sqlite");
+    const text = `${TOP.replace("teams:\n", "")}state:\n  path: ${state}\nserver:\n  host: no-such-host.invalid\n  port: 0\nteams:\n  - name: t\n    timezone: UTC\n    projects: [{ id: abc }]\n    digests: [{ name: d, schedule: "0 9 * * *", slack: { channel: C0123ABCD } }]\n`;
+    const path = join(dirs.dir, "host.yaml");
+    await writeFile(path, text);
+    const result = await runCli(["start", "--config", path], {
+      env: { ...ENV, SLACK_BOT_TOKEN: "xoxb-test-token" },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).not.toContain("unexpected error");
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^insights-reporter: .*server\.host "no-such-host\.invalid".*\((ENOTFOUND|EAI_AGAIN)\) — set server\.host to/,
+    );
+  });
+});
