@@ -108,19 +108,34 @@ function listed(items: readonly string[], most = 5): string {
   return `${items.slice(0, most).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
-/** The same ledger, with every method turning a problem with the file into a LedgerError. */
+/**
+ * The same ledger, with every method turning a problem with the file into a LedgerError. A call
+ * that failed for the disk (full, failing) makes `reachable` report it, so the daemon's /readyz
+ * answers 503, until that same call succeeds again: reads go on working on a full disk, so
+ * only a write that succeeds says there is room again.
+ */
 export function reportingLedgerProblems<T extends object>(target: T, location: string): T {
+  const diskFailures = new Map<string, string>();
   const guarded = Object.entries(target).map(([name, value]) => [
     name,
     typeof value === "function"
       ? (...args: unknown[]) => {
           try {
-            return value(...args);
+            const result = value(...args);
+            diskFailures.delete(name);
+            return result;
           } catch (error) {
-            throw ledgerProblem(location, error) ?? error;
+            const problem = ledgerProblem(location, error);
+            if (problem instanceof LedgerDiskError) diskFailures.set(name, problem.message);
+            throw problem ?? error;
           }
         }
       : value,
   ]);
-  return Object.fromEntries(guarded) as T;
+  const ledger = Object.fromEntries(guarded) as Record<string, unknown>;
+  const reachable = ledger.reachable;
+  if (typeof reachable === "function") {
+    ledger.reachable = () => diskFailures.values().next().value ?? reachable();
+  }
+  return ledger as T;
 }
