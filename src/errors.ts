@@ -19,7 +19,8 @@ export type ErrorCode =
   | "EMAIL"
   | "WEBHOOK"
   | "LEDGER_LOCKED"
-  | "LEDGER";
+  | "LEDGER"
+  | "LEDGER_DISK";
 
 export abstract class ReporterError extends Error {
   abstract readonly code: ErrorCode;
@@ -213,6 +214,14 @@ export class LedgerLockedError extends ReporterError {
 export class LedgerError extends ReporterError {
   readonly code = "LEDGER";
   override readonly exitCode = 2;
+}
+
+/**
+ * The disk that holds the ledger failed a read or a write: full, or an I/O error. Exit 1, as a
+ * failed delivery: the config is right, and the same run succeeds once the disk has room.
+ */
+export class LedgerDiskError extends ReporterError {
+  readonly code = "LEDGER_DISK";
 }
 
 /** The errors a single project may fail with without sinking the team's digest. */

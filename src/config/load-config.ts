@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "../errors.js";
@@ -7,8 +6,9 @@ import { checkConfigRules } from "./config-rules.js";
 import { OPTIONAL_ENV_PATHS, withEnvDefaults } from "./env-defaults.js";
 import { normalizeConfig, normalizeConfigWithoutApi } from "./normalize-config.js";
 import { commentAdvice, parseYamlText } from "./parse-yaml-text.js";
+import { FileTooLargeError, NotAFileError, readRegularFile } from "./read-regular-file.js";
 import { configSecrets, redactIssues } from "./redact-issues.js";
-import { configSchema } from "./schema.js";
+import { configSchema, MAX_CONFIG_BYTES } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
 import { HEADER_VALUE_PATHS } from "./secret-paths.js";
 import { substituteEnv } from "./substitute-env.js";
@@ -17,7 +17,10 @@ import type { ConfigWithoutApi, ResolvedConfig } from "./types.js";
 export interface LoadConfigOptions {
   /** Where `${NAME}` and `NAME_FILE` are looked up; default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Reads the config file and `NAME_FILE` files; default fs.readFileSync as UTF-8. */
+  /**
+   * Reads the config file and `NAME_FILE` files; default: regular files only, as UTF-8, of at
+   * most maxConfigBytes (a config) or MAX_SECRET_FILE_BYTES (a `NAME_FILE`).
+   */
   readFile?: (path: string) => string;
   /** Whether Slack/email destinations need their token / SMTP URL; default true (false for outbox/demo). */
   requireCredentials?: boolean;
@@ -27,11 +30,10 @@ export interface LoadConfigOptions {
   maxConfigBytes?: number;
 }
 
-/**
- * A config of many teams is tens of kilobytes; parsing 50 MB took minutes and gigabytes, so
- * text this large never reaches the parser.
- */
-export const MAX_CONFIG_BYTES = 1_000_000;
+export { MAX_CONFIG_BYTES };
+
+/** A `NAME_FILE` holds one token, password or URL; anything larger was named by mistake. */
+export const MAX_SECRET_FILE_BYTES = 64_000;
 
 /** Either the resolved config or every problem found, each with its path. */
 export type ConfigResult<C = ResolvedConfig> = { config: C } | { issues: ConfigIssue[] };
@@ -75,10 +77,12 @@ function readConfigFile(
   path: string,
   options: LoadConfigOptions,
 ): string | { issues: ConfigIssue[] } {
-  const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
+  const limit = options.maxConfigBytes ?? MAX_CONFIG_BYTES;
+  const readFile = options.readFile ?? ((p: string) => readRegularFile(p, limit));
   try {
     return readFile(path);
   } catch (error) {
+    if (error instanceof FileTooLargeError) return { issues: [sizeIssue(error.bytes, limit)] };
     return { issues: [unreadableFileIssue(path, error)] };
   }
 }
@@ -113,9 +117,10 @@ function checkConfigText<S extends z.ZodType>(
   select: (raw: unknown) => unknown,
 ): { data: z.output<S> } | { issues: ConfigIssue[] } {
   const env = options.env ?? process.env;
-  const readFile = options.readFile ?? ((p: string) => readFileSync(p, "utf8"));
-  const tooLarge = sizeIssue(text, options.maxConfigBytes ?? MAX_CONFIG_BYTES);
-  if (tooLarge) return { issues: [tooLarge] };
+  const readFile = options.readFile ?? ((p: string) => readRegularFile(p, MAX_SECRET_FILE_BYTES));
+  const limit = options.maxConfigBytes ?? MAX_CONFIG_BYTES;
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > limit) return { issues: [sizeIssue(bytes, limit)] };
   const parsed = parseYamlText(text);
   if ("issues" in parsed) return parsed;
   if (parsed.value == null) {
@@ -205,9 +210,7 @@ function notAMappingIssue(value: unknown): ConfigIssue | null {
   };
 }
 
-function sizeIssue(text: string, limit: number): ConfigIssue | null {
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes <= limit) return null;
+function sizeIssue(bytes: number, limit: number): ConfigIssue {
   return {
     path: "",
     message: `the config is ${formatBytes(bytes)}, over the ${formatBytes(limit)} a config may be — check that --config (or REPORTER_CONFIG) names the config file and not a data file`,
@@ -224,6 +227,9 @@ function unreadableFileIssue(path: string, error: unknown): ConfigIssue {
   const code = (error as NodeJS.ErrnoException).code;
   const where = resolve(path);
   const fix = "pass --config FILE or set REPORTER_CONFIG";
+  if (error instanceof NotAFileError) {
+    return { path: "", message: `this is ${error.what}, not a file — ${fix} to the config file` };
+  }
   if (code === "ENOENT") {
     return {
       path: "",

@@ -1,6 +1,7 @@
-import { isPair, isScalar, isSeq, parseDocument, visit } from "yaml";
+import { isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { ConfigIssue } from "../errors.js";
 import { formatConfigPath } from "./config-path.js";
+import { unresolvableReferences } from "./yaml-references.js";
 
 /** A value YAML read as empty because it starts with `#`: `channel: #qa` is `channel:` and a comment. */
 export interface CommentedValue {
@@ -17,7 +18,8 @@ export interface CommentedValue {
 export function parseYamlText(
   text: string,
 ): { value: unknown; commented: CommentedValue[] } | { issues: ConfigIssue[] } {
-  const doc = parseDocument(text, { merge: true, prettyErrors: true });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { merge: true, prettyErrors: true, lineCounter });
   if (doc.errors.length > 0) {
     const seenLines = new Set<number>();
     const issues: ConfigIssue[] = [];
@@ -39,6 +41,8 @@ export function parseYamlText(
     }
     return { issues };
   }
+  const unresolvable = unresolvableReferences(doc, lineCounter);
+  if (unresolvable.length > 0) return { issues: unresolvable };
   try {
     return {
       value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }),
@@ -49,7 +53,9 @@ export function parseYamlText(
     if (error instanceof ReferenceError && /alias count/i.test(error.message)) {
       return { issues: [{ path: "", message: TOO_MANY_ALIASES }] };
     }
-    throw error;
+    // Anything else the library meets only while converting is still a problem of the text.
+    const message = error instanceof Error ? reason(error.message) : String(error);
+    return { issues: [{ path: "", message: `the YAML cannot be read as data: ${message}` }] };
   }
 }
 

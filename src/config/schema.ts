@@ -8,6 +8,7 @@ import {
 } from "../destinations/registry.js";
 import { COMPARE_TO, PERIOD_KINDS, type PeriodKind } from "../periods/types.js";
 import { headerSecret, secretText } from "../secret-text.js";
+import { parseDuration } from "./parse-duration.js";
 
 // The config file's schema, as people write it (snake_case YAML). Descriptions and defaults
 // live here once: the JSON Schema for editors (`config/reporter.schema.json`) is generated
@@ -25,6 +26,53 @@ const duration = z
 const positiveDuration = duration.refine((value) => !/^0+\s*[smhd]$/.test(value), {
   message: 'must be at least 1s, e.g. "30s"',
 });
+
+/**
+ * A config of many teams is tens of kilobytes; parsing 50 MB took minutes and gigabytes, so
+ * a file this large is never read whole, nor its text parsed.
+ */
+export const MAX_CONFIG_BYTES = 1_000_000;
+
+/**
+ * The longest each duration may be: what anyone would set, with room to spare. A longer one is
+ * a slip (`25d` for `25s`), and one that becomes a timer must stay under Node's 2^31-1 ms
+ * (some 24.8 days), past which the timer fires at once instead.
+ */
+export const DURATION_MAX = {
+  /** A timer: one request's deadline. */
+  apiTimeout: "10m",
+  /** A timer: one delivery's deadline. */
+  sendTimeout: "1h",
+  /** How late runs may still land in a day; the API serves 3 months in all. */
+  settleAfter: "14d",
+  /** A run missed longer ago than this is history: `run --at` still sends it. */
+  catchUp: "7d",
+  /** A reminder less often than monthly reminds no one. */
+  repeatEvery: "30d",
+  /** The day store's retention (days, weeks or years). */
+  historyKeep: "10y",
+  /** The charts' span (days or weeks). */
+  chartWindow: "104w",
+} as const;
+
+const DAYS_IN = { d: 1, w: 7, y: 366 } as const;
+
+/** Days in "28d", "8w" or "2y" (a year counted long, so "10y" and "3660d" are the same limit). */
+function spanDays(text: string): number {
+  const match = /^(\d+)\s*(d|w|y)$/.exec(text.trim());
+  return match ? Number(match[1]) * DAYS_IN[match[2] as keyof typeof DAYS_IN] : Number.NaN;
+}
+
+/** `schema` refusing a value longer than `max`, in the words the user wrote it in. */
+function atMost<S extends z.ZodType<string>>(schema: S, max: string, length = durationMs) {
+  const limit = length(max);
+  return schema.refine((value) => !(length(value) > limit), { message: `at most ${max}` });
+}
+
+/** Milliseconds in a duration; NaN for text the regex refuses (its message says why). */
+function durationMs(text: string): number {
+  return /^\d+\s*(s|m|h|d)$/.test(text.trim()) ? parseDuration(text) : Number.NaN;
+}
 
 const cron = z
   .string()
@@ -58,12 +106,14 @@ export const DEFAULT_ALERT_METRIC: AlertMetric = "flaky_rate";
 
 const digestCharts = z
   .strictObject({
-    window: z
-      .string()
-      .regex(/^([1-9]\d{0,2})\s*(d|w)$/, 'days or weeks, e.g. "28d" or "8w"')
+    window: atMost(
+      z.string().regex(/^([1-9]\d{0,2})\s*(d|w)$/, 'days or weeks, e.g. "28d" or "8w"'),
+      DURATION_MAX.chartWindow,
+      spanDays,
+    )
       .optional()
       .describe(
-        'Days the charts show, ending with the digest\'s period: "28d", "8w". Default 8w for weekly digests, 16w for monthly and 28-day ones, 28d for daily ones; never less than the period and its comparison.',
+        `Days the charts show, ending with the digest's period: "28d", "8w". Default 8w for weekly digests, 16w for monthly and 28-day ones, 28d for daily ones; never less than the period and its comparison. At most ${DURATION_MAX.chartWindow}.`,
       ),
   })
   .describe(
@@ -84,9 +134,11 @@ const digest = z
       .describe(
         "previous_period: the equal span just before; same_period_last_week: the same weekday a week earlier (periods of at most 7 days); same_period_last_year: the same months a year earlier for previous_month and previous_quarter, else the same weekdays 52 weeks earlier (read from the day store once the API's 3 months have passed); median_of_4_weeks: the median of the same span in each of the 4 previous weeks (the last 4 Tuesdays for a daily digest; periods of at most 7 days), so one odd day does not colour the digest.",
       ),
-    catch_up: duration
+    catch_up: atMost(duration, DURATION_MAX.catchUp)
       .default("6h")
-      .describe("After downtime, still deliver a run missed within this window."),
+      .describe(
+        `After downtime, still deliver a run missed within this window. At most ${DURATION_MAX.catchUp}.`,
+      ),
     min_change_pp: z
       .number()
       .min(0)
@@ -141,10 +193,12 @@ const alert = z
       .min(1)
       .default(1)
       .describe("Consecutive breaching evaluations before the alert fires."),
-    repeat_every: duration
+    repeat_every: atMost(duration, DURATION_MAX.repeatEvery)
       .nullable()
       .default(null)
-      .describe('A reminder this often while still firing, e.g. "1d"; null: none.'),
+      .describe(
+        `A reminder this often while still firing, e.g. "1d"; null: none. At most ${DURATION_MAX.repeatEvery}.`,
+      ),
     scope: z
       .enum(["projects", "team", "both"])
       .default("both")
@@ -155,9 +209,11 @@ const alert = z
       .describe(
         "Without a verdict: keep the last state, resolve a firing alert, or fire (warn) as if breaching.",
       ),
-    catch_up: duration
+    catch_up: atMost(duration, DURATION_MAX.catchUp)
       .default("6h")
-      .describe("After downtime, still evaluate a run missed within this window."),
+      .describe(
+        `After downtime, still evaluate a run missed within this window. At most ${DURATION_MAX.catchUp}.`,
+      ),
     chart: z
       .boolean()
       .default(false)
@@ -253,9 +309,9 @@ export const configSchema = z
           .max(32)
           .default(4)
           .describe("Requests in flight at once."),
-        timeout: positiveDuration
+        timeout: atMost(positiveDuration, DURATION_MAX.apiTimeout)
           .default("30s")
-          .describe("Deadline for one request, body included."),
+          .describe(`Deadline for one request, body included. At most ${DURATION_MAX.apiTimeout}.`),
         max_attempts: z
           .number()
           .int()
@@ -285,10 +341,10 @@ export const configSchema = z
           .describe(
             "Instead of path: a PostgreSQL database shared by several replicas, postgres://user:pass@host:5432/db; use ${DATABASE_URL}.",
           ),
-        send_timeout: positiveDuration
+        send_timeout: atMost(positiveDuration, DURATION_MAX.sendTimeout)
           .default("5m")
           .describe(
-            "How long one delivery may take. A delivery another process began less than this long ago is left to it; after a crash mid-send, the interrupted delivery is looked for (and finished) only once this long has passed since it began, when its post can no longer land.",
+            `How long one delivery may take. A delivery another process began less than this long ago is left to it; after a crash mid-send, the interrupted delivery is looked for (and finished) only once this long has passed since it began, when its post can no longer land. At most ${DURATION_MAX.sendTimeout}.`,
           ),
       })
       .refine((state) => state.path === undefined || state.url === undefined, {
@@ -299,20 +355,24 @@ export const configSchema = z
       .describe("Where deliveries and alert states are recorded."),
     history: z
       .strictObject({
-        settle_after: positiveDuration
+        settle_after: atMost(positiveDuration, DURATION_MAX.settleAfter)
           .default("48h")
           .describe(
-            "A day's figures are final once it ended this long ago (runs uploaded late still land in it until then); a final day in the store is never fetched again.",
+            `A day's figures are final once it ended this long ago (runs uploaded late still land in it until then); a final day in the store is never fetched again. At most ${DURATION_MAX.settleAfter}.`,
           ),
-        keep: z
-          .string()
-          .regex(/^\d+\s*(d|w|y)$/, 'days, weeks or years, such as "2y", "18w" or "400d"')
-          .refine((value) => !/^0+\s*[dwy]$/.test(value), {
-            message: 'must be at least 1d, e.g. "2y"',
-          })
+        keep: atMost(
+          z
+            .string()
+            .regex(/^\d+\s*(d|w|y)$/, 'days, weeks or years, such as "2y", "18w" or "400d"')
+            .refine((value) => !/^0+\s*[dwy]$/.test(value), {
+              message: 'must be at least 1d, e.g. "2y"',
+            }),
+          DURATION_MAX.historyKeep,
+          spanDays,
+        )
           .default("2y")
           .describe(
-            'How long the day store keeps a day: days, weeks or calendar years ("2y", "18w", "400d"). Older days are deleted once a day; a digest or export that reaches further names them as missing.',
+            `How long the day store keeps a day: days, weeks or calendar years ("2y", "18w", "400d"). Older days are deleted once a day; a digest or export that reaches further names them as missing. At most ${DURATION_MAX.historyKeep}.`,
           ),
       })
       .default({ settle_after: "48h", keep: "2y" })
@@ -337,7 +397,9 @@ export const configSchema = z
       .describe("Link for a project's dashboard, with {project_id}."),
     teams: z.array(team).min(1).describe("One entry per team; at least one."),
   })
-  .describe("insights-reporter configuration");
+  .describe(
+    `insights-reporter configuration: a file of at most ${MAX_CONFIG_BYTES / 1_000_000} MB (${MAX_CONFIG_BYTES} bytes).`,
+  );
 
 /** The config as parsed, before normalization (snake_case, defaults applied). */
 export type ConfigInput = z.output<typeof configSchema>;

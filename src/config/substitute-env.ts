@@ -2,6 +2,7 @@ import type { ConfigIssue } from "../errors.js";
 import { cleanSecretText, describeSecretProblem, secretTextProblem } from "../secret-text.js";
 import { formatConfigPath } from "./config-path.js";
 import { isRecord } from "./loose-access.js";
+import { FileTooLargeError, NotAFileError } from "./read-regular-file.js";
 
 export interface EnvSubstitutionOptions {
   env: NodeJS.ProcessEnv;
@@ -113,8 +114,14 @@ function lookupVariable(name: string, options: EnvSubstitutionOptions, inHeader:
       content = options.readFile(filePath);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      const why =
+        error instanceof NotAFileError
+          ? `is ${error.what}, not a file`
+          : error instanceof FileTooLargeError
+            ? `holds over ${error.limit} bytes, far more than a secret`
+            : `cannot be read (${code})`;
       return {
-        problem: `\${${name}}: ${name}_FILE names ${filePath}, which cannot be read (${code}) — point ${name}_FILE at the file holding the value`,
+        problem: `\${${name}}: ${name}_FILE names ${filePath}, which ${why} — point ${name}_FILE at the file holding the value`,
       };
     }
     const value = cleanSecretText(content);

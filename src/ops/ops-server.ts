@@ -96,13 +96,21 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${options.port}`;
+      const context = { host: options.host, port: options.port };
+      // getaddrinfo's codes: a name that resolves to nothing (or not now: the resolver is down).
+      const unresolved = ["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"];
       reject(
         error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL"
           ? new UsageError(
               `the daemon cannot listen on ${where} (${error.code}) — set server.port (and server.host) in the config to a free port, or stop what holds it`,
-              { host: options.host, port: options.port },
+              context,
             )
-          : error,
+          : unresolved.includes(error.code ?? "")
+            ? new UsageError(
+                `the daemon cannot listen on server.host "${options.host}": the name does not resolve to an address (${error.code}) — set server.host to 127.0.0.1 (this machine only), 0.0.0.0 (every interface, as in a container) or a name of this machine`,
+                context,
+              )
+            : error,
       );
     });
     server.listen(options.port, options.host, () => resolve());

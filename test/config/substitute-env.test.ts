@@ -98,7 +98,7 @@ describe("NAME_FILE secrets", () => {
   it("reports a NAME_FILE that names a directory", () => {
     const env = fullEnv({ INSIGHTS_API_KEY: undefined, INSIGHTS_API_KEY_FILE: dir });
     expect(issueLines(parse(configText(), { env }))[0]).toContain(
-      `names ${dir}, which cannot be read (EISDIR)`,
+      `names ${dir}, which is a directory, not a file`,
     );
   });
 });

@@ -30,3 +30,26 @@ describe("YAML syntax errors", () => {
     expect(lines.join("\n")).not.toContain("sk-live-do-not-print");
   });
 });
+
+describe("YAML that parses but cannot become data", () => {
+  it("names an alias whose anchor is set nowhere above it, with its line", () => {
+    const text = "api:\n  url: *base\nteams: []\n";
+    expect(issueLines(parse(text))).toEqual([
+      "YAML alias *base at line 2 has no anchor &base before it — set it above (e.g. &base on the value to share), or write the value out",
+    ]);
+  });
+
+  it("names a merge key whose value is not a mapping, with its line", () => {
+    for (const value of ["5", "[1, 2]", "[*a, 3]"]) {
+      const text = `x: &a { k: v }\napi:\n  <<: ${value}\n`;
+      const lines = issueLines(parse(text));
+      expect(lines, value).toHaveLength(1);
+      expect(lines[0]).toMatch(/^YAML merge key << at line 3 must be followed by a mapping/);
+    }
+  });
+
+  it("still merges mappings, an alias of one and a list of them", () => {
+    const text = "a: &a { url: u }\nb: &b { key: k }\napi:\n  <<: [*a, *b]\nteams: []\n";
+    expect(issueLines(parse(text)).join("\n")).not.toMatch(/merge|alias/);
+  });
+});

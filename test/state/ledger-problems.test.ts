@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LedgerError } from "../../src/errors.js";
-import { ledgerProblem } from "../../src/state/sqlite/ledger-problem.js";
+import { LedgerDiskError, LedgerError } from "../../src/errors.js";
+import { ledgerProblem, reportingLedgerProblems } from "../../src/state/sqlite/ledger-problem.js";
 import { SCHEMA_VERSION } from "../../src/state/sqlite/migrations.js";
 import { ledgerExists } from "../../src/state/sqlite/open-ledger.js";
 import { Database } from "../../src/state/sqlite/sqlite.js";
@@ -131,5 +131,47 @@ describe("ledgerProblem", () => {
     const error = caught(() => db.exec("SELECT * FROM nowhere"));
     db.close();
     expect(ledgerProblem("/x/ledger.sqlite", error)).toBeNull();
+  });
+});
+
+describe("a ledger whose disk is full", () => {
+  // SQLite's max_page_count fills a database as a full disk would (SQLITE_FULL), root or not.
+  function nearlyFull() {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE t (v TEXT)");
+    db.pragma(`max_page_count = ${db.pragma("page_count", { simple: true })}`);
+    let room = false;
+    const target = {
+      write: () => {
+        if (room) db.pragma("max_page_count = 1000");
+        db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(10_000));
+      },
+      read: () => db.prepare("SELECT count(*) AS n FROM t").get(),
+      reachable: (): string | null => null,
+    };
+    return { db, target, makeRoom: () => (room = true) };
+  }
+
+  it("fails a write with exit 1 and the fix, and makes reachable report it until a write succeeds", () => {
+    const { db, target, makeRoom } = nearlyFull();
+    const ledger = reportingLedgerProblems(target, "/data/reporter.sqlite");
+    const error = (() => {
+      try {
+        ledger.write();
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(LedgerDiskError);
+    expect((error as LedgerDiskError).exitCode).toBe(1);
+    expect((error as Error).message).toMatch(
+      /^cannot write the ledger \/data\/reporter\.sqlite \(SQLITE_FULL: .*\) — free space on the disk/,
+    );
+    ledger.read(); // reads still work on a full disk: they say nothing of room
+    expect(ledger.reachable()).toMatch(/SQLITE_FULL/);
+    makeRoom();
+    ledger.write();
+    expect(ledger.reachable()).toBeNull();
+    db.close();
   });
 });

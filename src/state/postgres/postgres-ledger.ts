@@ -12,6 +12,7 @@ import {
   type RetryPolicy,
 } from "./postgres-retry.js";
 import { postgresStatements } from "./postgres-statements.js";
+import { postgresTlsProblem } from "./postgres-tls-problem.js";
 
 // The PostgreSQL ledger, for several replicas: one database they all share. It has no daemon
 // lease (any replica may run; claims decide who sends what), its claims are judged by the
@@ -49,7 +50,7 @@ export async function openPostgresLedger(
     await retrying(() => withClient(pool, (client) => migratePostgres(client, location)));
   } catch (error) {
     await pool.end().catch(() => {});
-    throw postgresProblem(location, error) ?? error;
+    throw postgresProblem(location, url, error) ?? error;
   }
 
   const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
@@ -125,12 +126,14 @@ async function withClient<T>(
 }
 
 /** A LedgerError naming the fix for what stops the ledger from opening, or null. */
-function postgresProblem(location: string, error: unknown): LedgerError | null {
+function postgresProblem(location: string, url: string, error: unknown): LedgerError | null {
   if (error instanceof LedgerError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const reason = error instanceof Error ? error.message : String(error);
   const context = { ledger: location, code: typeof code === "string" ? code : null };
   const problem = (message: string) => new LedgerError(message, context, { cause: error });
+  const tls = postgresTlsProblem(location, url, error);
+  if (tls) return problem(tls);
   if (code === "28P01" || code === "28000") {
     return problem(
       `the ledger database ${location} refused the credentials (${reason}) — check the user and password in state.url (DATABASE_URL)`,

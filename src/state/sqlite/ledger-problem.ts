@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { LedgerError, ReporterError } from "../../errors.js";
+import { LedgerDiskError, LedgerError, ReporterError } from "../../errors.js";
 
 // What is wrong with a ledger file, in one line that names it and the fix. The file is the
 // user's (state.path), so nothing here ever deletes or rewrites it: the fix is theirs to choose.
@@ -12,14 +12,35 @@ const FRESH_START =
  * The LedgerError for an error about the file itself — its path, its permissions, its bytes —
  * or null for anything else (a busy lock, a bug in our SQL), which is left to surface as is.
  */
-export function ledgerProblem(location: string, error: unknown): LedgerError | null {
+export function ledgerProblem(
+  location: string,
+  error: unknown,
+): LedgerError | LedgerDiskError | null {
   if (error instanceof ReporterError) return null;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return null;
-  const message = describe(location, code, error instanceof Error ? error.message : "");
-  return message === null
-    ? null
-    : new LedgerError(message, { ledger: location, code }, { cause: error });
+  const reason = error instanceof Error ? error.message : "";
+  const context = { ledger: location, code };
+  if (isDiskFailure(code)) {
+    return new LedgerDiskError(
+      `cannot write the ledger ${location} (${code}: ${reason}) — free space on the disk that holds it (or check it for errors) and run again, or point state.path elsewhere`,
+      context,
+      { cause: error },
+    );
+  }
+  const message = describe(location, code, reason);
+  return message === null ? null : new LedgerError(message, context, { cause: error });
+}
+
+/** A full disk (or a file-size limit) or a failing one: the file itself is fine. */
+function isDiskFailure(code: string): boolean {
+  return (
+    code.startsWith("SQLITE_IOERR") ||
+    code === "SQLITE_FULL" ||
+    code === "ENOSPC" ||
+    code === "EFBIG" ||
+    code === "EIO"
+  );
 }
 
 function describe(location: string, code: string, reason: string): string | null {
@@ -42,10 +63,6 @@ function describe(location: string, code: string, reason: string): string | null
   }
   if (code.startsWith("SQLITE_CORRUPT")) {
     return `the ledger ${location} is damaged (${reason}) — restore it from a backup, or ${FRESH_START}`;
-  }
-  // Not reproduced in tests (a failing disk, a full one), but just as much about the file.
-  if (code.startsWith("SQLITE_IOERR") || code === "SQLITE_FULL" || code === "ENOSPC") {
-    return `cannot read or write the ledger ${location} (${code}: ${reason}) — check the disk that holds it (free space, errors), or point state.path elsewhere`;
   }
   return null;
 }
@@ -91,19 +108,34 @@ function listed(items: readonly string[], most = 5): string {
   return `${items.slice(0, most).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
-/** The same ledger, with every method turning a problem with the file into a LedgerError. */
+/**
+ * The same ledger, with every method turning a problem with the file into a LedgerError. A call
+ * that failed for the disk (full, failing) makes `reachable` report it, so the daemon's /readyz
+ * answers 503, until that same call succeeds again: reads go on working on a full disk, so
+ * only a write that succeeds says there is room again.
+ */
 export function reportingLedgerProblems<T extends object>(target: T, location: string): T {
+  const diskFailures = new Map<string, string>();
   const guarded = Object.entries(target).map(([name, value]) => [
     name,
     typeof value === "function"
       ? (...args: unknown[]) => {
           try {
-            return value(...args);
+            const result = value(...args);
+            diskFailures.delete(name);
+            return result;
           } catch (error) {
-            throw ledgerProblem(location, error) ?? error;
+            const problem = ledgerProblem(location, error);
+            if (problem instanceof LedgerDiskError) diskFailures.set(name, problem.message);
+            throw problem ?? error;
           }
         }
       : value,
   ]);
-  return Object.fromEntries(guarded) as T;
+  const ledger = Object.fromEntries(guarded) as Record<string, unknown>;
+  const reachable = ledger.reachable;
+  if (typeof reachable === "function") {
+    ledger.reachable = () => diskFailures.values().next().value ?? reachable();
+  }
+  return ledger as T;
 }
