@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parseConfigText } from "../src/config/load-config.js";
 import { createApiClient } from "../src/create-deps.js";
-import { digestSlot } from "../src/digest-slot.js";
 import { collectInsights, createRequestCache } from "../src/insights/collect-insights.js";
+import { digestSlot } from "../src/pipeline/digest/digest-slot.js";
 import { measureBareClient } from "./bare-client-bench.js";
 import { configYaml } from "./bench-support.js";
 import {

@@ -6,8 +6,8 @@ import type { Clients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
+import { alertLedger, runAlert } from "../pipeline/alert/run-alert.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
-import { alertLedger, runAlert } from "../run-alert.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { openLedger } from "../state/sqlite/open-ledger.js";
 

@@ -1,6 +1,6 @@
 import type { DigestConfig, Team } from "../config/types.js";
-import { digestSlot } from "../digest-slot.js";
 import { datesIn, weekdayOf } from "../periods/calendar-date.js";
+import { digestSlot } from "../pipeline/digest/digest-slot.js";
 import { nextFires } from "../schedule/cron-fires.js";
 
 // Which days a digest's fires will report, for check-config: the reader sees "Mon covers

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { DigestConfig, Team } from "../config/types.js";
-import { digestSlot } from "../digest-slot.js";
 import { UsageError } from "../errors.js";
+import { digestSlot } from "../pipeline/digest/digest-slot.js";
 import { formatPeriod } from "../render/format.js";
 import { nextFires } from "../schedule/cron-fires.js";
 

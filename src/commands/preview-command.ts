@@ -6,10 +6,11 @@ import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { defaultChartDays } from "../periods/chart-window.js";
+import { alertLedger, runAlert } from "../pipeline/alert/run-alert.js";
+import { digestCharts } from "../pipeline/digest/chart-stage.js";
+import { buildDigestReport } from "../pipeline/digest/report-stage.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
-import { alertLedger, runAlert } from "../run-alert.js";
-import { buildDigestReport, digestCharts } from "../run-digest.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import {
   findAlert,

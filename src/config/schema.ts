@@ -398,7 +398,7 @@ export const configSchema = z
     teams: z.array(team).min(1).describe("One entry per team; at least one."),
   })
   .describe(
-    `insights-reporter configuration: a file of at most ${MAX_CONFIG_BYTES / 1_000_000} MB (${MAX_CONFIG_BYTES} bytes).`,
+    `The configuration of insights-reporter, a file of at most ${MAX_CONFIG_BYTES / 1_000_000} MB (${MAX_CONFIG_BYTES} bytes).`,
   );
 
 /** The config as parsed, before normalization (snake_case, defaults applied). */

@@ -6,7 +6,7 @@ import { slackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
 import { createDaemonMetrics } from "../ops/metrics.js";
 import { startOpsServer } from "../ops/ops-server.js";
-import { attachesWorkbook, loadWorkbookRenderer } from "../run-digest.js";
+import { attachesWorkbook, loadWorkbookRenderer } from "../pipeline/digest/render-stage.js";
 import { listJobs } from "../scheduler/jobs.js";
 import { createJobRunner } from "../scheduler/run-job.js";
 import { createDaemon, type Daemon } from "../scheduler/scheduler.js";

@@ -6,10 +6,8 @@ import type {
   RootView,
   Snoozed,
 } from "../render/alert/alert-view.js";
-import { renderAlertEmail } from "./email/messages/email-alert.js";
-import { renderTeamsAlert } from "./msteams/messages/teams-alert.js";
-import { renderSlackAlert, renderSlackAlertRoot } from "./slack/messages/slack-alert.js";
-import { webhookAlertBody } from "./webhook/messages/webhook-alert.js";
+import type { AlertRenderInput } from "./destination-module.js";
+import { DESTINATION_KINDS, DESTINATIONS, type DestinationKind } from "./registry.js";
 
 export type { AlertNotification } from "../messages.js";
 
@@ -49,31 +47,24 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
   const threadKey = fired
     ? null
     : (evaluation.transitions.find((t) => t.threadKey)?.threadKey ?? null);
-  const email = input.email
-    ? { to: input.email.to, ...renderAlertEmail(message, now), threadKey }
-    : null;
-  const slack = input.slack
-    ? {
-        channel: input.slack.channel,
-        post: renderSlackAlert(message, now),
-        threadKey,
-        broadcast: evaluation.transitions.some((t) => t.kind === "escalated"),
-        updates: roots.map((root) => ({
-          rootKey: root.rootKey,
-          message: renderSlackAlertRoot(message, root, now),
-        })),
-      }
-    : null;
-  const msteams = input.msteams
-    ? { destination: input.msteams.destination, card: renderTeamsAlert(message, now) }
-    : null;
-  const webhook = input.webhook
-    ? {
-        destination: input.webhook.destination,
-        body: JSON.stringify(webhookAlertBody(message, now)),
-      }
-    : null;
-  return { slack, email, msteams, webhook };
+  const render: AlertRenderInput = {
+    message,
+    now,
+    threadKey,
+    roots,
+    broadcast: evaluation.transitions.some((t) => t.kind === "escalated"),
+  };
+  return eachKind(<K extends DestinationKind>(kind: K) => {
+    const address = input[kind];
+    return address ? DESTINATIONS[kind].renderAlert(address as never, render) : null;
+  });
+}
+
+/** The notification, one message per kind (null: no destination of that kind). */
+function eachKind(render: (kind: DestinationKind) => unknown): AlertNotification {
+  return Object.fromEntries(
+    DESTINATION_KINDS.map((kind) => [kind, render(kind)]),
+  ) as unknown as AlertNotification;
 }
 
 /** For each fire that a transition follows, every scope it announced, as it stands now. */

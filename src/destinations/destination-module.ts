@@ -3,6 +3,9 @@ import type { DeliveryJob } from "../deliver/deliver-all.js";
 import type { OutboxFiles } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";
 import type { Attachment, EmailMessage } from "../messages.js";
+import type { AlertMessageInput, RootView } from "../render/alert/alert-view.js";
+import type { Chart } from "../render/charts/trend-chart.js";
+import type { Report } from "../report/types.js";
 
 // What one destination (Slack, email, …) is to the rest of the reporter: its part of the
 // config, its id, its clients, the jobs that send a digest and an alert, and the files its
@@ -43,6 +46,32 @@ export type FitEmail = (
   message: EmailMessage,
   cap: { maxBytes: number; measure(message: EmailMessage): Promise<number> },
 ) => Promise<{ message: EmailMessage; dropped: Attachment[]; fullBytes: number | null }>;
+
+/** What every kind renders a digest from: the report and what the pipeline made beside it. */
+export interface DigestRenderInput {
+  key: string;
+  report: Report;
+  /** Each project's owners, by project id: mentioned or copied when their project has news. */
+  owners: Readonly<Record<string, readonly string[]>>;
+  /** The workbook, when the digest attaches one anywhere. */
+  workbook: Attachment | undefined;
+  /** The digest's trend charts; none without `charts` in its config. */
+  charts: readonly Chart[];
+  /** Where a reader who wants every project finds them: the workbook's place, in words. */
+  workbookWhere: string;
+}
+
+/** What every kind renders an alert evaluation's notification from. */
+export interface AlertRenderInput {
+  message: AlertMessageInput;
+  now: string;
+  /** The fire this message follows (a reply in its thread), or null when it opens one. */
+  threadKey: string | null;
+  /** Each fire a transition follows, as it stands now: what edits its first message. */
+  roots: readonly RootView[];
+  /** Whether something escalated: a reply then shows in the channel too. */
+  broadcast: boolean;
+}
 
 /** What an alert's deliveries need besides the destination's client. */
 export interface AlertJobDeps {
@@ -95,6 +124,10 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   ): Promise<{ ok: boolean; message: string }>;
   /** `--outbox DIR`: clients that write what would be sent as files instead. */
   outbox(files: OutboxFiles, global: T["global"]): T["clients"];
+  /** The digest as this kind shows it, for one destination. */
+  renderDigest(target: T["digestTarget"], input: DigestRenderInput): T["digestMessage"];
+  /** An alert evaluation's notification as this kind shows it, to one destination. */
+  renderAlert(address: T["address"], input: AlertRenderInput): T["alertMessage"];
   /** `target`: the destination as configured now (a URL kept out of the message is read there). */
   digestJob(
     key: string,

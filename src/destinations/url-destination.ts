@@ -1,6 +1,11 @@
 import { type DescribeFailure, type PostRequest, probeUrl } from "../deliver/http-post.js";
 import type { OutboxFiles } from "../deliver/outbox.js";
-import type { DestinationModule, DestinationShape } from "./destination-module.js";
+import type {
+  AlertRenderInput,
+  DestinationModule,
+  DestinationShape,
+  DigestRenderInput,
+} from "./destination-module.js";
 import { targetOf } from "./url-target.js";
 
 // A kind whose every destination carries its own URL (a Teams workflow, a signed webhook): no
@@ -49,6 +54,9 @@ export interface UrlDestinationParts<K extends string, T extends AnyUrlShape> {
   outbox(files: OutboxFiles): T["clients"]["digest"];
   /** The URL `check-config --online` asks, and what its answer means. */
   probe(target: T["digestTarget"]): { url: PostRequest["url"]; describe: DescribeFailure };
+  /** What the kind sends for a digest, and for an alert evaluation, besides its destination's id. */
+  renderDigest(input: DigestRenderInput): Omit<T["digestMessage"], "destination">;
+  renderAlert(input: AlertRenderInput): Omit<T["alertMessage"], "destination">;
   /** Sends a message to the destination as configured now. */
   send(
     sender: T["clients"]["digest"],
@@ -91,6 +99,10 @@ export function urlDestination<K extends string, T extends AnyUrlShape>(
       const outbox = parts.outbox(files);
       return { digest: outbox, alert: outbox };
     },
+    renderDigest: ({ destination }, input) =>
+      ({ destination, ...parts.renderDigest(input) }) as T["digestMessage"],
+    renderAlert: ({ destination }, input) =>
+      ({ destination, ...parts.renderAlert(input) }) as T["alertMessage"],
     digestJob: (key, message, sender, _deps, target) =>
       job(key, message, sender, target, `digest's ${parts.urlField}`),
     alertJob: (key, message, sender, _deps, target) =>

@@ -2,7 +2,7 @@ import type { DeliveryResult, RetryAt } from "../deliver/deliver-all.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
-import type { DigestLedger } from "../run-digest.js";
+import type { DigestLedger } from "../pipeline/digest/digest-types.js";
 import type { Ledger } from "../state/ledger.js";
 import type { ScheduledJob } from "./jobs.js";
 

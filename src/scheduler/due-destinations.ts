@@ -1,5 +1,5 @@
 import { type ClaimingLedgerBase, claimingLedger } from "../deliver/claiming-ledger.js";
-import type { DigestLedger } from "../run-digest.js";
+import type { DigestLedger } from "../pipeline/digest/digest-types.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
 import type { ClaimOptions, Ledger } from "../state/ledger.js";
 

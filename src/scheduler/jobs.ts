@@ -1,6 +1,6 @@
-import { alertSlot } from "../alert-slot.js";
 import type { AlertConfig, DigestConfig, Team } from "../config/types.js";
-import { digestSlot } from "../digest-slot.js";
+import { alertSlot } from "../pipeline/alert/alert-slot.js";
+import { digestSlot } from "../pipeline/digest/digest-slot.js";
 import type { SlotKind } from "../state/ledger.js";
 
 // What the daemon schedules: one job per digest and per alert of each team, each with its cron in the team's

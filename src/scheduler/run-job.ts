@@ -1,6 +1,10 @@
 import { type Clients, findSlackPostOf } from "../create-deps.js";
-import { type AlertLedger, alertLedger as alertLedgerOf, runAlert } from "../run-alert.js";
-import { runDigest } from "../run-digest.js";
+import {
+  type AlertLedger,
+  alertLedger as alertLedgerOf,
+  runAlert,
+} from "../pipeline/alert/run-alert.js";
+import { runDigest } from "../pipeline/digest/run-digest.js";
 import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
 

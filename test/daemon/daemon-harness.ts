@@ -5,8 +5,8 @@ import { Writable } from "node:stream";
 import { afterEach } from "vitest";
 import type { DigestConfig, Team } from "../../src/config/types.js";
 import { deliverAll } from "../../src/deliver/deliver-all.js";
-import { digestSlot } from "../../src/digest-slot.js";
 import { createLogger } from "../../src/logger.js";
+import { digestSlot } from "../../src/pipeline/digest/digest-slot.js";
 import { keyForFire, listJobs } from "../../src/scheduler/jobs.js";
 import {
   createDaemon,

@@ -1,11 +1,11 @@
 import { expect, it } from "vitest";
-import { digestSlot } from "../../src/digest-slot.js";
 import { UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { silentLogger } from "../../src/logger.js";
+import { digestSlot } from "../../src/pipeline/digest/digest-slot.js";
+import { runDigest } from "../../src/pipeline/digest/run-digest.js";
 import { trendChartPainterInThisThread } from "../../src/render/charts/trend-chart.js";
-import { runDigest } from "../../src/run-digest.js";
 import { dueDestinationsOnly } from "../../src/scheduler/due-destinations.js";
 import { beginAttempt } from "../state/begin-attempt.js";
 import { manualClock, useTempLedgers } from "../state/ledger-builders.js";

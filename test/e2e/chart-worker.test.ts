@@ -21,7 +21,7 @@ type Client = typeof import("../../src/chart-painter/chart-worker-client.js");
 type OnFirstUse = typeof import("../../src/chart-painter/chart-painter-on-first-use.js");
 type CreateDeps = typeof import("../../src/create-deps.js");
 type LoadConfig = typeof import("../../src/config/load-config.js");
-type RunDigest = typeof import("../../src/run-digest.js");
+type RunDigest = typeof import("../../src/pipeline/digest/run-digest.js");
 type CollectInsights = typeof import("../../src/insights/collect-insights.js");
 type TrendChart = typeof import("../../src/render/charts/trend-chart.js");
 
@@ -32,7 +32,7 @@ const { chartPainterOnFirstUse }: OnFirstUse = await import(
 );
 const { createClients }: CreateDeps = await import(dist("create-deps.js"));
 const { loadConfig }: LoadConfig = await import(dist("config/load-config.js"));
-const { runDigest }: RunDigest = await import(dist("run-digest.js"));
+const { runDigest }: RunDigest = await import(dist("pipeline/digest/run-digest.js"));
 const { CHART_SIZE, trendChartPainterInThisThread }: TrendChart = await import(
   dist("render/charts/trend-chart.js")
 );

@@ -5,8 +5,9 @@ import { AuthError, UpstreamError } from "../../src/errors.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { silentLogger } from "../../src/logger.js";
+import type { DigestOutcome } from "../../src/pipeline/digest/digest-types.js";
+import { runDigest } from "../../src/pipeline/digest/run-digest.js";
 import type { AvailableProject } from "../../src/report/types.js";
-import { type DigestOutcome, runDigest } from "../../src/run-digest.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,

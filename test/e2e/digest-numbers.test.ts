@@ -5,8 +5,8 @@ import { createApiClient } from "../../src/create-deps.js";
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { silentLogger } from "../../src/logger.js";
+import { buildDigestReport } from "../../src/pipeline/digest/report-stage.js";
 import type { AvailableProject, Figures, Report } from "../../src/report/types.js";
-import { buildDigestReport } from "../../src/run-digest.js";
 import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
 import {
   countRuns,

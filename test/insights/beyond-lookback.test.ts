@@ -9,7 +9,7 @@ import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-d
 import { createRequestCache } from "../../src/insights/collect-insights.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { silentLogger } from "../../src/logger.js";
-import { buildDigestReport } from "../../src/run-digest.js";
+import { buildDigestReport } from "../../src/pipeline/digest/report-stage.js";
 import { Secret } from "../../src/secret.js";
 import { API_KEY, tempDir, writeConfig } from "../e2e/e2e-setup.js";
 import { testClient } from "./client-builders.js";

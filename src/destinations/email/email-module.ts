@@ -10,7 +10,11 @@ import {
 } from "./email-config.js";
 import { emailDestinationId } from "./email-id.js";
 import { type EmailAlertMessage, emailAlertJob, emailDigestJob } from "./email-jobs.js";
+import { messageIdForKey } from "./email-message-id.js";
 import { emailOutbox } from "./email-outbox.js";
+import { renderAlertEmail } from "./messages/email-alert.js";
+import { emailCharts } from "./messages/email-charts.js";
+import { renderDigestEmail } from "./messages/email-digest.js";
 import { smtpOnFirstUse } from "./smtp-on-first-use.js";
 
 /** The types email works with (see DestinationShape). */
@@ -38,6 +42,26 @@ export const EMAIL: DestinationModule<"email", EmailShape> = {
     const email = emailOutbox(files, global);
     return { digest: email, alert: email };
   },
+  renderDigest: (target, { report, key, owners, workbook, charts }) => {
+    const attached = target.attachXlsx && workbook ? workbook : null;
+    const mailCharts = emailCharts(charts);
+    return {
+      ...renderDigestEmail(report, {
+        key,
+        workbook: attached ? attached.filename : null,
+        owners,
+        charts: mailCharts.images,
+      }),
+      to: target.to,
+      attachments: [...mailCharts.attachments, ...(attached ? [attached] : [])],
+      messageId: messageIdForKey(key),
+    };
+  },
+  renderAlert: ({ to }, { message, now, threadKey }) => ({
+    to: [...to],
+    ...renderAlertEmail(message, now),
+    threadKey,
+  }),
   digestJob: emailDigestJob,
   alertJob: (key, message, client) => emailAlertJob(key, message, client),
 };

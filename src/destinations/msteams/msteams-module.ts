@@ -1,5 +1,7 @@
 import type { TeamsDelivery } from "../../messages.js";
 import { type UrlDestinationShape, urlDestination } from "../url-destination.js";
+import { renderTeamsAlert } from "./messages/teams-alert.js";
+import { renderTeamsDigest } from "./messages/teams-digest.js";
 import {
   type MsteamsGlobal,
   type MsteamsTarget,
@@ -33,6 +35,10 @@ export const MSTEAMS = urlDestination<"msteams", MsteamsShape>({
     url: target.webhookUrl,
     describe: describeTeamsFailure(target.destination),
   }),
+  renderDigest: ({ report, workbookWhere }) => ({
+    card: renderTeamsDigest(report, { workbookWhere }),
+  }),
+  renderAlert: ({ message, now }) => ({ card: renderTeamsAlert(message, now) }),
   send: (sender, { webhookUrl, destination }, key, message) =>
     sender.send({ url: webhookUrl, destination }, key, message.card),
 });

@@ -1,5 +1,7 @@
 import type { SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
 import type { DestinationModule } from "../destination-module.js";
+import { renderSlackAlert, renderSlackAlertRoot } from "./messages/slack-alert.js";
+import { renderSlackDigest } from "./messages/slack-digest.js";
 import { type SlackAlertMessage, slackAlertJob } from "./slack-alert-job.js";
 import {
   resolveSlack,
@@ -39,6 +41,26 @@ export const SLACK: DestinationModule<"slack", SlackShape> = {
   id: ({ channel }) => slackDestinationId(channel),
   clients: slackOnFirstUse,
   outbox: (files) => slackOutbox(files),
+  renderDigest: (target, { report, key, owners, workbook, charts }) => ({
+    channel: target.channel,
+    post: renderSlackDigest(report, { key, owners }),
+    file: target.attachXlsx ? workbook : undefined,
+    charts: charts.map((c) => ({
+      filename: `${c.name}.png`,
+      content: c.png,
+      contentType: "image/png",
+    })),
+  }),
+  renderAlert: ({ channel }, { message, now, threadKey, roots, broadcast }) => ({
+    channel,
+    post: renderSlackAlert(message, now),
+    threadKey,
+    broadcast,
+    updates: roots.map((root) => ({
+      rootKey: root.rootKey,
+      message: renderSlackAlertRoot(message, root, now),
+    })),
+  }),
   digestJob: slackDigestJob,
   alertJob: slackAlertJob,
 };

@@ -1,5 +1,7 @@
 import type { WebhookDelivery } from "../../messages.js";
 import { type UrlDestinationShape, urlDestination } from "../url-destination.js";
+import { webhookAlertBody } from "./messages/webhook-alert.js";
+import { webhookDigestBody } from "./messages/webhook-digest.js";
 import {
   resolveWebhook,
   type WebhookGlobal,
@@ -35,5 +37,7 @@ export const WEBHOOK = urlDestination<"webhook", WebhookShape>({
   sender: createWebhookSender,
   outbox: webhookOutbox,
   probe: (target) => ({ url: target.url, describe: describeWebhookFailure(target.destination) }),
+  renderDigest: ({ report, key }) => ({ body: JSON.stringify(webhookDigestBody(report, key)) }),
+  renderAlert: ({ message, now }) => ({ body: JSON.stringify(webhookAlertBody(message, now)) }),
   send: (sender, target, key, message) => sender.send(target, key, message.body),
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRequestCache } from "../../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../../src/insights/types.js";
+import { runDigest } from "../../../src/pipeline/digest/run-digest.js";
 import { trendChartPainterInThisThread } from "../../../src/render/charts/trend-chart.js";
-import { runDigest } from "../../../src/run-digest.js";
 import { insights, mailedDigest } from "./mailed-digest.js";
 
 // A digest with charts, run whole: the mail carries them; and when their days cannot be

@@ -4,8 +4,8 @@ import type { createRequestCache } from "../../../src/insights/collect-insights.
 import type { InsightsApi, InsightsQuery, ProjectInsights } from "../../../src/insights/types.js";
 import type { EmailMessage } from "../../../src/messages.js";
 import { datesIn } from "../../../src/periods/calendar-date.js";
+import type { runDigest } from "../../../src/pipeline/digest/run-digest.js";
 import type { ChartPainter } from "../../../src/render/charts/draw-chart.js";
-import type { runDigest } from "../../../src/run-digest.js";
 import { aDigest, aTeam } from "../../daemon/daemon-harness.js";
 
 // A weekly digest with charts, mailed and run whole, for the tests that look at its charts:

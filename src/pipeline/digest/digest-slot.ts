@@ -1,9 +1,9 @@
-import type { DigestConfig, Team } from "./config/types.js";
-import { localDateOf, startOfLocalDay } from "./periods/calendar-date.js";
-import { periodsForFire } from "./periods/periods-for-fire.js";
-import type { PeriodPair } from "./periods/types.js";
-import { previousFire } from "./schedule/cron-fires.js";
-import { slotKey } from "./state/slot-key.js";
+import type { DigestConfig, Team } from "../../config/types.js";
+import { localDateOf, startOfLocalDay } from "../../periods/calendar-date.js";
+import { periodsForFire } from "../../periods/periods-for-fire.js";
+import type { PeriodPair } from "../../periods/types.js";
+import { previousFire } from "../../schedule/cron-fires.js";
+import { slotKey } from "../../state/slot-key.js";
 
 // Which days a digest's fire reports and the slot that names them: what run-digest.ts reports,
 // and all that check-config, `run`'s ledger check and the daemon's schedule need of a digest,
@@ -16,8 +16,14 @@ export interface DigestJob {
   fireAt: Date;
 }
 
+/** A digest's slot: the key that names it in the ledger and the periods it reports. */
+export interface DigestSlot {
+  key: string;
+  periods: PeriodPair;
+}
+
 /** The periods a digest fired at `fireAt` covers, and the slot key that names it. */
-export function digestSlot(job: DigestJob): { key: string; periods: PeriodPair } {
+export function digestSlot(job: DigestJob): DigestSlot {
   const { team, digest, fireAt } = job;
   const periods = periodsForFire({
     fireAt,

@@ -1,7 +1,7 @@
-import type { AlertConfig, Team } from "./config/types.js";
-import { periodsForFire } from "./periods/periods-for-fire.js";
-import type { Period } from "./periods/types.js";
-import { slotKey } from "./state/slot-key.js";
+import type { AlertConfig, Team } from "../../config/types.js";
+import { periodsForFire } from "../../periods/periods-for-fire.js";
+import type { Period } from "../../periods/types.js";
+import { slotKey } from "../../state/slot-key.js";
 
 // Which window an alert's fire evaluates and the slot that names it: all that the daemon's
 // schedule needs of an alert, without loading its evaluation, renderers and deliveries.

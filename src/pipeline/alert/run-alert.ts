@@ -1,40 +1,44 @@
-import { type AlertJob, alertSlot } from "./alert-slot.js";
-import { evaluateAlert } from "./alerts/evaluate-alert.js";
+import { evaluateAlert } from "../../alerts/evaluate-alert.js";
 import {
   type FireHistory,
   fireHistory,
   firesOf,
   type PastEvaluation,
-} from "./alerts/fire-history.js";
-import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
-import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
-import { applySilences, standingSnoozes } from "./alerts/silencing.js";
-import type { Evaluation } from "./alerts/types.js";
-import type { AlertConfig, AlertDestinations } from "./config/types.js";
+} from "../../alerts/fire-history.js";
+import { fromScopeState, toScopeState } from "../../alerts/ledger-state.js";
+import { scopeWindows, trendDays } from "../../alerts/scope-windows.js";
+import { applySilences, standingSnoozes } from "../../alerts/silencing.js";
+import type { Evaluation } from "../../alerts/types.js";
+import type { AlertConfig, AlertDestinations } from "../../config/types.js";
 import {
   type DeliveryLedger,
   type DeliveryResult,
   deliverAll,
   deliveryWord,
   type RetryAt,
-} from "./deliver/deliver-all.js";
+} from "../../deliver/deliver-all.js";
 import {
   type AlertNotification,
   buildAlertNotification,
-} from "./destinations/alert-notification.js";
-import { alertDeliveryJobs } from "./destinations/delivery-jobs.js";
-import type { AlertJobDeps } from "./destinations/destination-module.js";
-import { opensFire, withFireCharts } from "./destinations/fire-charts-message.js";
-import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "./destinations/registry.js";
-import { collectInsights, collectSpan, type RequestCache } from "./insights/collect-insights.js";
-import type { InsightsApi } from "./insights/types.js";
-import type { Logger } from "./logger.js";
-import { addDays, periodDays, startOfLocalDay } from "./periods/calendar-date.js";
-import type { Period } from "./periods/types.js";
-import type { ChartPainter } from "./render/charts/draw-chart.js";
-import { fireChartInput } from "./render/charts/fire-chart-input.js";
-import { buildReport } from "./report/build-report.js";
-import type { Ledger } from "./state/ledger.js";
+} from "../../destinations/alert-notification.js";
+import { alertDeliveryJobs } from "../../destinations/delivery-jobs.js";
+import type { AlertJobDeps } from "../../destinations/destination-module.js";
+import { opensFire, withFireCharts } from "../../destinations/fire-charts-message.js";
+import { type AlertClients, DESTINATION_KINDS, DESTINATIONS } from "../../destinations/registry.js";
+import {
+  collectInsights,
+  collectSpan,
+  type RequestCache,
+} from "../../insights/collect-insights.js";
+import type { InsightsApi } from "../../insights/types.js";
+import type { Logger } from "../../logger.js";
+import { addDays, periodDays, startOfLocalDay } from "../../periods/calendar-date.js";
+import type { Period } from "../../periods/types.js";
+import type { ChartPainter } from "../../render/charts/draw-chart.js";
+import { fireChartInput } from "../../render/charts/fire-chart-input.js";
+import { buildReport } from "../../report/build-report.js";
+import type { Ledger } from "../../state/ledger.js";
+import { type AlertJob, alertSlot } from "./alert-slot.js";
 
 // One alert evaluation, start to finish: the window its fire covers → insights of the team's
 // projects → each scope's sample against its last state (`alerts/`) → the notification,
@@ -215,7 +219,7 @@ async function withChartsOfFire(
   if (!job.alert.chart || fired.length === 0 || !opens) return notification;
   try {
     const spans = alertSpans(window);
-    const { renderFireCharts } = await import("./render/charts/fire-charts.js");
+    const { renderFireCharts } = await import("../../render/charts/fire-charts.js");
     const fetched = await Promise.all(
       [spans.trend, spans.prior].map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
     );
