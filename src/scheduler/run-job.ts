@@ -1,9 +1,6 @@
 import { type Clients, findSlackPostOf } from "../create-deps.js";
-import {
-  type AlertLedger,
-  alertLedger as alertLedgerOf,
-  runAlert,
-} from "../pipeline/alert/run-alert.js";
+import { type AlertLedger, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
+import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";

@@ -1,0 +1,76 @@
+import type { Evaluation } from "../../alerts/types.js";
+import type { DeliveryLedger, DeliveryResult, RetryAt } from "../../deliver/deliver-all.js";
+import type { AlertNotification } from "../../destinations/alert-notification.js";
+import type { AlertJobDeps } from "../../destinations/destination-module.js";
+import type { AlertClients } from "../../destinations/registry.js";
+import type { RequestCache } from "../../insights/collect-insights.js";
+import type { InsightsApi } from "../../insights/types.js";
+import type { Logger } from "../../logger.js";
+import type { Period } from "../../periods/types.js";
+import type { ChartPainter } from "../../render/charts/draw-chart.js";
+import type { Ledger } from "../../state/ledger.js";
+
+// What an alert's run is handed (its clients, its ledger, its painter) and what it hands back.
+
+export type AlertStore = Pick<
+  Ledger,
+  | "alertStates"
+  | "recordAlertEvaluation"
+  | "getAlertEvaluation"
+  | "getSlot"
+  | "alertEvaluations"
+  | "silences"
+  | "acknowledgements"
+  | "clearAcknowledgements"
+>;
+
+/** The ledger as an alert uses it (`state/` implements it). */
+export interface AlertLedger extends DeliveryLedger, AlertStore {}
+
+/** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
+export function alertLedger(store: AlertStore, deliveries: DeliveryLedger): AlertLedger {
+  return {
+    ...deliveries,
+    alertStates: (team, alert) => store.alertStates(team, alert),
+    recordAlertEvaluation: (evaluation) => store.recordAlertEvaluation(evaluation),
+    getAlertEvaluation: (key) => store.getAlertEvaluation(key),
+    getSlot: (key) => store.getSlot(key),
+    alertEvaluations: (query) => store.alertEvaluations(query),
+    silences: (query) => store.silences(query),
+    acknowledgements: (team, alert) => store.acknowledgements(team, alert),
+    clearAcknowledgements: (team, alert, fires, at) =>
+      store.clearAcknowledgements(team, alert, fires, at),
+  };
+}
+
+/** `slack`, `email`, …: what sends the alert's messages to each destination kind (null: not sent there). */
+export interface AlertDeps extends AlertClients {
+  api: InsightsApi;
+  /** null: nothing recorded, nothing read (a dry run without a ledger). */
+  ledger: AlertLedger | null;
+  /** A dry run (`alerts --outbox`): reads states, records nothing, sends to the outbox. */
+  dryRun?: boolean;
+  cache: RequestCache;
+  logger: Logger;
+  retryAt?: RetryAt;
+  /** The destinations write to an outbox: what they do is "written", never "sent". */
+  outbox?: boolean;
+  /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
+  findSlackPost?: AlertJobDeps["findSlackPost"];
+  /**
+   * Put Acknowledge and Snooze on a firing alert's Slack messages: only where a daemon listens
+   * for the presses (`slack.app_token`), or to show what one would post (the demo).
+   */
+  slackButtons?: boolean;
+  /** What draws a fire's chart: the process's painter (`Clients.chartPainter`). */
+  chartPainter: ChartPainter;
+}
+
+export interface AlertOutcome {
+  key: string;
+  window: Period;
+  /** The evaluation made now; null when a recorded one was re-sent. */
+  evaluation: Evaluation | null;
+  notification: AlertNotification | null;
+  deliveries: DeliveryResult[];
+}

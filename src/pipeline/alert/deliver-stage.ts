@@ -1,0 +1,94 @@
+import { type DeliveryResult, deliverAll } from "../../deliver/deliver-all.js";
+import type { AlertNotification } from "../../destinations/alert-notification.js";
+import { alertDeliveryJobs } from "../../destinations/delivery-jobs.js";
+import { opensFire, withFireCharts } from "../../destinations/fire-charts-message.js";
+import { DESTINATIONS } from "../../destinations/registry.js";
+import { collectSpan } from "../../insights/collect-insights.js";
+import { addDays, startOfLocalDay } from "../../periods/calendar-date.js";
+import type { Period } from "../../periods/types.js";
+import { fireChartInput } from "../../render/charts/fire-chart-input.js";
+import type { AlertJob } from "./alert-slot.js";
+import type { AlertDeps } from "./alert-types.js";
+import { alertSpans } from "./evaluate-stage.js";
+
+// The alert's deliver stage: the fire's charts drawn for this send, then each destination's
+// delivery, recorded in the ledger.
+
+/** Sends the notification, with its fire's charts, to each destination it was rendered for. */
+export async function deliverNotification(
+  job: AlertJob,
+  key: string,
+  window: Period,
+  notification: AlertNotification | null,
+  fired: readonly { scope: string; name: string }[],
+  deps: AlertDeps,
+): Promise<DeliveryResult[]> {
+  const sendable = notification && (await withChartsOfFire(job, window, notification, fired, deps));
+  if (!sendable) return [];
+  return deliverAll(
+    key,
+    alertDeliveryJobs(key, sendable, {
+      ...deps,
+      since: postedSince(job, window),
+      threadTs: threadTsOf(deps),
+      targets: job.alert,
+    }),
+    { ...deps, ledger: deps.dryRun ? null : deps.ledger },
+  );
+}
+
+/**
+ * The notification with its fire's charts (`chart: true`, a rate), drawn for this send from
+ * the days of the fired scopes, through the run's request cache (the evaluation's own requests,
+ * so nothing is fetched twice). Without charts when there are none to draw, or when drawing
+ * fails: the news goes out all the same.
+ */
+async function withChartsOfFire(
+  job: AlertJob,
+  window: Period,
+  notification: AlertNotification,
+  fired: readonly { scope: string; name: string }[],
+  deps: AlertDeps,
+): Promise<AlertNotification> {
+  // Only a fire's first messages carry its chart; a reply in its thread does not.
+  const opens = opensFire(notification.slack) || opensFire(notification.email);
+  if (!job.alert.chart || fired.length === 0 || !opens) return notification;
+  try {
+    const spans = alertSpans(window);
+    const { renderFireCharts } = await import("../../render/charts/fire-charts.js");
+    const fetched = await Promise.all(
+      [spans.trend, spans.prior].map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
+    );
+    const input = fireChartInput({
+      rule: job.alert,
+      window,
+      spans,
+      projects: job.team.projects,
+      fetched,
+      fired,
+    });
+    const charts = await renderFireCharts(input, { painter: deps.chartPainter });
+    return withFireCharts(notification, charts);
+  } catch (error) {
+    deps.logger.warn(
+      { alert: job.alert.name, err: String(error) },
+      "the fire's chart was left out",
+    );
+    return notification;
+  }
+}
+
+/** The ts of a fire's first message in a channel, from its delivery in the ledger. */
+function threadTsOf(deps: AlertDeps) {
+  return async (rootKey: string, channel: string) => {
+    const root = await deps.ledger?.getSlot(rootKey);
+    const id = DESTINATIONS.slack.id({ channel });
+    const delivery = root?.deliveries.find((d) => d.destination === id);
+    return delivery?.slackTs ?? null;
+  };
+}
+
+/** No evaluation's message precedes the end of its window: where to start looking for one. */
+function postedSince(job: AlertJob, window: Period): Date {
+  return startOfLocalDay(addDays(window.end, 1), job.team.timezone);
+}
