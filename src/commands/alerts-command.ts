@@ -6,6 +6,7 @@ import { deliveryWord } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { printableText } from "../render/printable-text.js";
 import { alertLedger, runAlert } from "../run-alert.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
@@ -81,7 +82,7 @@ export async function alertsCommand(
     for (const d of outcome.deliveries) {
       out(
         d.status === "failed"
-          ? `  ✗ ${d.id} failed: ${d.error?.message ?? "unknown error"}`
+          ? `  ✗ ${d.id} failed: ${printableText(d.error?.message ?? "unknown error")}`
           : `  ✓ ${d.id} ${deliveryWord(d.status, dryRun)}`,
       );
     }

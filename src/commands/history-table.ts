@@ -1,10 +1,12 @@
 import { DateTime } from "luxon";
+import { printableText } from "../render/printable-text.js";
 import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
 import type { Delivery, SlotWithDeliveries } from "../state/ledger.js";
 
 // `history` as people read it when a digest did not arrive: one line per fire (newest first)
 // with its slot, then a line per destination with its state and tries, and its last error
 // under it. Every time is in one zone, named in the heading, and every line fits `width`.
+// What the ledger holds (keys, destinations, errors quoting a server) is made printable first.
 
 /** How to lay the history out: the zone of every time shown, and the columns to fit. */
 export interface HistoryLayout {
@@ -22,9 +24,10 @@ const MIN_DESTINATION = 16;
 
 /** The history's lines. */
 export function formatHistory(
-  slots: readonly SlotWithDeliveries[],
+  stored: readonly SlotWithDeliveries[],
   layout: HistoryLayout,
 ): string[] {
+  const slots = stored.map(printableSlot);
   const firedHead = `FIRED (${layout.zone})`;
   const firedWidth = Math.max(visibleLength(firedHead), "yyyy-mm-dd hh:mm".length);
   const rows = slots.map((slot) => ({
@@ -74,6 +77,18 @@ export function formatHistory(
     });
   }
   return lines.flatMap((line) => fitLine(line, layout.width));
+}
+
+function printableSlot(slot: SlotWithDeliveries): SlotWithDeliveries {
+  return {
+    ...slot,
+    key: printableText(slot.key),
+    deliveries: slot.deliveries.map((d) => ({
+      ...d,
+      destination: printableText(d.destination),
+      lastError: d.lastError === null ? null : printableText(d.lastError),
+    })),
+  };
 }
 
 function stateOf(delivery: Delivery, zone: string, outbox: boolean): string {

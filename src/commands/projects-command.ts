@@ -1,4 +1,6 @@
 import { createApiClient } from "../create-deps.js";
+import type { ProjectSummary } from "../insights/types.js";
+import { printableText } from "../render/printable-text.js";
 import { loadCommandConfig } from "./command-context.js";
 
 export interface ProjectsOptions {
@@ -21,11 +23,16 @@ export async function projectsCommand(
       out("no projects in this workspace");
       return 0;
     }
-    const width = Math.max(2, ...projects.map((p) => p.id.length));
-    out(`${"id".padEnd(width)}  name`);
-    for (const p of projects) out(`${p.id.padEnd(width)}  ${p.name}`);
+    for (const line of projectLines(projects)) out(line);
     return 0;
   } finally {
     await api.close();
   }
+}
+
+/** The heading and one line per project, id and name, with no control character from the API. */
+export function projectLines(projects: readonly ProjectSummary[]): string[] {
+  const rows = projects.map((p) => ({ id: printableText(p.id), name: printableText(p.name) }));
+  const width = Math.max(2, ...rows.map((p) => p.id.length));
+  return [`${"id".padEnd(width)}  name`, ...rows.map((p) => `${p.id.padEnd(width)}  ${p.name}`)];
 }

@@ -1,5 +1,7 @@
 import { createLogger } from "../logger.js";
 import { datesIn } from "../periods/calendar-date.js";
+import { printableText } from "../render/printable-text.js";
+import type { SeriesCoverage } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
 import { storeExists } from "../state/open/open-store.js";
 import { loadCommandConfig } from "./command-context.js";
@@ -25,18 +27,20 @@ export async function storeCommand(
   try {
     const series = await store.coverage();
     if (series.length === 0) out("the day store is empty — run `backfill` to fill it");
-    for (const one of series) {
-      const span = datesIn({ start: one.first, end: one.last }).length;
-      const filters = describeFilters(one.filters);
-      const missing = span - one.days;
-      out(
-        `${one.projectId}${filters} (${one.timezone}): ${one.first}..${one.last}, ${one.days} days${missing > 0 ? `, ${missing} missing` : ""}`,
-      );
-    }
+    for (const one of series) out(storeLine(one));
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** One series: project, filters and zone (made printable), its first and last day, days missing. */
+export function storeLine(one: SeriesCoverage): string {
+  const span = datesIn({ start: one.first, end: one.last }).length;
+  const filters = describeFilters(one.filters);
+  const missing = span - one.days;
+  const series = printableText(`${one.projectId}${filters} (${one.timezone})`);
+  return `${series}: ${one.first}..${one.last}, ${one.days} days${missing > 0 ? `, ${missing} missing` : ""}`;
 }
 
 function describeFilters(key: string): string {

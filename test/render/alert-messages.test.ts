@@ -93,7 +93,7 @@ describe("alert messages", () => {
     expect(n?.slack?.post.main.text).not.toContain("<!subteam");
     const [update] = n?.slack?.updates ?? [];
     expect(update?.rootKey).toBe("t.alert.flaky.2026-11-16");
-    expect(update?.message.text).toBe("Resolved: Checkout & Co · flaky");
+    expect(update?.message.text).toBe("Resolved: Checkout &amp; Co · flaky");
     expect(JSON.stringify(update?.message.blocks)).toContain("resolved after 2 days");
     expect(checkMessage(update?.message.text, update?.message.blocks)).toBeNull();
   });
@@ -134,7 +134,7 @@ describe("alert words", () => {
   it("a fire says the value and the threshold it is above, in the notification and the line", () => {
     const n = notify([window("p1", "Checkout flows", 9)], new Map(), null);
     expect(n?.slack?.post.main.text).toBe(
-      "Checkout & Co \u00b7 flaky: Checkout flows flaky rate 9.0% \u2014 above critical 5%",
+      "Checkout &amp; Co \u00b7 flaky: Checkout flows flaky rate 9.0% \u2014 above critical 5%",
     );
     expect(lines(n?.slack?.post.main.blocks)).toContainEqual(
       expect.stringMatching(
@@ -150,7 +150,7 @@ describe("alert words", () => {
     });
     const words =
       "Web flaky rate back under 2.5% \u2014 resolved after 2 days (peak 9.5% on Nov 17)";
-    expect(n?.slack?.post.main.text).toBe(`Checkout & Co \u00b7 flaky: ${words}`);
+    expect(n?.slack?.post.main.text).toBe(`Checkout &amp; Co \u00b7 flaky: ${words}`);
     const [update] = n?.slack?.updates ?? [];
     expect(lines(update?.message.blocks)).toContain(
       "\u{1F7E2} *Web* flaky rate back under 2.5% \u2014 resolved after 2 days (peak 9.5% on Nov 17) \u00b7 fired Nov 16, resolved Nov 18",

@@ -260,7 +260,8 @@ describe("renderSlackDigest: the message", () => {
       "Web E2E",
       "Payments",
       "Mobile iOS",
-      "*bold*&lt;@U123&gt;",
+      // A name's formatting marks are shown, not obeyed: the lookalike of `*` does not bold.
+      "\u2217bold\u2217&lt;@U123&gt;",
       "API contract",
     ]);
     expect(labels[3]?.[0]).toBe(

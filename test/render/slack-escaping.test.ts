@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { escapeMrkdwn, mrkdwnLink } from "../../src/destinations/slack/messages/escape-mrkdwn.js";
-import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import type { SlackMessage } from "../../src/messages.js";
+import { escapeMrkdwn, mrkdwnLink, plainName } from "../../src/destinations/slack/messages/escape-mrkdwn.js";
+import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
 import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
 import { headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
 
@@ -38,7 +38,7 @@ function parsedTexts(messages: SlackMessage[]): string[] {
 describe("escaping for mrkdwn", () => {
   it.each([
     ["<!channel>", "&lt;!channel&gt;"],
-    ["*bold*<@U123>", "*bold*&lt;@U123&gt;"],
+    ["*bold*<@U123>", "\u2217bold\u2217&lt;@U123&gt;"],
     ["a & b", "a &amp; b"],
     ["&lt; already", "&amp;lt; already"],
   ])("escapes %s", (raw, escaped) => {
@@ -51,6 +51,33 @@ describe("escaping for mrkdwn", () => {
     );
   });
 
+  it.each([
+    ["https://evil.test/x", "https:\u2060//evil.\u2060test/x"],
+    ["www.evil.io", "www.\u2060evil.\u2060io"],
+    ["ops@evil.co", "ops@evil.\u2060co"],
+    ["Checkout.com web", "Checkout.\u2060com web"],
+  ])("keeps Slack from linking the name %s, with an invisible word joiner", (raw, defused) => {
+    expect(escapeMrkdwn(raw)).toBe(defused);
+    expect(plainName(raw)).toBe(defused);
+  });
+
+  it.each([
+    ["*bold*", "\u2217bold\u2217"],
+    ["_italic_", "\u02cditalic\u02cd"],
+    ["~struck~", "\u223cstruck\u223c"],
+    ["`code`", "\u02cbcode\u02cb"],
+    ["a *b* c", "a \u2217b\u2217 c"],
+  ])("keeps the formatting marks of %s from formatting", (raw, shown) => {
+    expect(escapeMrkdwn(raw)).toBe(shown);
+  });
+
+  it.each(["checkout_api_v2", "flaky rate 2.5% \u2014 above critical 5%", "v1.2.3", "a*b"])(
+    "leaves %s as typed: nothing there can format or link",
+    (text) => {
+      expect(escapeMrkdwn(text)).toBe(text);
+    },
+  );
+
   it("lets no name, branch, title, alert or note from the API or config ping anyone", () => {
     const post = renderSlackDigest(hostileReport(), { key: "k" });
     const texts = parsedTexts([post.main, ...post.thread]);
@@ -59,7 +86,7 @@ describe("escaping for mrkdwn", () => {
       expect(joined).not.toContain(ping);
     }
     expect(joined).toContain("&lt;!channel&gt;");
-    expect(joined).toContain("*bold*&lt;@U123&gt;");
+    expect(joined).toContain("\u2217bold\u2217&lt;@U123&gt;");
     expect(joined).toContain("&lt;!here&gt; Checkout &amp; co");
     for (const text of texts) {
       const outsideLinks = text.replace(OUR_LINK, "");
@@ -74,7 +101,19 @@ describe("escaping for mrkdwn", () => {
       "<!here> Checkout & co \u00b7 daily <!channel> \u00b7 Nov 9 \u2013 15, 2026",
     );
     expect(tableRows(main).map((r) => r[0])).toContain("*bold*<@U123>");
-    expect(mrkdwnTexts(main).join("\n")).toContain("|*bold*&lt;@U123&gt;>");
+    expect(mrkdwnTexts(main).join("\n")).toContain("|\u2217bold\u2217&lt;@U123&gt;>");
     expect(JSON.stringify(main.blocks)).not.toContain("&amp;lt;");
+  });
+
+  it("keeps Slack from linking a URL or domain name in the header and the table, where names are plain text", () => {
+    const report = checkoutReport({
+      team: { name: "checkout", title: "evil.com https://x.io", timezone: "Europe/Berlin" },
+    });
+    report.projects = report.projects.map((p) =>
+      p.status === "ok" && p.projectId === "pay-01" ? { ...p, name: "www.pay.io" } : p,
+    );
+    const { main } = renderSlackDigest(report, { key: "k" });
+    expect(headerText(main)).toMatch(/^evil\.\u2060com https:\u2060\/\/x\.\u2060io \u00b7/);
+    expect(tableRows(main).map((r) => r[0])).toContain("www.\u2060pay.\u2060io");
   });
 });

@@ -263,16 +263,35 @@ export function ruleText(input: AlertMessageInput): string {
   return `${metricName(metric)}: warn ${bad} ${f(warnAt)}, critical ${bad} ${f(criticalAt)}, clears ${good} ${f(clearAt)} \u00b7 ${interval}`;
 }
 
+// Names are cut before anything else, so a team title or project name of any length leaves room
+// for the verdict and its value.
+const NAME_CHARS = 80;
+const TITLE_CHARS = 80;
+const ALERT_CHARS = 60;
+const HEADLINE_CHARS = 300;
+
 /**
  * The notification line, in words: "Checkout squad · flaky-rate: Checkout API flaky rate 6.2% —
- * above critical 5%; …".
+ * above critical 5%; …". Plain text: escape before mrkdwn or HTML. Names are cut and whole
+ * sentences left out ("; and 2 more"), so the first verdict and its value are always there.
  */
 export function headlineText(input: AlertMessageInput, now: string): string {
-  const parts = input.transitions.map((t) => transitionSentence(input, t, now));
-  return truncateText(`${titleOf(input)}: ${parts.join("; ")}`, 300);
+  const sentences = input.transitions.map((t) => {
+    const rest = transitionSentence(input, t, now).slice(t.name.length);
+    return `${truncateText(t.name, NAME_CHARS)}${rest}`;
+  });
+  let text = `${titleOf(input)}: ${sentences[0] ?? ""}`;
+  for (let i = 1; i < sentences.length; i += 1) {
+    const next = `${text}; ${sentences[i]}`;
+    const left = sentences.length - i - 1;
+    if (next.length + (left > 0 ? `; and ${left} more`.length : 0) > HEADLINE_CHARS)
+      return `${text}; and ${sentences.length - i} more`;
+    text = next;
+  }
+  return text;
 }
 
-/** The alert's title: its team and its name. */
+/** "Checkout squad · flaky-rate", each name cut so that a long one cannot crowd out the verdict. */
 export function titleOf(input: AlertMessageInput): string {
-  return `${input.team.title} \u00b7 ${input.alert.name}`;
+  return `${truncateText(input.team.title, TITLE_CHARS)} \u00b7 ${truncateText(input.alert.name, ALERT_CHARS)}`;
 }

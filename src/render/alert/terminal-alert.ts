@@ -1,10 +1,11 @@
 import { isRate, metricName } from "../../alerts/alert-metrics.js";
 import type { AlertMetric, Evaluation } from "../../alerts/types.js";
 import { formatCount, formatPeriod } from "../format.js";
+import { printableText } from "../printable-text.js";
 import { formatMetric, STATE_MARK } from "./alert-view.js";
 
 // An evaluation as terminal text (for `alerts` and `preview --alert`): every scope with its
-// state and value, then what would be sent.
+// state and value, then what would be sent. Names and the key are made printable first.
 
 /** Lines: a header, a row per scope, and the transitions (or "no change"). */
 export function renderTerminalAlert(
@@ -12,7 +13,7 @@ export function renderTerminalAlert(
   outcome: { key: string; window: { start: string; end: string }; evaluation: Evaluation },
 ): string[] {
   const input = {
-    key: outcome.key,
+    key: printableText(outcome.key),
     alert: alert.name,
     metric: alert.metric,
     window: outcome.window,
@@ -21,22 +22,25 @@ export function renderTerminalAlert(
   const lines = [
     `${input.key} · ${metricName(input.metric)} · window ${formatPeriod(input.window)}`,
   ];
-  const width = Math.max(8, ...evaluation.results.map((r) => r.name.length));
+  const nameOf = (name: string) => printableText(name);
+  const width = Math.max(8, ...evaluation.results.map((r) => nameOf(r.name).length));
   for (const r of evaluation.results) {
     const i = r.sample.interval;
     // A project the API does not know is "not found", not a quiet no_data.
     if (r.missing) {
-      lines.push(`  ${STATE_MARK[r.state.state]} ${r.name.padEnd(width)}  ${r.missing}`);
+      lines.push(
+        `  ${STATE_MARK[r.state.state]} ${nameOf(r.name).padEnd(width)}  ${printableText(r.missing)}`,
+      );
       continue;
     }
     const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
     const size = isRate(input.metric) ? `  ${formatCount(r.sample.size)} results` : "";
     lines.push(
-      `  ${STATE_MARK[r.state.state]} ${r.name.padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}`,
+      `  ${STATE_MARK[r.state.state]} ${nameOf(r.name).padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}`,
     );
   }
   if (evaluation.transitions.length === 0) lines.push("  no change: nothing to send");
   for (const t of evaluation.transitions)
-    lines.push(`  → ${t.name}: ${t.kind} (${t.from} → ${t.to})`);
+    lines.push(`  → ${nameOf(t.name)}: ${t.kind} (${t.from} → ${t.to})`);
   return lines;
 }

@@ -8,8 +8,9 @@ import type {
 } from "../../report/types.js";
 import { deltaView, deltaWords, toneOf } from "../delta-view.js";
 import { formatCount, formatRate, sparkline } from "../format.js";
+import { printableText } from "../printable-text.js";
 import { WORST_FIRST_LABEL } from "../worst-first.js";
-import { clean, clip, pad, paint, visibleLength } from "./terminal-style.js";
+import { clip, pad, paint, visibleLength } from "./terminal-style.js";
 
 /** Layout of the preview: colour on or off, and the columns to fit. */
 export interface TerminalLayout {
@@ -70,7 +71,7 @@ export function projectLines(
   // As wide as the longest name (or the heading), and never wider than the room left.
   const longest = Math.max(
     "Project".length,
-    ...[team ? "Team" : "", ...projects.map((p) => clean(p.name || p.projectId))].map(
+    ...[team ? "Team" : "", ...projects.map((p) => printableText(p.name || p.projectId))].map(
       visibleLength,
     ),
   );
@@ -105,7 +106,7 @@ export function projectLines(
   for (const p of [...teamRow, ...projects]) {
     const trend = sparkline(p.daily.map((d) => d.figures.flakyRate));
     const cells = [
-      pad(clip(clean(p.name || p.projectId), nameWidth), nameWidth),
+      pad(clip(printableText(p.name || p.projectId), nameWidth), nameWidth),
       pad(formatCount(p.current.runs), 7, "right"),
       pad(formatRate(p.current.runPassRate), 9, "right"),
       padDelta(terminalDelta("runPassRate", p.deltas.runPassRate, layout, false)),

@@ -13,10 +13,11 @@ import {
 } from "../digest-news.js";
 import { formatPeriod } from "../format.js";
 import { HEADLINE_FIGURES } from "../headline-figures.js";
+import { printableText } from "../printable-text.js";
 import { silentTotalsNote } from "../silent-news.js";
 import { worstFirst } from "../worst-first.js";
 import { INDENT, projectLines, type TerminalLayout, terminalDelta } from "./terminal-projects.js";
-import { clean, clip, pad, paint, wrap } from "./terminal-style.js";
+import { clip, pad, paint, wrap } from "./terminal-style.js";
 
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
@@ -51,8 +52,12 @@ export function renderTerminalReport(report: Report, options: TerminalOptions): 
 
 function heading(report: Report, layout: TerminalLayout): string[] {
   const { team, digest, periods } = report;
-  const title = `${clean(team.title)} \u00b7 ${clean(digest)} \u00b7 ${formatPeriod(periods.current)}`;
-  const period = [formatPeriod(periods.current), daysLabel(periods.current), clean(team.timezone)];
+  const title = `${printableText(team.title)} \u00b7 ${printableText(digest)} \u00b7 ${formatPeriod(periods.current)}`;
+  const period = [
+    formatPeriod(periods.current),
+    daysLabel(periods.current),
+    printableText(team.timezone),
+  ];
   return [
     paint(clip(title, layout.width), "title", layout.color),
     `Period    ${period.filter(Boolean).join(" \u00b7 ")}`,
@@ -64,8 +69,8 @@ function heading(report: Report, layout: TerminalLayout): string[] {
 function newsLines(news: DigestNews, lines: readonly NewsLine[], layout: TerminalLayout): string[] {
   if (news.lines.length === 0) return [clip(`${NO_NEWS}: ${news.figures}`, layout.width)];
   const out = lines.flatMap((line) =>
-    wrap(`${MARK[line.kind]} ${clean(newsSentence(line))}`, layout.width, "", INDENT).map((l) =>
-      paint(l, line.tone, layout.color),
+    wrap(`${MARK[line.kind]} ${printableText(newsSentence(line))}`, layout.width, "", INDENT).map(
+      (l) => paint(l, line.tone, layout.color),
     ),
   );
   if (lines === news.shown && news.more > 0) out.push(`  ${moreWords(news)} under ${NEWS_TITLE}`);
@@ -104,14 +109,14 @@ function headline(report: Report, layout: TerminalLayout): string[] {
   }
   const notes: string[] = [];
   const silent = silentTotalsNote(report);
-  if (silent !== null) notes.push(`Note: ${clean(silent)}`);
-  if (priorNote !== null) notes.push(`Note: ${clean(priorNote)}`);
-  if (report.missingDaysNote !== null) notes.push(`Note: ${clean(report.missingDaysNote)}`);
+  if (silent !== null) notes.push(`Note: ${printableText(silent)}`);
+  if (priorNote !== null) notes.push(`Note: ${printableText(priorNote)}`);
+  if (report.missingDaysNote !== null) notes.push(`Note: ${printableText(report.missingDaysNote)}`);
   for (const { note, names } of projectPriorNotes(report)) {
-    notes.push(`Note: ${names.map(clean).join(", ")}: ${clean(note)}`);
+    notes.push(`Note: ${names.map(printableText).join(", ")}: ${printableText(note)}`);
   }
   if (excluded.length > 0) {
-    notes.push(`Totals leave out: ${excluded.map(clean).join(", ")} (unavailable)`);
+    notes.push(`Totals leave out: ${excluded.map(printableText).join(", ")} (unavailable)`);
   }
   for (const note of notes) lines.push(...wrap(note, layout.width, INDENT, HANGING));
   return lines;

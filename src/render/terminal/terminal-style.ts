@@ -1,9 +1,8 @@
 import stringWidth from "string-width";
 
 // Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
-// padding by the columns a terminal gives the text (a CJK character or an emoji takes two),
-// and stripping control characters so a name from the API cannot move the cursor or recolour
-// the terminal.
+// padding by the columns a terminal gives the text (a CJK character or an emoji takes two).
+// Names are made printable before they get here, by `printableText`.
 
 export type Tone = "good" | "bad" | "neutral" | "noise" | "title";
 
@@ -19,12 +18,6 @@ const CODES: Record<Tone, [string, string] | null> = {
 export function paint(text: string, tone: Tone, color: boolean): string {
   const codes = CODES[tone];
   return color && codes !== null && text !== "" ? `${codes[0]}${text}${codes[1]}` : text;
-}
-
-/** Text from the API or config with control characters (ESC, CR, …) removed. */
-export function clean(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 }
 
 /** Columns a terminal shows `text` in: wide characters and emoji count two, ANSI codes none. */

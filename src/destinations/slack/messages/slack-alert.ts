@@ -78,7 +78,7 @@ export function renderSlackAlert(input: AlertMessageInput, now: string): SlackPo
     blocks.push(...alertActionsBlocks(input.key));
   }
   return {
-    main: { text: `${mention}${headline}`, blocks },
+    main: { text: `${mention}${escapeMrkdwn(headline)}`, blocks },
     metadata: alertMetadata(input),
     thread: [],
   };
@@ -97,9 +97,7 @@ export function renderSlackAlertRoot(
   const status = root.resolvedAt
     ? `${STATE_MARK.ok} *Resolved* \u00b7 ${title}`
     : `${STATE_MARK[worst]} *${worst === "critical" ? "Critical" : "Warning"}, still firing* \u00b7 ${title}`;
-  const text = root.resolvedAt
-    ? `Resolved: ${titleOf(input)}`
-    : `Still firing (${worst}): ${titleOf(input)}`;
+  const text = root.resolvedAt ? `Resolved: ${title}` : `Still firing (${worst}): ${title}`;
   return {
     text,
     blocks: [

@@ -1,8 +1,9 @@
 import type { SlackBlock } from "../../../messages.js";
-import { formatCount, formatRate, sparkline } from "../../../render/format.js";
-import { truncateText } from "../../../render/truncate-text.js";
 import type { AvailableProject, TeamTotal } from "../../../report/types.js";
+import { formatCount, formatRate, sparkline } from "../../../render/format.js";
+import { plainName } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
+import { truncateText } from "./slack-limits.js";
 
 const EMPTY = "\u2014";
 const NAME_CHARS = 40;
@@ -14,7 +15,7 @@ export const TABLE_PROJECT_ROWS = 98;
  * One row per project as a Slack `table` block: name, runs, run pass rate and flaky rate, each
  * with its delta, and the flaky rate by day when the period has more than one day. Cells are
  * `raw_text`, which Slack shows as typed: names are not escaped here (escaping would show
- * `&lt;`), and nothing in a raw_text cell can ping. Empty cells are refused, so "—" stands in.
+ * `&lt;`), and nothing in a raw_text cell can ping; only a domain-like name is kept from linking. Empty cells are refused, so "—" stands in.
  * Each sparkline is on its own scale (a project at 0.5% shows its own shape, not a flat floor
  * under a 6% neighbour); the team's row on top gives the line to compare each one with.
  */
@@ -28,7 +29,7 @@ export function projectTable(
   const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
   const rows = [...teamRow, ...projects].map((p) => {
     const cells = [
-      truncateText(p.name || p.projectId, NAME_CHARS),
+      plainName(truncateText(p.name || p.projectId, NAME_CHARS)),
       formatCount(p.current.runs),
       deltaCue("runs", p.deltas.runs),
       formatRate(p.current.runPassRate),
