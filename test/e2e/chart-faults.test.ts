@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InsightsApi, ProjectInsights } from "../../src/insights/types.js";
-import type { ChartPainter } from "../../src/render/charts/draw-chart.js";
 import { insights, mailedDigest } from "../render/charts/mailed-digest.js";
 import { pngSize } from "../render/charts/png-pixels.js";
 
@@ -37,7 +36,7 @@ afterAll(async () => {
 });
 
 /** A chart worker of `entry` (the built one unless told), ended by the test. */
-const painters: ChartPainter[] = [];
+const painters: Array<{ close(): Promise<void> }> = [];
 function aWorker(options: Partial<Parameters<Client["chartWorker"]>[0]> = {}) {
   const worker = client.chartWorker({
     entry: WORKER_ENTRY,
@@ -50,7 +49,7 @@ function aWorker(options: Partial<Parameters<Client["chartWorker"]>[0]> = {}) {
   return worker;
 }
 afterAll(async () => {
-  for (const p of painters) await (p as { close(): Promise<void> }).close();
+  for (const p of painters) await p.close();
 });
 
 /** A worker entry of our own: it reads its first request, then runs `onRequest`. */
@@ -106,8 +105,8 @@ describe("a digest whose charts cannot be drawn", () => {
 
   it("goes out without its charts when the figures are not numbers (NaN)", async () => {
     const nan = apiWith((day) => {
-      day.tests.flaky = Number.NaN;
-      day.runs.passed = Number.NaN;
+      if (day.tests) day.tests.flaky = Number.NaN;
+      if (day.runs) day.runs.passed = Number.NaN;
     });
     const out = await mailedDigest(modules, nan, aWorker());
     wentOutWithoutCharts(out, /not a number/);
@@ -118,8 +117,8 @@ describe("a digest whose charts cannot be drawn", () => {
 describe("a digest with extreme but true figures", () => {
   it("goes out with charts of 10⁹ runs a day, counted in full", async () => {
     const huge = apiWith((day) => {
-      day.runs.passed = 1_000_000_000;
-      day.tests.passed = 1_000_000_000;
+      if (day.runs) day.runs.passed = 1_000_000_000;
+      if (day.tests) day.tests.passed = 1_000_000_000;
     });
     const { outcome, sent } = await mailedDigest(modules, huge, aWorker());
     expect(sent).toHaveLength(1);
