@@ -147,6 +147,18 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX acknowledgements_by_alert ON acknowledgements (team, alert, fire_key);
   `,
+  // 6: fetch claims of the day store, as SQLite's migration 9.
+  `
+  CREATE TABLE day_fetch_claims (
+    project text NOT NULL,
+    filters text NOT NULL,
+    zone text NOT NULL,
+    start_date text NOT NULL,
+    owner text NOT NULL,
+    claimed_at timestamptz NOT NULL,
+    PRIMARY KEY (project, filters, zone, start_date)
+  );
+  `,
 ];
 
 /** The tables of the ledger's schema, all of which a ledger that can be written has. */
@@ -162,6 +174,7 @@ export const LEDGER_TABLES = [
   "job_first_seen",
   "silences",
   "acknowledgements",
+  "day_fetch_claims",
 ] as const;
 
 /** The schema version this code writes. */
