@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createPlainApiClient } from "../create-deps.js";
 import { LookbackError, UsageError } from "../errors.js";
 import { apiEarliestDate } from "../insights/api-lookback.js";
@@ -5,14 +7,17 @@ import { withDayStore } from "../insights/stored-insights-api.js";
 import type { InsightsApi, ProjectSelection } from "../insights/types.js";
 import { createLogger } from "../logger.js";
 import { addDays, isIsoDate, localDateOf } from "../periods/calendar-date.js";
-import { dayFilterKey } from "../state/day-store.js";
+import { type DaySeries, type DayStore, dayFilterKey } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
 import { findTeam, loadCommandConfig } from "./command-context.js";
 
 // `backfill`: fills the day store with every day the API still serves. It asks in chunks of a
 // month, each written to the store in one statement when it arrives, and skips the days the
 // store holds final: killed, it loses only the chunks in flight, and run again it asks for
-// exactly those. A second run, or two at once, stores each day once.
+// exactly those. A second run, or two at once, stores each day once; and two at once ask for
+// each chunk once: a chunk is claimed in the store before it is asked for, and a backfill that
+// finds it claimed waits, then skips it (the other fetched it) or, if the claim expired (its
+// holder died), fetches it itself.
 
 export interface BackfillOptions {
   team?: string;
@@ -21,6 +26,14 @@ export interface BackfillOptions {
 }
 
 const CHUNK_DAYS = 31;
+/**
+ * A chunk's claim is renewed while it is fetched; one not renewed for this long belonged to a
+ * backfill that died, and a backfill run again after a kill waits no longer than this for it.
+ */
+const CLAIM_EXPIRY_MS = 10_000;
+const CLAIM_RENEW_MS = 3_000;
+/** How often a backfill waiting on another's chunk looks again. */
+const CLAIM_POLL_MS = 250;
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
 interface Series {
@@ -55,13 +68,14 @@ export async function backfillCommand(
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
     ...(config.history ? { keep: config.history.keep } : {}),
   });
+  const claims = chunkClaims(store, `backfill pid ${process.pid} ${randomUUID()}`);
   const bar = progressBar(progress, out, series.length);
   let failed = 0;
   try {
     await Promise.all(
       series.map(async (one) => {
         try {
-          await fillSeries(api, one, opts.from, now());
+          await fillSeries(api, claims, one, opts.from, now());
           bar.done(`${one.project.id} (${one.timezone}) filled`);
         } catch (error) {
           if (error instanceof LookbackError || !(error instanceof Error)) throw error;
@@ -84,6 +98,7 @@ export async function backfillCommand(
 /** One series from its first served day to today, a chunk at a time, oldest first. */
 async function fillSeries(
   api: InsightsApi,
+  claims: ChunkClaims,
   { project, timezone }: Series,
   from: string | undefined,
   now: Date,
@@ -92,10 +107,13 @@ async function fillSeries(
   // Three calendar months back, and a day's margin for the API's own idea of its today.
   let start = from ?? addDays(apiEarliestDate(today), 1);
   const query = { timezone, branch: project.branch, author: project.author, tags: project.tags };
+  const days: DaySeries = { projectId: project.id, filters: dayFilterKey(project), timezone };
   while (start <= today) {
     const end = addDays(start, CHUNK_DAYS - 1) < today ? addDays(start, CHUNK_DAYS - 1) : today;
     try {
-      await api.getInsights(project.id, { ...query, startDate: start, endDate: end });
+      await claims.fetching(days, start, () =>
+        api.getInsights(project.id, { ...query, startDate: start, endDate: end }),
+      );
     } catch (error) {
       // --from older than the API serves: start at the day it names instead.
       if (error instanceof LookbackError && error.earliestDate > start) {
@@ -106,6 +124,43 @@ async function fillSeries(
     }
     start = addDays(end, 1);
   }
+}
+
+interface ChunkClaims {
+  /** Runs `fetch` under the chunk's claim; skips it once another backfill has fetched it. */
+  fetching(series: DaySeries, start: string, fetch: () => Promise<unknown>): Promise<void>;
+}
+
+/** Claims of chunks in the store, for `owner` (one backfill run). */
+function chunkClaims(store: DayStore, owner: string): ChunkClaims {
+  return {
+    async fetching(series, start, fetch) {
+      let waited = false;
+      for (;;) {
+        const claim = await store.claimFetch(series, start, owner, CLAIM_EXPIRY_MS);
+        if (claim === "held") {
+          waited = true;
+          await sleep(CLAIM_POLL_MS);
+          continue;
+        }
+        try {
+          // Released by its holder while this one waited: the chunk is stored.
+          if (claim === "won" && waited) return;
+          const renew = setInterval(() => {
+            store.claimFetch(series, start, owner, CLAIM_EXPIRY_MS).catch(() => {});
+          }, CLAIM_RENEW_MS);
+          try {
+            await fetch();
+          } finally {
+            clearInterval(renew);
+          }
+          return;
+        } finally {
+          await store.releaseFetch(series, start, owner);
+        }
+      }
+    },
+  };
 }
 
 /** Teams sharing a project, its filters and zone fill it once. */

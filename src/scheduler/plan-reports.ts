@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import { nextFires } from "../schedule/cron-fires.js";
@@ -24,25 +25,50 @@ export function bySlot(retries: readonly DueRetry[]): DueRetry[][] {
   return [...groups.values()];
 }
 
-/** Fails the retries for good, saying why, in the ledger, the log and the metrics. */
+/** How many retries are given up between two turns of the event loop. */
+const GIVE_UP_BATCH = 200;
+/** How many of the slots given up the summary line names. */
+const SLOTS_NAMED = 5;
+
+/**
+ * Fails the retries for good, saying why, in the ledger, the metrics and one log line. A
+ * daemon started on a ledger with thousands of stale retries (a job removed while they
+ * waited) gives them up in batches, handing the event loop back between them so /healthz and
+ * the deliveries in flight keep going, and logs one summary instead of a line per delivery.
+ */
 export async function giveUp(
   retries: readonly DueRetry[],
   reason: string,
   { ledger, logger, metrics }: Reporting & { ledger: Pick<DaemonLedger, "markFailed"> },
 ): Promise<void> {
-  for (const { slot, destination, attempts, lastError, claim } of retries) {
-    // Fenced by the token read: a `run` that claimed it meanwhile keeps its send.
-    const written = await ledger.markFailed(
-      slot.key,
-      destination,
-      `${lastError ?? "failed"} (given up: ${reason})`,
-      null,
-      claim,
-    );
-    if (!written) continue;
-    logger.error({ slot: slot.key, destination, attempts }, `delivery given up: ${reason}`);
-    metrics?.delivery(metricLabels(slot.team, slot.kind, slot.job), destination, "gave_up");
+  const slots = new Set<string>();
+  let given = 0;
+  for (let start = 0; start < retries.length; start += GIVE_UP_BATCH) {
+    if (start > 0) await yieldToLoop();
+    for (const { slot, destination, lastError, claim } of retries.slice(
+      start,
+      start + GIVE_UP_BATCH,
+    )) {
+      // Fenced by the token read: a `run` that claimed it meanwhile keeps its send.
+      const written = await ledger.markFailed(
+        slot.key,
+        destination,
+        `${lastError ?? "failed"} (given up: ${reason})`,
+        null,
+        claim,
+      );
+      if (!written) continue;
+      given++;
+      slots.add(slot.key);
+      metrics?.delivery(metricLabels(slot.team, slot.kind, slot.job), destination, "gave_up");
+    }
   }
+  if (given === 0) return;
+  const named = [...slots].slice(0, SLOTS_NAMED);
+  logger.error(
+    { deliveries: given, slots: slots.size, firstSlots: named },
+    given === 1 ? `delivery given up: ${reason}` : `${given} deliveries given up: ${reason}`,
+  );
 }
 
 /** A missed fire that is not run, in the log and the metrics. */

@@ -185,18 +185,22 @@ export function createDaemon(options: DaemonOptions): Daemon {
   }
 
   async function runDueRetries(now: Date, cache: RequestCache): Promise<void> {
+    // Retries whose job is gone or moved are given up together, after the loop: a ledger
+    // with thousands of them is worked through in batches, with one line each reason.
+    const jobGone: DueRetry[] = [];
+    const periodMoved: DueRetry[] = [];
     for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
-      if (!job) {
-        await giveUp(retries, "its job is no longer in the config", { ledger, logger, metrics });
-      } else if (keyForFire(job, slot.fireAt) !== slot.key) {
-        const reason = "its job now covers another period (the config changed)";
-        await giveUp(retries, reason, { ledger, logger, metrics });
-      } else if (!runs.isRunning(job.id)) {
+      if (!job) jobGone.push(...retries);
+      else if (keyForFire(job, slot.fireAt) !== slot.key) periodMoved.push(...retries);
+      else if (!runs.isRunning(job.id)) {
         launch({ job, fire: slot.fireAt, key: slot.key, trigger: "retry", now, cache });
       }
     }
+    const reporting = { ledger, logger, metrics };
+    await giveUp(jobGone, "its job is no longer in the config", reporting);
+    await giveUp(periodMoved, "its job now covers another period (the config changed)", reporting);
   }
 
   // A tick that waits on the ledger may still be planning when stop() has found nothing in

@@ -32,6 +32,9 @@ export interface SeriesCoverage extends DaySeries {
   days: number;
 }
 
+/** How a fetch claim went: won (nobody held it), taken over (its holder's claim expired), or held by another. */
+export type FetchClaim = "won" | "taken_over" | "held";
+
 export interface DayStore {
   /** The held days of a series between two ISO dates (inclusive), oldest first. */
   readDays(series: DaySeries, start: string, end: string): Promise<StoredDay[]>;
@@ -39,6 +42,20 @@ export interface DayStore {
   writeDays(series: DaySeries, days: readonly StoredDay[]): Promise<void>;
   /** Every series held, with its extent. */
   coverage(): Promise<SeriesCoverage[]>;
+  /**
+   * Claims the fetch of a series' days from `start` for `owner`, in one conditional write, as
+   * the ledger's other claims: two backfills at once thus ask the API for each chunk once. A
+   * claim older than `expiryMs` is taken over: its holder died or stalled. Its owner claiming
+   * again renews it (a long fetch keeps its claim so).
+   */
+  claimFetch(
+    series: DaySeries,
+    start: string,
+    owner: string,
+    expiryMs: number,
+  ): Promise<FetchClaim>;
+  /** Lets `owner`'s claim of the fetch from `start` go (a claim taken over since is left alone). */
+  releaseFetch(series: DaySeries, start: string, owner: string): Promise<void>;
   /** Deletes every series' days dated before `date` (`history.keep`); how many were deleted. */
   forgetBefore(date: string): Promise<number>;
   close(): Promise<void>;

@@ -104,16 +104,34 @@ describe("backfill", () => {
     expect(insightsRequests()).toBe(0);
   });
 
-  it("two replicas backfilling one PostgreSQL at once store each day once", async () => {
+  // Three series of 91 days, three chunks each: what one backfill alone asks for.
+  const ONE_BACKFILL_REQUESTS = 9;
+
+  it("two backfills of one SQLite file at once ask for each chunk once", async () => {
     clock = Date.parse("2026-07-20T10:00:00Z");
-    const url = await createTestDatabase();
-    const path = await config("replicas", emulator.url, { url });
+    const path = await config("together");
     const now = () => new Date(clock);
+    emulator.requestLog.length = 0;
     const codes = await Promise.all([
       backfillCommand({ config: path }, () => {}, now, quiet),
       backfillCommand({ config: path }, () => {}, now, quiet),
     ]);
     expect(codes).toEqual([0, 0]);
+    expect(insightsRequests()).toBe(ONE_BACKFILL_REQUESTS);
+  });
+
+  it("two replicas backfilling one PostgreSQL at once store each day once, asked once", async () => {
+    clock = Date.parse("2026-07-20T10:00:00Z");
+    const url = await createTestDatabase();
+    const path = await config("replicas", emulator.url, { url });
+    const now = () => new Date(clock);
+    emulator.requestLog.length = 0;
+    const codes = await Promise.all([
+      backfillCommand({ config: path }, () => {}, now, quiet),
+      backfillCommand({ config: path }, () => {}, now, quiet),
+    ]);
+    expect(codes).toEqual([0, 0]);
+    expect(insightsRequests()).toBe(ONE_BACKFILL_REQUESTS);
     const store = await openDayStore(
       { path: "", url: new Secret(url) },
       createLogger({ level: "silent" }),

@@ -55,7 +55,9 @@ const sqlite: Store = {
       const db = new Database(path);
       try {
         // Version 5 is the one before first sightings; later tables go too, to be made again.
-        db.exec("DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen");
+        db.exec(
+          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen; DROP TABLE day_fetch_claims",
+        );
         db.pragma("user_version = 5");
       } finally {
         db.close();
@@ -87,7 +89,7 @@ const postgres: Store = {
       try {
         // Version 2 is the one before first sightings; later tables go too, to be made again.
         await client.query(
-          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen",
+          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen; DROP TABLE day_fetch_claims",
         );
         await client.query("UPDATE insights_reporter_schema SET version = 2");
       } finally {

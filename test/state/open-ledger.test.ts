@@ -40,6 +40,7 @@ describe("openLedger", () => {
         "alert_evaluations",
         "alert_states",
         "daemon_lease",
+        "day_fetch_claims",
         "deliveries",
         "delivery_parts",
         "insight_days",

@@ -36,6 +36,23 @@ export function metricCounts(metric: ChartMetric, f: Figures): { hits: number; t
     : { hits: f.runsPassed, trials: f.runs };
 }
 
+/**
+ * Why these days cannot be charted: the first day whose counts of `metric` are not finite
+ * numbers (NaN, Infinity), in words; null when every day's can.
+ */
+export function chartMetricCountsProblem(
+  metric: ChartMetric,
+  days: readonly DailyPoint[],
+): string | null {
+  for (const { date, figures } of days) {
+    const { hits, trials } = metricCounts(metric, figures);
+    if (!Number.isFinite(hits) || !Number.isFinite(trials)) {
+      return `cannot be drawn: its counts on ${date} are not a number (${hits} of ${trials})`;
+    }
+  }
+  return null;
+}
+
 /** One point per day given, oldest first. */
 export function chartPoints(metric: ChartMetric, days: readonly DailyPoint[]): ChartPoint[] {
   return days.map(({ date, figures }) => {

@@ -2,7 +2,7 @@ import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { chartAltText } from "./chart-alt-text.js";
 import { CHART_FONT, TREND_CHART_VEGA } from "./chart-assets.js";
-import { type ChartMetric, chartPoints } from "./chart-points.js";
+import { type ChartMetric, chartMetricCountsProblem, chartPoints } from "./chart-points.js";
 import {
   type ChartData,
   type ChartThreshold,
@@ -112,6 +112,10 @@ export function trendCharts(options: TrendChartOptions = {}): TrendCharts {
     trendChartPainterInThisThread({ ...TREND_CHART_DRAW, fontFiles: options.fontFiles });
   return {
     async draw(input, name) {
+      // A chart of NaN draws as a flat line and says "NaN%" in its alt text: refused instead,
+      // so the digest goes out without its charts and the log says why.
+      const problem = chartMetricCountsProblem(input.metric, input.days);
+      if (problem !== null) throw new Error(`the ${trendChartTitle(input)} chart ${problem}`);
       const title = trendChartTitle(input);
       const drawn = await painter.draw(trendChartDataOf(input));
       return {

@@ -78,6 +78,32 @@ export function createPostgresDayStore(
       );
       return rowCount ?? 0;
     },
+    async claimFetch(series, start, owner, expiryMs) {
+      // Judged by the database's clock, as the ledger's claims; xmax = 0 on a row just inserted.
+      const { rows } = await retrying(() =>
+        pool.query<{ inserted: boolean }>(
+          `INSERT INTO day_fetch_claims AS c (project, filters, zone, start_date, owner, claimed_at)
+           VALUES ($1, $2, $3, $4, $5, now())
+           ON CONFLICT (project, filters, zone, start_date) DO UPDATE SET
+             owner = excluded.owner, claimed_at = excluded.claimed_at
+           WHERE c.owner = excluded.owner
+              OR c.claimed_at < now() - make_interval(secs => $6::double precision / 1000)
+           RETURNING (xmax = 0) AS inserted`,
+          [series.projectId, series.filters, series.timezone, start, owner, expiryMs],
+        ),
+      );
+      const row = rows[0];
+      return row === undefined ? "held" : row.inserted ? "won" : "taken_over";
+    },
+    async releaseFetch(series, start, owner) {
+      await retrying(() =>
+        pool.query(
+          `DELETE FROM day_fetch_claims
+           WHERE project = $1 AND filters = $2 AND zone = $3 AND start_date = $4 AND owner = $5`,
+          [series.projectId, series.filters, series.timezone, start, owner],
+        ),
+      );
+    },
     async close() {
       await pool.end();
     },

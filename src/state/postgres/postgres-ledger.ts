@@ -3,7 +3,7 @@ import { LedgerError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { Ledger } from "../ledger.js";
 import { describeUrl } from "./describe-url.js";
-import { migratePostgres } from "./postgres-migrations.js";
+import { LEDGER_TABLES, migratePostgres, POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.js";
 import { createPostgresPool } from "./postgres-pool.js";
 import {
   createOutageRetry,
@@ -66,11 +66,22 @@ export async function openPostgresLedger(
       }
     });
   const statements = postgresStatements(pool, transaction);
+  const migrateAgain = tablesCreatedAgain(options.logger, location, () =>
+    retrying(() => withClient(pool, (client) => migratePostgres(client, location))),
+  );
   const guarded = Object.fromEntries(
     Object.entries(statements).map(([name, call]) => [
       name,
-      (...args: unknown[]) =>
-        retrying(() => (call as (...a: unknown[]) => Promise<unknown>)(...args)),
+      async (...args: unknown[]) => {
+        const run = () => retrying(() => (call as (...a: unknown[]) => Promise<unknown>)(...args));
+        try {
+          return await run();
+        } catch (error) {
+          if (!isMissingTable(error)) throw error;
+          await migrateAgain(error);
+          return run();
+        }
+      },
     ]),
   ) as typeof statements;
 
@@ -82,10 +93,10 @@ export async function openPostgresLedger(
     reachable: async () => {
       try {
         await pool.query("SELECT 1");
-        return null;
       } catch (error) {
-        return `cannot reach the ledger database ${location}: ${error instanceof Error ? error.message : String(error)}`;
+        return `cannot reach the ledger database ${location}: ${messageOf(error)}`;
       }
+      return writeProblem(pool, location);
     },
     ...guarded,
     acquireDaemonLease: async () => {},
@@ -96,6 +107,73 @@ export async function openPostgresLedger(
       closed = true;
       await pool.end();
     },
+  };
+}
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** PostgreSQL's undefined_table: `relation "deliveries" does not exist`. */
+const isMissingTable = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === "42P01";
+
+/**
+ * Whether the ledger can be written, beyond the server answering: every table there (a schema
+ * dropped under running replicas leaves a server that answers and a ledger that does not), and
+ * a write allowed (not a read-only server or user). Null, or what is wrong in words.
+ */
+async function writeProblem(pool: pg.Pool, location: string): Promise<string | null> {
+  try {
+    const { rows } = await pool.query<{ name: string }>(
+      "SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NULL",
+      [LEDGER_TABLES],
+    );
+    if (rows.length > 0) {
+      const missing = rows.map((r) => r.name).join(", ");
+      return `cannot write to the ledger database ${location}: its tables ${missing} are missing (the next write creates them again)`;
+    }
+    // Plans and checks a write, changing nothing: a read-only server or user fails it.
+    await pool.query("UPDATE deliveries SET claim = claim WHERE false");
+    return null;
+  } catch (error) {
+    return `cannot write to the ledger database ${location}: ${messageOf(error)}`;
+  }
+}
+
+/**
+ * Re-creates the ledger's tables once a call finds one missing (its schema dropped while the
+ * replicas ran), one migration at a time however many calls find it; says so in one line. A
+ * table missing while the schema's version says it is there cannot be re-created by migrating:
+ * that is a LedgerError naming the fix.
+ */
+function tablesCreatedAgain(
+  logger: Logger,
+  location: string,
+  migrate: () => Promise<number>,
+): (cause: unknown) => Promise<void> {
+  let running: Promise<void> | null = null;
+  const once = async (cause: unknown) => {
+    const found = await migrate();
+    if (found === 0) {
+      logger.warn(
+        { ledger: location, cause: messageOf(cause) },
+        "the ledger's tables were gone (the schema was dropped while the daemon ran); created again, empty",
+      );
+      return;
+    }
+    if (found === POSTGRES_SCHEMA_VERSION) {
+      throw new LedgerError(
+        `the ledger database ${location} lost a table (${messageOf(cause)}) while its schema version says it is there — restore the database from a backup, or empty it (DROP SCHEMA public CASCADE; CREATE SCHEMA public) so the next write creates every table again`,
+        { ledger: location, version: found },
+        { cause },
+      );
+    }
+  };
+  return (cause) => {
+    running ??= once(cause).finally(() => {
+      running = null;
+    });
+    return running;
   };
 }
 

@@ -147,7 +147,35 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX acknowledgements_by_alert ON acknowledgements (team, alert, fire_key);
   `,
+  // 6: fetch claims of the day store, as SQLite's migration 9.
+  `
+  CREATE TABLE day_fetch_claims (
+    project text NOT NULL,
+    filters text NOT NULL,
+    zone text NOT NULL,
+    start_date text NOT NULL,
+    owner text NOT NULL,
+    claimed_at timestamptz NOT NULL,
+    PRIMARY KEY (project, filters, zone, start_date)
+  );
+  `,
 ];
+
+/** The tables of the ledger's schema, all of which a ledger that can be written has. */
+export const LEDGER_TABLES = [
+  "insights_reporter_schema",
+  "slots",
+  "deliveries",
+  "delivery_parts",
+  "slot_runs",
+  "alert_states",
+  "alert_evaluations",
+  "insight_days",
+  "job_first_seen",
+  "silences",
+  "acknowledgements",
+  "day_fetch_claims",
+] as const;
 
 /** The schema version this code writes. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
@@ -157,9 +185,10 @@ const MIGRATION_LOCK = 0x1e5d_9e01;
 
 /**
  * Brings the database up to POSTGRES_SCHEMA_VERSION in one transaction under an advisory lock.
- * Refuses, untouched, a database written by a newer version of insights-reporter.
+ * Refuses, untouched, a database written by a newer version of insights-reporter. Returns the
+ * version found (0: an empty database, every table created now).
  */
-export async function migratePostgres(client: PoolClient, location: string): Promise<void> {
+export async function migratePostgres(client: PoolClient, location: string): Promise<number> {
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
@@ -189,6 +218,7 @@ export async function migratePostgres(client: PoolClient, location: string): Pro
       ]);
     }
     await client.query("COMMIT");
+    return current;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;

@@ -193,6 +193,19 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX acknowledgements_by_alert ON acknowledgements (team, alert, fire_key);
   `,
+  // 9: who is fetching which chunk of a series' days (issue 35 item 14): two backfills at once
+  // ask the API for each chunk once; a claim older than its expiry belonged to a dead process.
+  `
+  CREATE TABLE day_fetch_claims (
+    project TEXT NOT NULL,
+    filters TEXT NOT NULL,
+    zone TEXT NOT NULL,
+    start_date TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    claimed_at TEXT NOT NULL,
+    PRIMARY KEY (project, filters, zone, start_date)
+  );
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
 import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
-import type { DaySeries, DayStore, SeriesCoverage } from "../day-store.js";
+import type { DaySeries, DayStore, FetchClaim, SeriesCoverage } from "../day-store.js";
 
-// The day store in the SQLite ledger file (table `insight_days`, migration 5).
+// The day store in the SQLite ledger file (table `insight_days`, migration 5; its fetch claims,
+// `day_fetch_claims`, migration 9).
 
 const PLACEHOLDERS = Array.from({ length: 13 }, () => "?").join(", ");
 
@@ -38,6 +39,29 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
      FROM insight_days GROUP BY project, filters, zone ORDER BY project, filters, zone`,
   );
   const forget = db.prepare<[string]>("DELETE FROM insight_days WHERE date < ?");
+  const claimKey = "project = ? AND filters = ? AND zone = ? AND start_date = ?";
+  const heldBy = db.prepare<
+    [string, string, string, string],
+    { owner: string; claimed_at: string }
+  >(`SELECT owner, claimed_at FROM day_fetch_claims WHERE ${claimKey}`);
+  const takeClaim = db.prepare(
+    `INSERT INTO day_fetch_claims (project, filters, zone, start_date, owner, claimed_at)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, filters, zone, start_date) DO UPDATE SET
+       owner = excluded.owner, claimed_at = excluded.claimed_at`,
+  );
+  const claim = db.transaction(
+    (series: DaySeries, start: string, owner: string, expiryMs: number): FetchClaim => {
+      const key = [series.projectId, series.filters, series.timezone, start] as const;
+      const held = heldBy.get(...key);
+      const now = Date.now();
+      const live = held && Date.parse(held.claimed_at) > now - expiryMs;
+      if (live && held.owner !== owner) return "held";
+      takeClaim.run(...key, owner, new Date(now).toISOString());
+      return held ? "taken_over" : "won";
+    },
+  );
+  const release = db.prepare(`DELETE FROM day_fetch_claims WHERE ${claimKey} AND owner = ?`);
   return {
     async readDays(series, start, end) {
       return read
@@ -59,6 +83,12 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
     },
     async forgetBefore(date) {
       return forget.run(date).changes;
+    },
+    async claimFetch(series, start, owner, expiryMs) {
+      return claim.immediate(series, start, owner, expiryMs);
+    },
+    async releaseFetch(series, start, owner) {
+      release.run(series.projectId, series.filters, series.timezone, start, owner);
     },
     async close() {
       if (db.open) db.close();

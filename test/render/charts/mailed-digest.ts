@@ -35,11 +35,12 @@ export interface DigestModules {
   createRequestCache: typeof createRequestCache;
 }
 
-/** Runs the digest over `api`, its charts drawn by `chartPainter`: what it mailed and logged. */
+/** Runs the digest over `api`, its charts (over `charts`) drawn by `chartPainter`: what it mailed and logged. */
 export async function mailedDigest(
   modules: DigestModules,
   api: InsightsApi,
   chartPainter: ChartPainter,
+  charts: { windowDays: number } = { windowDays: 56 },
 ) {
   const sent: EmailMessage[] = [];
   const logs: string[] = [];
@@ -51,7 +52,7 @@ export async function mailedDigest(
   });
   const digest = aDigest({
     period: "previous_week",
-    charts: { windowDays: 56 },
+    charts,
     slack: null,
     email: { to: ["qa@example.com"], attachXlsx: false },
   });
