@@ -105,6 +105,11 @@ export function slackAlertJob(
         broadcast: slack.broadcast === true,
         signal,
       });
+      // The fire's first message was deleted: this post takes its place from now on, or every
+      // later edit would go to the deleted one and this one would stay as it is.
+      if (!posted.threaded && slack.threadKey) {
+        await deps.moveThread?.(slack.threadKey, slack.channel, posted.ts);
+      }
       if (!posted.threaded) await uploadCharts(posted.ts, progress);
       return { slackTs: posted.ts };
     },
