@@ -173,16 +173,9 @@ async function deliverOne(
     }
     return { id: job.id, status: "sent", receipt };
   } catch (error) {
-    const partial = partialReceipt(error);
-    if (partial) {
-      // The main message went out; only a reply or an upload failed. Never post it twice.
-      if (!(await recorded(ledger?.markSent(key, job.id, partial, claim)))) return lostClaim();
-      logger.warn(
-        { slot: key, destination: job.id, err: messageOf(error) },
-        "posted, but a thread reply or upload failed",
-      );
-      return { id: job.id, status: "sent", receipt: partial, error: asError(error) };
-    }
+    // A send that failed after its main message landed (a thread reply or an upload did not)
+    // is a failure like any other: its parts done are in the ledger, so the retry sends only
+    // the missing ones, and `history` shows the error that names them until they are there.
     const attempts = before.attempts + 1;
     // The sender's verdict first: a refused token or our own malformed message is given up now.
     const retry = worthRetrying(error);
@@ -297,13 +290,6 @@ export class ClaimLostError extends Error {
     );
     this.name = "ClaimLostError";
   }
-}
-
-function partialReceipt(error: unknown): Receipt | null {
-  if (error instanceof SlackDeliveryError && typeof error.context.ts === "string") {
-    return { slackTs: error.context.ts };
-  }
-  return null;
 }
 
 function messageOf(error: unknown): string {

@@ -81,6 +81,11 @@ export interface AlertJobDeps {
   /** The ts of a fire's first message in a channel, or null when it was never posted. */
   threadTs: (rootKey: string, channel: string) => Promise<string | null>;
   /**
+   * The fire's first message is now `ts`: its old one was deleted, so this message went out as
+   * a new post, which later changes reply to and edit (see `threadTs`). Absent: not kept.
+   */
+  moveThread?: (rootKey: string, channel: string, ts: string) => Promise<void>;
+  /**
    * Finds an earlier post of a key (crash recovery): a top-level post, or with `thread` a reply
    * in that thread (see SlackDestination.findPosted).
    */

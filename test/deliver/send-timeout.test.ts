@@ -269,4 +269,30 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(row?.nextAttemptAt?.getTime()).toBeLessThan(began + 10 * MINUTE);
     expect(row?.nextAttemptAt?.getTime()).toBeGreaterThanOrEqual(began + MINUTE);
   });
+
+  it("stops all of an abandoned send's work at once: the library does not retry the lookup its deadline aborted", async () => {
+    const { slack, clients } = await setup();
+    // The look for an earlier post, which the library would retry on a failure.
+    const held = slack.holdNext("conversations.history", { effect: "on-release" });
+    const deadline = new AbortController();
+    const job = digestJob(clients);
+    const settled = (job.recover as NonNullable<DeliveryJob["recover"]>)({
+      done: new Map(),
+      record: async () => {},
+      signal: deadline.signal,
+    }).then(
+      () => "resolved",
+      () => "rejected",
+    );
+    await held.arrived;
+
+    const abortedAt = Date.now();
+    deadline.abort(new Error("abandoned at send_timeout"));
+
+    // Not half a minute of retries of an aborted call, holding `run` from exiting meanwhile.
+    expect(await settled).toBe("rejected");
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    await held.cut;
+    expect(slack.calls.filter((c) => c.method === "conversations.history")).toHaveLength(1);
+  });
 });

@@ -16,7 +16,7 @@ import {
 } from "../fake-slack/fake-slack-server.js";
 
 // A fire's chart goes into its post's thread as a part recorded once it is up: a failed upload
-// does not unsend the post, and a recovery after a kill uploads only what did not go out.
+// fails the delivery, whose retry (or recovery after a kill) uploads only what did not go out.
 
 const started: FakeSlack[] = [];
 afterEach(async () => {
@@ -77,7 +77,7 @@ describe("an alert fire's chart in Slack", () => {
     ]);
   });
 
-  it("failing, leaves the post sent, and a recovery uploads it without posting again", async () => {
+  it("failing, fails the send with the post recorded as a part, and the retry uploads it without posting again", async () => {
     let posted: string | null = null;
     const { slack, job } = await setup(() => posted);
     const p = recordingProgress();
@@ -86,12 +86,13 @@ describe("an alert fire's chart in Slack", () => {
     expect(failed).toBeInstanceOf(SlackDeliveryError);
     const context = (failed as SlackDeliveryError).context;
     posted = String(context.ts);
-    // deliverAll records a send whose error carries the post's ts as sent: no second post.
+    // The post is a part done: the retry (deliverAll recovers first) does not post it again.
     expect(context).toMatchObject({ posted: true, ts: slack.posts[0]?.ts });
+    expect((failed as Error).message).toMatch(/still missing: upload of alert-p7-flaky-rate\.png$/);
     expect(slack.uploads).toHaveLength(0);
     expect([...p.parts.keys()]).toEqual(["post"]);
 
-    // A later attempt after a kill looks first: it finds the post and finishes the upload.
+    // The retry looks first: it finds the post and finishes the upload.
     const found = await job.recover?.(p);
     expect(found).toEqual({ slackTs: posted });
     expect(slack.posts).toHaveLength(1);

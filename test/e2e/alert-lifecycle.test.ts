@@ -185,6 +185,32 @@ describe("when the fire's first message was deleted", () => {
     expect(gone.slack.posts[0]?.thread_ts).toBeNull();
     expect(gone.slack.posts[0]?.text).toContain("above critical 5%");
   });
+
+  it("moves the fire to the new post: later changes edit it and reply in its thread, never the deleted one", async () => {
+    const cli = runCli(
+      [
+        "alerts",
+        "--team",
+        "design",
+        "--alert",
+        "flaky-rate",
+        "--at",
+        "2026-11-21T08:00:00Z", // window Nov 20: 4.0%, de-escalates
+        "--config",
+        gone.configPath,
+      ],
+      gone.env,
+    );
+    expect((await cli.exit).code).toBe(0);
+    const [moved, reply, ...more] = gone.slack.posts;
+    expect(more).toEqual([]);
+    expect(reply?.thread_ts).toBe(moved?.ts);
+    const updates = gone.slack.calls.filter((c) => c.method === "chat.update");
+    expect(updates.at(-1)?.params.ts).toBe(moved?.ts);
+    // No longer red: the new post shows the state now.
+    expect(moved?.edits).toBe(1);
+    expect(moved?.text).toContain("Still firing (warn)");
+  });
 });
 
 describe("alerts --outbox", () => {

@@ -45,13 +45,15 @@ export function slackActionsApi(
   const blocks = (b: SlackBlock[]) => b as unknown as (KnownBlock | Block)[];
   return {
     async updateMessage(channel, ts, text, b) {
-      const { calls, paced } = await clients();
-      await paced("chat.update", () => calls.chat.update({ channel, ts, text, blocks: blocks(b) }));
+      const { writes, paced } = await clients();
+      await paced("chat.update", () =>
+        writes.chat.update({ channel, ts, text, blocks: blocks(b) }),
+      );
     },
     async postInThread(channel, threadTs, text, b) {
-      const { calls, paced } = await clients();
+      const { writes, paced } = await clients();
       await paced("chat.postMessage", () =>
-        calls.chat.postMessage({
+        writes.chat.postMessage({
           channel,
           thread_ts: threadTs,
           text,
@@ -71,8 +73,8 @@ export function slackActionsApi(
         : null;
     },
     async postEphemeral(channel, user, text) {
-      const { calls, paced } = await clients();
-      await paced("chat.postEphemeral", () => calls.chat.postEphemeral({ channel, user, text }));
+      const { writes, paced } = await clients();
+      await paced("chat.postEphemeral", () => writes.chat.postEphemeral({ channel, user, text }));
     },
     async groupMembers(group) {
       const { calls, paced } = await clients();

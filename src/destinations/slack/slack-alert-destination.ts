@@ -20,7 +20,7 @@ export function createSlackAlertDestination(
   logger?: SlackLogger,
   threadPageSize = 200,
 ): SlackAlertDestination {
-  const { calls, posts, paced } = clients;
+  const { calls, writes, paced } = clients;
   const resolve = createChannelResolver(clients, logger);
   const { threadPages } = createSlackLookups(clients, logger, threadPageSize);
 
@@ -51,13 +51,13 @@ export function createSlackAlertDestination(
     threadTs: string | null,
     { broadcast = false, signal }: { broadcast?: boolean; signal?: AbortSignal },
   ) {
-    // Never retried by the library, like a digest's post: after a timeout it may have landed.
+    // Never retried by the library (no write is): after a timeout it may have landed.
     const base = { channel: id, ...body(message.main), metadata: message.metadata };
     const sent = await call(
       "chat.postMessage",
       channel,
       () =>
-        posts.chat.postMessage(
+        writes.chat.postMessage(
           threadTs === null ? base : { ...base, thread_ts: threadTs, reply_broadcast: broadcast },
         ),
       signal,
@@ -94,7 +94,7 @@ export function createSlackAlertDestination(
         await call(
           "chat.update",
           channel,
-          () => calls.chat.update({ channel: id, ts, ...body(message) }),
+          () => writes.chat.update({ channel: id, ts, ...body(message) }),
           signal,
         );
         return true;
@@ -110,7 +110,7 @@ export function createSlackAlertDestination(
         "files.uploadV2",
         channel,
         () =>
-          calls.files.uploadV2({
+          writes.files.uploadV2({
             channel_id: id,
             thread_ts: ts,
             file: file.content,

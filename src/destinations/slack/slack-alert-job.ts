@@ -23,8 +23,8 @@ export function slackAlertJob(
 
   /**
    * A fire's charts into its post's thread, each a part recorded once it is up, so neither a
-   * retry nor a recovery after a kill uploads one twice. A failed upload does not unsend the
-   * post: the error says it was posted, and the delivery is recorded as sent.
+   * retry nor a recovery after a kill uploads one twice. A failed upload fails the delivery,
+   * which is retried: the retry finds the post by its key and uploads only what is missing.
    * `lookFirst` (a recovery): a chart Slack took before the kill let it be recorded is in the
    * thread already; it is recorded as done, not uploaded again.
    */
@@ -55,14 +55,17 @@ export function slackAlertJob(
       await progress.record(partOf(file), null);
     }
 
-    /** A step after the post: its failure says the alert was posted (ts), so it is not posted again. */
+    /** A step after the post: its failure says the alert was posted (ts) and what is missing. */
     async function postedUnless<T>(step: string, run: () => Promise<T>): Promise<T> {
       try {
         return await run();
       } catch (error) {
         progress.signal?.throwIfAborted();
         throw new SlackDeliveryError(
-          `the alert was posted (ts ${ts}), but the ${step} failed: ${String(error instanceof Error ? error.message : error)}`,
+          `the alert was posted (ts ${ts}), but the ${step} failed: ${String(error instanceof Error ? error.message : error)}; still missing: ${pending
+            .filter((file) => !progress.done.has(partOf(file)))
+            .map((file) => `upload of ${file.filename}`)
+            .join(", ")}`,
           error instanceof SlackDeliveryError ? error.slackError : null,
           { channel: slack.channel, ts, posted: true, failedStep: step },
         );
@@ -102,6 +105,11 @@ export function slackAlertJob(
         broadcast: slack.broadcast === true,
         signal,
       });
+      // The fire's first message was deleted: this post takes its place from now on, or every
+      // later edit would go to the deleted one and this one would stay as it is.
+      if (!posted.threaded && slack.threadKey) {
+        await deps.moveThread?.(slack.threadKey, slack.channel, posted.ts);
+      }
       if (!posted.threaded) await uploadCharts(posted.ts, progress);
       return { slackTs: posted.ts };
     },

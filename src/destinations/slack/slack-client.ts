@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as delay } from "node:timers/promises";
-import { ErrorCode, WebClient, type WebClientOptions } from "@slack/web-api";
+import { ErrorCode, type RetryOptions, WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Secret } from "../../secret.js";
 import { type SlackLogger, slackLibraryLogger } from "./slack-library-logger.js";
 
@@ -28,14 +28,18 @@ export interface SlackClientOptions {
 
 /** The Slack clients a destination needs, and how a rate-limited call is retried. */
 export interface SlackClients {
-  /** Lookups, thread replies and uploads: retried on timeouts and 5xx, bounded. */
+  /**
+   * Reads (lookups in a channel or thread, the channel list): retried by the library on
+   * timeouts and 5xx, bounded, and never once the call's signal is aborted.
+   */
   calls: WebClient;
   /**
-   * The digest's own `chat.postMessage`: never retried by the library. After a timeout or a
-   * 5xx the post may have landed, so the attempt fails instead, and the next one looks the
-   * message up in the channel before posting again.
+   * Every write (a post, a thread reply, an edit, each step of an upload): never retried by
+   * the library. After a timeout, a reset or a 5xx the write may have landed, so the attempt
+   * fails instead, and the next one looks in the channel or thread before writing again
+   * (ours is the one retry policy for writes: the ledger's, with that look-up).
    */
-  posts: WebClient;
+  writes: WebClient;
   /**
    * Runs one call of either client. A rate limit — the one failure that proves Slack did
    * nothing — is waited out as its Retry-After asks, while retries are left and the wait fits
@@ -63,7 +67,7 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
   const noticed = new Set<string>();
   return {
     calls: createSlackClient(options, signals),
-    posts: createSlackClient({ ...options, retries: 0 }, signals),
+    writes: createSlackClient({ ...options, retries: 0 }, signals),
     async paced(method, run, signal) {
       const started = now();
       for (let retry = 0; ; retry++) {
@@ -113,7 +117,12 @@ export function createSlackClient(
       maxTimeout: Math.max(minTimeout, Math.min(30_000, maxRetryTime / 4)),
       maxRetryTime,
       randomize: true,
-    },
+      // An aborted call (its attempt abandoned at send_timeout) is over: no retry of it, or
+      // the abandoned send would go on calling Slack, and hold the process, for half a minute.
+      // The library hands retryConfig to p-retry as it is, which takes this hook; its own type
+      // leaves it out (test/deliver/send-timeout.test.ts pins that it is honoured).
+      onFailedAttempt: () => signals?.getStore()?.throwIfAborted(),
+    } as RetryOptions,
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? 30_000,
     // The original axios error holds the request config, Authorization header included.

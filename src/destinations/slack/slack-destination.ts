@@ -16,12 +16,13 @@ export interface SlackDestinationOptions {
 
 /**
  * Slack delivery over the Web API: the message, its thread replies, then the file in the thread.
- * Once the main message is out, a later failure throws a SlackDeliveryError whose context holds
- * `ts` and `posted: true`, so the caller records the post as sent and never posts it twice.
+ * Once the main message is out, a later failure throws a SlackDeliveryError that names the
+ * parts still missing; the ledger has the post's ts (part `post`), so the retry never posts it
+ * twice and sends only what is missing.
  */
 export function createSlackDestination(options: SlackDestinationOptions): SlackDestination {
   const { logger } = options;
-  const { calls: client, posts, paced } = options.clients;
+  const { calls: client, writes, paced } = options.clients;
   const historyPageSize = options.historyPageSize ?? 200;
   const resolve = createChannelResolver(options.clients, logger);
   const { readPages, threadPages } = createSlackLookups(options.clients, logger, historyPageSize);
@@ -73,12 +74,12 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
         ...(file ? [{ part: "upload", attachment: file }] : []),
         ...charts.map((chart) => ({ part: `upload ${chart.filename}`, attachment: chart })),
       ];
+      const replies = post.thread.map((_, i) => `thread ${i + 1}`);
+      const parts = [...replies, ...uploads.map((u) => u.part)];
       let step = "";
       try {
         // A reply or a file an earlier attempt sent but did not get to record (it crashed in
         // between) is in the thread: recorded as done, not sent again.
-        const replies = post.thread.map((_, i) => `thread ${i + 1}`);
-        const parts = [...replies, ...uploads.map((u) => u.part)];
         if (earlier && progress && parts.some(todo)) {
           step = "lookup of the thread's replies";
           for (const part of await partsInThread(channel, posted, key, uploads, signal)) {
@@ -93,7 +94,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
             "chat.postMessage",
             channel,
             () =>
-              client.chat.postMessage({
+              writes.chat.postMessage({
                 channel: id,
                 thread_ts: posted.ts,
                 ...message(reply),
@@ -110,7 +111,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
             "files.uploadV2",
             channel,
             () =>
-              client.files.uploadV2({
+              writes.files.uploadV2({
                 channel_id: id,
                 thread_ts: posted.ts,
                 file: attachment.content,
@@ -127,8 +128,10 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
           { method: "chat.postMessage", channel },
           client.token,
         );
+        // What `history` shows until the retry has sent it (the parts done are not resent).
+        const missing = parts.filter(todo).map((part) => partName(part, uploads));
         throw new SlackDeliveryError(
-          `the message was posted to ${label(channel)} (ts ${posted.ts}), but the ${step} failed: ${cause.message}`,
+          `the message was posted to ${label(channel)} (ts ${posted.ts}), but the ${step} failed: ${cause.message}; still missing: ${missing.join(", ")}`,
           cause.slackError,
           { ...cause.context, channelId: id, ts: posted.ts, posted: true, failedStep: step },
         );
@@ -187,7 +190,8 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     const main = await call(
       "chat.postMessage",
       channel,
-      () => posts.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
+      () =>
+        writes.chat.postMessage({ channel: id, ...message(post.main), metadata: post.metadata }),
       signal,
     );
     if (!main.ts) {
@@ -229,6 +233,13 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
 interface Upload {
   part: string;
   attachment: Attachment;
+}
+
+/** A part as people read it: `thread reply 2`, `upload of insights-….xlsx`. */
+function partName(part: string, uploads: readonly Upload[]): string {
+  const upload = uploads.find((u) => u.part === part);
+  if (upload) return `upload of ${upload.attachment.filename}`;
+  return part.replace(/^thread /, "thread reply ");
 }
 
 /** The metadata event of a digest's thread reply: which slot, which part. */

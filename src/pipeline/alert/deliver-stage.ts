@@ -8,7 +8,7 @@ import { addDays, startOfLocalDay } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
 import { fireChartInput } from "../../render/charts/fire-chart-input.js";
 import type { AlertJob } from "./alert-slot.js";
-import type { AlertDeps } from "./alert-types.js";
+import type { AlertDeps, AlertLedger } from "./alert-types.js";
 import { alertSpans } from "./evaluate-stage.js";
 
 // The alert's deliver stage: the fire's charts drawn for this send, then each destination's
@@ -31,6 +31,7 @@ export async function deliverNotification(
       ...deps,
       since: postedSince(job, window),
       threadTs: threadTsOf(deps),
+      moveThread: moveThreadOf(deps.dryRun ? null : deps.ledger),
       targets: job.alert,
     }),
     { ...deps, ledger: deps.dryRun ? null : deps.ledger },
@@ -78,13 +79,34 @@ async function withChartsOfFire(
   }
 }
 
-/** The ts of a fire's first message in a channel, from its delivery in the ledger. */
+/**
+ * A part of a fire's delivery that says its first message moved to a new post (the old one was
+ * deleted), named by the new ts: one part per move, none ever overwritten.
+ */
+const MOVED_TO = "moved to ";
+
+/**
+ * The ts of a fire's first message in a channel, from its delivery in the ledger: the latest
+ * post it moved to, else its own post (recorded as a part even while a chart upload is missing).
+ */
 function threadTsOf(deps: AlertDeps) {
   return async (rootKey: string, channel: string) => {
     const root = await deps.ledger?.getSlot(rootKey);
     const id = DESTINATIONS.slack.id({ channel });
     const delivery = root?.deliveries.find((d) => d.destination === id);
-    return delivery?.slackTs ?? null;
+    const parts = (await deps.ledger?.partsDone?.(rootKey, id)) ?? new Map<string, null>();
+    // Slack's ts are fixed-width and grow with time: the greatest is the latest move.
+    const moves = [...parts.keys()].filter((p) => p.startsWith(MOVED_TO)).sort();
+    const moved = moves.at(-1)?.slice(MOVED_TO.length);
+    return moved ?? delivery?.slackTs ?? parts.get("post") ?? null;
+  };
+}
+
+/** Records that a fire's first message is now `ts` (see `threadTsOf`); nothing in a dry run. */
+function moveThreadOf(ledger: AlertLedger | null) {
+  return async (rootKey: string, channel: string, ts: string) => {
+    const id = DESTINATIONS.slack.id({ channel });
+    await ledger?.recordPart?.(rootKey, id, `${MOVED_TO}${ts}`, ts);
   };
 }
 
