@@ -2,6 +2,7 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient, createChartPainter } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { noClients } from "../destinations/registry.js";
+import { describeDigestFire, digestSlot } from "../digest-slot.js";
 import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
@@ -50,16 +51,17 @@ export async function previewCommand(
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
     const cache = createRequestCache();
-    const { report } = await buildDigestReport(
-      { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
-      {
-        api,
-        cache,
-        logger,
-        ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
-      },
-    );
+    const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
+    const { report } = await buildDigestReport(job, {
+      api,
+      cache,
+      logger,
+      ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
+    });
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
+    // After the post's own text, which it shows as sent: which fire's slot this is.
+    out("");
+    out(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
     if (opts.charts !== undefined) {
       // The digest's own window, or the default for its period when its config has no charts.
       const days = digest.charts?.windowDays ?? defaultChartDays(digest.period);
