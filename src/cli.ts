@@ -52,7 +52,7 @@ function isoInstant(value: string): Date {
   return date;
 }
 
-/** A digest's --at: an ISO instant, or an ISO date meaning that day's fire in the team's zone. */
+/** A digest's --at: an ISO instant, or an ISO date meaning that day's fire in the team's zone (or the latest before it). */
 function fireAtOption(value: string): Date | string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))) return value;
   if (!ISO_INSTANT.test(value) || Number.isNaN(new Date(value).getTime())) {
@@ -131,12 +131,14 @@ export function buildProgram(): Command {
 
   program
     .command("run")
-    .description("one digest now, for the period that a fire at --at (default now) covers")
+    .description(
+      "one digest now: the slot of the schedule's latest fire at or before --at (default now), as the daemon delivers it",
+    )
     .requiredOption("--team <team>", "team name")
     .requiredOption("--digest <digest>", "digest name")
     .option(
       "--at <iso>",
-      "the scheduled fire instant whose period to report, or a date for that day's fire in the team's zone (default: now)",
+      "report the schedule's latest fire at or before this instant, or a date for that day's fire in the team's zone (or the latest before it) (default: now)",
       fireAtOption,
     )
     .option("--outbox <dir>", "write what would be sent to DIR instead of sending")
@@ -204,7 +206,7 @@ export function buildProgram(): Command {
     )
     .option(
       "--at <iso>",
-      "the scheduled fire instant whose period to report, or a date for that day's fire in the team's zone (default: now)",
+      "report the schedule's latest fire at or before this instant, or a date for that day's fire in the team's zone (or the latest before it) (default: now)",
       fireAtOption,
     )
     .option("--charts <dir>", "also write the digest's trend charts to this directory, as PNGs")

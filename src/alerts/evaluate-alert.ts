@@ -57,7 +57,8 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
         kind: step.kind,
         scope: window.scope,
         name: window.name,
-        from: before.state,
+        // A scope with no recorded state is seen for the first time: not a move from no_data.
+        from: input.states.has(window.scope) ? before.state : "new",
         to: step.state.state,
         sample,
         threshold: thresholdFor(input.rule, step.state.state, step.kind),

@@ -8,6 +8,12 @@ export type { AlertMetric } from "./alert-metrics.js";
 /** pending: breaching, `for` not met yet; no_data: too few results, or not fetched. */
 export type AlertStateName = "ok" | "pending" | "warn" | "critical" | "no_data";
 
+/**
+ * Where a transition starts: a state, or `new` on the alert's first evaluation of a scope, which
+ * says what it saw rather than a move from missing data.
+ */
+export type TransitionFrom = AlertStateName | "new";
+
 export type TransitionKind = "fired" | "escalated" | "de-escalated" | "resolved" | "reminder";
 
 /** An alert's rule, in the metric's unit (percent for rates, a count for runs). */
@@ -85,7 +91,7 @@ export interface Transition {
   kind: TransitionKind;
   scope: string;
   name: string;
-  from: AlertStateName;
+  from: TransitionFrom;
   to: AlertStateName;
   sample: Sample;
   /** The threshold the value was compared with for this transition. */

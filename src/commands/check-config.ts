@@ -4,6 +4,7 @@ import type { ResolvedConfig, Team, Weekday } from "../config/types.js";
 import { ReporterError } from "../errors.js";
 import type { InsightsApi, ProjectSummary } from "../insights/types.js";
 import { configRedactor } from "../redact-errors.js";
+import { zoneAbbreviations } from "../render/fire-words.js";
 import { plural } from "../render/format.js";
 import { fitLine, pad, visibleLength } from "../render/terminal/terminal-style.js";
 import { nextFires } from "../schedule/cron-fires.js";
@@ -160,33 +161,6 @@ export function describeFire(
   const sameDay = local.toISODate() === utc.toISODate();
   const utcText = sameDay ? utc.toFormat("HH:mm") : utc.toFormat("ccc yyyy-LL-dd HH:mm");
   return `${local.toFormat("ccc yyyy-LL-dd HH:mm")} ${abbreviate(fire)} (${utcText} UTC)`;
-}
-
-/**
- * The zone's name at an instant: "CET", "EST" where some English locale has a name for its
- * offset, else "GMT+9". Each locale's formatter is made once for all of a team's fires.
- */
-function zoneAbbreviations(zone: string): (at: Date) => string {
-  const formatters = new Map<string, Intl.DateTimeFormat>();
-  const formatter = (locale: string) => {
-    let format = formatters.get(locale);
-    if (!format) {
-      format = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: "short" });
-      formatters.set(locale, format);
-    }
-    return format;
-  };
-  return (at) => {
-    let fallback = "";
-    // en-US names American zones, en-GB European ones, en-AU and en-IN their own.
-    for (const locale of ["en-US", "en-GB", "en-AU", "en-IN"]) {
-      const parts = formatter(locale).formatToParts(at);
-      const name = parts.find((p) => p.type === "timeZoneName")?.value ?? "";
-      if (!/^GMT[+-−]/.test(name) && name !== "") return name;
-      fallback ||= name;
-    }
-    return fallback;
-  };
 }
 
 async function checkOnline(

@@ -1,6 +1,7 @@
 import type { DigestConfig, Team } from "../config/types.js";
 import { datesIn, weekdayOf } from "../periods/calendar-date.js";
 import { digestSlot } from "../pipeline/digest/digest-slot.js";
+import { daysLabel } from "../render/fire-words.js";
 import { nextFires } from "../schedule/cron-fires.js";
 
 // Which days a digest's fires will report, for check-config: the reader sees "Mon covers
@@ -10,20 +11,12 @@ import { nextFires } from "../schedule/cron-fires.js";
 /** Fires looked at for gaps: two weeks of a weekday schedule, past any weekly pattern. */
 const FIRES_CHECKED = 15;
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** What each of the given fires reports: "Fri Oct 23 – Sun Oct 25", "Mon Oct 26". */
 export function coveredDays(team: Team, digest: DigestConfig, fires: readonly Date[]): string[] {
   return fires.map((fireAt) => {
-    const { start, end } = digestSlot({ team, digest, fireAt }).periods.current;
-    return start === end ? dayLabel(start) : `${dayLabel(start)} \u2013 ${dayLabel(end)}`;
+    return daysLabel(digestSlot({ team, digest, fireAt }).periods.current);
   });
-}
-
-// Weekdays matter here more than years: "Fri Oct 23".
-function dayLabel(date: string): string {
-  const month = MONTHS[Number(date.slice(5, 7)) - 1] ?? "";
-  return `${WEEKDAYS[weekdayOf(date) - 1] ?? ""} ${month} ${Number(date.slice(8, 10))}`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { defaultChartDays } from "../periods/chart-window.js";
 import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { digestCharts } from "../pipeline/digest/chart-stage.js";
+import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { buildDigestReport } from "../pipeline/digest/report-stage.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
@@ -52,16 +53,17 @@ export async function previewCommand(
   const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
   try {
     const cache = createRequestCache();
-    const { report } = await buildDigestReport(
-      { team, digest, fireAt: digestFireAt(opts.at, team, digest) },
-      {
-        api,
-        cache,
-        logger,
-        ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
-      },
-    );
+    const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
+    const { report } = await buildDigestReport(job, {
+      api,
+      cache,
+      logger,
+      ...(ledger ? { firingAlerts: (name: string) => ledger.firingAlerts(name) } : {}),
+    });
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
+    // After the post's own text, which it shows as sent: which fire's slot this is.
+    out("");
+    out(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
     if (opts.charts !== undefined) {
       // The digest's own window, or the default for its period when its config has no charts.
       const days = digest.charts?.windowDays ?? defaultChartDays(digest.period);

@@ -6,7 +6,7 @@ import type { DeliveryResult } from "../deliver/deliver-all.js";
 import { worthRetrying } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
-import { digestSlot } from "../pipeline/digest/digest-slot.js";
+import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
@@ -26,7 +26,8 @@ export interface RunOptions {
 }
 
 /**
- * `run`: one digest now. Exit 0 when every destination has it, 1 when one failed. The slot is
+ * `run`: one digest now: the slot of the schedule's latest fire at or before --at (the
+ * daemon's slot, with its key). Exit 0 when every destination has it, 1 when one failed. The slot is
  * recorded in the ledger like the daemon's, so neither sends it twice: a delivered slot is
  * reported, not resent, unless `--force`; a failed destination stays open for the daemon to
  * retry. The outbox never touches the ledger.
@@ -36,6 +37,8 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
+  // The fire taken may not be today's (a Saturday's run is Friday's): say which, first.
+  out(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   // An outbox run records nothing, yet shows what a real post of the slot would carry: the

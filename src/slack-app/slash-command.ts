@@ -171,7 +171,7 @@ function pickDigest(team: Team, name: string | null, command: string): DigestCon
 export function usage(command: string, unknown: string | null): string {
   return [
     ...(unknown === null ? [] : [`I do not know \`${escapeMrkdwn(unknown)}\`.`]),
-    `*${command} digest <team> [digest]* \u2014 post the team's digest now, for the period a scheduled post now would cover, where the team's digests go; the schedule does not post that period again.`,
+    `*${command} digest <team> [digest]* \u2014 post the team's digest now, for its latest scheduled fire (the period the schedule posts for it), where the team's digests go; neither posts that period twice.`,
     `*${command} status <team>* \u2014 the team's alerts firing now and who snoozed them until when (only you see it).`,
     `*${command} help* \u2014 this.`,
   ].join("\n");

@@ -7,8 +7,9 @@ import { worthRetrying } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
-import { digestSlot } from "../pipeline/digest/digest-slot.js";
+import { digestSlot, latestDigestFire } from "../pipeline/digest/digest-slot.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
+import { fireAtWords } from "../render/fire-words.js";
 import { atZone, formatPeriod } from "../render/format.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { metricLabels } from "../scheduler/jobs.js";
@@ -17,9 +18,10 @@ import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
 
 // `/insights digest <team> [digest]` (issue 24): the digest posted now, to the team's own
-// destinations, for the period a fire now would cover — recorded in the ledger under the same
-// slot key the schedule uses, as `run` does, so neither the schedule nor a repeat of the command
-// (a redelivered envelope, a second replica, a second person) posts that period again. Each
+// destinations, for the slot of the schedule's latest fire (issue 36: the daemon's own slot, not
+// a period of its own that would overlap the next fire's) — recorded in the ledger under the
+// same slot key the schedule uses, as `run` does, so neither the schedule nor a repeat of the
+// command (a redelivered envelope, a second replica, a second person) posts that period again. Each
 // destination is claimed at the moment of sending; on a shared ledger the run itself is claimed
 // first, so replicas fetch and render it once.
 
@@ -48,7 +50,9 @@ export type DigestNowOutcome =
   | { kind: "delivered"; key: string; period: string; deliveries: Delivery[] }
   | { kind: "busy"; key: string; period: string }
   /** The daemon is shutting down: nothing was started. */
-  | { kind: "stopping"; key: string; period: string };
+  | { kind: "stopping"; key: string; period: string }
+  /** The schedule has not fired in the past year: there is no slot to post. */
+  | { kind: "no-fire"; key: null; period: null };
 
 /** Posts a digest now, or says why it was not; one per slot at a time within this process. */
 export function createDigestNow(deps: DigestNowDeps) {
@@ -109,16 +113,20 @@ export function createDigestNow(deps: DigestNowDeps) {
     /** Told the period once the digest is really going to be fetched and posted. */
     starting: (period: string) => Promise<void> = async () => {},
   ): Promise<DigestNowOutcome> {
-    const job = { team, digest, fireAt: deps.now() };
+    const now = deps.now();
+    const fireAt = latestDigestFire(team, digest, now);
+    if (fireAt === null) return { kind: "no-fire", key: null, period: null };
+    const job = { team, digest, fireAt };
     const { key, periods } = digestSlot(job);
-    const period = formatPeriod(periods.current);
+    // Which fire it is, since that may not be today's: "Nov 26, 2026 (the fire of Fri Nov 27 09:00 CET)".
+    const period = `${formatPeriod(periods.current)} (${fireAtWords(fireAt, team.timezone)})`;
     const slot = await deps.ledger.getSlot(key);
     // Only a slot sent everywhere is done; one whose destination failed for good is tried again
     // (its cause fixed, the asker asks again), as `run` takes any failure.
     if (slot && slot.deliveries.length > 0 && slot.deliveries.every((d) => d.state === "sent")) {
       return { kind: "delivered", key, period, deliveries: slot.deliveries };
     }
-    const at = { now: job.fireAt, sendTimeoutMs: deps.sendTimeoutMs };
+    const at = { now, sendTimeoutMs: deps.sendTimeoutMs };
     if (running.has(key) || slot?.deliveries.some((d) => sendingElsewhere(d, at))) {
       return { kind: "busy", key, period };
     }
@@ -140,6 +148,9 @@ export function describeDigestNow(
   digest: DigestConfig,
   outcome: DigestNowOutcome,
 ): string {
+  if (outcome.kind === "no-fire") {
+    return `The ${digest.name} digest of ${team.name} has no scheduled fire in the past year (\`${digest.schedule}\`), so there is no period to post.`;
+  }
   const what = `The ${digest.name} digest of ${team.name} for ${outcome.period}`;
   switch (outcome.kind) {
     case "busy":

@@ -180,3 +180,26 @@ describe("evaluateAlert over a sequence", () => {
     ]);
   });
 });
+
+describe("an alert's first evaluation", () => {
+  const first = (percent: number) =>
+    evaluateAlert({
+      rule: rule(),
+      windows: [{ scope: "p1", name: "Web", current: counts(percent), prior: null, daily: [] }],
+      states: new Map(),
+      now: "2026-11-22T08:00:00.000Z",
+      key: "t.alert.a.1",
+    });
+
+  it("is new, not a move from no_data, and fires at the level it saw", () => {
+    expect(first(8).transitions.map((t) => [t.kind, t.from, t.to])).toEqual([
+      ["fired", "new", "critical"],
+    ]);
+  });
+
+  it("that is ok has nothing to send, and records the state it saw", () => {
+    const evaluation = first(1);
+    expect(evaluation.transitions).toEqual([]);
+    expect(evaluation.results[0]?.state.state).toBe("ok");
+  });
+});

@@ -10,7 +10,7 @@ import { ASKED_AT, DAILY, FIRES_AT, WEEKLY } from "./slash-digests.js";
  * `/insights` through the whole daemon (issue 24 §3): the fake Slack's Socket Mode sends a
  * `slash_commands` envelope, the daemon acks it, posts the digest to the team's channel, records
  * it, and answers the asker at the command's response URL. The daemon's clock is the test's,
- * so the schedule's own fire for the same period comes when the test says.
+ * so the schedule's next fire comes when the test says.
  */
 
 let live: LiveSetup | null = null;
@@ -26,7 +26,7 @@ const digestsIn = (slack: FakeSlack, channel: string) =>
   slack.posts.filter((p) => p.channel === channel && p.thread_ts === null);
 
 describe("the daemon's /insights command", () => {
-  it("posts the digest asked for once, answers the asker, and the schedule does not post that period again", async () => {
+  it("posts the digest asked for once, answers the asker, and the schedule's next fire posts only its own period", async () => {
     live = await startLiveSetup({
       digests: [WEEKLY, DAILY],
     });
@@ -57,10 +57,13 @@ describe("the daemon's /insights command", () => {
     const slack = live.slack;
     await waitFor("the answer", () => slack.responses.filter((r) => r.url === responseUrl)[1]);
     expect(slack.responses.map((r) => [r.responseType, r.text])).toEqual([
-      ["ephemeral", "Posting the weekly digest of checkout for Nov 16 \u2013 22, 2026 now\u2026"],
       [
         "ephemeral",
-        "The weekly digest of checkout for Nov 16 \u2013 22, 2026:\n\u2713 posted to <#C0123ABCD>",
+        "Posting the weekly digest of checkout for Nov 16 \u2013 22, 2026 (the fire of Mon Nov 23 09:00 CET) now\u2026",
+      ],
+      [
+        "ephemeral",
+        "The weekly digest of checkout for Nov 16 \u2013 22, 2026 (the fire of Mon Nov 23 09:00 CET):\n\u2713 posted to <#C0123ABCD>",
       ],
     ]);
     expect(digestsIn(slack, "C0123ABCD")).toHaveLength(1);
@@ -80,10 +83,10 @@ describe("the daemon's /insights command", () => {
       () => slack.responses.filter((r) => r.url === responseUrl)[2],
     );
     expect(again.text).toMatch(
-      /^The weekly digest of checkout for Nov 16 – 22, 2026 was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe\/Berlin\./,
+      /^The weekly digest of checkout for Nov 16 – 22, 2026 \(the fire of Mon Nov 23 09:00 CET\) was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe\/Berlin\./,
     );
 
-    // 09:00 in Berlin: both digests fire. The daily posts; the weekly is delivered already.
+    // 09:00 in Berlin: the daily fires and posts; the weekly, delivered, is posted no more.
     clock.at = new Date(FIRES_AT.getTime() + 1_000);
     await waitFor("the daily digest of the 09:00 fire", () => digestsIn(slack, "C0ALERTS")[0]);
     await waitFor("a tick after it", () => {
@@ -149,12 +152,12 @@ describe("the daemon's /insights command", () => {
     daily.neverAnswer();
     await ask("digest checkout daily");
     await daily.arrived;
-    expect(started.daemon.status().running).toEqual(["checkout.daily.2026-11-23"]);
+    expect(started.daemon.status().running).toEqual(["checkout.daily.2026-11-22"]);
     service = null;
     await started.stop(100);
     expect(logs.find((l) => l.msg === "daemon stopped")).toBeDefined();
     expect(
       logs.find((l) => String(l.msg).startsWith("stopping with slots still in flight")),
-    ).toMatchObject({ unfinished: ["checkout.daily.2026-11-23"] });
+    ).toMatchObject({ unfinished: ["checkout.daily.2026-11-22"] });
   });
 });

@@ -41,7 +41,7 @@ describe("run and the ledger", () => {
     const again = await run(live);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(
-      /^checkout\.weekly\.\S+: already delivered \(slack:C0123ABCD sent\), says the ledger .* — --force sends it again\n$/,
+      /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: already delivered \(slack:C0123ABCD sent\), says the ledger .* — --force sends it again\n$/,
     );
     expect(digestPosts(live.slack)).toHaveLength(1);
 
@@ -108,7 +108,7 @@ describe("run and the ledger", () => {
       const clash = await run(live);
       expect(clash.code).toBe(1);
       expect(clash.out).toMatch(
-        /^checkout\.weekly\.\S+: another process is sending it right now \(slack:C0123ABCD since .*\) — check `history` in a few minutes/,
+        /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: another process is sending it right now \(slack:C0123ABCD since .*\) — check `history` in a few minutes/,
       );
       held.release();
       await daemon.logged("digest done");

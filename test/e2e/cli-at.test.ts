@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
 
 /**
- * What `--at` names: an ISO instant, or a date for that day's fire in the team's zone; a
+ * What `--at` names: the latest scheduled fire at or before an ISO instant, or a date's fire in
+ * the team's zone (the latest before it on a day with none), named in the output; a
  * period that has not ended yet is refused with exit 2 in one line, before any project is
  * fetched, and a value that is not ISO is refused like any bad argument.
  */
@@ -45,6 +46,30 @@ describe("--at", () => {
     const result = await run(path, "2026-11-18");
     expect(result.code, result.stderr).toBe(0);
     expect(f.slack.posts[0]?.text).toContain("Nov 17, 2026");
+  });
+
+  it.each(["run", "preview"])(
+    "%s --at a day with no fire takes the latest fire before it, and names it",
+    async (command) => {
+      const path = await f.config(DIGEST);
+      // Sunday: the weekday schedule last fired on Friday, for Thursday.
+      const result = await run(path, "2026-11-15", command);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        "checkout.daily.2026-11-12: the fire of Fri Nov 13 09:00 CET, covering Thu Nov 12",
+      );
+      if (command === "run") expect(f.slack.posts[0]?.text).toContain("Nov 12, 2026");
+    },
+  );
+
+  it("a run of a slot already delivered says so and sends nothing", async () => {
+    const path = await f.config(DIGEST);
+    expect((await run(path, "2026-11-13T08:00:00Z")).code).toBe(0);
+    const again = await run(path, "2026-11-14");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("the fire of Fri Nov 13 09:00 CET, covering Thu Nov 12");
+    expect(again.stdout).toMatch(/checkout\.daily\.2026-11-12: already delivered .*--force/);
+    expect(f.slack.posts.filter((p) => p.thread_ts === null)).toHaveLength(1);
   });
 
   it("refuses a value that is not ISO, as 2026/11/20", async () => {

@@ -218,7 +218,9 @@ describe("an alert's life in Teams and on the webhook", () => {
     const cards = teams.cards.map((c) => JSON.stringify(c.message));
     expect(cards).toHaveLength(2);
     expect(cards[0]).toContain('"style":"warning"');
-    expect(cards[0]).toMatch(/"text":" flaky rate [\d.]+% — above warn 3%","color":"warning"/);
+    expect(cards[0]).toMatch(
+      /"text":" flaky rate [\d.]+% — above warn 3%, warn since at least Nov 18 \(first check of this alert\)","color":"warning"/,
+    );
     expect(cards[1]).toContain('"style":"good"');
     expect(cards[1]).toMatch(
       /"text":" flaky rate back under 2.5% — resolved after [^"]+","color":"good"/,
@@ -233,6 +235,6 @@ describe("an alert's life in Teams and on the webhook", () => {
       bodies.map((b) =>
         b.kind === "alert" ? b.alert.transitions.map((t) => `${t.kind}:${t.from}->${t.to}`) : [],
       ),
-    ).toEqual([["fired:no_data->warn"], ["resolved:warn->ok"]]);
+    ).toEqual([["fired:new->warn"], ["resolved:warn->ok"]]);
   });
 });

@@ -29,11 +29,15 @@ const firing = (scope: string, state: "warn" | "critical"): ScopeState => ({
   threadKey: "t.alert.flaky.2026-11-16",
 });
 
+/** A scope evaluated before and ok then: its next fire is a move from ok. */
+const wasOk = (scope: string): Map<string, ScopeState> =>
+  new Map([[scope, { ...firing(scope, "warn"), state: "ok", firedAt: null, threadKey: null }]]);
+
 function notify(
   windows: ScopeWindow[],
   states: Map<string, ScopeState>,
   mention: string | null = "<!subteam^S1>",
-  more: Partial<Pick<NotificationInput, "history" | "dashboardUrl" | "owners">> = {},
+  more: Partial<Pick<NotificationInput, "history" | "dashboardUrl" | "owners" | "period">> = {},
 ) {
   const evaluation = evaluateAlert({
     rule: rule({ confidence: 0.95 }),
@@ -53,7 +57,7 @@ function notify(
       clearAt: 2.5,
       confidence: 0.95,
     },
-    period: { start: "2026-11-18", end: "2026-11-18" },
+    period: more.period ?? { start: "2026-11-18", end: "2026-11-18" },
     mention,
     evaluation,
     slack: { channel: "C1" },
@@ -109,7 +113,7 @@ describe("alert messages", () => {
     expect(n?.slack?.threadKey).toBeNull();
     expect(n?.slack?.updates.map((u) => u.rootKey)).toEqual(["t.alert.flaky.2026-11-16"]);
     expect(n?.slack?.post.metadata.event_payload.transitions).toEqual([
-      { scope: "p2", from: "no_data", to: "critical", value: 6 },
+      { scope: "p2", from: "new", to: "critical", value: 6 },
       { scope: "p1", from: "warn", to: "ok", value: 1 },
     ]);
   });
@@ -127,12 +131,41 @@ describe("alert messages", () => {
   });
 });
 
+describe("an alert's first evaluation", () => {
+  const WEEK = { start: "2026-11-12", end: "2026-11-18" };
+
+  it("says what it saw since the window's first day, not a move from missing data", () => {
+    const n = notify([window("p1", "Checkout flows", 9)], new Map(), null, { period: WEEK });
+    expect(n?.slack?.post.main.text).toBe(
+      "Checkout &amp; Co \u00b7 flaky: Checkout flows flaky rate 9.0% \u2014 above critical 5%, critical since at least Nov 12 (first check of this alert)",
+    );
+    expect(n?.slack?.post.metadata.event_payload.transitions).toEqual([
+      { scope: "p1", from: "new", to: "critical", value: 9 },
+    ]);
+    const mail = n?.email;
+    expect(mail?.text).toContain("critical since at least Nov 12 (first check of this alert)");
+    expect(mail?.text).not.toContain("no_data");
+  });
+
+  it("that is ok posts nothing", () => {
+    expect(notify([window("p1", "Web", 1)], new Map(), null, { period: WEEK })).toBeNull();
+  });
+
+  it("once recorded, the next fire is a move from the state it left", () => {
+    const n = notify([window("p1", "Web", 9)], wasOk("p1"), null);
+    expect(n?.slack?.post.main.text).not.toContain("first check");
+    expect(n?.slack?.post.metadata.event_payload.transitions).toEqual([
+      { scope: "p1", from: "ok", to: "critical", value: 9 },
+    ]);
+  });
+});
+
 describe("alert words", () => {
   const lines = (blocks: unknown) =>
     (blocks as { text?: { text: string } }[]).flatMap((b) => b.text?.text.split("\n") ?? []);
 
   it("a fire says the value and the threshold it is above, in the notification and the line", () => {
-    const n = notify([window("p1", "Checkout flows", 9)], new Map(), null);
+    const n = notify([window("p1", "Checkout flows", 9)], wasOk("p1"), null);
     expect(n?.slack?.post.main.text).toBe(
       "Checkout &amp; Co \u00b7 flaky: Checkout flows flaky rate 9.0% \u2014 above critical 5%",
     );

@@ -3,7 +3,7 @@ import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import { scopeWindows } from "../../src/alerts/scope-windows.js";
 import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
 import { renderTerminalAlert } from "../../src/render/alert/terminal-alert.js";
-import { rule } from "../alerts/alert-builders.js";
+import { counts, rule } from "../alerts/alert-builders.js";
 
 // A project the API does not know is named as such by an alert, not as a quiet `no_data`.
 
@@ -63,5 +63,33 @@ describe("an alert over a project the API does not know", () => {
     expect(n?.slack?.post.main.text).toBe(
       "Checkout · flaky: Ghost flaky rate: not found — counted as warn",
     );
+  });
+});
+
+describe("an alert's first evaluation in the terminal", () => {
+  it("says what it saw since the window's first day, not a move from no_data", () => {
+    const evaluation = evaluateAlert({
+      rule: rule(),
+      windows: [
+        {
+          scope: "p1",
+          name: "Web",
+          current: counts(8),
+          prior: null,
+          daily: [],
+        },
+      ],
+      states: new Map(),
+      now: "2026-11-28T08:00:00.000Z",
+      key: "t.alert.flaky.2026-11-21_2026-11-27",
+    });
+    const lines = renderTerminalAlert(
+      { name: "flaky", metric: "flaky_rate" },
+      { key: "k", window: { start: "2026-11-21", end: "2026-11-27" }, evaluation },
+    );
+    expect(lines.at(-1)).toBe(
+      "  \u2192 Web: critical since at least Nov 21 (first check of this alert)",
+    );
+    expect(lines.join("\n")).not.toContain("no_data");
   });
 });

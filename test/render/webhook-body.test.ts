@@ -69,7 +69,7 @@ describe("the webhook body of an alert", () => {
     expect(body.alert.transitions[0]).toMatchObject({
       kind: "fired",
       scope: "p1",
-      from: "no_data",
+      from: "new",
       to: "critical",
       value: expect.closeTo(8, 1),
     });

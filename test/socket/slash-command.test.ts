@@ -27,12 +27,13 @@ import {
 /**
  * `/insights` (issue 24 §3) handled in-process as the daemon does after the ack: a real SQLite
  * ledger, the insights emulator, the fake Slack for the posts and the command's response URL.
- * The clock is the test's: Tue 24 Nov 2026 08:00 in Berlin, an hour before checkout's daily
- * digest fires for Mon 23 Nov.
+ * The clock is the test's: Tue 24 Nov 2026 09:30 in Berlin, half an hour after checkout's daily
+ * digest fired for Mon 23 Nov — the fire a digest asked for now posts, with the schedule's key.
  */
 
-const MONDAY_DIGEST_AT = new Date("2026-11-24T08:00:00.000Z"); // 09:00 Berlin, the daily fire
-const ASKED_AT = new Date("2026-11-24T07:00:00.000Z"); // 08:00 Berlin
+const ASKED_AT = new Date("2026-11-24T08:30:00.000Z"); // 09:30 Berlin
+/** The daemon knew the jobs the day before, so it catches up on the morning's fires. */
+const JOBS_SEEN_AT = new Date("2026-11-23T12:00:00.000Z");
 
 interface Setup {
   config: ResolvedConfig;
@@ -208,10 +209,13 @@ describe("/insights digest", () => {
     ]);
     const answers = answersTo(asked.body.response_url);
     expect(answers.map((a) => [a.responseType, a.text])).toEqual([
-      ["ephemeral", "Posting the daily digest of checkout for Nov 23, 2026 now\u2026"],
       [
         "ephemeral",
-        "The daily digest of checkout for Nov 23, 2026:\n\u2713 posted to <#C0123ABCD>",
+        "Posting the daily digest of checkout for Nov 23, 2026 (the fire of Tue Nov 24 09:00 CET) now\u2026",
+      ],
+      [
+        "ephemeral",
+        "The daily digest of checkout for Nov 23, 2026 (the fire of Tue Nov 24 09:00 CET):\n\u2713 posted to <#C0123ABCD>",
       ],
     ]);
     expect(logs.find((l) => l.msg === "Slack command")).toMatchObject({
@@ -222,12 +226,12 @@ describe("/insights digest", () => {
     // The response URL is a credential of sorts: never in the log.
     expect(JSON.stringify(logs)).not.toContain(asked.body.response_url);
 
-    // 09:00 in Berlin: the daily fires for Mon 23 Nov. The daemon's tick sees the slot
+    // The daemon was late: its first tick catches up on 09:00's fire for Mon 23 Nov, sees the slot
     // delivered and leaves it; payments' daily, due at the same instant, shows the tick ran.
     for (const team of ["checkout", "payments"]) {
-      await ledger.jobFirstSeen({ team, kind: "digest", job: "daily" }, ASKED_AT);
+      await ledger.jobFirstSeen({ team, kind: "digest", job: "daily" }, JOBS_SEEN_AT);
     }
-    clock.at = new Date(MONDAY_DIGEST_AT.getTime() + 5_000);
+    clock.at = new Date(ASKED_AT.getTime() + 5_000);
     await ledger.acquireDaemonLease("the test's daemon");
     const clients = createClients(config, { logger: createQuietLogger(), now: () => clock.at });
     const daemon = createDaemon({
@@ -264,7 +268,7 @@ describe("/insights digest", () => {
     const answers = answersTo(first.body.response_url);
     expect(answers).toHaveLength(3);
     expect(answers[2]?.text).toBe(
-      "The daily digest of checkout for Nov 23, 2026 was already posted: <#C0123ABCD> at Tue 24 Nov 08:00 Europe/Berlin. It is not posted twice.",
+      "The daily digest of checkout for Nov 23, 2026 (the fire of Tue Nov 24 09:00 CET) was already posted: <#C0123ABCD> at Tue 24 Nov 09:30 Europe/Berlin. It is not posted twice.",
     );
   });
 
@@ -422,7 +426,7 @@ describe("/insights status", () => {
     const answers = answersTo(asked.body.response_url);
     expect(answers.map((a) => a.responseType)).toEqual(["ephemeral"]);
     expect(answers[0]?.text.split("\n")).toEqual([
-      "*checkout*: 2 alerts firing now (Tue 24 Nov 08:00 Europe/Berlin):",
+      "*checkout*: 2 alerts firing now (Tue 24 Nov 09:30 Europe/Berlin):",
       `\u{1F534} *flaky-rate* critical \u00b7 Checkout web (${web.id}) \u2014 7.3% (critical at 5.0%) since Mon 23 Nov 09:00 Europe/Berlin`,
       "    \u{1F515} snoozed by <@U0MARIA> until Wed 25 Nov 09:00 Europe/Berlin (silence #1)",
       `\u{1F7E0} *flaky-rate* warn \u00b7 ${api.id} \u2014 3.5% (warn at 3.0%) since Mon 23 Nov 09:00 Europe/Berlin`,
@@ -436,7 +440,7 @@ describe("/insights status", () => {
     const asked = command("status payments");
     await current().handler()(asked);
     expect(answersTo(asked.body.response_url)[0]?.text).toBe(
-      "No alert of *payments* is firing now (Tue 24 Nov 07:00 UTC).",
+      "No alert of *payments* is firing now (Tue 24 Nov 08:30 UTC).",
     );
   });
 });

@@ -2,7 +2,8 @@ import type { DigestConfig, Team } from "../../config/types.js";
 import { localDateOf, startOfLocalDay } from "../../periods/calendar-date.js";
 import { periodsForFire } from "../../periods/periods-for-fire.js";
 import type { PeriodPair } from "../../periods/types.js";
-import { previousFire } from "../../schedule/cron-fires.js";
+import { fireWords } from "../../render/fire-words.js";
+import { latestFireAtOrBefore, previousFire } from "../../schedule/cron-fires.js";
 import { slotKey } from "../../state/slot-key.js";
 
 // Which days a digest's fire reports and the slot that names them: what run-digest.ts reports,
@@ -34,6 +35,24 @@ export function digestSlot(job: DigestJob): DigestSlot {
     previousFireAt: digest.period === "since_previous_run" ? lastFireOnEarlierDay(job) : null,
   });
   return { key: slotKey(team.name, "digest", digest.name, periods.current), periods };
+}
+
+/** How far back a command looks for the fire it reports: past any yearly schedule. */
+const FIRE_LOOKBACK_MS = 400 * 86_400_000;
+
+/**
+ * The digest's latest scheduled fire at or before `at`: the slot a command (`run`, `preview`,
+ * `/insights digest`) reports, the same one the daemon delivers, so that a schedule plus any
+ * number of commands reports each day once. Null when the schedule has not fired in a year.
+ */
+export function latestDigestFire(team: Team, digest: DigestConfig, at: Date): Date | null {
+  const notBefore = new Date(at.getTime() - FIRE_LOOKBACK_MS);
+  return latestFireAtOrBefore(digest.schedule, team.timezone, at, notBefore);
+}
+
+/** "the fire of Fri Nov 27 09:00 CET, covering Thu Nov 26": which slot a command took. */
+export function describeDigestFire(job: DigestJob): string {
+  return fireWords(job.fireAt, job.team.timezone, digestSlot(job).periods.current);
 }
 
 /**

@@ -172,8 +172,10 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
   switch (t.kind) {
     case "fired":
     case "escalated":
-      return t.sample.value === null
-        ? `${subject}: ${t.missing ?? "no data"} — counted as ${level}`
+      if (t.sample.value === null)
+        return `${subject}: ${t.missing ?? "no data"} — counted as ${level}`;
+      return t.from === "new"
+        ? `${subject} ${value} — ${bad} ${limit(level)}, ${firstCheckWords(t.to, input.period)}`
         : `${subject} ${value} — ${bad} ${limit(level)}`;
     case "reminder":
       return `${subject} ${value} — still ${bad} ${limit(level)}${t.firedAt ? `, firing for ${spanWords(t.firedAt, now)}` : ""}`;
@@ -187,6 +189,14 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
       return `${back}${resolvedAfter(input, t.scope, t.firedAt, now)}`;
     }
   }
+}
+
+/**
+ * "critical since at least Nov 21 (first check of this alert)": what a first evaluation saw,
+ * dated from the first day of the data it looked at, since nothing says when it began.
+ */
+export function firstCheckWords(state: AlertStateName, window: Period): string {
+  return `${state} since at least ${shortPeriod({ start: window.start, end: window.start })} (first check of this alert)`;
 }
 
 /** " after 3 days (peak 9.5% on Nov 11)", from the fire's start and the ledger's history. */

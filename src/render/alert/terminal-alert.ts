@@ -2,7 +2,7 @@ import { isRate, metricName } from "../../alerts/alert-metrics.js";
 import type { AlertMetric, Evaluation } from "../../alerts/types.js";
 import { formatCount, formatPeriod } from "../format.js";
 import { printableText } from "../printable-text.js";
-import { formatMetric, STATE_MARK } from "./alert-view.js";
+import { firstCheckWords, formatMetric, STATE_MARK } from "./alert-view.js";
 
 // An evaluation as terminal text (for `alerts` and `preview --alert`): every scope with its
 // state and value, then what would be sent. Names and the key are made printable first.
@@ -40,7 +40,10 @@ export function renderTerminalAlert(
     );
   }
   if (evaluation.transitions.length === 0) lines.push("  no change: nothing to send");
-  for (const t of evaluation.transitions)
-    lines.push(`  → ${nameOf(t.name)}: ${t.kind} (${t.from} → ${t.to})`);
+  for (const t of evaluation.transitions) {
+    const what =
+      t.from === "new" ? firstCheckWords(t.to, input.window) : `${t.kind} (${t.from} → ${t.to})`;
+    lines.push(`  → ${nameOf(t.name)}: ${what}`);
+  }
   return lines;
 }

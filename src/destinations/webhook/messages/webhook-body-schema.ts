@@ -128,7 +128,11 @@ const transition = z
     kind: z.enum(["fired", "escalated", "de-escalated", "resolved", "reminder"]),
     scope: z.string().describe("a project id, or team"),
     name: z.string().describe("the project's or the team's name"),
-    from: state,
+    from: z.enum(["new", ...state.options]).meta({
+      id: "TransitionFrom",
+      description:
+        "the state before, or new on the alert's first evaluation of the scope (what it saw, not a change)",
+    }),
     to: state,
     value: z.number().nullable().describe("in the alert's unit; null without data"),
     interval: z
