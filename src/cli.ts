@@ -236,9 +236,12 @@ export function buildProgram(): Command {
   program
     .command("check-config")
     .description(
-      "validate the config; print each schedule's next fires; --online checks the key, projects and Slack token",
+      "validate the config; print each schedule's next fires; --online checks what it can",
     )
-    .option("--online", "also call the API and Slack")
+    .option(
+      "--online",
+      "also check the API key, the project ids, Teams and webhook URLs and the Slack token, naming what it skips",
+    )
     .addOption(configOption())
     .action(
       exitWith(async (opts) =>
@@ -248,12 +251,30 @@ export function buildProgram(): Command {
 
   program
     .command("projects")
-    .description("list the workspace's projects (id and name), the ids a config lists")
+    .description(
+      "list the workspace's projects (id and name); needs only INSIGHTS_API_URL and INSIGHTS_API_KEY",
+    )
     .addOption(configOption())
     .action(
       exitWith(async (opts) =>
         (await import("./commands/projects-command.js")).projectsCommand(opts, out),
       ),
+    );
+
+  program
+    .command("init")
+    .description(
+      "write a starter config: the workspace's projects, a weekly digest to a Slack channel",
+    )
+    .requiredOption(
+      "--channel <channel>",
+      "Slack channel of the digest: an id (C0123ABCD) or #name",
+    )
+    .requiredOption("--out <file>", "the config file to write (never overwritten)")
+    .option("--timezone <zone>", "the team's IANA zone (default: this machine's)")
+    .option("--team <name>", "the team's name (default: from the channel)")
+    .action(
+      exitWith(async (opts) => (await import("./commands/init-command.js")).initCommand(opts, out)),
     );
 
   program

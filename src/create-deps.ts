@@ -110,18 +110,27 @@ function withLedgerDays(
 
 /** The insights API client without the day store (the backfill holds the store itself). */
 export function createPlainApiClient(
-  config: ResolvedConfig,
+  config: Pick<ResolvedConfig, "api">,
   onRequest?: (info: RequestInfo) => void,
 ): InsightsClient {
+  const { api } = config;
   return createInsightsClient({
-    baseUrl: config.api.url,
-    key: config.api.key,
-    concurrency: config.api.concurrency,
-    timeoutMs: config.api.timeoutMs,
-    maxAttempts: config.api.maxAttempts,
-    maxResponseBytes: config.api.maxResponseBytes,
+    baseUrl: api.url,
+    key: api.key,
+    concurrency: api.concurrency,
+    timeoutMs: api.timeoutMs,
+    maxAttempts: api.maxAttempts,
+    maxResponseBytes: api.maxResponseBytes,
     ...(onRequest ? { onRequest } : {}),
   });
+}
+
+/**
+ * The insights API client from its settings alone, with no config and no ledger around it
+ * (`projects`, `init`): its errors redacted of the key all the same.
+ */
+export function createApiOnlyClient(api: ResolvedConfig["api"]): InsightsClient {
+  return redactingErrors(createPlainApiClient({ api }), configRedactor({ api }));
 }
 
 /**

@@ -6,10 +6,12 @@ import { apiEarliestDate } from "../insights/api-lookback.js";
 import { withDayStore } from "../insights/stored-insights-api.js";
 import type { InsightsApi, ProjectSelection } from "../insights/types.js";
 import { createLogger } from "../logger.js";
-import { addDays, isIsoDate, localDateOf } from "../periods/calendar-date.js";
+import { addDays, datesIn, isIsoDate, localDateOf } from "../periods/calendar-date.js";
+import { plural } from "../render/format.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { type DaySeries, type DayStore, dayFilterKey } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
-import { findTeam, loadCommandConfig } from "./command-context.js";
+import { findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
 
 // `backfill`: fills the day store with every day the API still serves. It asks in chunks of a
 // month, each written to the store in one statement when it arrives, and skips the days the
@@ -69,14 +71,20 @@ export async function backfillCommand(
     ...(config.history ? { keep: config.history.keep } : {}),
   });
   const claims = chunkClaims(store, `backfill pid ${process.pid} ${randomUUID()}`);
-  const bar = progressBar(progress, out, series.length);
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
+  const bar = progressBar(progress, say, series.length);
   let failed = 0;
+  const beyond: string[] = [];
   try {
     await Promise.all(
       series.map(async (one) => {
         try {
-          await fillSeries(api, claims, one, opts.from, now());
+          const unserved = await fillSeries(api, claims, one, opts.from, now());
           bar.done(`${one.project.id} (${one.timezone}) filled`);
+          if (unserved) beyond.push(await describeUnserved(store, one, unserved));
         } catch (error) {
           if (error instanceof LookbackError || !(error instanceof Error)) throw error;
           failed += 1;
@@ -85,9 +93,10 @@ export async function backfillCommand(
       }),
     );
     bar.end();
-    out(
+    say(
       `backfilled ${series.length - failed} of ${series.length} series with ${requests} requests`,
     );
+    for (const line of beyond.sort()) say(line);
     return failed > 0 ? 1 : 0;
   } finally {
     await client.close();
@@ -95,14 +104,18 @@ export async function backfillCommand(
   }
 }
 
-/** One series from its first served day to today, a chunk at a time, oldest first. */
+/**
+ * One series from its first served day to today, a chunk at a time, oldest first. Returns the
+ * asked days the API no longer serves (--from before its reach), or null.
+ */
 async function fillSeries(
   api: InsightsApi,
   claims: ChunkClaims,
   { project, timezone }: Series,
   from: string | undefined,
   now: Date,
-): Promise<void> {
+): Promise<{ start: string; end: string; servedFrom: string } | null> {
+  let unserved: { start: string; end: string; servedFrom: string } | null = null;
   const today = localDateOf(now, timezone);
   // Three calendar months back, and a day's margin for the API's own idea of its today.
   let start = from ?? addDays(apiEarliestDate(today), 1);
@@ -117,6 +130,7 @@ async function fillSeries(
     } catch (error) {
       // --from older than the API serves: start at the day it names instead.
       if (error instanceof LookbackError && error.earliestDate > start) {
+        unserved = { start, end: addDays(error.earliestDate, -1), servedFrom: error.earliestDate };
         start = error.earliestDate;
         continue;
       }
@@ -124,6 +138,27 @@ async function fillSeries(
     }
     start = addDays(end, 1);
   }
+  return unserved;
+}
+
+/**
+ * What --from asked for and could not have: the days before the API's reach, and how many of
+ * them the store does not hold either (a report of them will lack those).
+ */
+async function describeUnserved(
+  store: DayStore,
+  { project, timezone }: Series,
+  unserved: { start: string; end: string; servedFrom: string },
+): Promise<string> {
+  const series = { projectId: project.id, filters: dayFilterKey(project), timezone };
+  const held = (await store.readDays(series, unserved.start, unserved.end)).length;
+  const asked = datesIn({ start: unserved.start, end: unserved.end }).length;
+  const missing = asked - held;
+  const inStore =
+    missing === 0
+      ? "the store holds every one of them"
+      : `${missing === asked ? "all" : missing} of them ${missing === 1 ? "is" : "are"} not in the store either`;
+  return `${project.id} (${timezone}): ${unserved.start}..${unserved.end} (${plural(asked, "day")}) is beyond the API's reach (it serves from ${unserved.servedFrom}); ${inStore}`;
 }
 
 interface ChunkClaims {

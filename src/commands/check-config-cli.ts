@@ -42,9 +42,10 @@ export async function checkConfigCli(
   out: (line: string) => void,
   now: () => Date = () => new Date(),
 ): Promise<number> {
-  // Offline, missing Slack or SMTP credentials are a note, not an error: the config is still
-  // valid, and preview, run --outbox and demo need neither. --online checks what sending needs.
-  const config = loadCommandConfig(opts, { requireCredentials: opts.online === true });
+  // Missing Slack or SMTP credentials are a note, not an error: the config is still valid, and
+  // preview, run --outbox and demo need neither. --online checks what is set (the API key and
+  // projects first, a newcomer's first step) and names what it skipped for want of the rest.
+  const config = loadCommandConfig(opts, { requireCredentials: false });
   const width = terminalWidth();
   if (!opts.online) return checkConfigCommand({ config, now: now(), width }, out);
 

@@ -37,8 +37,9 @@ const IDS_SHOWN = 20;
 
 /**
  * `check-config`: prints what the config will do — each digest's and alert's next fires in the
- * team's zone and in UTC, one per line, fitted to `width` — and with `online` checks the API key, every project id and the Slack
- * token. Returns the exit code: 0 when all is well, 1 when an online check failed.
+ * team's zone and in UTC, one per line, fitted to `width` — and with `online` checks the API
+ * key, every project id, each Teams and webhook URL and the Slack token, naming what it could
+ * not check and why. Returns the exit code: 0 when all is well, 1 when an online check failed.
  */
 export async function checkConfigCommand(
   opts: CheckConfigOptions,
@@ -80,9 +81,7 @@ function describeStore(state: ResolvedConfig["state"]): string {
 
 /** What sending still needs: a token or SMTP URL that destinations use and that is not set. */
 function missingForSending(config: ResolvedConfig): string[] {
-  const digests = config.teams.flatMap((t) => [...t.digests, ...t.alerts]);
-  const slack = digests.filter((d) => d.slack !== null).length;
-  const email = digests.filter((d) => d.email !== null).length;
+  const { slack, email } = destinationUses(config);
   const notes: string[] = [];
   const without = "preview, run --outbox and demo work without it";
   if (slack > 0 && config.slack.token === null) {
@@ -194,10 +193,19 @@ async function checkOnline(
       }
     }
   }
+  for (const { destination, usedBy, probe } of online.probes ?? []) {
+    const result = await probe();
+    if (!result.ok) ok = false;
+    out(`${destination} (${usedBy}): ${scrub(result.message)}`);
+  }
+  const uses = destinationUses(config);
+  if (uses.slack > 0 && config.slack.token === null) {
+    out("Slack: not checked — SLACK_BOT_TOKEN is not set");
+  }
   if (online.slackAuthTest) {
     try {
       const who = await online.slackAuthTest();
-      out(`slack: token accepted — workspace ${who.team}, bot user ${who.user}`);
+      out(`Slack: token accepted — workspace ${who.team}, bot user ${who.user}`);
     } catch (error) {
       ok = false;
       // Our own errors already name the fix; a bare library error gets the usual suspects.
@@ -205,15 +213,22 @@ async function checkOnline(
         error instanceof ReporterError
           ? ""
           : " — check SLACK_BOT_TOKEN is a bot token (xoxb-…) of your workspace, and SLACK_API_URL if you set it";
-      out(`slack: the token check (auth.test) failed: ${scrub(messageOf(error))}${advice}`);
+      out(`Slack: the token check (auth.test) failed: ${scrub(messageOf(error))}${advice}`);
     }
   }
-  for (const { destination, usedBy, probe } of online.probes ?? []) {
-    const result = await probe();
-    if (!result.ok) ok = false;
-    out(`${destination} (${usedBy}): ${scrub(result.message)}`);
+  if (uses.email > 0 && config.email.smtpUrl === null) {
+    out("Email: not checked — SMTP_URL is not set");
   }
   return ok;
+}
+
+/** How many digests and alerts post to Slack, and how many send email. */
+function destinationUses(config: ResolvedConfig): { slack: number; email: number } {
+  const jobs = config.teams.flatMap((t) => [...t.digests, ...t.alerts]);
+  return {
+    slack: jobs.filter((j) => j.slack !== null).length,
+    email: jobs.filter((j) => j.email !== null).length,
+  };
 }
 
 /** "set", or what is wrong with it: digests post as the app's bot, with a bot token. */

@@ -9,8 +9,9 @@ import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
 import { plural } from "../render/format.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { buildReport } from "../report/build-report.js";
-import { findTeam, loadCommandConfig } from "./command-context.js";
+import { findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
 
 export interface ExportOptions {
   team: string;
@@ -33,6 +34,11 @@ export async function exportCommand(
   now: () => Date = () => new Date(),
   progress: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
+  // Its notes run long (a path, a range, a reason): broken between words, never by the terminal.
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
   const config = loadCommandConfig(opts, { requireCredentials: false });
   const team = findTeam(config, opts.team);
   const timezone = opts.tz ?? team.timezone;
@@ -92,22 +98,22 @@ export async function exportCommand(
     const { writeWorkbook } = await import("../render/workbook/workbook.js");
     await writeFileAtomically(opts.out, (stream) => writeWorkbook(report, stream));
     const unavailable = report.projects.filter((p) => p.status === "unavailable");
-    out(
+    say(
       `wrote ${opts.out}: ${plural(report.projects.length, "project")}, ${current.start}..${current.end} vs ${periods.prior.start}..${periods.prior.end} (${timezone})`,
     );
-    if (clampNote) out(`  ${clampNote}`);
+    if (clampNote) say(`  ${clampNote}`);
     const lastDayNote = endNote(
       current.end,
       served !== null,
       localDateOf(now(), timezone),
       timezone,
     );
-    if (lastDayNote) out(`  ${lastDayNote}`);
+    if (lastDayNote) say(`  ${lastDayNote}`);
     for (const p of unavailable)
       if (p.status === "unavailable")
-        out(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
-    if (report.total.priorNote) out(`  ${report.total.priorNote}`);
-    if (report.missingDaysNote) out(`  ${report.missingDaysNote}`);
+        say(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
+    if (report.total.priorNote) say(`  ${report.total.priorNote}`);
+    if (report.missingDaysNote) say(`  ${report.missingDaysNote}`);
     return unavailable.length > 0 ? 1 : 0;
   } finally {
     await api.close();

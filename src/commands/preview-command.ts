@@ -2,7 +2,6 @@ import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
 import { createApiClient, createChartPainter } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { noClients } from "../destinations/registry.js";
-import { UsageError } from "../errors.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { defaultChartDays } from "../periods/chart-window.js";
@@ -12,7 +11,10 @@ import { digestCharts } from "../pipeline/digest/chart-stage.js";
 import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { buildDigestReport } from "../pipeline/digest/report-stage.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { plural } from "../render/format.js";
+import { printableText } from "../render/printable-text.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import {
   findAlert,
@@ -44,7 +46,7 @@ export async function previewCommand(
   const team = findTeam(config, opts.team);
   if (opts.alert !== undefined)
     return previewAlert(config, team, opts.alert, alertAt(opts.at), out);
-  if (opts.digest === undefined) throw new UsageError("preview needs --digest D or --alert A");
+  if (opts.digest === undefined) return listPreviews(team, opts.config, out);
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
   const api = createApiClient(config);
@@ -120,6 +122,53 @@ async function previewAlert(
     await api.close();
     await ledger?.close();
   }
+}
+
+/** `preview --team T` alone: what the team has to preview, and the command for each. */
+function listPreviews(
+  team: ReturnType<typeof findTeam>,
+  config: string | undefined,
+  out: (line: string) => void,
+): number {
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
+  const items = [
+    ...team.digests.map((d) => ({
+      kind: "digest",
+      name: d.name,
+      schedule: d.schedule,
+      what: d.period,
+    })),
+    ...team.alerts.map((a) => ({
+      kind: "alert",
+      name: a.name,
+      schedule: a.schedule,
+      what: a.metric,
+    })),
+  ];
+  if (items.length === 0) {
+    say(`team ${team.name} has no digests or alerts to preview — add one to its config`);
+    return 0;
+  }
+  const names = items.map((i) => printableText(i.name));
+  const nameWidth = Math.max(...names.map((n) => n.length));
+  const scheduleWidth = Math.max(...items.map((i) => i.schedule.length));
+  say(
+    `team ${team.name}: ${plural(team.digests.length, "digest")}, ${plural(team.alerts.length, "alert")}`,
+  );
+  for (const [i, item] of items.entries()) {
+    say(
+      `  ${item.kind.padEnd(6)} ${(names[i] ?? "").padEnd(nameWidth)}  ${item.schedule.padEnd(scheduleWidth)}  ${item.what}`,
+    );
+  }
+  say("preview one with:");
+  const suffix = config === undefined ? "" : ` --config ${config}`;
+  for (const [i, item] of items.entries()) {
+    say(`  insights-reporter preview --team ${team.name} --${item.kind} ${names[i]}${suffix}`);
+  }
+  return 0;
 }
 
 // An alert's window has no "day's fire": a date-only --at is that day's start in UTC.

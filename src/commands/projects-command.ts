@@ -1,7 +1,7 @@
-import { createApiClient } from "../create-deps.js";
+import { apiSettingsFor } from "../config/api-from-env.js";
+import { createApiOnlyClient } from "../create-deps.js";
 import type { ProjectSummary } from "../insights/types.js";
 import { printableText } from "../render/printable-text.js";
-import { loadCommandConfig } from "./command-context.js";
 
 export interface ProjectsOptions {
   config?: string;
@@ -9,14 +9,15 @@ export interface ProjectsOptions {
 
 /**
  * `projects`: the workspace's projects, id and name, one a line — the ids a config's
- * `projects:` lists. Needs only the API key: no Slack or SMTP credentials.
+ * `projects:` lists. Needs only the insights API: a config's, or with no config
+ * INSIGHTS_API_URL and INSIGHTS_API_KEY alone.
  */
 export async function projectsCommand(
   opts: ProjectsOptions,
   out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const config = loadCommandConfig(opts, { requireCredentials: false });
-  const api = createApiClient(config);
+  const api = createApiOnlyClient(apiSettingsFor(opts, env));
   try {
     const projects = await api.listProjects();
     if (projects.length === 0) {

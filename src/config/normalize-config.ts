@@ -39,14 +39,19 @@ const WEEKDAYS: Record<TeamInput["week_starts_on"], Weekday> = {
 export function normalizeConfig(input: ConfigInput, source: string): ResolvedConfig {
   return {
     ...normalizeConfigWithoutApi(input, source),
-    api: {
-      url: checkBaseUrl(input.api.url),
-      key: new Secret(input.api.key),
-      concurrency: input.api.concurrency,
-      timeoutMs: parseDuration(input.api.timeout),
-      maxAttempts: input.api.max_attempts,
-      maxResponseBytes: input.api.max_response_bytes,
-    },
+    api: normalizeApi(input.api),
+  };
+}
+
+/** The `api` section, resolved: the base URL checked, the key wrapped, the timeout in ms. */
+export function normalizeApi(api: ConfigInput["api"]): ResolvedConfig["api"] {
+  return {
+    url: checkBaseUrl(api.url),
+    key: new Secret(api.key),
+    concurrency: api.concurrency,
+    timeoutMs: parseDuration(api.timeout),
+    maxAttempts: api.max_attempts,
+    maxResponseBytes: api.max_response_bytes,
   };
 }
 

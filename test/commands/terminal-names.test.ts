@@ -3,7 +3,7 @@ import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import type { ScopeWindow } from "../../src/alerts/types.js";
 import { formatHistory } from "../../src/commands/history-table.js";
 import { projectLines } from "../../src/commands/projects-command.js";
-import { storeLine } from "../../src/commands/store-command.js";
+import { storeLines } from "../../src/commands/store-command.js";
 import { renderTerminalAlert } from "../../src/render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import { counts, rule } from "../alerts/alert-builders.js";
@@ -58,17 +58,20 @@ describe("names in terminal output", () => {
     expect(lines[1]).toMatch(/^p1\[2K {2}\[2J\[31mred/);
   });
 
-  it("`store` prints a hostile project id, filters and zone without their control characters", () => {
-    const line = storeLine({
-      projectId: HOSTILE,
-      filters: JSON.stringify({ branch: HOSTILE, author: null, tags: [HOSTILE] }),
-      timezone: `UTC${ESC}[2J`,
-      first: "2026-11-01",
-      last: "2026-11-03",
-      days: 2,
-    });
-    expect(line).not.toMatch(UNSAFE);
-    expect(line).toContain(", 1 missing");
+  it("`store` prints a hostile project name, id, filters and zone without their control characters", () => {
+    const lines = storeLines(
+      {
+        projectId: HOSTILE,
+        filters: JSON.stringify({ branch: HOSTILE, author: null, tags: [HOSTILE] }),
+        timezone: `UTC${ESC}[2J`,
+        first: "2026-11-01",
+        last: "2026-11-03",
+        days: 2,
+      },
+      HOSTILE,
+    );
+    for (const line of lines) expect(line).not.toMatch(UNSAFE);
+    expect(lines[1]).toContain(", 1 day missing");
   });
 
   it("`history` prints a hostile slot key, destination and error without their control characters", () => {

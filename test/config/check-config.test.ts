@@ -116,7 +116,7 @@ describe("check-config", () => {
       "insights API: key accepted — 3 projects in this workspace",
       "team checkout: all 2 projects found",
       "team payments: all 1 project found",
-      "slack: token accepted — workspace Acme, bot user insights",
+      "Slack: token accepted — workspace Acme, bot user insights",
     ]);
   });
 
@@ -149,7 +149,7 @@ describe("check-config", () => {
     expect(code).toBe(1);
     const last = lines.at(-1) ?? "";
     expect(last).toMatch(
-      /^slack: the token check \(auth\.test\) failed: An API error occurred: invalid_auth/,
+      /^Slack: the token check \(auth\.test\) failed: An API error occurred: invalid_auth/,
     );
     expect(last).toContain("check SLACK_BOT_TOKEN");
     expect(lines.join("\n")).not.toContain(token);
@@ -167,7 +167,7 @@ describe("check-config", () => {
       online: { api: api(ALL_PROJECTS), slackAuthTest },
     });
     expect(lines.at(-1)).toBe(
-      "slack: the token check (auth.test) failed: could not reach Slack for auth.test (connect ECONNREFUSED) — check the network, and SLACK_API_URL if it is set",
+      "Slack: the token check (auth.test) failed: could not reach Slack for auth.test (connect ECONNREFUSED) — check the network, and SLACK_API_URL if it is set",
     );
   });
 

@@ -73,12 +73,15 @@ describe("backfill", () => {
 
     const covered: string[] = [];
     expect(await storeCommand({ config: path }, (l) => covered.push(l))).toBe(0);
-    // Three calendar months back from 2026-07-20, a day's margin: 04-21 through today.
-    expect([...covered].sort()).toEqual(
-      emulator.projects
-        .map((p) => `${p.id} (Europe/Berlin): 2026-04-21..2026-07-20, 91 days`)
-        .sort(),
-    );
+    // Three calendar months back from 2026-07-20, a day's margin: 04-21 through today. Each
+    // series by its name from the API (the config names none), then its days.
+    const held = "  first day 2026-04-21, last day 2026-07-20: 91 days held, no day missing";
+    expect(covered).toHaveLength(2 * emulator.projects.length);
+    for (const p of emulator.projects) {
+      const at = covered.indexOf(`${p.name} (${p.id}), all runs, Europe/Berlin`);
+      expect(at, covered.join("\n")).toBeGreaterThanOrEqual(0);
+      expect(covered[at + 1]).toBe(held);
+    }
 
     // Again at once: the recent days were fetched a moment ago, nothing is asked.
     emulator.requestLog.length = 0;
@@ -100,7 +103,10 @@ describe("backfill", () => {
       quiet,
     );
     expect(code, out.join("\n")).toBe(0);
-    expect(out[0]).toContain("3 projects, 2026-06-08..2026-06-14 vs 2026-06-01..2026-06-07");
+    // Fitted to 80 columns: the line may break between its words.
+    expect(out.join(" ").replace(/\s+/g, " ")).toContain(
+      "3 projects, 2026-06-08..2026-06-14 vs 2026-06-01..2026-06-07",
+    );
     expect(insightsRequests()).toBe(0);
   });
 

@@ -7,6 +7,9 @@ import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-f
 import { EARLIEST, IDS } from "./e2e-setup.js";
 import { countRuns, datesOf, flakyRate, runPassRate, runsIn } from "./raw-figures.js";
 
+/** Output as one line of words: export fits its lines to 80 columns, breaking between words. */
+const words = (text: string) => text.replace(/\s+/g, " ");
+
 /**
  * `export`: a workbook for any range the API serves, compared with the equal range before it,
  * checked cell by cell against the emulator's raw runs; and the ranges it must refuse.
@@ -50,7 +53,7 @@ describe("export", () => {
       out,
     ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
+    expect(words(result.stdout)).toContain(
       `wrote ${out}: 3 projects, 2026-11-01..2026-11-14 vs 2026-10-18..2026-10-31`,
     );
 
@@ -116,11 +119,11 @@ describe("export", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     // The emulator's today is Nov 18: ten days, against the ten before them.
-    expect(result.stdout).toContain("2026-11-09..2026-11-18 vs 2026-10-30..2026-11-08");
-    expect(result.stdout).toContain(
+    expect(words(result.stdout)).toContain("2026-11-09..2026-11-18 vs 2026-10-30..2026-11-08");
+    expect(words(result.stdout)).toContain(
       "--to 2026-11-30 is after the last day the API has (2026-11-18)",
     );
-    expect(result.stdout).toContain(
+    expect(words(result.stdout)).toContain(
       "2026-11-18 is today (Europe/Berlin): its figures are partial until the day is over",
     );
     const book = await loadWorkbook(await readFile(out));

@@ -4,7 +4,7 @@ import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
 import { formatHistory } from "../../src/commands/history-table.js";
 import { projectLines } from "../../src/commands/projects-command.js";
-import { storeLine } from "../../src/commands/store-command.js";
+import { storeLines } from "../../src/commands/store-command.js";
 import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
 import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
 import { renderTeamsDigest } from "../../src/destinations/msteams/messages/teams-digest.js";
@@ -268,16 +268,19 @@ describe("names from the API or config, in every destination", () => {
     fc.assert(
       fc.property(nameArb, nameArb, (id, name) => {
         expectPrintable(projectLines([{ id, name }]));
-        expectPrintable([
-          storeLine({
-            projectId: id,
-            filters: JSON.stringify({ branch: name, author: name, tags: [name] }),
-            timezone: name,
-            first: "2026-11-01",
-            last: "2026-11-03",
-            days: 3,
-          }),
-        ]);
+        expectPrintable(
+          storeLines(
+            {
+              projectId: id,
+              filters: JSON.stringify({ branch: name, author: name, tags: [name] }),
+              timezone: name,
+              first: "2026-11-01",
+              last: "2026-11-03",
+              days: 3,
+            },
+            name,
+          ),
+        );
         const at = new Date("2026-11-16T08:00:00Z");
         expectPrintable(
           formatHistory(

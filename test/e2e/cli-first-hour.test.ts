@@ -1,0 +1,110 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
+import { requireBuiltCli, runCli } from "./run-cli.js";
+
+// A first real digest in ten minutes: with only INSIGHTS_API_URL and INSIGHTS_API_KEY set, a
+// newcomer lists the projects, writes a starter config and checks it online, each step telling
+// what it could not check yet rather than refusing.
+
+let emulator: RunningEmulator;
+let dirs: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  requireBuiltCli();
+  emulator = await startEmulator({ today: TODAY, key: API_KEY });
+  dirs = await tempDir();
+});
+afterAll(async () => {
+  await emulator.close();
+  await dirs.remove();
+});
+
+const fits = (text: string) => text.split("\n").every((line) => line.length <= 80);
+
+describe("the first hour", () => {
+  it("projects lists the workspace with only INSIGHTS_API_URL and INSIGHTS_API_KEY, no config file", async () => {
+    const result = await runCli(["projects"], { env: apiEnv(emulator.url), cwd: dirs.dir });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("id       name");
+    expect(lines).toContain(`${IDS.webE2e}  Web E2E`);
+  });
+
+  it("projects with neither a config nor the API variables names both ways to give the API", async () => {
+    const result = await runCli(["projects"], { cwd: dirs.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("INSIGHTS_API_URL");
+    expect(result.stderr).toContain("--config");
+  });
+
+  it("check-config --online with only the API set checks the key and projects, and lists what it skipped", async () => {
+    const path = await writeConfig(
+      dirs.dir,
+      {
+        api: apiSection(),
+        teams: [
+          {
+            name: "t",
+            timezone: "UTC",
+            projects: [{ id: IDS.webE2e }],
+            digests: [
+              { name: "d", schedule: "0 9 * * 1", slack: { channel: "C0123ABCD" } },
+              { name: "m", schedule: "0 9 * * 1", email: { to: ["qa@example.com"] } },
+            ],
+          },
+        ],
+      },
+      "online.yaml",
+    );
+    const result = await runCli(["check-config", "--online", "--config", path], {
+      env: apiEnv(emulator.url),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("insights API: key accepted");
+    expect(result.stdout).toContain("team t: all 1 project found");
+    expect(result.stdout).toContain("Slack: not checked — SLACK_BOT_TOKEN is not set");
+    expect(result.stdout).toContain("Email: not checked — SMTP_URL is not set");
+    expect(fits(result.stdout)).toBe(true);
+  });
+
+  it("init writes a starter config for the workspace's projects that check-config accepts", async () => {
+    const out = join(dirs.dir, "reporter.yaml");
+    const env = apiEnv(emulator.url);
+    const init = await runCli(
+      ["init", "--channel", "#qa", "--out", out, "--timezone", "Europe/Berlin"],
+      { env, cwd: dirs.dir },
+    );
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(out);
+    expect(fits(init.stdout)).toBe(true);
+    const written = parse(await readFile(out, "utf8"));
+    const [team] = written.teams;
+    expect(team.timezone).toBe("Europe/Berlin");
+    expect(team.projects.map((p: { id: string }) => p.id)).toEqual(
+      emulator.projects.map((p) => p.id),
+    );
+    expect(team.digests).toHaveLength(1);
+    expect(team.digests[0].slack.channel).toBe("#qa");
+    expect(team.digests[0].period).toBe("previous_week");
+
+    const check = await runCli(["check-config", "--config", out], { env });
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain("valid — 1 team, 1 digest");
+
+    const again = await runCli(["init", "--channel", "#qa", "--out", out], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already exists");
+  });
+
+  it("init takes the machine's zone when --timezone is not given", async () => {
+    const out = join(dirs.dir, "machine-zone.yaml");
+    const result = await runCli(["init", "--channel", "C0123ABCD", "--out", out], {
+      env: { ...apiEnv(emulator.url), TZ: "America/Chicago" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parse(await readFile(out, "utf8")).teams[0].timezone).toBe("America/Chicago");
+  });
+});
