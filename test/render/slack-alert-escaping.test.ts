@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
+import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
+import { slackLimitProblems } from "../../src/destinations/slack/messages/slack-limits.js";
 import type { SlackMessage } from "../../src/messages.js";
-import { buildAlertNotification } from "../../src/render/alert/alert-notification.js";
-import { slackLimitProblems } from "../../src/render/slack/slack-limits.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { mrkdwnTexts } from "./slack-blocks.js";
 

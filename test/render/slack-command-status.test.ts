@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderTeamStatus } from "../../src/render/slack/slack-command-status.js";
+import { renderTeamStatus } from "../../src/slack-app/slack-command-status.js";
 import type { AlertState } from "../../src/state/ledger.js";
 import type { Silence } from "../../src/state/silences.js";
 import { aTeam } from "../daemon/daemon-harness.js";

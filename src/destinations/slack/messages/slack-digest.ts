@@ -1,25 +1,26 @@
 import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../../messages.js";
+import { comparisonLabel, projectPriorNotes } from "../../../render/comparison-label.js";
+import {
+  digestNews,
+  type NewsLine,
+  newsSentence,
+  newsSummary,
+} from "../../../render/digest-news.js";
+import { formatPeriod, sparkline } from "../../../render/format.js";
+import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
+import { silentTotalsNote } from "../../../render/silent-news.js";
+import { truncateText } from "../../../render/truncate-text.js";
+import { WORST_FIRST_LABEL, worstFirst } from "../../../render/worst-first.js";
 import type {
   AvailableProject,
   ProjectReport,
   Report,
   UnavailableProject,
 } from "../../../report/types.js";
-import { comparisonLabel, projectPriorNotes } from "../../../render/comparison-label.js";
-import { digestNews, type NewsLine, newsSentence, newsSummary } from "../../../render/digest-news.js";
-import { formatPeriod, sparkline } from "../../../render/format.js";
-import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
-import { silentTotalsNote } from "../../../render/silent-news.js";
-import { WORST_FIRST_LABEL, worstFirst } from "../../../render/worst-first.js";
 import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
 import { contextBlock } from "./slack-digest-sections.js";
-import {
-  MESSAGE_TEXT_BUDGET,
-  SLACK_LIMITS,
-  slackTextLength,
-  truncateText,
-} from "./slack-limits.js";
+import { MESSAGE_TEXT_BUDGET, SLACK_LIMITS, slackTextLength } from "./slack-limits.js";
 import { dashboardLinks } from "./slack-links.js";
 import { moreNewsSection, type NewsOptions, newsBlock } from "./slack-news.js";
 import { fieldSections, projectField } from "./slack-project-field.js";

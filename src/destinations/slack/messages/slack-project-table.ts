@@ -1,9 +1,9 @@
 import type { SlackBlock } from "../../../messages.js";
-import type { AvailableProject, TeamTotal } from "../../../report/types.js";
 import { formatCount, formatRate, sparkline } from "../../../render/format.js";
+import { truncateText } from "../../../render/truncate-text.js";
+import type { AvailableProject, TeamTotal } from "../../../report/types.js";
 import { plainName } from "./escape-mrkdwn.js";
 import { deltaCue } from "./slack-delta-cue.js";
-import { truncateText } from "./slack-limits.js";
 
 const EMPTY = "\u2014";
 const NAME_CHARS = 40;
