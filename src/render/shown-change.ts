@@ -12,7 +12,7 @@ const MINUS = "\u2212";
 export interface ShownChange {
   before: string;
   after: string;
-  /** "+0.6 pp", "−8%", "(was 0)", "±0.0 pp". */
+  /** "+0.6 pp", "−8%", "±0.0 pp"; "" from a prior of 0. */
   delta: string;
 }
 
@@ -70,7 +70,8 @@ function amountChange(
   currentShown: number,
 ): ShownChange {
   const diff = currentShown - priorShown;
-  if (priorShown === 0) return { before, after, delta: diff === 0 ? "\u00b10" : "(was 0)" };
+  // From 0 there is no percent: "0 → 5" says the change itself.
+  if (priorShown === 0) return { before, after, delta: diff === 0 ? "\u00b10" : "" };
   return { before, after, delta: `${signed((diff / priorShown) * 100, 0)}%` };
 }
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { SlackMessage } from "../../src/messages.js";
-import { escapeMrkdwn, mrkdwnLink, plainName } from "../../src/destinations/slack/messages/escape-mrkdwn.js";
+import {
+  escapeMrkdwn,
+  mrkdwnLink,
+  plainName,
+} from "../../src/destinations/slack/messages/escape-mrkdwn.js";
 import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
+import type { SlackMessage } from "../../src/messages.js";
 import { checkoutReport, LOOKBACK_NOTE } from "./report-fixture.js";
 import { headerText, mrkdwnTexts, tableRows } from "./slack-blocks.js";
 
