@@ -77,10 +77,12 @@ export function projectLines(
     "Project".length,
     ...rows.map((p) => visibleLength(printableText(p.name || p.projectId))),
   );
+  // A week of sparkline is worth more than a fourth figure that is not news.
+  const trendRoom = days > 1 ? Math.min(days, 7) : 0;
   let columns = tableColumns(rows, tableFigures(news), layout);
   for (
     let max = columns.length - 1;
-    max >= 1 && fixedWidth(columns) + MIN_NAME > layout.width;
+    max >= 1 && fixedWidth(columns) + MIN_NAME + trendRoom > layout.width;
     max--
   ) {
     columns = tableColumns(rows, tableFigures(news, max), layout);
