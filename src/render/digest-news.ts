@@ -1,6 +1,16 @@
-import type { AvailableProject, FiringAlert, Report } from "../report/types.js";
+import { DEFAULT_RULES, MIN_CHANGE_PCT } from "../report/deltas.js";
+import type {
+  AmountDelta,
+  AmountFigure,
+  AvailableProject,
+  FiringAlert,
+  RateDelta,
+  RateFigure,
+  Report,
+} from "../report/types.js";
 import { deltaView, deltaWords } from "./delta-view.js";
-import { formatPp, formatRate } from "./format.js";
+import { formatRate } from "./format.js";
+import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
 
 // What a digest says first, decided once for every renderer (Slack text and first block, the
@@ -18,7 +28,7 @@ export const NEWS_TITLE = "What changed";
 /** The words of a day without news. */
 export const NO_NEWS = "No significant change";
 
-export type NewsKind = "silent" | "alert" | "unavailable" | "worse" | "better";
+export type NewsKind = "silent" | "alert" | "unavailable" | "worse" | "better" | "changed";
 
 /** One line of news: a project (or the team) and what happened to it. */
 export interface NewsLine {
@@ -28,8 +38,12 @@ export interface NewsLine {
   name: string;
   /** What follows the name, with its separator: ": flaky rate 0.3% → 9.0% (+8.7 pp, worse)". */
   what: string;
-  /** bad news may mention the project's owners; good news never does. */
-  tone: "bad" | "good";
+  /** The line in a few words, for a mail's subject: "Payments UI failed tests 10 → 80". */
+  short: string;
+  /** The figure a change line is about; absent for silent, alert and unavailable lines. */
+  figure?: NewsFigure;
+  /** Bad news mentions and copies the project's owners; good and neutral news never do. */
+  tone: "bad" | "good" | "neutral";
 }
 
 export interface DigestNews {
@@ -52,6 +66,7 @@ export function digestNews(report: Report): DigestNews {
       projectId: n.projectId,
       name: n.name,
       what: ` ${n.what}`,
+      short: `${n.name} had no runs`,
       tone: "bad" as const,
     })),
     ...[...report.alerts].sort(bySeverity).map((a) => alertLine(a, names)),
@@ -63,6 +78,7 @@ export function digestNews(report: Report): DigestNews {
               projectId: p.projectId,
               name: p.name,
               what: ` (${p.projectId}) ${UNAVAILABLE_WORDS}`,
+              short: `${p.name} could not be fetched`,
               tone: "bad" as const,
             },
           ]
@@ -98,6 +114,11 @@ export function newsSentence(line: NewsLine): string {
   return `${line.name}${line.what}`;
 }
 
+/** What a subject ends with: the first line of news in few words, or "no significant change". */
+export function newsVerdict(news: DigestNews): string {
+  return news.lines[0]?.short ?? NO_NEWS.toLowerCase();
+}
+
 /** "and 2 more", or "" when every line is shown. */
 export function moreWords(news: DigestNews): string {
   return news.more > 0 ? `and ${news.more} more` : "";
@@ -113,64 +134,118 @@ export function newsSummary(news: DigestNews, sentence = newsSentence): string {
   return [...news.shown.map(sentence), ...(more ? [more] : []), news.figures].join("; ");
 }
 
-const FIGURE_WORDS = { flakyRate: "flaky rate", runPassRate: "run pass rate" } as const;
+/** Every figure a digest colours, in words, in the order ties between equal changes are read. */
+export const NEWS_FIGURES = [
+  "runPassRate",
+  "flakyRate",
+  "testsFailed",
+  "testsTimedOut",
+  "testPassRate",
+  "meanRunDurationMs",
+  "runs",
+  "tests",
+] as const satisfies readonly (RateFigure | AmountFigure)[];
+
+export type NewsFigure = (typeof NEWS_FIGURES)[number];
+
+/** How a figure is named in a news line and a subject. */
+export const FIGURE_WORDS: Record<NewsFigure, string> = {
+  runPassRate: "run pass rate",
+  flakyRate: "flaky rate",
+  testsFailed: "failed tests",
+  testsTimedOut: "timed-out tests",
+  testPassRate: "test pass rate",
+  meanRunDurationMs: "mean run duration",
+  runs: "runs",
+  tests: "test results",
+};
 
 interface Change {
   line: NewsLine;
   size: number;
+  order: number;
 }
 
-// Worse before better, then the larger change first; ties by name, the same on every run.
 type Changed = Pick<AvailableProject, "name" | "silent" | "current" | "prior" | "deltas"> & {
   projectId: string | null;
 };
 
+/**
+ * Every figure that is news, for the team and each project: exactly those the delta view calls
+ * `worse`, `better` or `changed` (what every renderer colours or marks with an arrow), so nothing
+ * coloured is ever left out of the news. The order, after silent projects, alerts and projects
+ * not fetched: worse, then better, then changed (runs and test results, neither good nor bad);
+ * within each, the larger change first, measured in news thresholds so rates and counts compare
+ * (a rate's change in steps of 0.5 pp, the default `min_change_pp`; a count's or duration's in
+ * steps of 10%; a count up from 0 counts as the largest); ties by name, then figure, the same on
+ * every run.
+ */
 function changeLines(projects: readonly Changed[]): NewsLine[] {
   const changes: Change[] = [];
   for (const project of projects) {
     if (project.silent) continue;
-    for (const figure of ["flakyRate", "runPassRate"] as const) {
+    NEWS_FIGURES.forEach((figure, order) => {
       const delta = project.deltas[figure];
       const current = project.current[figure];
       const prior = project.prior?.[figure];
       if (delta.kind !== "change" || current === null || prior === null || prior === undefined)
-        continue;
+        return;
       const verdict = deltaView(figure, delta).verdict;
-      if (verdict !== "worse" && verdict !== "better") continue;
-      const what = `: ${FIGURE_WORDS[figure]} ${formatRate(prior)} \u2192 ${formatRate(current)} (${formatPp(delta.pp)}, ${verdict})`;
+      if (verdict !== "worse" && verdict !== "better" && verdict !== "changed") return;
+      const shown = shownChange(figure, prior, current);
+      const words = [shown.delta, verdict === "changed" ? "" : verdict].filter((w) => w !== "");
+      const judged = words.length === 0 ? "" : ` (${words.join(", ")})`;
       changes.push({
         line: {
           kind: verdict,
           projectId: project.projectId,
           name: project.name,
-          what,
-          tone: verdict === "worse" ? "bad" : "good",
+          figure,
+          what: `: ${FIGURE_WORDS[figure]} ${shown.before} \u2192 ${shown.after}${judged}`,
+          short: `${project.name} ${FIGURE_WORDS[figure]} ${shown.before} \u2192 ${shown.after}`,
+          tone: verdict === "worse" ? "bad" : verdict === "better" ? "good" : "neutral",
         },
-        size: Math.round(Math.abs(delta.pp) * 10) / 10,
+        size: changeSize(delta),
+        order,
       });
-    }
+    });
   }
-  const rank = (c: Change) => (c.line.kind === "worse" ? 0 : 1);
+  const rank = { worse: 0, better: 1, changed: 2 } as const;
+  const rankOf = (c: Change) => rank[c.line.kind as keyof typeof rank];
   return changes
     .sort(
       (a, b) =>
-        rank(a) - rank(b) ||
+        rankOf(a) - rankOf(b) ||
         b.size - a.size ||
         byText(a.line.name, b.line.name) ||
-        byText(a.line.what, b.line.what),
+        a.order - b.order,
     )
     .map((c) => c.line);
+}
+
+/** A change in news thresholds, rounded so float noise never reorders equal-looking changes. */
+function changeSize(delta: RateDelta | AmountDelta): number {
+  if (delta.kind !== "change") return 0;
+  const steps =
+    "pp" in delta
+      ? Math.abs(delta.pp) / DEFAULT_RULES.minChangePp
+      : delta.pct === null
+        ? Number.POSITIVE_INFINITY
+        : Math.abs(delta.pct) / MIN_CHANGE_PCT;
+  return Number.isFinite(steps) ? Math.round(steps * 100) / 100 : steps;
 }
 
 function alertLine(alert: FiringAlert, names: Map<string, string>): NewsLine {
   const name = alert.projectId === null ? "Team" : (names.get(alert.projectId) ?? alert.projectId);
   const metric = alert.metricName ?? alert.alert;
   const side = alert.direction ?? "above";
+  const what = `${metric} ${formatRate(alert.value)} \u2014 ${side} ${alert.severity} ${thresholdWords(alert.threshold)}`;
   return {
     kind: "alert",
     projectId: alert.projectId,
     name,
-    what: ` ${metric} ${formatRate(alert.value)} \u2014 ${side} ${alert.severity} ${thresholdWords(alert.threshold)}`,
+    what: ` ${what}`,
+    short: `${name} ${what}`,
     tone: "bad",
   };
 }

@@ -1,20 +1,29 @@
 import type { AvailableProject } from "../report/types.js";
-import { deltaView } from "./delta-view.js";
+import type { DigestNews } from "./digest-news.js";
 
 /** How the project lists are ordered, in words for the reader. */
 export const WORST_FIRST_LABEL = "needs attention first";
 
 /**
- * Projects that need attention first, so a list cut short keeps them: silent projects, then
- * the largest significant worsening of run pass rate or flaky rate (a −22 pp drop is never
- * below the cut just because its flaky rate is low), then highest flaky rate, then lowest run
- * pass rate; projects without data last; ties by name, then id, the same order on every run.
+ * Projects that need attention first, so a list cut short keeps them: in the order the news
+ * names their first bad news (silent, alert firing, then the worst change of any figure the
+ * digest colours, counts included), then the rest by highest flaky rate, then lowest run pass
+ * rate; projects without data last; ties by name, then id, the same order on every run.
  */
-export function worstFirst(projects: readonly AvailableProject[]): AvailableProject[] {
+export function worstFirst(
+  projects: readonly AvailableProject[],
+  news: DigestNews,
+): AvailableProject[] {
+  const firstBad = new Map<string, number>();
+  news.lines.forEach((line, i) => {
+    if (line.tone === "bad" && line.projectId !== null && !firstBad.has(line.projectId))
+      firstBad.set(line.projectId, i);
+  });
+  const rank = (p: AvailableProject) => firstBad.get(p.projectId) ?? Number.POSITIVE_INFINITY;
   return [...projects].sort(
     (a, b) =>
       Number(b.silent) - Number(a.silent) ||
-      worsening(b) - worsening(a) ||
+      ascending(rank(a), rank(b)) ||
       descending(a.current.flakyRate, b.current.flakyRate) ||
       descending(negate(a.current.runPassRate), negate(b.current.runPassRate)) ||
       byText(a.name, b.name) ||
@@ -22,16 +31,8 @@ export function worstFirst(projects: readonly AvailableProject[]): AvailableProj
   );
 }
 
-/** The project's largest worsening in pp that is news (the delta view's `worse`), else 0. */
-export function worsening(project: AvailableProject): number {
-  let worst = 0;
-  for (const figure of ["runPassRate", "flakyRate"] as const) {
-    const delta = project.deltas[figure];
-    if (delta.kind !== "change" || deltaView(figure, delta).verdict !== "worse") continue;
-    // Rounded to the tenth shown, so float noise never reorders equal-looking drops.
-    worst = Math.max(worst, Math.round(Math.abs(delta.pp) * 10) / 10);
-  }
-  return worst;
+function ascending(a: number, b: number): number {
+  return a === b ? 0 : a < b ? -1 : 1;
 }
 
 function negate(value: number | null): number | null {

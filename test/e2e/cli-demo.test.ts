@@ -114,6 +114,25 @@ describe("demo", () => {
     expect(result.stdout).toContain("*.teams.json");
   });
 
+  it("never opens a digest with No significant change above a red figure: the platform digest names its failed tests", async () => {
+    const files = (await readdir(out)).filter(
+      (f) => f.endsWith(".slack.json") && !f.includes(".alert."),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const { text, blocks } = JSON.parse(await readFile(join(out, file), "utf8"));
+      const first = JSON.stringify(blocks[0]);
+      if (JSON.stringify(blocks).includes("\u{1F534}")) {
+        expect(first, file).not.toContain("No significant change");
+        expect(text, file).not.toContain("No significant change");
+      }
+    }
+    const key = keyOf("platform", "rolling-week");
+    const { text, blocks } = JSON.parse(await readFile(join(out, `${key}.slack.json`), "utf8"));
+    expect(text).toMatch(/Team: failed tests [\d,]+ \u2192 [\d,]+ \(\+\d+%, worse\)/);
+    expect(JSON.stringify(blocks[0])).toContain("failed tests");
+  });
+
   it("exits 0 with nothing on stderr", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe("");

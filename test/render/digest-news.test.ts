@@ -124,7 +124,14 @@ describe("digestNews", () => {
     );
     expect(
       newsSentence(
-        news.shown[0] ?? { kind: "alert", projectId: null, name: "", what: "", tone: "bad" },
+        news.shown[0] ?? {
+          kind: "alert",
+          projectId: null,
+          name: "",
+          what: "",
+          short: "",
+          tone: "bad",
+        },
       ),
     ).toBe("flows run pass rate 80.0% \u2014 below warn 90%");
   });

@@ -6,6 +6,7 @@ import {
 import { COLOURS, escapeHtml } from "../../src/destinations/email/messages/email-html.js";
 import { fitEmailToSize } from "../../src/destinations/email/messages/fit-email-to-size.js";
 import type { Report } from "../../src/report/types.js";
+import { checkoutReport, quietTotal } from "./report-fixture.js";
 import { HOSTILE_NAME, HTML_NAME, sampleReport, syntheticReport } from "./workbook-fixture.js";
 
 const KEY = "checkout.weekly.2026-11-09";
@@ -42,8 +43,16 @@ describe("digestSubject", () => {
       "[Checkout squad] weekly test insights · Dec 29, 2026 – Jan 4, 2027",
     ],
   ])("names team, digest and the period %o", (current, digest, subject) => {
+    // Then the verdict: the first line of news.
     expect(digestSubject({ ...report, digest, periods: { ...report.periods, current } })).toBe(
-      subject,
+      `${subject} \u00b7 Web E2E flaky-rate 5.2% \u2014 above critical 5%`,
+    );
+  });
+
+  it("ends with no significant change on a day without news", () => {
+    const quiet = quietTotal(checkoutReport({ projects: [], alerts: [] }));
+    expect(digestSubject(quiet)).toMatch(
+      / \u00b7 Nov 9 \u2013 15, 2026 \u00b7 no significant change$/,
     );
   });
 
@@ -100,7 +109,7 @@ describe("renderDigestEmail HTML", () => {
       "<b>Legacy &lt;API&gt;</b> (legacy1) could not be fetched — the team figures leave it out",
     );
     expect(body).toContain("<b>Web E2E</b>: flaky rate 2.0% → 4.6% (+2.6 pp, worse)");
-    expect(body).toContain("… and 3 more under What changed below");
+    expect(body).toContain("… and 9 more under What changed below");
     expect(body).toContain("What changed (continued)");
     expect(body).toContain("<b>Web E2E</b>: run pass rate 84.6% → 95.5% (+10.9 pp, better)");
     expect(body).not.toContain("Biggest worsenings");
@@ -152,7 +161,7 @@ describe("renderDigestEmail HTML", () => {
       { key: KEY },
     );
     expect(html.match(/<tr valign="top"/g)?.length).toBe(8); // the 8 headline figures
-    expect(html.match(/>Run pass rate<\/span>/g)?.length).toBe(50); // a block per listed project
+    expect(html.match(/>Run pass<\/span>/g)?.length).toBe(50); // a block per listed project
     expect(html).toContain("30 more projects are not listed here");
     expect(text).toContain("30 more projects are not listed here");
     expect(Buffer.byteLength(html)).toBeLessThan(102_000);

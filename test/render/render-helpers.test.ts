@@ -2,9 +2,16 @@ import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/periods/calendar-date.js";
 import type { PeriodPair } from "../../src/periods/types.js";
 import { comparisonLabel, projectPriorNotes } from "../../src/render/comparison-label.js";
+import { digestNews } from "../../src/render/digest-news.js";
 import { atZone, sparkline } from "../../src/render/format.js";
 import { worstFirst } from "../../src/render/worst-first.js";
-import { checkoutReport, LOOKBACK_NOTE, project } from "./report-fixture.js";
+import type { AvailableProject } from "../../src/report/types.js";
+import { checkoutReport, LOOKBACK_NOTE, project, quietTotal } from "./report-fixture.js";
+
+/** The news of a quiet team of these projects, which orders them. */
+function newsOf(projects: AvailableProject[]) {
+  return digestNews(quietTotal(checkoutReport({ projects, alerts: [] })));
+}
 
 describe("comparisonLabel", () => {
   const pair = (
@@ -145,7 +152,7 @@ describe("worstFirst", () => {
       project({ id: "b-tie", current: counts(10, 5), prior: null }),
       project({ id: "a-tie", current: counts(10, 5), prior: null }),
     ];
-    expect(worstFirst(projects).map((p) => p.projectId)).toEqual([
+    expect(worstFirst(projects, newsOf(projects)).map((p) => p.projectId)).toEqual([
       "flaky",
       "a-tie",
       "b-tie",
@@ -169,7 +176,7 @@ describe("worstFirst", () => {
         silent: true,
       }),
     ];
-    expect(worstFirst(projects).map((p) => p.projectId)).toEqual([
+    expect(worstFirst(projects, newsOf(projects)).map((p) => p.projectId)).toEqual([
       "stopped",
       "dropped",
       "flaky",

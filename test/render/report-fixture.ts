@@ -407,10 +407,14 @@ export function manyProjectsReport(n: number): Report {
   return { ...base, projects, total: { ...base.total, excluded } };
 }
 
-/** The report with its team total's rate changes all chance (≈): no team news. */
+/** The report with its team total's changes all chance (≈), rates and counts: no team news. */
 export function quietTotal(report: Report): Report {
   const { current, prior } = report.total;
   if (prior === null) return report;
   const deltas = deltasBetween(current, prior, ["runPassRate", "testPassRate", "flakyRate"]);
+  for (const figure of AMOUNTS) {
+    const delta = deltas[figure];
+    if (delta.kind === "change") deltas[figure] = { ...delta, significant: false };
+  }
   return { ...report, total: { ...report.total, deltas } };
 }

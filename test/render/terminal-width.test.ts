@@ -45,12 +45,16 @@ describe("preview at 80 columns, measured by a terminal", () => {
     const text = renderTerminalReport(report, { color: false, width: 80 });
     const { rows, wrapped } = await showIn80Columns(text);
     expect(wrapped).toEqual([]);
-    // The CJK row's runs column ends where the heading's "Runs" ends, as a terminal shows it.
     const head = rows.find((r) => r.join("").trimStart().startsWith("Project ")) ?? [];
-    const cjk = rows.find((r) => r.join("").includes("決済フロー")) ?? [];
+    // Its table row, not the news lines that name it.
+    const cjk = rows.find((r) => r.join("").startsWith("  決済フロー")) ?? [];
     expect(cjk.join("")).toContain("\u2026");
-    const runsEnd = head.join("").indexOf("Runs") + "Runs".length; // the heading is all narrow
-    expect(cjk.slice(runsEnd - 3, runsEnd).join("")).toBe("100");
+    // The CJK row's run pass rate ends where the heading's "Run pass" ends, as a terminal shows it.
+    const headText = head.join("");
+    const label = headText.trim().split(/ {2,}/)[1] ?? "";
+    const end = headText.indexOf(label) + label.length; // the heading is all narrow
+    expect(label).toBe("Run pass");
+    expect(cjk.slice(end - 5, end).join("")).toBe("90.0%");
   });
 });
 
@@ -67,8 +71,8 @@ describe("preview's project names", () => {
     expect(wrapped).toEqual([]);
     const head =
       rows.map((r) => r.join("")).find((r) => r.trimStart().startsWith("Project ")) ?? "";
-    // Two spaces of indent, the names, two spaces of gap, then the runs right-aligned in 7.
-    expect(head.indexOf("Runs")).toBe(2 + Math.max(longest, "Project".length) + 2 + 7 - 4);
+    // Two spaces of indent, the names, two spaces of gap, then the first figure's heading.
+    expect(head.indexOf("Run pass")).toBe(2 + Math.max(longest, "Project".length) + 2);
   });
 });
 

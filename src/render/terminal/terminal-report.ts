@@ -36,14 +36,17 @@ const HANGING = INDENT.repeat(2);
  */
 export function renderTerminalReport(report: Report, options: TerminalOptions): string {
   const layout: TerminalLayout = { color: options.color, width: options.width ?? DEFAULT_WIDTH };
-  const available = worstFirst(report.projects.filter((p) => p.status === "ok"));
   const news = digestNews(report);
+  const available = worstFirst(
+    report.projects.filter((p) => p.status === "ok"),
+    news,
+  );
   const sections = [
     // The first line is the verdict, as in every other renderer.
     newsLines(news, news.shown, layout),
     heading(report, layout),
     headline(report, layout),
-    projectLines(available, layout, report.total),
+    projectLines(available, layout, report.total, news),
     moreNewsLines(news, layout),
   ];
   const text = sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n"));
@@ -92,6 +95,7 @@ const MARK: Record<NewsLine["kind"], string> = {
   unavailable: "!",
   worse: "!",
   better: "\u2713",
+  changed: "\u00b7",
 };
 
 function daysLabel(period: Period): string {

@@ -2,6 +2,7 @@ import { comparisonLabel, projectPriorNotes } from "../../../render/comparison-l
 import { type DigestNews, digestNews } from "../../../render/digest-news.js";
 import { formatPeriod } from "../../../render/format.js";
 import { silentTotalsNote } from "../../../render/silent-news.js";
+import { type TableFigure, tableFigures } from "../../../render/table-figures.js";
 import { worstFirst } from "../../../render/worst-first.js";
 import type { AvailableProject, Report } from "../../../report/types.js";
 
@@ -18,6 +19,8 @@ export interface DigestContent {
   /** Said first: silent projects, firing alerts, projects not fetched, significant changes. */
   news: DigestNews;
   projects: AvailableProject[];
+  /** The figures each project shows: those that are news first, at most four (`tableFigures`). */
+  columns: TableFigure[];
   hiddenProjects: number;
   notes: string[];
 }
@@ -27,8 +30,10 @@ export function digestContent(
   report: Report,
   options: { maxProjects?: number } = {},
 ): DigestContent {
+  const news = digestNews(report);
   const available = worstFirst(
     report.projects.filter((p): p is AvailableProject => p.status === "ok"),
+    news,
   );
   const max = Math.max(0, options.maxProjects ?? DEFAULT_MAX_PROJECTS);
   const notes = [
@@ -43,8 +48,9 @@ export function digestContent(
   return {
     title: `${report.team.title} \u2014 ${report.digest} test insights`,
     periodLine: `${formatPeriod(report.periods.current)} \u00b7 ${report.team.timezone} \u00b7 ${comparisonLabel(report.periods)}`,
-    news: digestNews(report),
+    news,
     projects: available.slice(0, max),
+    columns: tableFigures(news),
     hiddenProjects: Math.max(0, available.length - max),
     notes,
   };

@@ -1,14 +1,17 @@
 import {
   type DigestNews,
+  digestNews,
   moreWords,
   NEWS_TITLE,
   type NewsLine,
   NO_NEWS,
   newsSummary,
+  newsVerdict,
 } from "../../../render/digest-news.js";
-import { formatCount, formatDuration, formatPeriod, formatRate } from "../../../render/format.js";
+import { formatPeriod } from "../../../render/format.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
 import { projectUrl } from "../../../render/project-links.js";
+import type { TableFigure } from "../../../render/table-figures.js";
 import { WORST_FIRST_LABEL } from "../../../render/worst-first.js";
 import type { AvailableProject, Report } from "../../../report/types.js";
 import { chartsHtml, chartsText, type EmailChart } from "./email-charts.js";
@@ -61,7 +64,7 @@ export function renderDigestEmail(report: Report, options: DigestEmailOptions): 
   const content = digestContent(report, options);
   const charts = options.charts ?? [];
   return {
-    subject: digestSubject(report),
+    subject: digestSubject(report, content.news),
     html: digestHtml(report, content, options.key, options.workbook ?? null, charts),
     text: digestText(
       report,
@@ -87,9 +90,12 @@ export function ownersCc(
   return [...cc];
 }
 
-/** "[Checkout squad] daily test insights · Nov 15, 2026". */
-export function digestSubject(report: Report): string {
-  const subject = `[${report.team.title}] ${report.digest} test insights \u00b7 ${formatPeriod(report.periods.current)}`;
+/**
+ * "[Checkout squad] daily test insights · Nov 15, 2026 · Payments UI failed tests 10 → 80": the
+ * subject ends with the verdict, the first line of news (or "no significant change").
+ */
+export function digestSubject(report: Report, news: DigestNews = digestNews(report)): string {
+  const subject = `[${report.team.title}] ${report.digest} test insights \u00b7 ${formatPeriod(report.periods.current)} \u00b7 ${newsVerdict(news)}`;
   return subject.replace(/[\r\n\t]+/g, " ");
 }
 
@@ -120,7 +126,7 @@ function digestHtml(
     ...chartsHtml(charts),
     ...moreNewsHtml(content.news),
     headingHtml(`Projects (${WORST_FIRST_LABEL})`),
-    ...content.projects.map((p, i) => projectBlock(p, report.dashboardUrl, i)),
+    ...content.projects.map((p, i) => projectBlock(p, content.columns, report.dashboardUrl, i)),
     ...(content.hiddenProjects > 0
       ? [
           paragraphHtml(
@@ -149,7 +155,7 @@ function digestHtml(
   return [
     "<!DOCTYPE html>",
     '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(digestSubject(report))}</title></head>`,
+    `<title>${escapeHtml(digestSubject(report, content.news))}</title></head>`,
     `<body style="margin:0;padding:0;background:${COLOURS.muted};">`,
     // Inbox preview text: hidden in the body, shown by Gmail and Outlook beside the subject.
     `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(preheader(content))}</div>`,
@@ -184,36 +190,24 @@ function headlineTable(report: Report): string {
 }
 
 /**
- * One project as a name line over a row of figures that wrap: five side by side on a desktop,
- * two or three a line on a phone. Inline-block cells stack by themselves, with no media query
- * (which Outlook and some Gmail apps ignore) and only inline styles.
+ * One project as a name line over a row of its figures (those that are news in this digest
+ * first, at most four) that wrap: side by side on a desktop, two a line on a phone.
+ * Inline-block cells stack by themselves, with no media query (which Outlook and some Gmail apps
+ * ignore) and only inline styles.
  */
-function projectBlock(p: AvailableProject, dashboardUrl: string | null, index: number): string {
+function projectBlock(
+  p: AvailableProject,
+  columns: readonly TableFigure[],
+  dashboardUrl: string | null,
+  index: number,
+): string {
   const figure = (label: string, value: string, delta: string) =>
     `<div style="display:inline-block;vertical-align:top;width:118px;padding:2px 0 4px;${FONT}font-size:13px;"><span style="font-size:11px;color:${COLOURS.neutral};">${label}</span><br><b>${escapeHtml(value)}</b>${delta ? ` <small>${delta}</small>` : ""}</div>`;
-  const figures = [
-    figure("Runs", formatCount(p.current.runs), deltaHtml("runs", p.deltas.runs)),
-    figure(
-      "Run pass rate",
-      formatRate(p.current.runPassRate),
-      deltaHtml("runPassRate", p.deltas.runPassRate),
-    ),
-    figure(
-      "Flaky rate",
-      formatRate(p.current.flakyRate),
-      deltaHtml("flakyRate", p.deltas.flakyRate),
-    ),
-    figure(
-      "Failed tests",
-      formatCount(p.current.testsFailed),
-      deltaHtml("testsFailed", p.deltas.testsFailed),
-    ),
-    figure(
-      "Mean run",
-      formatDuration(p.current.meanRunDurationMs),
-      deltaHtml("meanRunDurationMs", p.deltas.meanRunDurationMs),
-    ),
-  ].join("");
+  const figures = columns
+    .map((c) =>
+      figure(escapeHtml(c.label), c.value(p.current), deltaHtml(c.figure, p.deltas[c.figure])),
+    )
+    .join("");
   const stripe = index % 2 === 1 ? `background:${COLOURS.muted};` : "";
   const name = `<b>${linkHtml(p.name, projectUrl(dashboardUrl, p.projectId))}</b> <span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`;
   return `<tr><td style="padding:6px 24px;${FONT}font-size:13px;color:${COLOURS.text};${stripe}">${name}<br>${figures}</td></tr>`;
@@ -228,7 +222,7 @@ function newsHtml(news: DigestNews, lines: readonly NewsLine[], style = ""): str
     );
   }
   const items = lines.map((line) => {
-    const colour = line.tone === "bad" ? COLOURS.bad : COLOURS.good;
+    const colour = COLOURS[line.tone];
     return `<span style="color:${colour};">${MARK[line.kind]}</span> <b>${escapeHtml(line.name)}</b>${escapeHtml(line.what)}`;
   });
   if (lines === news.shown && news.more > 0) {
@@ -251,4 +245,5 @@ const MARK: Record<NewsLine["kind"], string> = {
   unavailable: "&#9888;&#65039;",
   worse: "&#9679;",
   better: "&#9679;",
+  changed: "&#8226;",
 };

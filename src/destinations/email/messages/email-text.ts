@@ -1,11 +1,11 @@
 import { moreWords, NEWS_TITLE, NO_NEWS, newsSentence } from "../../../render/digest-news.js";
-import { formatCount, formatDuration, formatRate } from "../../../render/format.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
+import type { TableFigure } from "../../../render/table-figures.js";
 import { WORST_FIRST_LABEL } from "../../../render/worst-first.js";
 import type { AvailableProject, Report } from "../../../report/types.js";
 import type { DigestContent } from "./email-content.js";
 
-const MARK = { bad: "!", good: "\u2713" } as const;
+const MARK = { bad: "!", good: "\u2713", neutral: "\u00b7" } as const;
 
 import { emailDeltaText } from "./email-html.js";
 
@@ -50,7 +50,7 @@ export function digestText(
   }
 
   lines.push("", `Projects (${WORST_FIRST_LABEL})`);
-  for (const project of content.projects) lines.push(...projectLines(project));
+  for (const project of content.projects) lines.push(...projectLines(project, content.columns));
   if (content.hiddenProjects > 0) {
     lines.push(
       `  ${content.hiddenProjects} more projects are not listed here; the workbook export lists every project.`,
@@ -65,14 +65,11 @@ export function digestText(
   return `${lines.join("\n")}\n`;
 }
 
-function projectLines(p: AvailableProject): string[] {
+function projectLines(p: AvailableProject, columns: readonly TableFigure[]): string[] {
   const with_ = (value: string, change: string) => (change ? `${value} (${change})` : value);
-  return [
-    `  ${p.name} (${p.projectId})`,
-    `    runs ${with_(formatCount(p.current.runs), emailDeltaText("runs", p.deltas.runs))}` +
-      ` \u00b7 run pass rate ${with_(formatRate(p.current.runPassRate), emailDeltaText("runPassRate", p.deltas.runPassRate))}` +
-      ` \u00b7 flaky rate ${with_(formatRate(p.current.flakyRate), emailDeltaText("flakyRate", p.deltas.flakyRate))}` +
-      ` \u00b7 failed tests ${formatCount(p.current.testsFailed)}` +
-      ` \u00b7 mean run ${formatDuration(p.current.meanRunDurationMs)}`,
-  ];
+  const figures = columns.map(
+    (c) =>
+      `${c.label.toLowerCase()} ${with_(c.value(p.current), emailDeltaText(c.figure, p.deltas[c.figure]))}`,
+  );
+  return [`  ${p.name} (${p.projectId})`, `    ${figures.join(" \u00b7 ")}`];
 }

@@ -4,6 +4,7 @@ import { digestNews, newsSummary } from "../../../render/digest-news.js";
 import { formatPeriod, plural, sparkline } from "../../../render/format.js";
 import { linksPerProject, projectDashboardUrl } from "../../../render/project-links.js";
 import { silentTotalsNote } from "../../../render/silent-news.js";
+import { tableFigures } from "../../../render/table-figures.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../../../render/worst-first.js";
 import type { AvailableProject, ProjectReport, Report } from "../../../report/types.js";
@@ -35,7 +36,7 @@ const LINK_LABEL_CHARS = 40;
  * that do not fit Teams' 28 KB say how many more there are and where to read them.
  */
 export function renderTeamsDigest(report: Report, options: TeamsDigestOptions = {}): TeamsMessage {
-  const available = worstFirst(report.projects.filter(isAvailable));
+  const available = worstFirst(report.projects.filter(isAvailable), digestNews(report));
   const wanted = Math.floor(options.maxProjects ?? DEFAULT_PROJECTS);
   const render = (shown: number) => card(report, available, shown, options);
   // Long names and many alerts can crowd the card: the most projects that still fit 28 KB.
@@ -90,7 +91,7 @@ function card(
             ],
             { separator: true },
           ),
-          projectRows(listed, report.total),
+          projectRows(listed, report.total, tableFigures(news)),
         ]
       : []),
     ...(hidden > 0 ? [richText([moreProjectsWords(hidden, options)], { spacing: "small" })] : []),

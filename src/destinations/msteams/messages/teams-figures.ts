@@ -1,7 +1,7 @@
 import type { CardElement } from "../../../messages.js";
 import { deltaView, deltaWords, toneOf } from "../../../render/delta-view.js";
-import { formatCount, formatRate } from "../../../render/format.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
+import type { TableFigure } from "../../../render/table-figures.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import type {
   AmountDelta,
@@ -47,16 +47,21 @@ export function teamFigures(total: TeamTotal): CardElement {
   return table(["Team", "This period", "Change"], rows);
 }
 
-/** A row per project (the team's first): runs, run pass rate and flaky rate, each with its change. */
-export function projectRows(projects: readonly AvailableProject[], team: TeamTotal): CardElement {
+/**
+ * A row per project (the team's first): the table's figures (those that are news in this
+ * digest, at most four: `tableFigures`), each with its change.
+ */
+export function projectRows(
+  projects: readonly AvailableProject[],
+  team: TeamTotal,
+  columns: readonly TableFigure[],
+): CardElement {
   const named = [{ ...team, name: "Team", projectId: "team" }, ...projects];
   const rows = named.map((p, i) => [
     [richText([{ text: truncateText(p.name || p.projectId, NAME_CHARS), bold: i === 0 }])],
-    valueCell(formatCount(p.current.runs), deltaRun("runs", p.deltas.runs)),
-    valueCell(formatRate(p.current.runPassRate), deltaRun("runPassRate", p.deltas.runPassRate)),
-    valueCell(formatRate(p.current.flakyRate), deltaRun("flakyRate", p.deltas.flakyRate)),
+    ...columns.map((c) => valueCell(c.value(p.current), deltaRun(c.figure, p.deltas[c.figure]))),
   ]);
-  return table(["Project", "Runs", "Run pass", "Flaky"], rows);
+  return table(["Project", ...columns.map((c) => c.label)], rows);
 }
 
 // The change under the value, so four columns fit a phone.

@@ -25,6 +25,7 @@ const MARK: Record<NewsLine["kind"], string> = {
   unavailable: "\u26A0\uFE0F",
   worse: "\u{1F534}",
   better: "\u{1F7E2}",
+  changed: "\u2022",
 };
 
 const COLOUR: Record<NewsLine["kind"], CardColour> = {
@@ -33,6 +34,7 @@ const COLOUR: Record<NewsLine["kind"], CardColour> = {
   unavailable: "warning",
   worse: "attention",
   better: "good",
+  changed: "default",
 };
 
 /** The card's first element: the news, or `No significant change` and the two headline figures. */

@@ -9,6 +9,7 @@ import {
 import { formatPeriod, sparkline } from "../../../render/format.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
 import { silentTotalsNote } from "../../../render/silent-news.js";
+import { tableFigures } from "../../../render/table-figures.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import { WORST_FIRST_LABEL, worstFirst } from "../../../render/worst-first.js";
 import type {
@@ -46,7 +47,7 @@ const TITLE_CHARS = 100;
  * and the worst projects in the channel message, every project in thread replies. Every Slack limit is respected by construction.
  */
 export function renderSlackDigest(report: Report, options: SlackDigestOptions): SlackPost {
-  const available = worstFirst(report.projects.filter(isAvailable));
+  const available = worstFirst(report.projects.filter(isAvailable), digestNews(report));
   const unavailable = report.projects.filter(isUnavailable);
   const layout = options.projectLayout ?? "table";
   const wanted = options.maxProjectsInMessage ?? DEFAULT_PROJECTS_IN_MESSAGE;
@@ -177,7 +178,9 @@ function projectBlocks(
     type: "section",
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
-  if (layout === "table") return [title, projectTable(listed, report.total)];
+  if (layout === "table") {
+    return [title, projectTable(listed, report.total, tableFigures(digestNews(report)))];
+  }
   return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl)))];
 }
 

@@ -34,6 +34,7 @@ const MARK: Record<NewsLine["kind"], string> = {
   unavailable: "\u26A0\uFE0F",
   worse: TONE_MARK.bad,
   better: TONE_MARK.good,
+  changed: "\u2022",
 };
 
 /** The first block: the news, or `No significant change` and the two headline figures. */

@@ -66,9 +66,10 @@ function figureLines(project: AvailableProject): string[] {
     `Flaky ${formatRate(f.flakyRate)} ${deltaCue("flakyRate", d.flakyRate)}`.trimEnd(),
   ];
   if (f.tests > 0) {
-    lines.push(
-      `Failed ${formatCount(f.testsFailed)} \u00b7 timed out ${formatCount(f.testsTimedOut)}`,
-    );
+    // Counts are news like rates: the thread shows their change, so a red team is explained.
+    const failed = `Failed ${formatCount(f.testsFailed)} ${deltaCue("testsFailed", d.testsFailed)}`;
+    const timedOut = `timed out ${formatCount(f.testsTimedOut)} ${deltaCue("testsTimedOut", d.testsTimedOut)}`;
+    lines.push(`${failed.trimEnd()} \u00b7 ${timedOut.trimEnd()}`);
   }
   if (project.daily.length > 1) {
     // Its own scale, as in the table: the same project has the same shape wherever it is shown.

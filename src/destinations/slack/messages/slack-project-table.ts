@@ -1,5 +1,6 @@
 import type { SlackBlock } from "../../../messages.js";
-import { formatCount, formatRate, sparkline } from "../../../render/format.js";
+import { sparkline } from "../../../render/format.js";
+import type { TableFigure } from "../../../render/table-figures.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import type { AvailableProject, TeamTotal } from "../../../report/types.js";
 import { plainName } from "./escape-mrkdwn.js";
@@ -12,8 +13,8 @@ const NAME_CHARS = 40;
 export const TABLE_PROJECT_ROWS = 98;
 
 /**
- * One row per project as a Slack `table` block: name, runs, run pass rate and flaky rate, each
- * with its delta, and the flaky rate by day when the period has more than one day. Cells are
+ * One row per project as a Slack `table` block: name and the table's figures (those that are
+ * news in this digest, at most four: `tableFigures`), each with its delta, and the flaky rate by day when the period has more than one day. Cells are
  * `raw_text`, which Slack shows as typed: names are not escaped here (escaping would show
  * `&lt;`), and nothing in a raw_text cell can ping; only a domain-like name is kept from linking. Empty cells are refused, so "—" stands in.
  * Each sparkline is on its own scale (a project at 0.5% shows its own shape, not a flat floor
@@ -21,21 +22,17 @@ export const TABLE_PROJECT_ROWS = 98;
  */
 export function projectTable(
   projects: readonly AvailableProject[],
-  team: TeamTotal | null = null,
+  team: TeamTotal | null,
+  columns: readonly TableFigure[],
 ): SlackBlock {
   const withTrend = projects.some((p) => p.daily.length > 1);
-  const head = ["Project", "Runs", "\u0394", "Run pass", "\u0394", "Flaky", "\u0394"];
+  const head = ["Project", ...columns.flatMap((c) => [c.label, "\u0394"])];
   if (withTrend) head.push("Flaky by day");
   const teamRow = team ? [{ ...team, name: "Team", projectId: "team" }] : [];
   const rows = [...teamRow, ...projects].map((p) => {
     const cells = [
       plainName(truncateText(p.name || p.projectId, NAME_CHARS)),
-      formatCount(p.current.runs),
-      deltaCue("runs", p.deltas.runs),
-      formatRate(p.current.runPassRate),
-      deltaCue("runPassRate", p.deltas.runPassRate),
-      formatRate(p.current.flakyRate),
-      deltaCue("flakyRate", p.deltas.flakyRate),
+      ...columns.flatMap((c) => [c.value(p.current), deltaCue(c.figure, p.deltas[c.figure])]),
     ];
     if (withTrend) cells.push(sparkline(p.daily.map((d) => d.figures.flakyRate)));
     return cells;

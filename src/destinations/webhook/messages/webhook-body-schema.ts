@@ -85,12 +85,16 @@ const figures = z
 const newsLine = z
   .object({
     kind: z
-      .enum(["silent", "alert", "unavailable", "worse", "better"])
-      .describe("silent project, alert firing, project not fetched, significant change"),
+      .enum(["silent", "alert", "unavailable", "worse", "better", "changed"])
+      .describe(
+        "silent project, alert firing, project not fetched, a figure that is news: worse, better, or changed (runs and test results, neither good nor bad)",
+      ),
     project_id: z.string().nullable().describe("null for the team"),
     name: z.string(),
     text: z.string().describe("the line as people read it: name and what happened"),
-    tone: z.enum(["bad", "good"]),
+    tone: z
+      .enum(["bad", "good", "neutral"])
+      .describe("bad news mentions and copies the project's owners"),
   })
   .meta({ id: "NewsLine" });
 

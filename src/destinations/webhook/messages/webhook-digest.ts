@@ -40,7 +40,10 @@ const WIRE_FIGURES: Record<keyof WebhookFigures, RateFigure | AmountFigure> = {
 /** The webhook body of a digest. */
 export function webhookDigestBody(report: Report, key: string): WebhookDigestBody {
   const news = digestNews(report);
-  const available = worstFirst(report.projects.flatMap((p) => (p.status === "ok" ? [p] : [])));
+  const available = worstFirst(
+    report.projects.flatMap((p) => (p.status === "ok" ? [p] : [])),
+    news,
+  );
   const unavailable = report.projects.filter((p) => p.status === "unavailable");
   return {
     version: WEBHOOK_BODY_VERSION,
