@@ -1,4 +1,6 @@
 import { sampleOf } from "./metric-sample.js";
+import { withNormal } from "./normal.js";
+import { thresholdsFor } from "./thresholds.js";
 import type {
   AlertRule,
   AlertStateName,
@@ -39,7 +41,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
   const results: ScopeResult[] = [];
   const transitions: Transition[] = [];
   for (const window of input.windows) {
-    const sample = sampleOf(input.rule, window);
+    const sample = withNormal(input.rule, window, sampleOf(input.rule, window));
     const verdict = verdictOf(input.rule, sample);
     const before = input.states.get(window.scope) ?? initialState(window.scope, input.now);
     const step = nextState(input, before, verdict, sample);
@@ -60,7 +62,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
         from: before.state,
         to: step.state.state,
         sample,
-        threshold: thresholdFor(input.rule, step.state.state, step.kind),
+        threshold: thresholdFor(input.rule, sample, step.state.state, step.kind),
         firedAt: before.firedAt,
         threadKey: step.kind === "fired" ? null : before.threadKey,
         ...missing,
@@ -151,8 +153,17 @@ function reminderDue(rule: AlertRule, before: ScopeState, now: string): boolean 
   return Date.parse(now) - Date.parse(before.lastNotifiedAt) >= rule.repeatEveryMs;
 }
 
-/** The threshold a transition is about: the one crossed, or clear_at for a resolution. */
-function thresholdFor(rule: AlertRule, to: AlertStateName, kind: TransitionKind): number {
-  if (kind === "resolved") return rule.clearAt;
-  return to === "critical" ? rule.criticalAt : rule.warnAt;
+/**
+ * The threshold a transition is about, as an absolute value: the one crossed, or clear_at for
+ * a resolution (a relative rule's offset as written when the scope has no normal).
+ */
+function thresholdFor(
+  rule: AlertRule,
+  sample: Sample,
+  to: AlertStateName,
+  kind: TransitionKind,
+): number {
+  const t = thresholdsFor(rule, sample.normal) ?? rule;
+  if (kind === "resolved") return t.clearAt;
+  return to === "critical" ? t.criticalAt : t.warnAt;
 }
