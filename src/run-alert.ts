@@ -1,4 +1,5 @@
 import { type AlertJob, alertSlot } from "./alert-slot.js";
+import { baselineSpans, withBaselines } from "./alerts/baseline-windows.js";
 import { evaluateAlert } from "./alerts/evaluate-alert.js";
 import {
   type FireHistory,
@@ -34,6 +35,7 @@ import type { Period } from "./periods/types.js";
 import type { ChartPainter } from "./render/charts/draw-chart.js";
 import { fireChartInput } from "./render/charts/fire-chart-input.js";
 import { buildReport } from "./report/build-report.js";
+import { figuresFromCounts } from "./report/figures.js";
 import type { Ledger } from "./state/ledger.js";
 
 // One alert evaluation, start to finish: the window its fire covers → insights of the team's
@@ -277,13 +279,36 @@ async function evaluate(
       toScopeState(s),
     ]),
   );
+  const windows = scopeWindows(report, days, job.alert.scope);
   return evaluateAlert({
     rule: job.alert,
-    windows: scopeWindows(report, days, job.alert.scope),
+    windows: job.alert.against
+      ? withBaselines(
+          windows,
+          await baselineFigures(job, window, deps),
+          report.projects.flatMap((p) => (p.status === "ok" ? [p.projectId] : [])),
+        )
+      : windows,
     states,
     now: job.fireAt.toISOString(),
     key,
   });
+}
+
+/** Each baseline window's figures by project id (null where it could not be fetched). */
+async function baselineFigures(job: AlertJob, window: Period, deps: AlertDeps) {
+  const spans = await Promise.all(
+    baselineSpans(window).map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
+  );
+  return spans.map(
+    (outcomes) =>
+      new Map(
+        [...outcomes].map(([id, o]) => [
+          id,
+          o.ok ? figuresFromCounts(o.insights.overall.runs, o.insights.overall.tests) : null,
+        ]),
+      ),
+  );
 }
 
 /**
