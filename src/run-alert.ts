@@ -6,6 +6,7 @@ import {
   fireHistory,
   firesOf,
   type PastEvaluation,
+  recentResolutions,
 } from "./alerts/fire-history.js";
 import { fromScopeState, toScopeState } from "./alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "./alerts/scope-windows.js";
@@ -292,7 +293,22 @@ async function evaluate(
     states,
     now: job.fireAt.toISOString(),
     key,
+    resolvedRecently: await resolvedRecently(job, key, window, deps),
   });
+}
+
+/** Days of recorded evaluations read back for a fire that resolved lately (a regression). */
+const FIRE_LOOKBACK_DAYS = 90;
+
+/** Each scope's fire that resolved within 7 days before this window, from the ledger. */
+async function resolvedRecently(job: AlertJob, key: string, window: Period, deps: AlertDeps) {
+  const recorded = await deps.ledger?.alertEvaluations({
+    team: job.team.name,
+    from: addDays(window.end, -FIRE_LOOKBACK_DAYS),
+    to: window.end,
+  });
+  const own = (recorded ?? []).filter((e) => e.alert === job.alert.name && e.key !== key);
+  return recentResolutions(own, window.end);
 }
 
 /** Each baseline window's figures by project id (null where it could not be fetched). */

@@ -4,6 +4,7 @@ import { thresholdsFor } from "./thresholds.js";
 import type {
   AlertRule,
   AlertStateName,
+  EarlierFire,
   Evaluation,
   Sample,
   ScopeResult,
@@ -26,6 +27,8 @@ export interface EvaluateInput {
   now: string;
   /** The evaluation's key: a fire announced now is threaded under it later. */
   key: string;
+  /** Each scope's fire that resolved within the last 7 days, if any: a new fire regressed. */
+  resolvedRecently?: ReadonlyMap<string, EarlierFire>;
 }
 
 const ORDER: readonly TransitionKind[] = [
@@ -55,6 +58,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
       ...missing,
     });
     if (step.kind) {
+      const earlier = input.resolvedRecently?.get(window.scope);
       transitions.push({
         kind: step.kind,
         scope: window.scope,
@@ -66,6 +70,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
         firedAt: before.firedAt,
         threadKey: step.kind === "fired" ? null : before.threadKey,
         ...missing,
+        ...(step.kind === "fired" && earlier ? { regressed: earlier } : {}),
       });
     }
   }

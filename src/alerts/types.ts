@@ -117,6 +117,13 @@ export interface ScopeState {
   threadKey: string | null;
 }
 
+/** A scope's earlier fire, resolved not long ago: the key of its first message, and its windows. */
+export interface EarlierFire {
+  fireKey: string;
+  firedIn: { start: string; end: string };
+  resolvedIn: { start: string; end: string };
+}
+
 export interface Transition {
   kind: TransitionKind;
   scope: string;
@@ -137,6 +144,8 @@ export interface Transition {
    * or `cli:<name>`), or null when it ran out.
    */
   afterSilence?: { endedBy: string | null };
+  /** For a fire: the scope's earlier fire, when it resolved within 7 days before (a regression). */
+  regressed?: EarlierFire;
 }
 
 /** One scope's outcome of an evaluation. */

@@ -171,7 +171,23 @@ export function spanWords(fromIso: string, toIso: string): string {
  * 9.5% on Nov 11)". Plain text: escape before mrkdwn or HTML.
  */
 export function transitionSentence(input: AlertMessageInput, t: Transition, now: string): string {
-  if (input.alert.against) return relativeSentence(input, input.alert.against, t, now);
+  const sentence = input.alert.against
+    ? relativeSentence(input, input.alert.against, t, now)
+    : absoluteSentence(input, t, now);
+  return `${sentence}${regressedText(t)}`;
+}
+
+/**
+ * " — regressed: it fired Nov 10 and resolved Nov 12" for a fire within 7 days of the scope's
+ * last resolution; "" otherwise.
+ */
+export function regressedText(t: Transition): string {
+  const earlier = t.kind === "fired" ? t.regressed : undefined;
+  if (!earlier) return "";
+  return ` \u2014 regressed: it fired ${shortPeriod(earlier.firedIn)} and resolved ${shortPeriod(earlier.resolvedIn)}`;
+}
+
+function absoluteSentence(input: AlertMessageInput, t: Transition, now: string): string {
   const { metric, warnAt, criticalAt, clearAt } = input.alert;
   const [bad, good] = lowIsBad(metric) ? ["below", "above"] : ["above", "under"];
   const subject = `${t.name} ${metricName(metric)}`;
