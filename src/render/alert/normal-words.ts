@@ -76,7 +76,9 @@ export function fromNormalText(
   normal: Normal,
   period: Period,
 ): string {
-  const side = value === normal.value ? "at" : value > normal.value ? "above" : "below";
-  const distance = side === "at" ? "" : `${distanceText(metric, value, normal.value)} `;
-  return `${distance}${side} its normal ${formatMetric(metric, normal.value)} (${normalLabel(period, normal)})`;
+  const distance = distanceText(metric, value, normal.value);
+  // A distance that shows as nothing reads as "at", never "0.0 pp below".
+  const nothing = /^[0.]+( pp|%)$/.test(distance);
+  const where = nothing ? "at" : `${distance} ${value > normal.value ? "above" : "below"}`;
+  return `${where} its normal ${formatMetric(metric, normal.value)} (${normalLabel(period, normal)})`;
 }
