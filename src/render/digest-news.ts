@@ -2,6 +2,7 @@ import type { AvailableProject, FiringAlert, Report } from "../report/types.js";
 import { deltaView, deltaWords } from "./delta-view.js";
 import { formatPp, formatRate } from "./format.js";
 import { silentNews } from "./silent-news.js";
+import { skippingNews } from "./skipping-news.js";
 
 // What a digest says first, decided once for every renderer (Slack text and first block, the
 // email's preheader and first line, `preview`'s first line): silent projects, alerts firing now,
@@ -68,6 +69,8 @@ export function digestNews(report: Report): DigestNews {
           ]
         : [],
     ),
+    // A better pass rate bought with more skips is bad news, named before the changes.
+    ...skippingNews(report),
     ...changeLines([
       // The team's own change is news too: a day never says "No significant change" beside a
       // coloured team figure.
