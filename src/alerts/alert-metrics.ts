@@ -11,7 +11,7 @@ export interface AlertMetricFacts {
   badWhen: "high" | "low";
   /** As people read it: "flaky rate". */
   name: string;
-  /** Whether a trend chart draws it (an alert's `chart:`): the two rates the charts show. */
+  /** Whether a trend chart draws it (an alert's `chart:`): the rates the charts show. */
   charted: boolean;
 }
 
@@ -27,8 +27,8 @@ export const ALERT_METRIC_TABLE = {
     name: "mean run duration",
     charted: false,
   },
-  skipped_share: { unit: "percent", badWhen: "high", name: "skipped share", charted: false },
-  timed_out_share: { unit: "percent", badWhen: "high", name: "timed-out share", charted: false },
+  skipped_share: { unit: "percent", badWhen: "high", name: "skipped share", charted: true },
+  timed_out_share: { unit: "percent", badWhen: "high", name: "timed-out share", charted: true },
 } as const satisfies Record<string, AlertMetricFacts>;
 
 export type AlertMetric = keyof typeof ALERT_METRIC_TABLE;

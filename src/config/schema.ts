@@ -235,7 +235,7 @@ const alert = z
       .boolean()
       .default(false)
       .describe(
-        "A fire's first message carries the fired scope's chart by day with the thresholds: uploaded into its Slack thread, inline in its mail (flaky_rate and run_pass_rate).",
+        "A fire's first message carries the fired scope's chart by day with the thresholds: uploaded into its Slack thread, inline in its mail (flaky_rate, run_pass_rate, skipped_share and timed_out_share; thresholds relative to a normal draw no line).",
       ),
     ...destinationFields("alert"),
   })

@@ -51,11 +51,12 @@ function checkChart(alert: Loose, path: string): ConfigIssue[] {
   if (alert.chart !== true) return [];
   const metric = (asText(alert.metric) ?? DEFAULT_ALERT_METRIC) as AlertMetric;
   if (!(metric in ALERT_METRIC_TABLE) || ALERT_METRIC_TABLE[metric].charted) return [];
-  const charted = ALERT_METRICS.filter((m) => ALERT_METRIC_TABLE[m].charted).join(" and ");
+  const list = ALERT_METRICS.filter((m) => ALERT_METRIC_TABLE[m].charted);
+  const charted = `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
   return [
     {
       path: `${path}.chart`,
-      message: `charts are drawn for ${charted} only, not ${metric} — remove chart, or alert on ${charted}`,
+      message: `charts are drawn for ${charted} only, not ${metric} — remove chart, or alert on one of those`,
     },
   ];
 }
