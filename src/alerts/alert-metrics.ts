@@ -3,12 +3,15 @@
 // this table; a new metric is one row here plus its counts in metric-sample.ts.
 
 export interface AlertMetricFacts {
-  /** percent: a rate of 0–100 with a Wilson interval; count: a plain number of runs. */
-  unit: "percent" | "count";
+  /**
+   * percent: a rate of 0–100 with a Wilson interval; count: a plain number of runs; minutes: a
+   * run-weighted mean duration.
+   */
+  unit: "percent" | "count" | "minutes";
   badWhen: "high" | "low";
   /** As people read it: "flaky rate". */
   name: string;
-  /** Whether a trend chart draws it (an alert's `chart:`): the two rates the charts show. */
+  /** Whether a trend chart draws it (an alert's `chart:`): the rates the charts show. */
   charted: boolean;
 }
 
@@ -18,6 +21,14 @@ export const ALERT_METRIC_TABLE = {
   run_pass_rate: { unit: "percent", badWhen: "low", name: "run pass rate", charted: true },
   test_pass_rate: { unit: "percent", badWhen: "low", name: "test pass rate", charted: false },
   runs: { unit: "count", badWhen: "low", name: "runs", charted: false },
+  mean_run_duration: {
+    unit: "minutes",
+    badWhen: "high",
+    name: "mean run duration",
+    charted: false,
+  },
+  skipped_share: { unit: "percent", badWhen: "high", name: "skipped share", charted: true },
+  timed_out_share: { unit: "percent", badWhen: "high", name: "timed-out share", charted: true },
 } as const satisfies Record<string, AlertMetricFacts>;
 
 export type AlertMetric = keyof typeof ALERT_METRIC_TABLE;
@@ -30,7 +41,7 @@ export function lowIsBad(metric: AlertMetric): boolean {
   return ALERT_METRIC_TABLE[metric].badWhen === "low";
 }
 
-/** A rate in percent (with an interval and a test count behind it), not a count of runs. */
+/** A rate in percent (with an interval and a test count behind it), not a count or a duration. */
 export function isRate(metric: AlertMetric): boolean {
   return ALERT_METRIC_TABLE[metric].unit === "percent";
 }
@@ -50,7 +61,8 @@ export function describeAlertMetrics(): string {
       last.metrics.push(metric);
     } else groups.push({ metrics: [metric], facts });
   }
-  const unit = (facts: AlertMetricFacts) => (facts.unit === "percent" ? "percent" : "a count");
+  const unit = (facts: AlertMetricFacts) =>
+    ({ percent: "percent", count: "a count", minutes: "minutes" })[facts.unit];
   return `${groups
     .map((g) => `${g.metrics.join(", ")}: ${unit(g.facts)}, bad when ${g.facts.badWhen}`)
     .join("; ")}.`;

@@ -1,7 +1,10 @@
 import { sampleOf } from "./metric-sample.js";
+import { withNormal } from "./normal.js";
+import { thresholdsFor } from "./thresholds.js";
 import type {
   AlertRule,
   AlertStateName,
+  EarlierFire,
   Evaluation,
   Sample,
   ScopeResult,
@@ -24,6 +27,8 @@ export interface EvaluateInput {
   now: string;
   /** The evaluation's key: a fire announced now is threaded under it later. */
   key: string;
+  /** Each scope's fire that resolved within the last 7 days, if any: a new fire regressed. */
+  resolvedRecently?: ReadonlyMap<string, EarlierFire>;
 }
 
 const ORDER: readonly TransitionKind[] = [
@@ -39,7 +44,7 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
   const results: ScopeResult[] = [];
   const transitions: Transition[] = [];
   for (const window of input.windows) {
-    const sample = sampleOf(input.rule, window);
+    const sample = withNormal(input.rule, window, sampleOf(input.rule, window));
     const verdict = verdictOf(input.rule, sample);
     const before = input.states.get(window.scope) ?? initialState(window.scope, input.now);
     const step = nextState(input, before, verdict, sample);
@@ -53,18 +58,21 @@ export function evaluateAlert(input: EvaluateInput): Evaluation {
       ...missing,
     });
     if (step.kind) {
+      const earlier = input.resolvedRecently?.get(window.scope);
       transitions.push({
         kind: step.kind,
         scope: window.scope,
         name: window.name,
-        // A scope with no recorded state is seen for the first time: not a move from no_data.
-        from: input.states.has(window.scope) ? before.state : "new",
+        // A scope with no recorded state is seen for the first time (not a move from no_data),
+        // unless the ledger says it resolved lately: then it was calm, and this is a re-fire.
+        from: input.states.has(window.scope) ? before.state : earlier ? "ok" : "new",
         to: step.state.state,
         sample,
-        threshold: thresholdFor(input.rule, step.state.state, step.kind),
+        threshold: thresholdFor(input.rule, sample, step.state.state, step.kind),
         firedAt: before.firedAt,
         threadKey: step.kind === "fired" ? null : before.threadKey,
         ...missing,
+        ...(step.kind === "fired" && earlier ? { regressed: earlier } : {}),
       });
     }
   }
@@ -152,8 +160,17 @@ function reminderDue(rule: AlertRule, before: ScopeState, now: string): boolean 
   return Date.parse(now) - Date.parse(before.lastNotifiedAt) >= rule.repeatEveryMs;
 }
 
-/** The threshold a transition is about: the one crossed, or clear_at for a resolution. */
-function thresholdFor(rule: AlertRule, to: AlertStateName, kind: TransitionKind): number {
-  if (kind === "resolved") return rule.clearAt;
-  return to === "critical" ? rule.criticalAt : rule.warnAt;
+/**
+ * The threshold a transition is about, as an absolute value: the one crossed, or clear_at for
+ * a resolution (a relative rule's offset as written when the scope has no normal).
+ */
+function thresholdFor(
+  rule: AlertRule,
+  sample: Sample,
+  to: AlertStateName,
+  kind: TransitionKind,
+): number {
+  const t = thresholdsFor(rule, sample.normal) ?? rule;
+  if (kind === "resolved") return t.clearAt;
+  return to === "critical" ? t.criticalAt : t.warnAt;
 }

@@ -1,6 +1,7 @@
+import { daysBetween } from "../periods/calendar-date.js";
 import type { Period } from "../periods/types.js";
 import { lowIsBad } from "./alert-metrics.js";
-import type { AlertMetric, Evaluation } from "./types.js";
+import type { AlertMetric, EarlierFire, Evaluation } from "./types.js";
 
 // What a fire's end says of it ("resolved after 3 days (peak 9.5% on Nov 11)") comes from the
 // evaluations the ledger recorded while it fired: the one that fired (its thread key) and
@@ -58,4 +59,43 @@ export function fireHistory(
     history[scope] = { firedIn: root.period, peak };
   }
   return history;
+}
+
+/** Days after a resolution within which a new fire of the scope is a regression. */
+export const REGRESSION_DAYS = 7;
+
+/** A recorded evaluation as the regression check reads it: each scope's transition. */
+export interface RecordedTransitions {
+  key: string;
+  period: Period;
+  results: readonly { scope: string; transition: string | null }[];
+}
+
+/**
+ * Per scope, its last fire when that fire has resolved and no fire came after, and the
+ * resolution's window ended at most 7 days before `windowEnd` (the window evaluated now), from
+ * the alert's recorded evaluations in any order. Windows, not clocks: a re-run says the same.
+ */
+export function recentResolutions(
+  past: readonly RecordedTransitions[],
+  windowEnd: string,
+): Map<string, EarlierFire> {
+  const ordered = [...past].sort((a, b) => (a.period.end < b.period.end ? -1 : 1));
+  const fired = new Map<string, RecordedTransitions>();
+  const found = new Map<string, EarlierFire>();
+  for (const e of ordered) {
+    if (e.period.end >= windowEnd) continue;
+    for (const r of e.results) {
+      if (r.transition === "fired") {
+        fired.set(r.scope, e);
+        found.delete(r.scope);
+      }
+      const fire = fired.get(r.scope);
+      if (r.transition === "resolved" && fire)
+        found.set(r.scope, { fireKey: fire.key, firedIn: fire.period, resolvedIn: e.period });
+    }
+  }
+  for (const [scope, earlier] of found)
+    if (daysBetween(earlier.resolvedIn.end, windowEnd) > REGRESSION_DAYS) found.delete(scope);
+  return found;
 }

@@ -4,12 +4,17 @@ import type { ScopeWindow, WindowCounts } from "./types.js";
 // last days, the prior window beside them, and every day of the trend for the sparkline. The
 // report is read by shape only (no import of report/): its projects and total fit these types.
 
+/** A report's figures as far as an alert reads them: counts, and the runs' mean duration. */
+export type FiguresLike = Omit<WindowCounts, "runDurationMs" | "timedRuns"> & {
+  meanRunDurationMs: number | null;
+};
+
 interface DailyLike {
-  figures: WindowCounts;
+  figures: FiguresLike;
 }
 
 interface ScopeLike {
-  prior: WindowCounts | null;
+  prior: FiguresLike | null;
   daily: readonly DailyLike[];
 }
 
@@ -85,13 +90,31 @@ function windowOf(
   figures: ScopeLike,
   windowDays: number,
 ): ScopeWindow {
-  const days = figures.daily.map((d) => d.figures);
+  const days = figures.daily.map((d) => countsOf(d.figures));
   const current = sumCounts(days.slice(-windowDays));
   const hasPriorWindow = days.length >= 2 * windowDays;
   const prior = hasPriorWindow
     ? sumCounts(days.slice(-2 * windowDays, -windowDays))
-    : figures.prior;
+    : figures.prior && countsOf(figures.prior);
   return { scope, name, current, prior, daily: days };
+}
+
+/** A report's figures as counts: the mean duration becomes a sum over the runs it covers. */
+export function countsOf(f: FiguresLike): WindowCounts {
+  const timed = f.meanRunDurationMs !== null && f.runs > 0;
+  return {
+    runs: f.runs,
+    runsPassed: f.runsPassed,
+    runsFailed: f.runsFailed,
+    tests: f.tests,
+    testsPassed: f.testsPassed,
+    testsFailed: f.testsFailed,
+    testsFlaky: f.testsFlaky,
+    testsSkipped: f.testsSkipped,
+    testsTimedOut: f.testsTimedOut,
+    runDurationMs: timed ? (f.meanRunDurationMs as number) * f.runs : 0,
+    timedRuns: timed ? f.runs : 0,
+  };
 }
 
 /** The counts of several days together. */
@@ -104,6 +127,10 @@ export function sumCounts(days: readonly WindowCounts[]): WindowCounts {
     testsPassed: 0,
     testsFailed: 0,
     testsFlaky: 0,
+    testsSkipped: 0,
+    testsTimedOut: 0,
+    runDurationMs: 0,
+    timedRuns: 0,
   };
   for (const d of days) {
     sum.runs += d.runs;
@@ -113,6 +140,10 @@ export function sumCounts(days: readonly WindowCounts[]): WindowCounts {
     sum.testsPassed += d.testsPassed;
     sum.testsFailed += d.testsFailed;
     sum.testsFlaky += d.testsFlaky;
+    sum.testsSkipped += d.testsSkipped;
+    sum.testsTimedOut += d.testsTimedOut;
+    sum.runDurationMs += d.runDurationMs;
+    sum.timedRuns += d.timedRuns;
   }
   return sum;
 }

@@ -16,13 +16,28 @@ export type TransitionFrom = AlertStateName | "new";
 
 export type TransitionKind = "fired" | "escalated" | "de-escalated" | "resolved" | "reminder";
 
-/** An alert's rule, in the metric's unit (percent for rates, a count for runs). */
+/**
+ * What relative thresholds are offsets from: the median of the 4 earlier windows (the same
+ * weekdays 1–4 weeks back for a window of up to 7 days, else the 4 windows just before), by
+ * the metric's own unit (`points`: pp for rates, minutes, runs) or by a percent of it.
+ */
+export interface AlertBaseline {
+  baseline: "median_of_4_weeks";
+  by: "points" | "percent";
+}
+
+/**
+ * An alert's rule, in the metric's unit (percent for rates, a count for runs, minutes for the
+ * mean run duration). With `against`, each threshold is a signed offset from the scope's normal.
+ */
 export interface AlertRule {
   name: string;
   metric: AlertMetric;
   warnAt: number;
   criticalAt: number;
   clearAt: number;
+  /** null: the thresholds are absolute values. */
+  against: AlertBaseline | null;
   minTests: number;
   /** null compares the raw value. */
   confidence: number | null;
@@ -40,6 +55,11 @@ export interface WindowCounts {
   testsPassed: number;
   testsFailed: number;
   testsFlaky: number;
+  testsSkipped: number;
+  testsTimedOut: number;
+  /** The summed duration of the runs whose duration is known, and how many they are. */
+  runDurationMs: number;
+  timedRuns: number;
 }
 
 /** One scope's figures for the evaluated window: a project, or the team total ("team"). */
@@ -54,6 +74,17 @@ export interface ScopeWindow {
   daily: WindowCounts[];
   /** Why there are no figures: "not found" (the API does not know the project), or "could not be fetched". */
   missing?: string;
+  /**
+   * For an alert `against` a baseline: the counts of its 4 earlier windows, newest first;
+   * null for a window that could not be fetched.
+   */
+  baseline?: readonly (WindowCounts | null)[];
+}
+
+/** A scope's normal: the median of its baseline windows that held `min_tests` (3 or 4). */
+export interface Normal {
+  value: number;
+  windows: number;
 }
 
 /** A measured value with what stands behind it. */
@@ -68,6 +99,11 @@ export interface Sample {
   prior: number | null;
   /** Per day of the window; null for a day without data. */
   daily: (number | null)[];
+  /**
+   * For an alert `against` a baseline: the normal its thresholds are offsets from; null when
+   * too few of the baseline's windows held data (no verdict). Absent for absolute thresholds.
+   */
+  normal?: Normal | null;
 }
 
 /** What the ledger keeps per team, alert and scope between evaluations. */
@@ -85,6 +121,13 @@ export interface ScopeState {
   firedAt: string | null;
   /** The evaluation key whose message announced the fire: later messages go in its thread. */
   threadKey: string | null;
+}
+
+/** A scope's earlier fire, resolved not long ago: the key of its first message, and its windows. */
+export interface EarlierFire {
+  fireKey: string;
+  firedIn: { start: string; end: string };
+  resolvedIn: { start: string; end: string };
 }
 
 export interface Transition {
@@ -107,6 +150,8 @@ export interface Transition {
    * or `cli:<name>`), or null when it ran out.
    */
   afterSilence?: { endedBy: string | null };
+  /** For a fire: the scope's earlier fire, when it resolved within 7 days before (a regression). */
+  regressed?: EarlierFire;
 }
 
 /** One scope's outcome of an evaluation. */

@@ -5,6 +5,7 @@ import { parseRetention } from "../periods/retention.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
+import { readThreshold } from "./threshold-rules.js";
 import type {
   AlertConfig,
   AlertDestinations,
@@ -126,9 +127,16 @@ function normalizeAlert(alert: TeamInput["alerts"][number]): AlertConfig {
     metric: alert.metric,
     window: alert.window,
     schedule: alert.schedule.trim().split(/\s+/).join(" "),
-    warnAt: alert.warn_at,
-    criticalAt: alert.critical_at,
-    clearAt: alert.clear_at,
+    warnAt: thresholdValue(alert.warn_at),
+    criticalAt: thresholdValue(alert.critical_at),
+    clearAt: thresholdValue(alert.clear_at),
+    // The rules have made the three alike: relative ones with `against`, in one unit.
+    against: alert.against
+      ? {
+          baseline: alert.against,
+          by: readThreshold(alert.warn_at)?.relative === "percent" ? "percent" : "points",
+        }
+      : null,
     minTests: alert.min_tests,
     confidence: alert.confidence === "off" ? null : alert.confidence,
     forEvaluations: alert.for,
@@ -139,6 +147,11 @@ function normalizeAlert(alert: TeamInput["alerts"][number]): AlertConfig {
     chart: alert.chart,
     ...resolveDestinations(alert, "alert"),
   };
+}
+
+/** A threshold's number: the value, or a relative one's signed offset. */
+function thresholdValue(raw: number | string): number {
+  return readThreshold(raw)?.value ?? Number.NaN;
 }
 
 /** Each destination kind's shared settings, resolved by its module. */

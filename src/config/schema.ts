@@ -152,6 +152,22 @@ const digest = z
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");
 
+/** "+1", "-2", "+20%": a signed offset from a baseline (pp or the metric's unit, or percent). */
+export const RELATIVE_THRESHOLD = /^[+-]\d+(\.\d+)?%?$/;
+
+const threshold = z.union([
+  z.number().min(0),
+  z
+    .string()
+    .regex(
+      RELATIVE_THRESHOLD,
+      'a number, or a signed offset from the normal such as "+1", "-2" or "+20%" (quoted)',
+    ),
+]);
+
+/** What `against:` may name. */
+export const ALERT_BASELINES = ["median_of_4_weeks"] as const;
+
 const alert = z
   .strictObject({
     name: z
@@ -161,20 +177,21 @@ const alert = z
     metric: z.enum(ALERT_METRICS).default(DEFAULT_ALERT_METRIC).describe(describeAlertMetrics()),
     window: periodKind.default(DEFAULT_PERIOD),
     schedule: cron,
-    warn_at: z
-      .number()
-      .min(0)
-      .describe("Threshold at which the alert warns: percent for rates, a count for runs."),
-    critical_at: z
-      .number()
-      .min(0)
-      .describe("Threshold at which the alert is critical, in the metric's unit."),
-    clear_at: z
-      .number()
-      .min(0)
+    against: z
+      .enum(ALERT_BASELINES)
+      .optional()
       .describe(
-        "Hysteresis: a firing alert resolves only past this value, on the good side of warn_at.",
+        'Thresholds relative to the scope\'s own normal: median_of_4_weeks is the median of the same weekday in each of the last 4 weeks for a day window (the 4 weeks before for a week), else of the 4 windows before; fewer than 3 of them with min_tests results is no_data. Needs signed thresholds such as "+1".',
       ),
+    warn_at: threshold.describe(
+      `Threshold at which the alert warns: absolute in the metric's unit (percent for rates, a count for runs, minutes for mean_run_duration), or with against, a signed offset from the normal: "+1" (pp for rates, the metric's unit otherwise), "+20%" (a percent of the normal), "-2" for a metric that is bad when low.`,
+    ),
+    critical_at: threshold.describe(
+      "Threshold at which the alert is critical, written as warn_at is.",
+    ),
+    clear_at: threshold.describe(
+      "Hysteresis: a firing alert resolves only past this value, on the good side of warn_at; written as warn_at is.",
+    ),
     min_tests: z
       .number()
       .int()
@@ -218,7 +235,7 @@ const alert = z
       .boolean()
       .default(false)
       .describe(
-        "A fire's first message carries the fired scope's chart by day with the thresholds: uploaded into its Slack thread, inline in its mail (flaky_rate and run_pass_rate).",
+        "A fire's first message carries the fired scope's chart by day with the thresholds: uploaded into its Slack thread, inline in its mail (flaky_rate, run_pass_rate, skipped_share and timed_out_share; thresholds relative to a normal draw no line).",
       ),
     ...destinationFields("alert"),
   })

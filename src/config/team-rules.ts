@@ -1,16 +1,11 @@
-import {
-  ALERT_METRIC_TABLE,
-  ALERT_METRICS,
-  type AlertMetric,
-  isRate,
-  lowIsBad,
-} from "../alerts/alert-metrics.js";
+import { ALERT_METRIC_TABLE, ALERT_METRICS, type AlertMetric } from "../alerts/alert-metrics.js";
 import { DESTINATION_KINDS } from "../destinations/registry.js";
 import type { ConfigIssue } from "../errors.js";
 import { describeCronError } from "../schedule/cron-expression.js";
 import { describeZoneProblem } from "./describe-zone-problem.js";
-import { asNumber, asRecords, asText, type Loose } from "./loose-access.js";
+import { asRecords, asText, type Loose } from "./loose-access.js";
 import { DEFAULT_ALERT_METRIC, DEFAULT_PERIOD } from "./schema.js";
+import { checkThresholds } from "./threshold-rules.js";
 
 /** Periods longer than a week, which cannot be compared with "the same period last week". */
 const LONGER_THAN_A_WEEK = new Set(["previous_month", "previous_quarter", "last_28_days"]);
@@ -56,11 +51,12 @@ function checkChart(alert: Loose, path: string): ConfigIssue[] {
   if (alert.chart !== true) return [];
   const metric = (asText(alert.metric) ?? DEFAULT_ALERT_METRIC) as AlertMetric;
   if (!(metric in ALERT_METRIC_TABLE) || ALERT_METRIC_TABLE[metric].charted) return [];
-  const charted = ALERT_METRICS.filter((m) => ALERT_METRIC_TABLE[m].charted).join(" and ");
+  const list = ALERT_METRICS.filter((m) => ALERT_METRIC_TABLE[m].charted);
+  const charted = `${list.slice(0, -1).join(", ")} and ${list.at(-1)}`;
   return [
     {
       path: `${path}.chart`,
-      message: `charts are drawn for ${charted} only, not ${metric} — remove chart, or alert on ${charted}`,
+      message: `charts are drawn for ${charted} only, not ${metric} — remove chart, or alert on one of those`,
     },
   ];
 }
@@ -116,50 +112,4 @@ function checkHasDestination(item: Loose, path: string, kind: string): ConfigIss
       message: `this ${kind} has no destination — add slack: { channel: C0123ABCD } or email: { to: [team@example.com] }`,
     },
   ];
-}
-
-/**
- * Thresholds ordered in the metric's direction — high-bad: clear_at < warn_at ≤ critical_at;
- * low-bad: clear_at > warn_at ≥ critical_at — and rates within 0–100.
- */
-function checkThresholds(alert: Loose, path: string): ConfigIssue[] {
-  const given = asText(alert.metric) ?? DEFAULT_ALERT_METRIC;
-  // An unknown metric is the schema's to report; its thresholds are judged as the default's.
-  const metric = given in ALERT_METRIC_TABLE ? (given as AlertMetric) : DEFAULT_ALERT_METRIC;
-  const values = {
-    clear_at: alert.clear_at,
-    warn_at: alert.warn_at,
-    critical_at: alert.critical_at,
-  };
-  const issues: ConfigIssue[] = [];
-  if (isRate(metric)) {
-    for (const [name, raw] of Object.entries(values)) {
-      const value = asNumber(raw);
-      if (value !== undefined && value > 100)
-        issues.push({
-          path: `${path}.${name}`,
-          message: `${value} is not a percent — ${metric} thresholds lie between 0 and 100`,
-        });
-    }
-  }
-  const warn = asNumber(alert.warn_at);
-  const critical = asNumber(alert.critical_at);
-  const clear = asNumber(alert.clear_at);
-  const low = lowIsBad(metric);
-  const order = low
-    ? `${metric} is bad when low, so thresholds must satisfy clear_at > warn_at ≥ critical_at`
-    : `${metric} is bad when high, so thresholds must satisfy clear_at < warn_at ≤ critical_at`;
-  if (clear !== undefined && warn !== undefined && (low ? clear <= warn : clear >= warn)) {
-    issues.push({
-      path: `${path}.clear_at`,
-      message: `${clear} must be ${low ? "above" : "below"} warn_at (${warn}): a firing alert resolves only past clear_at, on the good side — ${order}`,
-    });
-  }
-  if (warn !== undefined && critical !== undefined && (low ? warn < critical : warn > critical)) {
-    issues.push({
-      path: `${path}.warn_at`,
-      message: `${warn} must not be ${low ? "below" : "above"} critical_at (${critical}) — ${order}`,
-    });
-  }
-  return issues;
 }

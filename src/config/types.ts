@@ -90,7 +90,7 @@ export interface AlertConfig extends AlertRule, AlertDestinations {
   schedule: string;
   scope: "projects" | "team" | "both";
   catchUpMs: number;
-  /** A fire's first message carries the fired scope's chart (flaky_rate and run_pass_rate). */
+  /** A fire's first message carries the fired scope's chart (the charted rates: alert-metrics.ts). */
   chart: boolean;
 }
 

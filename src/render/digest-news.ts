@@ -12,6 +12,7 @@ import { deltaView, deltaWords } from "./delta-view.js";
 import { formatRate } from "./format.js";
 import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
+import { skippingNews } from "./skipping-news.js";
 
 // What a digest says first, decided once for every renderer (Slack text and first block, the
 // email's preheader and first line, `preview`'s first line): silent projects, alerts firing now,
@@ -84,6 +85,8 @@ export function digestNews(report: Report): DigestNews {
           ]
         : [],
     ),
+    // A better pass rate bought with more skips is bad news, named before the changes.
+    ...skippingNews(report),
     ...changeLines([
       // The team's own change is news too: a day never says "No significant change" beside a
       // coloured team figure.

@@ -20,11 +20,15 @@ export function rule(overrides: Partial<AlertRule> = {}): AlertRule {
     forEvaluations: 1,
     repeatEveryMs: null,
     onNoData: "keep",
+    against: null,
     ...overrides,
   };
 }
 
-/** Counts with `tests` results of which `percent`% were flaky (and failed, and passed runs). */
+/**
+ * Counts with `tests` results of which `percent`% were flaky (and failed, and passed runs),
+ * none skipped or timed out, each run lasting 10 minutes.
+ */
 export function counts(percent: number, tests = 1_000, runs = 20): WindowCounts {
   const flaky = Math.round((percent / 100) * tests);
   return {
@@ -35,6 +39,10 @@ export function counts(percent: number, tests = 1_000, runs = 20): WindowCounts 
     testsPassed: tests,
     testsFailed: flaky,
     testsFlaky: flaky,
+    testsSkipped: 0,
+    testsTimedOut: 0,
+    runDurationMs: runs * 600_000,
+    timedRuns: runs,
   };
 }
 

@@ -83,7 +83,7 @@ const cases: Case[] = [
     [
       [
         `${A}.chart`,
-        "charts are drawn for flaky_rate and run_pass_rate only, not runs — remove chart, or alert on flaky_rate and run_pass_rate",
+        "charts are drawn for flaky_rate, run_pass_rate, skipped_share and timed_out_share only, not runs — remove chart, or alert on one of those",
       ],
     ],
   ],

@@ -103,6 +103,7 @@ describe("loadConfig", () => {
       warnAt: 3,
       criticalAt: 5,
       clearAt: 2.5,
+      against: null,
       minTests: 200,
       confidence: 0.95,
       forEvaluations: 1,

@@ -69,12 +69,26 @@ describe("demo", () => {
       /^design\.alert\.flaky-rate\.[\d-]+\.slack\.json$/.test(f),
     );
     expect(alertPosts).toHaveLength(4);
-    expect(files.filter((f) => f.includes(".update."))).toHaveLength(3);
+    expect(files.filter((f) => f.startsWith("design.") && f.includes(".update."))).toHaveLength(3);
     // The same four changes as Teams cards and signed webhook bodies.
     const named = (suffix: string) =>
       files.filter((f) => f.startsWith("design.alert.flaky-rate.") && f.endsWith(suffix));
     expect(named(".teams.json")).toHaveLength(4);
     expect(named(".webhook.json")).toHaveLength(4);
+  });
+
+  it("shows an alert against a project's own normal firing where a fixed threshold stays quiet", () => {
+    const section = (alert: string) =>
+      (result.stdout.split(`━━ data / alert ${alert} ━━`)[1] ?? "").split("━━")[0] ?? "";
+    const regression = section("flaky-regression");
+    expect(regression).toMatch(
+      /Data pipeline +(warn|critical) +\d\.\d%.* · \d\.\d pp above its normal \d\.\d% \(median of the last 4 \w+days\)/,
+    );
+    expect(regression).toContain("→ Data pipeline: fired");
+    expect(section("flaky-fixed")).not.toContain("→ Data pipeline: fired");
+    expect(section("slow-runs")).toMatch(
+      /Partner portal +(warn|critical) +\d+m \d\ds · \d+% above its normal \d+m \d\ds/,
+    );
   });
 
   it("shows the alert's buttons on the fire's post and its edits while it fires, none once resolved", async () => {

@@ -49,6 +49,9 @@ export function generateDayRuns(
     flakyRate:
       profile.spike?.[profile.spike.length - back] ??
       profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
+    slower: profile.creep
+      ? 1 + Math.max(0, profile.creep.fromDaysBack - back) * profile.creep.perDay
+      : 1,
   };
   const runs = generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day);
   const stops = profile.stopsMsBeforeToday;
@@ -63,6 +66,8 @@ interface DayTraits {
   dayMs: number;
   bad: boolean;
   flakyRate: number;
+  /** How much longer runs take than the profile's mean (a creeping suite). */
+  slower: number;
 }
 
 function isOutage(seed: string, date: string): boolean {
@@ -115,7 +120,11 @@ function generateRun(
 
   const slowdown = failed + timedOut > 0 ? 1.15 : 1;
   const durationMs = Math.round(
-    profile.meanDurationMs * (total / profile.testsPerRun) * (0.8 + 0.4 * random.next()) * slowdown,
+    profile.meanDurationMs *
+      (total / profile.testsPerRun) *
+      (0.8 + 0.4 * random.next()) *
+      slowdown *
+      day.slower,
   );
   return {
     id: `${day.runIdPrefix}${String(index + 1).padStart(3, "0")}`,

@@ -11,6 +11,9 @@ import { createRandom } from "./seeded-random.js";
 // Index 7 ("Android app") stops: no runs from noon UTC two days before "today", so every
 // zone's yesterday is empty and the day before is not — a silent project. Index 8 ("iOS app")
 // runs a Poisson count around a steady mean, every day alike: its count wobbles by chance.
+// Index 9 ("Data pipeline", with 10 projects or more) keeps a steady 0.8% flaky rate and
+// spikes to 2.4% over the last 2 days: under a fixed 3% threshold, 1.6 pp above its normal.
+// Index 10 ("Partner portal", with 11 or more) runs 5% slower each day over the last 10 days.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -35,6 +38,8 @@ export interface ProjectProfile {
   /** Flaky shares of the last days before today, oldest first, overriding the trend; null for none. */
   spike: readonly number[] | null;
   meanDurationMs: number;
+  /** From this many days before today the runs get slower, each day by `creepPerDay` more. */
+  creep: { fromDaysBack: number; perDay: number } | null;
   primaryTag: string;
   branches: readonly string[];
   authors: readonly string[];
@@ -82,14 +87,21 @@ const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
 const SPIKE_INDEX = 6;
 const SILENT_INDEX = 7;
 const WOBBLE_INDEX = 8;
+/** Index 9's flaky rate: steady, then a spike under a fixed 3% over the last 2 days (a demo run before 09:00 still sees one). */
+const NORMAL_INDEX = 9;
+const NORMAL_FLAKY = 0.008;
+const NORMAL_SPIKE = [0.024, 0.024] as const;
+/** Index 10's runs get 5% slower each day over the last 10 days. */
+const CREEP_INDEX = 10;
+const CREEP = { fromDaysBack: 10, perDay: 0.05 } as const;
 
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
- * How many projects `insights-reporter emulator` and the demo serve by default: config/demo.yaml's
- * seven, the seventh being the one whose flaky spike the demo's alert fires on.
+ * How many projects `insights-reporter emulator` and the demo serve by default: every one
+ * config/demo.yaml names, up to the eleventh, whose runs slowly get slower.
  */
-export const DEMO_PROJECT_COUNT = SPIKE_INDEX + 1;
+export const DEMO_PROJECT_COUNT = CREEP_INDEX + 1;
 
 /**
  * The project ids for a seed and count, without starting a server.
@@ -130,6 +142,10 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     const flakyBase = 0.004 + random.next() * 0.01;
     const rising = index === 1;
     const spiking = index === SPIKE_INDEX;
+    const normal = index === NORMAL_INDEX;
+    const creeping = index === CREEP_INDEX;
+    // Busy every day, so even a weekend sample is large enough for an alert to judge.
+    const busy = spiking || normal || creeping;
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
     // Drawn for every project in the order they always were, so no other data changes.
@@ -139,18 +155,18 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       id,
       name: emulatorProjectName(index),
       empty: index === emptyIndex(count),
-      // Busy every day, so even a weekend sample is large enough for the alert to judge.
-      weekdayRuns: spiking ? 40 : weekdayRuns,
-      weekendFactor: spiking ? 0.6 : weekendFactor,
+      weekdayRuns: busy ? 40 : weekdayRuns,
+      weekendFactor: busy ? 0.6 : weekendFactor,
       stopsMsBeforeToday: index === SILENT_INDEX ? 36 * 3_600_000 : null,
       steady: index === WOBBLE_INDEX,
       testsPerRun: random.int(80, 380),
       breakChance: 0.04 + random.next() * 0.1,
       skipRate: 0.005 + random.next() * 0.03,
-      flakyFrom: rising ? 0.005 : flakyBase,
-      flakyTo: rising ? 0.065 : flakyBase,
-      spike: spiking ? SPIKE : null,
+      flakyFrom: rising ? 0.005 : normal ? NORMAL_FLAKY : flakyBase,
+      flakyTo: rising ? 0.065 : normal ? NORMAL_FLAKY : flakyBase,
+      spike: spiking ? SPIKE : normal ? NORMAL_SPIKE : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
+      creep: creeping ? CREEP : null,
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",
       branches: FEATURE_BRANCHES.slice(featureStart, featureStart + 3),
       authors: AUTHORS.slice(authorStart, authorStart + 4),

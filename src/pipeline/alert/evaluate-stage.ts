@@ -1,11 +1,14 @@
+import { baselineSpans, withBaselines } from "../../alerts/baseline-windows.js";
 import { evaluateAlert } from "../../alerts/evaluate-alert.js";
+import { recentResolutions } from "../../alerts/fire-history.js";
 import { toScopeState } from "../../alerts/ledger-state.js";
 import { scopeWindows, trendDays } from "../../alerts/scope-windows.js";
 import type { Evaluation } from "../../alerts/types.js";
-import { collectInsights } from "../../insights/collect-insights.js";
+import { collectInsights, collectSpan } from "../../insights/collect-insights.js";
 import { addDays, periodDays } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
 import { buildReport } from "../../report/build-report.js";
+import { figuresFromCounts } from "../../report/figures.js";
 import type { AlertJob } from "./alert-slot.js";
 import type { AlertDeps } from "./alert-types.js";
 
@@ -41,13 +44,51 @@ export async function evaluate(
       toScopeState(s),
     ]),
   );
+  const windows = scopeWindows(report, days, job.alert.scope);
   return evaluateAlert({
     rule: job.alert,
-    windows: scopeWindows(report, days, job.alert.scope),
+    windows: job.alert.against
+      ? withBaselines(
+          windows,
+          await baselineFigures(job, window, deps),
+          report.projects.flatMap((p) => (p.status === "ok" ? [p.projectId] : [])),
+        )
+      : windows,
     states,
     now: job.fireAt.toISOString(),
     key,
+    resolvedRecently: await resolvedRecently(job, key, window, deps),
   });
+}
+
+/** Days of recorded evaluations read back for a fire that resolved lately (a regression). */
+const FIRE_LOOKBACK_DAYS = 90;
+
+/** Each scope's fire that resolved within 7 days before this window, from the ledger. */
+async function resolvedRecently(job: AlertJob, key: string, window: Period, deps: AlertDeps) {
+  const recorded = await deps.ledger?.alertEvaluations({
+    team: job.team.name,
+    from: addDays(window.end, -FIRE_LOOKBACK_DAYS),
+    to: window.end,
+  });
+  const own = (recorded ?? []).filter((e) => e.alert === job.alert.name && e.key !== key);
+  return recentResolutions(own, window.end);
+}
+
+/** Each baseline window's figures by project id (null where it could not be fetched). */
+async function baselineFigures(job: AlertJob, window: Period, deps: AlertDeps) {
+  const spans = await Promise.all(
+    baselineSpans(window).map((span) => collectSpan(deps.api, job.team, span, deps.cache)),
+  );
+  return spans.map(
+    (outcomes) =>
+      new Map(
+        [...outcomes].map(([id, o]) => [
+          id,
+          o.ok ? figuresFromCounts(o.insights.overall.runs, o.insights.overall.tests) : null,
+        ]),
+      ),
+  );
 }
 
 /** The spans an evaluation fetches: the trend ending with the window, and the window before. */

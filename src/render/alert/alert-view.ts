@@ -1,16 +1,26 @@
-import { isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
+import { ALERT_METRIC_TABLE, isRate, lowIsBad, metricName } from "../../alerts/alert-metrics.js";
 import type { FireHistory } from "../../alerts/fire-history.js";
 import { TEAM_SCOPE } from "../../alerts/scope-windows.js";
 import type {
+  AlertBaseline,
   AlertMetric,
   AlertStateName,
   Transition,
   TransitionKind,
 } from "../../alerts/types.js";
 import type { Period } from "../../periods/types.js";
-import { formatCount, formatPeriod, formatPp, sparkline } from "../format.js";
+import { formatCount, formatDuration, formatPeriod, formatPp, sparkline } from "../format.js";
 import { linksPerProject, projectDashboardUrl } from "../project-links.js";
 import { truncateText } from "../truncate-text.js";
+import {
+  formatMetric,
+  fromNormalText,
+  noNormalReason,
+  normalLabel,
+  offsetText,
+} from "./normal-words.js";
+
+export { formatMetric } from "./normal-words.js";
 
 // What every alert renderer (Slack, mail, terminal) shows, decided once: the words, marks and
 // figures of a transition, so the channel, the inbox and `preview` never disagree.
@@ -26,6 +36,10 @@ export interface AlertMessageInput {
     criticalAt: number;
     clearAt: number;
     confidence: number | null;
+    /** Thresholds relative to each scope's normal; null or absent: absolute. */
+    against?: AlertBaseline | null;
+    /** Results a baseline window needs (for the words of a baseline too thin). */
+    minTests?: number;
   };
   period: Period;
   transitions: readonly Transition[];
@@ -115,12 +129,6 @@ export function alertOwnersCc(input: AlertMessageInput): string[] {
   return [...cc];
 }
 
-/** 4.2 → "4.2%" for rates; 12 → "12" runs. */
-export function formatMetric(metric: AlertMetric, value: number | null): string {
-  if (value === null) return "no data";
-  return isRate(metric) ? `${value.toFixed(1)}%` : formatCount(value);
-}
-
 /**
  * The dashboard of a scope, as digests link it: a project's page when the template names
  * `{project_id}`; null for the team, or without a dashboard.
@@ -137,8 +145,9 @@ export function teamDashboardUrl(input: AlertMessageInput): string | null {
   return template !== null && !linksPerProject(template) ? template : null;
 }
 
-/** A threshold as configured: 6 → "6%", 2.5 → "2.5%"; 20 → "20" runs. */
+/** A threshold as configured: 6 → "6%", 2.5 → "2.5%"; 20 → "20" runs; 15 → "15m 00s". */
 export function formatThreshold(metric: AlertMetric, value: number): string {
+  if (ALERT_METRIC_TABLE[metric].unit === "minutes") return formatDuration(value * 60_000);
   return isRate(metric) ? `${Number(value.toFixed(2))}%` : formatCount(value);
 }
 
@@ -162,6 +171,23 @@ export function spanWords(fromIso: string, toIso: string): string {
  * 9.5% on Nov 11)". Plain text: escape before mrkdwn or HTML.
  */
 export function transitionSentence(input: AlertMessageInput, t: Transition, now: string): string {
+  const sentence = input.alert.against
+    ? relativeSentence(input, input.alert.against, t, now)
+    : absoluteSentence(input, t, now);
+  return `${sentence}${regressedText(t)}`;
+}
+
+/**
+ * " — regressed: it fired Nov 10 and resolved Nov 12" for a fire within 7 days of the scope's
+ * last resolution; "" otherwise.
+ */
+export function regressedText(t: Transition): string {
+  const earlier = t.kind === "fired" ? t.regressed : undefined;
+  if (!earlier) return "";
+  return ` \u2014 regressed: it fired ${shortPeriod(earlier.firedIn)} and resolved ${shortPeriod(earlier.resolvedIn)}`;
+}
+
+function absoluteSentence(input: AlertMessageInput, t: Transition, now: string): string {
   const { metric, warnAt, criticalAt, clearAt } = input.alert;
   const [bad, good] = lowIsBad(metric) ? ["below", "above"] : ["above", "under"];
   const subject = `${t.name} ${metricName(metric)}`;
@@ -199,6 +225,46 @@ export function firstCheckWords(state: AlertStateName, window: Period): string {
   return `${state} since at least ${shortPeriod({ start: window.start, end: window.start })} (first check of this alert)`;
 }
 
+/**
+ * A transition of an alert against the scope's normal, with both numbers: "Search API flaky
+ * rate 2.4% — 1.6 pp above its normal 0.8% (median of the last 4 Thursdays)".
+ */
+function relativeSentence(
+  input: AlertMessageInput,
+  against: AlertBaseline,
+  t: Transition,
+  now: string,
+): string {
+  const { metric } = input.alert;
+  const subject = `${t.name} ${metricName(metric)}`;
+  const value = t.sample.value;
+  const normal = t.sample.normal ?? null;
+  const level = t.to === "critical" ? "critical" : "warn";
+  if (t.kind === "resolved") {
+    if (value === null || normal === null)
+      return `${subject}: ${t.missing ?? (value === null ? "no data" : "no normal")} — resolved${resolvedAfter(input, t.scope, t.firedAt, now)}`;
+    const good = lowIsBad(metric) ? "above" : "under";
+    const clear = offsetText(metric, against, input.alert.clearAt);
+    return `${subject} back ${good} ${formatThreshold(metric, t.threshold)} (its normal ${formatMetric(metric, normal.value)} ${clear}) — resolved${resolvedAfter(input, t.scope, t.firedAt, now)}`;
+  }
+  if (value === null) return `${subject}: ${t.missing ?? "no data"} — counted as ${level}`;
+  if (normal === null) {
+    const reason = noNormalReason(input.period, input.alert.minTests ?? 0);
+    return `${subject} ${formatMetric(metric, value)}: no normal (${reason}) — counted as ${level}`;
+  }
+  const from = fromNormalText(metric, value, normal, input.period);
+  const head = `${subject} ${formatMetric(metric, value)} —`;
+  switch (t.kind) {
+    case "fired":
+    case "escalated":
+      return `${head} ${from}`;
+    case "reminder":
+      return `${head} still ${from}${t.firedAt ? `, firing for ${spanWords(t.firedAt, now)}` : ""}`;
+    case "de-escalated":
+      return `${head} ${from}, no longer critical`;
+  }
+}
+
 /** " after 3 days (peak 9.5% on Nov 11)", from the fire's start and the ledger's history. */
 export function resolvedAfter(
   input: Pick<AlertMessageInput, "alert" | "history">,
@@ -226,9 +292,12 @@ export function changeText(metric: AlertMetric, t: Transition): string {
   const { value, prior } = t.sample;
   if (value === null || prior === null) return "";
   const diff = value - prior;
+  const sign = diff >= 0 ? "+" : "\u2212";
   const change = isRate(metric)
     ? formatPp(diff)
-    : `${diff >= 0 ? "+" : "\u2212"}${formatCount(Math.abs(diff))}`;
+    : ALERT_METRIC_TABLE[metric].unit === "minutes"
+      ? `${sign}${formatDuration(Math.abs(diff) * 60_000)}`
+      : `${sign}${formatCount(Math.abs(diff))}`;
   return `${change} vs prior window`;
 }
 
@@ -270,6 +339,12 @@ export function ruleText(input: AlertMessageInput): string {
     confidence === null || !isRate(metric)
       ? "raw value"
       : `${Math.round(confidence * 100)}% Wilson interval`;
+  const against = input.alert.against;
+  if (against) {
+    const o = (v: number) => `normal ${offsetText(metric, against, v)}`;
+    const label = normalLabel(input.period, { value: 0, windows: 4 });
+    return `${metricName(metric)}: warn ${bad} ${o(warnAt)}, critical ${bad} ${o(criticalAt)}, clears ${good} ${o(clearAt)} (${label}) · ${interval}`;
+  }
   return `${metricName(metric)}: warn ${bad} ${f(warnAt)}, critical ${bad} ${f(criticalAt)}, clears ${good} ${f(clearAt)} \u00b7 ${interval}`;
 }
 

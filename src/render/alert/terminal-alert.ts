@@ -3,6 +3,7 @@ import type { AlertMetric, Evaluation } from "../../alerts/types.js";
 import { formatCount, formatPeriod } from "../format.js";
 import { printableText } from "../printable-text.js";
 import { firstCheckWords, formatMetric, STATE_MARK } from "./alert-view.js";
+import { fromNormalText } from "./normal-words.js";
 
 // An evaluation as terminal text (for `alerts` and `preview --alert`): every scope with its
 // state and value, then what would be sent. Names and the key are made printable first.
@@ -35,8 +36,16 @@ export function renderTerminalAlert(
     }
     const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
     const size = isRate(input.metric) ? `  ${formatCount(r.sample.size)} results` : "";
+    // Against a normal, both numbers: " · 1.6 pp above its normal 0.8% (median of …)".
+    const normal = r.sample.normal;
+    const from =
+      normal === undefined
+        ? ""
+        : normal === null || r.sample.value === null
+          ? " · no normal"
+          : ` · ${fromNormalText(input.metric, r.sample.value, normal, input.window)}`;
     lines.push(
-      `  ${STATE_MARK[r.state.state]} ${nameOf(r.name).padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}`,
+      `  ${STATE_MARK[r.state.state]} ${nameOf(r.name).padEnd(width)}  ${r.state.state.padEnd(8)}  ${value}${size}${from}`,
     );
   }
   if (evaluation.transitions.length === 0) lines.push("  no change: nothing to send");

@@ -1,7 +1,7 @@
 import type { Period } from "../../periods/types.js";
 import type { DailyPoint } from "../../report/types.js";
 import { formatCount, formatPeriod, formatRate, plural } from "../format.js";
-import { type ChartMetric, chartPoints, metricCounts, spanRate } from "./chart-points.js";
+import { type ChartMetric, chartPoints, metricCounts, risesBad, spanRate } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 
 // What a chart says in words: for screen readers, and for mail clients that block images, so
@@ -19,6 +19,8 @@ export interface AltTextInput {
 const NAMES: Record<ChartMetric, { name: string; sample: string }> = {
   flakyRate: { name: "flaky rate", sample: "result" },
   runPassRate: { name: "run pass rate", sample: "run" },
+  skippedShare: { name: "skipped share", sample: "result" },
+  timedOutShare: { name: "timed-out share", sample: "result" },
 };
 
 /** "Flaky rate of Checkout by day, Sep 29 – Nov 23, 2026: 2.1% this period (…), …". */
@@ -34,11 +36,11 @@ export function chartAltText(input: AltTextInput): string {
   ];
   const worst = withData.reduce<(typeof withData)[number] | null>((best, p) => {
     if (best === null || best.rate === null || p.rate === null) return p;
-    const worse = metric === "flakyRate" ? p.rate > best.rate : p.rate < best.rate;
+    const worse = risesBad(metric) ? p.rate > best.rate : p.rate < best.rate;
     return worse ? p : best;
   }, null);
   if (worst && worst.rate !== null) {
-    const label = metric === "flakyRate" ? "highest" : "lowest";
+    const label = risesBad(metric) ? "highest" : "lowest";
     parts.push(
       `${label} day ${formatRate(worst.rate)} on ${formatPeriod({ start: worst.date, end: worst.date })} (${plural(worst.sample, names.sample)})`,
     );

@@ -6,14 +6,21 @@ import type { DailyPoint, Figures } from "../../report/types.js";
 // window with the day's rate, its Wilson interval and the sample behind it. A day without runs
 // keeps its row with null values, so the line breaks there instead of dropping to 0%.
 
-/** The rates a trend chart can show. */
-export type ChartMetric = "flakyRate" | "runPassRate";
+/** The rates a trend chart can show: the digests' two, and the shares an alert may fire on. */
+export type ChartMetric = "flakyRate" | "runPassRate" | "skippedShare" | "timedOutShare";
 
 /** How a chart of each metric is named in its file name. */
 export const CHART_SLUG: Record<ChartMetric, string> = {
   flakyRate: "flaky-rate",
   runPassRate: "run-pass-rate",
+  skippedShare: "skipped-share",
+  timedOutShare: "timed-out-share",
 };
+
+/** Whether a rising line is bad: every charted rate but the run pass rate. */
+export function risesBad(metric: ChartMetric): boolean {
+  return metric !== "runPassRate";
+}
 
 /** Confidence of the band drawn around each day's rate. */
 export const BAND_CONFIDENCE = 0.95;
@@ -31,9 +38,16 @@ export interface ChartPoint {
 
 /** Hits and trials of a metric in one span's figures. */
 export function metricCounts(metric: ChartMetric, f: Figures): { hits: number; trials: number } {
-  return metric === "flakyRate"
-    ? { hits: f.testsFlaky, trials: f.tests }
-    : { hits: f.runsPassed, trials: f.runs };
+  switch (metric) {
+    case "flakyRate":
+      return { hits: f.testsFlaky, trials: f.tests };
+    case "skippedShare":
+      return { hits: f.testsSkipped, trials: f.tests };
+    case "timedOutShare":
+      return { hits: f.testsTimedOut, trials: f.tests };
+    case "runPassRate":
+      return { hits: f.runsPassed, trials: f.runs };
+  }
 }
 
 /**

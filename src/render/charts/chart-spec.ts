@@ -1,6 +1,6 @@
 import { addDays } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
-import type { ChartMetric, ChartPoint } from "./chart-points.js";
+import { type ChartMetric, type ChartPoint, risesBad } from "./chart-points.js";
 
 // A trend chart as a Vega-Lite spec, and the data each chart fills it with. The spec is one
 // constant with named datasets and parameters, so it is compiled to Vega ahead of time and
@@ -45,6 +45,8 @@ export const CHART_COLOURS = {
 const METRIC_NAME: Record<ChartMetric, string> = {
   flakyRate: "Flaky rate",
   runPassRate: "Run pass rate",
+  skippedShare: "Skipped share",
+  timedOutShare: "Timed-out share",
 };
 
 /** "Flaky rate", "Run pass rate". */
@@ -242,7 +244,7 @@ function yDomain(
     ...points.flatMap((p) => (p.rate === null ? [] : [p.rate])),
     ...thresholds.map((t) => t.value),
   ];
-  if (metric === "flakyRate") {
+  if (risesBad(metric)) {
     const top = Math.max(0.01, ...values);
     return [0, Math.min(1, niceStep(top * 1.15))];
   }

@@ -5,6 +5,8 @@ import type { ChartThreshold } from "./chart-spec.js";
 const ALERT_METRIC_OF: Record<ChartMetric, AlertRule["metric"]> = {
   flakyRate: "flaky_rate",
   runPassRate: "run_pass_rate",
+  skippedShare: "skipped_share",
+  timedOutShare: "timed_out_share",
 };
 
 /** The chart of an alert's metric; null for a metric no chart draws (counts, test rates). */
@@ -15,16 +17,18 @@ export function chartMetricOf(metric: AlertRule["metric"]): ChartMetric | null {
 
 /**
  * The thresholds a chart of `metric` draws: the warn and critical levels of the team's alerts
- * on that metric (percent in config, fractions on the chart), each level once.
+ * on that metric (percent in config, fractions on the chart), each level once. An alert whose
+ * thresholds are relative to each scope's normal has no one level to draw, and draws none.
  */
 export function chartThresholds(
   metric: ChartMetric,
-  alerts: readonly Pick<AlertRule, "metric" | "warnAt" | "criticalAt">[],
+  alerts: readonly (Pick<AlertRule, "metric" | "warnAt" | "criticalAt"> &
+    Partial<Pick<AlertRule, "against">>)[],
 ): ChartThreshold[] {
   const seen = new Set<string>();
   const thresholds: ChartThreshold[] = [];
   for (const alert of alerts) {
-    if (alert.metric !== ALERT_METRIC_OF[metric]) continue;
+    if (alert.metric !== ALERT_METRIC_OF[metric] || alert.against) continue;
     for (const [level, value] of [
       ["warn", alert.warnAt / 100],
       ["critical", alert.criticalAt / 100],

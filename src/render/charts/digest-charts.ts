@@ -13,7 +13,9 @@ import { type Chart, type TrendChartOptions, trendCharts } from "./trend-chart.j
 // project that needs attention (the report's top movers, worst first). Every chart covers
 // the same window, so they read side by side.
 
-const METRICS: readonly ChartMetric[] = ["flakyRate", "runPassRate"];
+/** The rates a digest charts (an alert's fire may chart the shares too). */
+type DigestChartMetric = Extract<ChartMetric, "flakyRate" | "runPassRate">;
+const METRICS: readonly DigestChartMetric[] = ["flakyRate", "runPassRate"];
 
 export interface DigestChartData {
   window: Period;
@@ -21,7 +23,7 @@ export interface DigestChartData {
   team: readonly DailyPoint[];
   /** Each project's days of the window, by project id; a project missing here is not charted. */
   projects: ReadonlyMap<string, readonly DailyPoint[]>;
-  thresholds: Readonly<Record<ChartMetric, readonly ChartThreshold[]>>;
+  thresholds: Readonly<Record<DigestChartMetric, readonly ChartThreshold[]>>;
 }
 
 /** How many projects are charted after the team. */

@@ -21,6 +21,7 @@ import {
   transitionSentence,
   worstOf,
 } from "../../../render/alert/alert-view.js";
+import { offsetText } from "../../../render/alert/normal-words.js";
 import { formatPeriod } from "../../../render/format.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
@@ -150,17 +151,23 @@ function rootLine(input: AlertMessageInput, s: RootScope, now: string): string {
   const since = firedIn ? ` \u00b7 fired ${shortPeriod(firedIn)}` : "";
   if (s.state === "warn" || s.state === "critical") {
     const [bad] = lowIsBad(metric) ? ["below"] : ["above"];
-    const limit = formatThreshold(
-      metric,
-      s.state === "critical" ? input.alert.criticalAt : input.alert.warnAt,
-    );
+    const level = s.state === "critical" ? input.alert.criticalAt : input.alert.warnAt;
+    // A relative threshold differs by scope: its offset from the normal, as configured.
+    const against = input.alert.against;
+    const limit = against
+      ? `(normal ${offsetText(metric, against, level)})`
+      : formatThreshold(metric, level);
     return `${STATE_MARK[s.state]} ${name} ${formatMetric(metric, s.value)} \u2014 ${bad} ${s.state} ${limit}${since}`;
   }
   const good = lowIsBad(metric) ? "above" : "under";
   const back =
     s.value === null
       ? ": no data"
-      : ` back ${good} ${formatThreshold(metric, input.alert.clearAt)}`;
+      : ` back ${good} ${
+          input.alert.against
+            ? `normal ${offsetText(metric, input.alert.against, input.alert.clearAt)}`
+            : formatThreshold(metric, input.alert.clearAt)
+        }`;
   const dates = firedIn ? `${since}, resolved ${shortPeriod(input.period)}` : "";
   return `${STATE_MARK.ok} ${name}${escapeMrkdwn(back)} \u2014 resolved${escapeMrkdwn(resolvedAfter(input, s.scope, s.firedAt, now))}${dates}`;
 }

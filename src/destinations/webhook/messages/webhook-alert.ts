@@ -1,4 +1,4 @@
-import { isRate } from "../../../alerts/alert-metrics.js";
+import { ALERT_METRIC_TABLE } from "../../../alerts/alert-metrics.js";
 import {
   type AlertMessageInput,
   headlineText,
@@ -34,7 +34,7 @@ export function webhookAlertBody(input: AlertMessageInput, now: string): Webhook
     alert: {
       name: alert.name,
       metric: alert.metric,
-      unit: isRate(alert.metric) ? "percent" : "count",
+      unit: ALERT_METRIC_TABLE[alert.metric].unit,
       warn_at: alert.warnAt,
       critical_at: alert.criticalAt,
       clear_at: alert.clearAt,

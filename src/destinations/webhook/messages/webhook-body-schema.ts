@@ -153,7 +153,9 @@ const transition = z
 const alert = z.object({
   name: z.string(),
   metric: z.enum(ALERT_METRICS),
-  unit: z.enum(["percent", "count"]).describe("percent: 0–100, as the config's thresholds"),
+  unit: z
+    .enum(["percent", "count", "minutes"])
+    .describe("percent: 0–100, as the config's thresholds; minutes for mean_run_duration"),
   warn_at: z.number(),
   critical_at: z.number(),
   clear_at: z.number(),
