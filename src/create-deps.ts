@@ -2,7 +2,6 @@ import { chartPainterOnFirstUse } from "./chart-painter/chart-painter-on-first-u
 import type { OwnedChartPainter } from "./chart-painter/chart-worker-client.js";
 import type { ResolvedConfig } from "./config/types.js";
 import { createOutboxFiles } from "./deliver/outbox.js";
-import type { SlackDestination } from "./deliver/types.js";
 import {
   type AlertClients,
   DESTINATION_KINDS,
@@ -11,6 +10,7 @@ import {
   type DestinationShapes,
   type DigestClients,
 } from "./destinations/registry.js";
+import type { SlackDestination } from "./destinations/slack/slack-clients.js";
 import {
   createInsightsClient,
   type InsightsClient,

@@ -131,7 +131,21 @@ export class MalformedResponseError extends ReporterError {
   readonly code = "MALFORMED_RESPONSE";
 }
 
-/** A Slack destination failed; `slackError` is Slack's own error string when there is one. */
+/**
+ * What a failed send knows of what landed, in words the delivery loop reads for every kind:
+ * whether it may have been delivered all the same (anything but the destination's own refusal),
+ * and the reference of a part that did land before the failure (a Slack post's ts).
+ */
+export interface LandingVerdict {
+  readonly mayHaveLanded: boolean;
+  readonly landedRef: string | null;
+}
+
+/** Whether an error carries its sender's landing verdict. */
+export function hasLandingVerdict(error: unknown): error is LandingVerdict {
+  return typeof error === "object" && error !== null && "mayHaveLanded" in error;
+}
+
 /**
  * The sender's verdict on a failure (Alertmanager's `Notify → retry bool`): false when trying
  * again cannot help until a person fixes something (a refused token, a missing channel, our own
@@ -141,7 +155,8 @@ export interface RetryVerdict {
   retry: boolean;
 }
 
-export class SlackDeliveryError extends ReporterError implements RetryVerdict {
+/** A Slack destination failed; `slackError` is Slack's own error string when there is one. */
+export class SlackDeliveryError extends ReporterError implements RetryVerdict, LandingVerdict {
   readonly code = "SLACK";
   readonly slackError: string | null;
   readonly retry: boolean;
@@ -154,6 +169,16 @@ export class SlackDeliveryError extends ReporterError implements RetryVerdict {
     super(message, { slackError, ...context });
     this.slackError = slackError;
     this.retry = verdict.retry;
+  }
+
+  /** Slack answers with an error code only for a message it did not post. */
+  get mayHaveLanded(): boolean {
+    return this.slackError === null;
+  }
+
+  /** The post's ts, when the post landed before a later part failed. */
+  get landedRef(): string | null {
+    return typeof this.context.ts === "string" ? this.context.ts : null;
   }
 }
 

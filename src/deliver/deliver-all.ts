@@ -1,4 +1,4 @@
-import { type ReporterError, SlackDeliveryError, worthRetrying } from "../errors.js";
+import { hasLandingVerdict, type ReporterError, worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { DeliveryProgress } from "./types.js";
 
@@ -247,11 +247,11 @@ export class SendTimeoutError extends Error {
 }
 
 /**
- * Whether a failed send may have been delivered all the same: anything but Slack's own refusal
- * (an error code in its answer, which it gives for a message it did not post).
+ * Whether a failed send may have been delivered all the same: anything but the destination's
+ * own refusal, as its sender's error says (`LandingVerdict`).
  */
 function mayHaveLanded(error: unknown): boolean {
-  return !(error instanceof SlackDeliveryError && error.slackError !== null);
+  return !hasLandingVerdict(error) || error.mayHaveLanded;
 }
 
 /**

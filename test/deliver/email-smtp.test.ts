@@ -122,7 +122,9 @@ describe("createSmtpDestination", () => {
       from: "insights@example.com",
       to: ["qa-leads@example.com", "lead@example.com"],
     });
-    expect(mail.parsed.subject).toBe("[Checkout squad] weekly test insights · Nov 9 – 15, 2026");
+    expect(mail.parsed.subject).toBe(
+      "[Checkout squad] weekly test insights · Nov 9 – 15, 2026 · Web E2E flaky-rate 5.2% — above critical 5%",
+    );
     expect(mail.parsed.messageId).toBe("<checkout.weekly.2026-11-09@insights-reporter>");
     expect(mail.parsed.headers.get("auto-submitted")).toBe("auto-generated");
     expect(mail.parsed.html).toBe(message.html);

@@ -26,6 +26,7 @@ const NOT_DESTINATIONS = {
   alert: [
     "name",
     "metric",
+    "against",
     "window",
     "schedule",
     "warn_at",

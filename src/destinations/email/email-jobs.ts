@@ -1,7 +1,7 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
-import type { EmailDestination } from "../../deliver/types.js";
 import type { AlertNotification, EmailMessage } from "../../messages.js";
 import type { DigestJobDeps } from "../destination-module.js";
+import type { EmailDestination } from "./email-clients.js";
 import { emailDestinationId } from "./email-id.js";
 import { messageIdForKey } from "./email-message-id.js";
 

@@ -1,6 +1,6 @@
-import type { EmailDestination } from "../../deliver/types.js";
 import type { EmailMessage } from "../../messages.js";
 import type { DestinationModule } from "../destination-module.js";
+import type { EmailDestination } from "./email-clients.js";
 import {
   type EmailAlertTarget,
   type EmailDigestTarget,

@@ -1,6 +1,6 @@
 import type { OutboxFiles } from "../../deliver/outbox.js";
-import type { EmailDestination, EmailSent } from "../../deliver/types.js";
 import type { EmailMessage } from "../../messages.js";
+import type { EmailDestination, EmailSent } from "./email-clients.js";
 import type { EmailGlobal } from "./email-config.js";
 
 /**

@@ -1,9 +1,9 @@
 import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
-import type { EmailDestination, EmailSent } from "../../deliver/types.js";
 import type { Logger } from "../../logger.js";
 import type { EmailMessage } from "../../messages.js";
 import type { Secret } from "../../secret.js";
+import type { EmailDestination, EmailSent } from "./email-clients.js";
 import { composeEml, mailOptions } from "./email-eml.js";
 import { loginSecrets, smtpError } from "./email-errors.js";
 import { parseSmtpUrl } from "./smtp-url.js";

@@ -1,5 +1,5 @@
-import type { EmailDestination } from "../../deliver/types.js";
 import type { Logger } from "../../logger.js";
+import type { EmailDestination } from "./email-clients.js";
 import type { EmailGlobal } from "./email-config.js";
 import type { SmtpDestination } from "./email-smtp.js";
 import { parseSmtpUrl } from "./smtp-url.js";

@@ -1,9 +1,9 @@
 import type { Block, KnownBlock } from "@slack/web-api";
-import type { SlackAlertDestination, SlackAlertPosted } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
 import type { SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
+import type { SlackAlertDestination, SlackAlertPosted } from "./slack-clients.js";
 import { toSlackDeliveryError } from "./slack-errors.js";
 import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 

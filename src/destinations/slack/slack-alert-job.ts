@@ -1,8 +1,9 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
-import type { DeliveryProgress, SlackAlertDestination } from "../../deliver/types.js";
+import type { DeliveryProgress } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
 import type { AlertNotification, Attachment } from "../../messages.js";
 import type { AlertJobDeps } from "../destination-module.js";
+import type { SlackAlertDestination } from "./slack-clients.js";
 import { slackDestinationId } from "./slack-id.js";
 
 // How an alert's recorded notification is sent to Slack: the fires' first messages are

@@ -1,9 +1,10 @@
 import type { Block, KnownBlock } from "@slack/web-api";
-import type { DeliveryProgress, SlackDestination, SlackPosted } from "../../deliver/types.js";
+import type { DeliveryProgress } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
 import type { Attachment, SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
+import type { SlackDestination, SlackPosted } from "./slack-clients.js";
 import { label, toSlackDeliveryError } from "./slack-errors.js";
 import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 

@@ -1,7 +1,7 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
-import type { SlackDestination } from "../../deliver/types.js";
 import type { Attachment, SlackPost } from "../../messages.js";
 import type { DigestJobDeps } from "../destination-module.js";
+import type { SlackDestination } from "./slack-clients.js";
 import { slackDestinationId } from "./slack-id.js";
 
 // How a digest's rendered message is sent to Slack: the post, its thread and the workbook,

@@ -1,8 +1,8 @@
-import type { SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
 import type { DestinationModule } from "../destination-module.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./messages/slack-alert.js";
 import { renderSlackDigest } from "./messages/slack-digest.js";
 import { type SlackAlertMessage, slackAlertJob } from "./slack-alert-job.js";
+import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
 import {
   resolveSlack,
   type SlackAlertTarget,

@@ -1,5 +1,5 @@
-import type { SlackAlertDestination, SlackDestination } from "../../deliver/types.js";
 import type { Logger } from "../../logger.js";
+import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
 import type { SlackGlobal } from "./slack-config.js";
 
 // The Slack SDK is loaded when a destination is first used, not when the clients are built: a

@@ -1,6 +1,6 @@
 import type { OutboxFiles } from "../../deliver/outbox.js";
-import type { SlackAlertDestination, SlackDestination, SlackPosted } from "../../deliver/types.js";
 import type { Attachment, SlackPost } from "../../messages.js";
+import type { SlackAlertDestination, SlackDestination, SlackPosted } from "./slack-clients.js";
 
 /**
  * Slack's outbox: each message as `<key>.slack.json`, the workbook as its file; an alert message
