@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["report"],
   ["alerts", "insights", "deliver"],
   ["schedule", "periods", "state"],
-  ["errors", "logger", "secret", "secret-text", "messages"],
+  ["errors", "logger", "secret", "secret-text", "messages", "retry-policy"],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));
 

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { WebhookDeliveryError } from "../errors.js";
+import { parseRetryAfter, retryDelay } from "../retry-policy.js";
 import { redactSecrets, type Secret, secretForms } from "../secret.js";
 
 // One POST to a URL destination (a Teams workflow, a signed webhook), with the delivery rules
@@ -43,6 +44,13 @@ export interface PostOptions {
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_MAX_WAIT_MS = 30_000;
+/**
+ * Between attempts at one receiver: 1 s, then 2 s, then 4 s, the whole wait each time (a post is
+ * one caller, not a crowd to spread out), unless its Retry-After says otherwise.
+ */
+const POST_BACKOFF = { baseMs: 1000, capMs: Number.POSITIVE_INFINITY };
+const NO_JITTER = 1;
+
 /** The most of a failure's body read: enough for a receiver's reason, never a flood. */
 const BODY_BYTES_READ = 4096;
 /** The most of it quoted in an error, the log, the ledger and history. */
@@ -85,8 +93,8 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
     ]);
     const passing = answer.status === 429 || answer.status >= 500;
     if (!passing) throw failure(request, answer.status, detail);
-    const wait =
-      retryAfterMs(answer.headers.get("retry-after"), now()) ?? 1000 * 2 ** (attempt - 1);
+    const asked = parseRetryAfter(answer.headers.get("retry-after") ?? undefined, now());
+    const wait = retryDelay(attempt, asked, NO_JITTER, POST_BACKOFF);
     if (attempt >= attempts || wait > (options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS)) {
       throw failure(request, answer.status, detail);
     }
@@ -143,14 +151,6 @@ function sentValues(headers: Record<string, string>): string[] {
   return Object.entries(headers)
     .filter(([name]) => name.toLowerCase() !== "content-type")
     .map(([, value]) => value);
-}
-
-/** Retry-After as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, now: number): number | null {
-  if (header === null || header.trim() === "") return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** The origin a Location points at (resolved against the URL asked), or null without one. */

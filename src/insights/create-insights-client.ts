@@ -1,6 +1,12 @@
 import { setTimeout as delay, setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Dispatcher, Pool } from "undici";
 import { MalformedResponseError, UpstreamError } from "../errors.js";
+import {
+  isRetryableErrorCode,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelay,
+} from "../retry-policy.js";
 import type { Secret } from "../secret.js";
 import { checkBaseUrl } from "./check-base-url.js";
 import { closePool } from "./close-pool.js";
@@ -14,12 +20,6 @@ import { insightsQueryString } from "./insights-query-string.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
 import { readBody } from "./read-body.js";
 import { parseInsightsBody } from "./response-schema.js";
-import {
-  isRetryableErrorCode,
-  isRetryableStatus,
-  parseRetryAfter,
-  retryDelay,
-} from "./retry-policy.js";
 import { createSemaphore } from "./semaphore.js";
 import { sendAttempt } from "./send-attempt.js";
 import type { Parsed } from "./shape-problem.js";

@@ -1,12 +1,14 @@
-// When to try an insights request again, and how long to wait first. Pure: the caller passes
-// the clock reading and the random draw, so tests check every wait without waiting.
+// When to try a request again, and how long to wait first: one policy for every client (the
+// insights API, the Teams and webhook posts; Slack's writes are retried by the delivery loop,
+// its reads by its SDK). Pure: the caller passes the clock reading and the random draw, so tests
+// check every wait without waiting.
 
 /** Statuses worth another attempt; 400, 401, 403 and 404 never are. */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** undici and socket error codes of resets and timeouts: transient, so retried. */
 const RETRYABLE_CODES = new Set([
-  "TIMEOUT", // our own overall deadline (see send-attempt.ts)
+  "TIMEOUT", // our own overall deadline (see insights/send-attempt.ts)
   "ECONNRESET",
   "EPIPE",
   "ETIMEDOUT",

@@ -5,7 +5,7 @@ import {
   isRetryableStatus,
   parseRetryAfter,
   retryDelay,
-} from "../../src/insights/retry-policy.js";
+} from "../src/retry-policy.js";
 
 const NOW = Date.parse("2026-11-02T10:00:00Z");
 
