@@ -9,7 +9,7 @@ import type {
   Report,
 } from "../report/types.js";
 import { deltaView, deltaWords } from "./delta-view.js";
-import { formatRate } from "./format.js";
+import { formatRate, roundTo } from "./format.js";
 import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
 
@@ -252,7 +252,7 @@ function alertLine(alert: FiringAlert, names: Map<string, string>): NewsLine {
 
 /** 0.06 → "6%", 0.025 → "2.5%": a threshold as it was configured. */
 export function thresholdWords(fraction: number): string {
-  return `${Number((fraction * 100).toFixed(2))}%`;
+  return `${roundTo(fraction * 100, 2)}%`;
 }
 
 function bySeverity(a: FiringAlert, b: FiringAlert): number {
