@@ -10,6 +10,7 @@ import type {
 } from "../report/types.js";
 import { deltaView, deltaWords } from "./delta-view.js";
 import { formatRate, roundTo } from "./format.js";
+import { idAddsToName } from "./project-name.js";
 import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
 
@@ -77,7 +78,7 @@ export function digestNews(report: Report): DigestNews {
               kind: "unavailable" as const,
               projectId: p.projectId,
               name: p.name,
-              what: ` (${p.projectId}) ${UNAVAILABLE_WORDS}`,
+              what: `${idAddsToName(p.name, p.projectId) ? ` (${p.projectId})` : ""} ${UNAVAILABLE_WORDS}`,
               short: `${p.name} could not be fetched`,
               tone: "bad" as const,
             },
