@@ -63,6 +63,12 @@ function fireAtOption(value: string): Date | string {
   return new Date(value);
 }
 
+/** `demo --at`: an instant, or a date read as noon UTC that day (every demo zone is on that date or the next). */
+function demoAtOption(value: string): Date {
+  const at = fireAtOption(value);
+  return typeof at === "string" ? new Date(`${at}T12:00:00Z`) : at;
+}
+
 function whole(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
@@ -321,6 +327,11 @@ export function buildProgram(): Command {
       "the whole pipeline with no credentials, against the built-in emulator, into an outbox",
     )
     .option("--out <dir>", "where to write the outbox", "demo-out")
+    .option(
+      "--at <iso>",
+      "fire every digest and alert at this instant, or at noon UTC of a date, over the emulator's data for that day: the same output every time (default: now)",
+      demoAtOption,
+    )
     .action(
       exitWith(async (opts) => (await import("./commands/demo-command.js")).demoCommand(opts, out)),
     );

@@ -9,6 +9,7 @@ import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
 import { plural } from "../render/format.js";
+import { nameWithId } from "../render/project-name.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { buildReport } from "../report/build-report.js";
 import { findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
@@ -111,7 +112,7 @@ export async function exportCommand(
     if (lastDayNote) say(`  ${lastDayNote}`);
     for (const p of unavailable)
       if (p.status === "unavailable")
-        say(`  ${p.name} (${p.projectId}) unavailable: ${p.reason.message}`);
+        say(`  ${nameWithId(p.name, p.projectId)} unavailable: ${p.reason.message}`);
     if (report.total.priorNote) say(`  ${report.total.priorNote}`);
     if (report.missingDaysNote) say(`  ${report.missingDaysNote}`);
     return unavailable.length > 0 ? 1 : 0;

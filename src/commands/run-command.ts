@@ -9,6 +9,7 @@ import { createLogger } from "../logger.js";
 import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
+import { nameWithId } from "../render/project-name.js";
 import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
@@ -93,7 +94,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       out(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
       for (const p of outcome.report.projects) {
         if (p.status === "unavailable")
-          out(`  ! ${p.name} (${p.projectId}) left out, unavailable: ${p.reason.message}`);
+          out(`  ! ${nameWithId(p.name, p.projectId)} left out, unavailable: ${p.reason.message}`);
       }
       for (const delivery of outcome.deliveries)
         out(

@@ -4,6 +4,7 @@ import { createLogger } from "../logger.js";
 import { datesIn } from "../periods/calendar-date.js";
 import { plural } from "../render/format.js";
 import { printableText } from "../render/printable-text.js";
+import { nameWithId } from "../render/project-name.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import type { SeriesCoverage } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
@@ -84,7 +85,7 @@ async function projectNames(
 export function storeLines(one: SeriesCoverage, name?: string): string[] {
   const span = datesIn({ start: one.first, end: one.last }).length;
   const missing = span - one.days;
-  const project = name ? `${name} (${one.projectId})` : one.projectId;
+  const project = nameWithId(name ?? "", one.projectId);
   const filters = describeFilters(one.filters);
   return [
     printableText(`${project}, ${filters}, ${one.timezone}`),

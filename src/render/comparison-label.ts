@@ -9,19 +9,37 @@ import { formatPeriod } from "./format.js";
  */
 export function comparisonLabel(periods: PeriodPair): string {
   const prior = formatPeriod(periods.prior);
+  const name = comparisonName(periods);
+  // A span just before or a median reads by its name; a same-span-earlier by its dates.
+  return periods.baseline || isPreviousSpan(periods)
+    ? `vs ${name} (${prior})`
+    : `vs ${prior} (${name})`;
+}
+
+/**
+ * The comparison's name alone, as the digest says it and the workbook's About sheet repeats it:
+ * "same day last week", "previous 7 days", "the median of the last 4 Tuesdays".
+ */
+export function comparisonName(periods: PeriodPair): string {
   const days = periodDays(periods.current);
+  if (isWeekBefore(periods)) return `same ${days === 1 ? "day" : "period"} last week`;
+  if (periods.baseline) return `the median of ${baselineWords(periods)}`;
+  if (periods.compareTo === "same_period_last_year") {
+    return `same ${periods.kind === "previous_quarter" ? "quarter" : "period"} last year`;
+  }
+  return previousSpan(periods.kind, days);
+}
+
+function isWeekBefore(periods: PeriodPair): boolean {
   const weekBefore = periods.prior.start < periods.current.start && daysApart(periods) === 7;
-  if (
+  return (
     periods.compareTo === "same_period_last_week" ||
     (periods.kind === "since_previous_run" && weekBefore)
-  ) {
-    return `vs ${prior} (same ${days === 1 ? "day" : "period"} last week)`;
-  }
-  if (periods.baseline) return `vs the median of ${baselineWords(periods)} (${prior})`;
-  if (periods.compareTo === "same_period_last_year") {
-    return `vs ${prior} (same ${periods.kind === "previous_quarter" ? "quarter" : "period"} last year)`;
-  }
-  return `vs ${previousSpan(periods.kind, days)} (${prior})`;
+  );
+}
+
+function isPreviousSpan(periods: PeriodPair): boolean {
+  return !isWeekBefore(periods) && periods.compareTo !== "same_period_last_year";
 }
 
 const WEEKDAYS = [

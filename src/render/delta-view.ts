@@ -1,5 +1,5 @@
 import type { AmountDelta, AmountFigure, RateDelta, RateFigure } from "../report/types.js";
-import { formatAmountChange, formatPp, risingIs } from "./format.js";
+import { formatAmountChange, formatPp, risingIs, roundTo } from "./format.js";
 
 // One reading of a delta for every renderer: whether it is news (better or worse), noise, flat,
 // new or absent, its words and its arrow. Slack, the email, the terminal and the workbook all
@@ -53,7 +53,7 @@ export function deltaView(
   if (isRate && !delta.significant) return { verdict: "noise", text, arrow: "\u2248" };
   // A change that shows as ±0.0 pp or ±0% is no news, wherever it is shown.
   const shown = isRate ? delta.pp : delta.pct === null ? delta.diff : delta.pct * 100;
-  if (Number(Math.abs(shown).toFixed(isRate ? 1 : 0)) === 0) {
+  if (roundTo(shown, isRate ? 1 : 0) === 0) {
     return { verdict: "flat", text, arrow: "" };
   }
   if (!delta.significant || !delta.large) return { verdict: "noise", text, arrow: "\u2248" };

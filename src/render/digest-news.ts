@@ -9,7 +9,8 @@ import type {
   Report,
 } from "../report/types.js";
 import { deltaView, deltaWords } from "./delta-view.js";
-import { formatRate } from "./format.js";
+import { formatRate, roundTo } from "./format.js";
+import { idAddsToName } from "./project-name.js";
 import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
 import { skippingNews } from "./skipping-news.js";
@@ -78,7 +79,7 @@ export function digestNews(report: Report): DigestNews {
               kind: "unavailable" as const,
               projectId: p.projectId,
               name: p.name,
-              what: ` (${p.projectId}) ${UNAVAILABLE_WORDS}`,
+              what: `${idAddsToName(p.name, p.projectId) ? ` (${p.projectId})` : ""} ${UNAVAILABLE_WORDS}`,
               short: `${p.name} could not be fetched`,
               tone: "bad" as const,
             },
@@ -255,7 +256,7 @@ function alertLine(alert: FiringAlert, names: Map<string, string>): NewsLine {
 
 /** 0.06 → "6%", 0.025 → "2.5%": a threshold as it was configured. */
 export function thresholdWords(fraction: number): string {
-  return `${Number((fraction * 100).toFixed(2))}%`;
+  return `${roundTo(fraction * 100, 2)}%`;
 }
 
 function bySeverity(a: FiringAlert, b: FiringAlert): number {

@@ -7,15 +7,30 @@ import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js
 
 const MINUS = "\u2212";
 
-function signed(value: number, digits: number): string {
-  const rounded = Number(Math.abs(value).toFixed(digits));
-  if (rounded === 0) return `\u00b1${(0).toFixed(digits)}`;
-  return `${value > 0 ? "+" : MINUS}${rounded.toFixed(digits)}`;
+/** `value` rounded to `digits` decimals, as a number; a value that rounds to zero is 0, not −0. */
+export function roundTo(value: number, digits: number): number {
+  const r = Number(value.toFixed(digits));
+  return r === 0 ? 0 : r;
+}
+
+/**
+ * `value` with `digits` decimals, never "-0.0": the one rule every printed figure goes through
+ * (a float a hair under zero, as a rate difference or an interval's low end, is not a fall).
+ */
+export function fixed(value: number, digits: number): string {
+  return roundTo(value, digits).toFixed(digits);
+}
+
+/** A change with its sign: "+1.2", "−0.4" (a true minus), "±0.0" when it rounds to nothing. */
+export function signedFixed(value: number, digits: number): string {
+  const r = roundTo(Math.abs(value), digits);
+  if (r === 0) return `\u00b1${fixed(0, digits)}`;
+  return `${value > 0 ? "+" : MINUS}${fixed(r, digits)}`;
 }
 
 /** 0.938 → "93.8%"; null → "—". */
 export function formatRate(fraction: number | null): string {
-  return fraction === null ? "\u2014" : `${(fraction * 100).toFixed(1)}%`;
+  return fraction === null ? "\u2014" : `${fixed(fraction * 100, 1)}%`;
 }
 
 /** "1 project", "3 projects": a count with its noun. */
@@ -42,7 +57,7 @@ export function formatDuration(ms: number | null): string {
 
 /** A change in percentage points: "+1.2 pp", "−0.4 pp", "±0.0 pp". */
 export function formatPp(pp: number): string {
-  return `${signed(pp, 1)} pp`;
+  return `${signedFixed(pp, 1)} pp`;
 }
 
 /**
@@ -50,7 +65,7 @@ export function formatPp(pp: number): string {
  * "+19" beside percentages reads as a percentage).
  */
 export function formatAmountChange(diff: number, pct: number | null): string {
-  return pct === null ? (diff === 0 ? "\u00b10" : "(was 0)") : `${signed(pct * 100, 0)}%`;
+  return pct === null ? (diff === 0 ? "\u00b10" : "(was 0)") : `${signedFixed(pct * 100, 0)}%`;
 }
 
 /** Whether a rising value of the figure is good news, bad news, or neither. */

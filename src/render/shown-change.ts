@@ -1,12 +1,10 @@
 import type { AmountFigure, RateFigure } from "../report/types.js";
-import { formatCount, formatDuration } from "./format.js";
+import { fixed, formatCount, formatDuration, roundTo, signedFixed } from "./format.js";
 
 // A change printed beside the two figures it is between must add up as printed (PRODUCT.md
 // "Numbers"): a reader who subtracts `2.4% → 3.0%` must get the `+0.6 pp` beside it, not the
 // `+0.7 pp` of the unrounded 2.36% and 3.03%. Significance and colour still read the exact
 // values (the delta view); only the words come from here, for every renderer.
-
-const MINUS = "\u2212";
 
 /** Two figures and the change between them, as they are printed together. */
 export interface ShownChange {
@@ -47,16 +45,16 @@ export function shownChange(
 
 function rateChange(prior: number, current: number): ShownChange {
   for (const digits of [1, 2]) {
-    const before = rounded(prior, digits);
-    const after = rounded(current, digits);
-    const printed = rounded(after - before, digits);
+    const before = roundTo(prior, digits);
+    const after = roundTo(current, digits);
+    const printed = roundTo(after - before, digits);
     // At two decimals the printed difference stands even if it is a hundredth off the real one:
     // a change that does not add up is worse than one a hundredth off.
-    if (digits === 2 || printed === rounded(current - prior, digits)) {
+    if (digits === 2 || printed === roundTo(current - prior, digits)) {
       return {
         before: `${fixed(before, digits)}%`,
         after: `${fixed(after, digits)}%`,
-        delta: `${signed(printed, digits)} pp`,
+        delta: `${signedFixed(printed, digits)} pp`,
       };
     }
   }
@@ -72,28 +70,11 @@ function amountChange(
   const diff = currentShown - priorShown;
   // From 0 there is no percent: "0 → 5" says the change itself.
   if (priorShown === 0) return { before, after, delta: diff === 0 ? "\u00b10" : "" };
-  return { before, after, delta: `${signed((diff / priorShown) * 100, 0)}%` };
+  return { before, after, delta: `${signedFixed((diff / priorShown) * 100, 0)}%` };
 }
 
 /** The duration `formatDuration` prints, in ms: whole seconds, or whole minutes past an hour. */
 export function shownDurationMs(ms: number): number {
   const seconds = Math.round(ms / 1000);
   return (seconds >= 3600 ? Math.floor(seconds / 60) * 60 : seconds) * 1000;
-}
-
-/** A value rounded to `digits` decimals as a number, with −0 made 0. */
-function rounded(value: number, digits: number): number {
-  const r = Number(value.toFixed(digits));
-  return r === 0 ? 0 : r;
-}
-
-/** A number with `digits` decimals that never prints "-0.0". */
-export function fixed(value: number, digits: number): string {
-  return rounded(value, digits).toFixed(digits);
-}
-
-function signed(value: number, digits: number): string {
-  const r = rounded(Math.abs(value), digits);
-  if (r === 0) return `\u00b1${(0).toFixed(digits)}`;
-  return `${value > 0 ? "+" : MINUS}${r.toFixed(digits)}`;
 }

@@ -50,15 +50,28 @@ describe("preview", () => {
     expect(text).toMatch(new RegExp(`Runs +${team.runs.toLocaleString("en-US")}\\b`));
 
     const lines = text.split("\n");
+    // The table's value columns are the digest's news (issue 36), so each figure is read under
+    // its heading, where it is shown: a value ends where its right-aligned heading ends.
+    const head = lines.find((l) => l.trimStart().startsWith("Project ")) ?? "";
+    const under = (line: string, label: string): string | undefined => {
+      const at = head.search(new RegExp(`  ${escapeRegExp(label)}(  |$)`));
+      if (at < 0) return undefined;
+      const end = at + 2 + label.length;
+      return line.slice(0, end).trim().split(/ {2,}/).pop();
+    };
+    expect(under(head, "Run pass"), "the run pass rate, always a column").toBe("Run pass");
     for (const [i, p] of PROJECTS.entries()) {
       const raw = perProject[i];
       if (!raw) throw new Error("no raw figures");
-      const line = lines.find((l) => l.trimStart().startsWith(`${p.name} `));
-      expect(line, `a line for ${p.name}`).toBeDefined();
-      const cells = (line ?? "").trim().split(/ {2,}/);
-      expect(cells[1]).toBe(String(raw.runs));
-      expect(cells[2]).toBe(percent(runPassRate(raw)));
-      expect(line).toContain(percent(flakyRate(raw)));
+      const line = lines.find((l) => l.trimStart().startsWith(`${p.name} `)) ?? "";
+      expect(line, `a line for ${p.name}`).not.toBe("");
+      expect(under(line, "Run pass")).toBe(percent(runPassRate(raw)));
+      for (const [label, value] of [
+        ["Runs", raw.runs.toLocaleString("en-US")],
+        ["Flaky", percent(flakyRate(raw))],
+      ] as const) {
+        if (under(head, label) !== undefined) expect(under(line, label), label).toBe(value);
+      }
       // Seven days of flaky rate, one bar each.
       expect(line).toMatch(/[\u2581-\u2588]{7}$/);
     }

@@ -36,7 +36,7 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
   it("names team, digest and period, then the news (three and N more), then the two headline figures, in the fallback text", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: Team flaky-rate 2.1% \u2014 above critical 2%; Web E2E flaky-rate 4.5% \u2014 above warn 3%; Legacy &lt;suite&gt; (old-proj) could not be fetched \u2014 the team figures leave it out; and 4 more; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
+      "Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026: Team flaky-rate 2.1% \u2014 above critical 2%; Web E2E flaky-rate 4.5% \u2014 above warn 3%; Legacy &lt;suite&gt; (old-proj) could not be fetched \u2014 the team figures leave it out; and 9 more; run pass rate 95.1% (\u2248 +0.2 pp), flaky rate 2.0% (+1.1 pp)",
     );
   });
 
@@ -54,7 +54,7 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
     });
   });
 
-  it("marks noise with ≈ in the fallback text and says new when the prior had no data", () => {
+  it("marks noise with ≈ in the fallback text and says new when the prior had no data, after the news", () => {
     const report = quietReport({ periods: DAY_VS_LAST_WEEK });
     const current = figures({
       runsPassed: 150,
@@ -78,7 +78,9 @@ describe("renderSlackDigest: what scripts and notifications read", () => {
     };
     const { main } = renderSlackDigest(report, { key: KEY });
     expect(main.text).toBe(
-      "Checkout squad \u00b7 weekly \u00b7 Nov 15, 2026: No significant change; run pass rate 93.8% (new), flaky rate 2.1% (\u2248 +0.1 pp)",
+      // Twice the failed tests and 5 pp off the test pass rate are news, worse at equal size (10
+      // steps each: ties by figure order); runs up from 0 is a change, neither good nor bad.
+      "Checkout squad \u00b7 weekly \u00b7 Nov 15, 2026: Team: failed tests 50 \u2192 100 (+100%, worse); Team: test pass rate 95.0% \u2192 90.0% (\u22125.0 pp, worse); Team: runs 0 \u2192 160; run pass rate 93.8% (new), flaky rate 2.1% (\u2248 +0.1 pp)",
     );
   });
 
@@ -108,7 +110,8 @@ describe("renderSlackDigest: the message", () => {
           `${RED} *Team* flaky-rate 2.1% \u2014 above critical 2%`,
           `${RED} *Web E2E* flaky-rate 4.5% \u2014 above warn 3%`,
           "\u26A0\uFE0F *Legacy &lt;suite&gt;* (old-proj) could not be fetched \u2014 the team figures leave it out",
-          "\u2026 and 4 more under _What changed_ below",
+          // Failed and timed-out tests are news too (issue 36): nine changes follow under What changed.
+          "\u2026 and 9 more under _What changed_ below",
         ].join("\n"),
       },
     });
@@ -156,13 +159,16 @@ describe("renderSlackDigest: the message", () => {
     const { main } = renderSlackDigest(checkoutReport(), { key: KEY });
     expect(blocksOfType(main, "table")).toHaveLength(1);
     const rows = tableRows(main);
+    // The columns are the news, at most four (issue 36): failed and timed-out tests push runs out.
     expect(rows[0]).toEqual([
       "Project",
-      "Runs",
-      "\u0394",
       "Run pass",
       "\u0394",
       "Flaky",
+      "\u0394",
+      "Failed",
+      "\u0394",
+      "Timed out",
       "\u0394",
       "Flaky by day",
     ]);
@@ -177,26 +183,30 @@ describe("renderSlackDigest: the message", () => {
     // The team's own row first, for comparison; every sparkline on its own scale.
     expect(rows[1]).toEqual([
       "Team",
-      "732",
-      "\u2248 +4%",
       "95.1%",
       "\u2248 +0.2 pp",
       "2.0%",
       `${RED} \u2191 +1.1 pp`,
+      "740",
+      "\u00b10%",
+      "100",
+      "\u00b10%",
       "\u2585\u2586\u2587\u2588\u2587\u2587\u2588",
     ]);
     expect(rows[2]).toEqual([
       "Web E2E",
-      "200",
-      "\u2248 \u22121%",
       "91.0%",
       `${RED} \u2193 \u22123.1 pp`,
       "4.5%",
       `${RED} \u2191 +3.3 pp`,
+      "500",
+      `${RED} \u2191 +79%`,
+      "100",
+      `${RED} \u2191 +400%`,
       "\u2583\u2585\u2587\u2588\u2586\u2587\u2588",
     ]);
-    expect(rows[3]?.[4]).toBe("\u2014");
-    expect(rows[4]?.slice(4, 7)).toEqual(["new", "1.5%", "new"]);
+    expect(rows[3]?.[2]).toBe("\u2014");
+    expect(rows[4]?.slice(2, 5)).toEqual(["new", "1.5%", "new"]);
     for (const row of rows) for (const cell of row) expect(cell.trim()).not.toBe("");
   });
 
@@ -219,8 +229,16 @@ describe("renderSlackDigest: the message", () => {
     expect(sectionTexts(main)).toContain(
       [
         "*What changed* (continued)",
+        // Sizes in news thresholds: +400% is 40 steps of 10%, +3.3 pp is 6.6 steps of 0.5 pp.
+        `${RED} *Web E2E*: timed-out tests 20 \u2192 100 (+400%, worse)`,
+        `${RED} *Web E2E*: failed tests 280 \u2192 500 (+79%, worse)`,
         `${RED} *Web E2E*: flaky rate 1.2% \u2192 4.5% (+3.3 pp, worse)`,
         `${RED} *Web E2E*: run pass rate 94.1% \u2192 91.0% (\u22123.1 pp, worse)`,
+        `${RED} *Web E2E*: test pass rate 97.0% \u2192 94.0% (\u22123.0 pp, worse)`,
+        `${RED} *Team*: flaky rate 0.9% \u2192 2.0% (+1.1 pp, worse)`,
+        "\u{1F7E2} *API contract*: failed tests 200 \u2192 100 (\u221250%, better)",
+        "\u{1F7E2} *API contract*: run pass rate 96.4% \u2192 98.5% (+2.1 pp, better)",
+        "\u{1F7E2} *API contract*: test pass rate 99.0% \u2192 99.5% (+0.5 pp, better)",
       ].join("\n"),
     );
     expect(sectionTexts(main)).not.toContain("Top movers");
@@ -301,7 +319,8 @@ describe("renderSlackDigest: the message", () => {
     expect(fields[0]).toBe(
       `*<https://insights.example.com/projects/pdqmxlz?range=7d&amp;team=checkout|Web E2E>* \u00b7 \`pdqmxlz\` \u00b7 branch main, tags smoke, e2e\n` +
         `Runs 200 \u2248 \u22121%\nRun pass 91.0% ${RED} \u2193 \u22123.1 pp\nFlaky 4.5% ${RED} \u2191 +3.3 pp\n` +
-        "Failed 500 \u00b7 timed out 100\nFlaky by day \u2583\u2585\u2587\u2588\u2586\u2587\u2588",
+        // Counts are news like rates: the thread shows their change, so a red team is explained.
+        `Failed 500 ${RED} \u2191 +79% \u00b7 timed out 100 ${RED} \u2191 +400%\nFlaky by day \u2583\u2585\u2587\u2588\u2586\u2587\u2588`,
     );
     expect(fields[5]).toContain(
       "\u26A0\uFE0F could not be fetched \u2014 the team figures leave it out",

@@ -10,6 +10,7 @@ import {
   type DigestMessages,
 } from "../../destinations/registry.js";
 import { addDays, startOfLocalDay } from "../../periods/calendar-date.js";
+import { nameWithId } from "../../render/project-name.js";
 import { exportCommandLine } from "../../render/workbook/workbook-name.js";
 import type { Report } from "../../report/types.js";
 import type { DigestJob } from "./digest-slot.js";
@@ -64,7 +65,9 @@ export async function recordRunFailure(
  */
 function operatorNote(report: Report): string | null {
   const left = report.projects.flatMap((p) =>
-    p.status === "unavailable" ? [`left out ${p.name} (${p.projectId}): ${p.reason.message}`] : [],
+    p.status === "unavailable"
+      ? [`left out ${nameWithId(p.name, p.projectId)}: ${p.reason.message}`]
+      : [],
   );
   return left.length === 0 ? null : left.join("; ");
 }

@@ -9,7 +9,15 @@ import type {
   TransitionKind,
 } from "../../alerts/types.js";
 import type { Period } from "../../periods/types.js";
-import { formatCount, formatDuration, formatPeriod, formatPp, sparkline } from "../format.js";
+import {
+  fixed,
+  formatCount,
+  formatDuration,
+  formatPeriod,
+  formatPp,
+  roundTo,
+  sparkline,
+} from "../format.js";
 import { linksPerProject, projectDashboardUrl } from "../project-links.js";
 import { truncateText } from "../truncate-text.js";
 import {
@@ -148,7 +156,7 @@ export function teamDashboardUrl(input: AlertMessageInput): string | null {
 /** A threshold as configured: 6 → "6%", 2.5 → "2.5%"; 20 → "20" runs; 15 → "15m 00s". */
 export function formatThreshold(metric: AlertMetric, value: number): string {
   if (ALERT_METRIC_TABLE[metric].unit === "minutes") return formatDuration(value * 60_000);
-  return isRate(metric) ? `${Number(value.toFixed(2))}%` : formatCount(value);
+  return isRate(metric) ? `${roundTo(value, 2)}%` : formatCount(value);
 }
 
 /** "Nov 21", "Nov 16 – 22": a window within the alert's own weeks needs no year. */
@@ -284,7 +292,7 @@ export function resolvedAfter(
 export function valueWithInterval(metric: AlertMetric, t: Transition): string {
   const value = formatMetric(metric, t.sample.value);
   const i = t.sample.interval;
-  return i ? `${value} (${i.low.toFixed(1)}\u2013${i.high.toFixed(1)}%)` : value;
+  return i ? `${value} (${fixed(i.low, 1)}\u2013${fixed(i.high, 1)}%)` : value;
 }
 
 /** "+1.4 pp vs prior window", "−12 runs vs prior window", or "" without a prior. */
@@ -313,7 +321,7 @@ export function transitionParts(input: AlertMessageInput, t: Transition): string
     t.kind === "resolved" && t.sample.value !== null
       ? `now ${valueWithInterval(metric, t)}`
       : i
-        ? `interval ${i.low.toFixed(1)}\u2013${i.high.toFixed(1)}%`
+        ? `interval ${fixed(i.low, 1)}\u2013${fixed(i.high, 1)}%`
         : "",
     isRate(metric) ? `${formatCount(t.sample.size)}${sizeWord}` : "",
     t.sample.daily.length > 1 ? sparkline(t.sample.daily) : "",

@@ -3,7 +3,7 @@ import { MIN_BASELINE_WINDOWS } from "../../alerts/normal.js";
 import type { AlertBaseline, AlertMetric, Normal } from "../../alerts/types.js";
 import { periodDays, weekdayOf } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
-import { formatCount, formatDuration } from "../format.js";
+import { fixed, formatCount, formatDuration } from "../format.js";
 
 // The words of an alert against a scope's own normal: which windows the normal is the median
 // of, how far the value sits from it, and the thresholds as offsets. The difference is taken
@@ -24,7 +24,7 @@ export function formatMetric(metric: AlertMetric, value: number | null): string 
   if (value === null) return "no data";
   const unit = ALERT_METRIC_TABLE[metric].unit;
   if (unit === "minutes") return formatDuration(value * 60_000);
-  return unit === "percent" ? `${value.toFixed(1)}%` : formatCount(value);
+  return unit === "percent" ? `${fixed(value, 1)}%` : formatCount(value);
 }
 
 /** "the last 4 Thursdays" for a day, "the last 4 weeks" for a week, else "the 4 windows before". */

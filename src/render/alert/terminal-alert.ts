@@ -1,6 +1,6 @@
 import { isRate, metricName } from "../../alerts/alert-metrics.js";
 import type { AlertMetric, Evaluation } from "../../alerts/types.js";
-import { formatCount, formatPeriod } from "../format.js";
+import { fixed, formatCount, formatPeriod } from "../format.js";
 import { printableText } from "../printable-text.js";
 import { firstCheckWords, formatMetric, STATE_MARK } from "./alert-view.js";
 import { fromNormalText } from "./normal-words.js";
@@ -34,7 +34,7 @@ export function renderTerminalAlert(
       );
       continue;
     }
-    const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${i.low.toFixed(1)}–${i.high.toFixed(1)}%)` : ""}`;
+    const value = `${formatMetric(input.metric, r.sample.value)}${i ? ` (${fixed(i.low, 1)}–${fixed(i.high, 1)}%)` : ""}`;
     const size = isRate(input.metric) ? `  ${formatCount(r.sample.size)} results` : "";
     // Against a normal, both numbers: " · 1.6 pp above its normal 0.8% (median of …)".
     const normal = r.sample.normal;

@@ -1,5 +1,6 @@
 import { addDays } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
+import { fixed } from "../format.js";
 import { type ChartMetric, type ChartPoint, risesBad } from "./chart-points.js";
 
 // A trend chart as a Vega-Lite spec, and the data each chart fills it with. The spec is one
@@ -261,5 +262,5 @@ function niceStep(value: number): number {
 
 function formatPercent(fraction: number): string {
   const pct = fraction * 100;
-  return `${Number.isInteger(pct) ? pct.toFixed(0) : pct.toFixed(1)}%`;
+  return `${fixed(pct, Number.isInteger(pct) ? 0 : 1)}%`;
 }

@@ -1,7 +1,7 @@
 import type ExcelJS from "exceljs";
 import { DateTime } from "luxon";
 import type { Report } from "../../report/types.js";
-import { baselineWords } from "../comparison-label.js";
+import { comparisonName } from "../comparison-label.js";
 import { formatPeriod } from "../format.js";
 import { cellText, fontOf } from "./workbook-cells.js";
 import { PRINT_SETUP, wrappedLines } from "./workbook-sheet.js";
@@ -40,14 +40,8 @@ const DEFINITIONS: [string, string][] = [
 /** The lines of the About sheet, top to bottom. */
 export function aboutLines(report: Report, generatedAt: string): AboutLine[] {
   const { team, periods } = report;
-  const compared = {
-    previous_period: "the period before",
-    same_period_last_week: "same period a week earlier",
-    same_period_last_year: "same period a year earlier",
-    median_of_4_weeks: periods.baseline
-      ? `the median of ${baselineWords(periods)}`
-      : "the period before",
-  }[periods.compareTo];
+  // Named as the digest names it ("same day last week"), so the file and the message agree.
+  const compared = comparisonName(periods);
   const lines: AboutLine[] = [
     { cells: [`Test insights — ${team.title}`], bold: true },
     { cells: [] },

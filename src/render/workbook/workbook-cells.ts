@@ -1,4 +1,5 @@
 import type ExcelJS from "exceljs";
+import { fixed } from "../format.js";
 
 // How one value becomes one workbook cell: the kinds of column we write, their Excel number
 // formats, how wide their values print (for fitted widths), and the font colours of tones.
@@ -88,7 +89,7 @@ export function displayLength(kind: CellKind, value: CellValue): number {
     case "count":
       return groupedLength(Math.round(value));
     case "rate":
-      return (value * 100).toFixed(1).length + 1;
+      return fixed(value * 100, 1).length + 1;
     case "pp":
       return Math.abs(value).toFixed(1).length + 1;
     case "pct":

@@ -11,6 +11,7 @@ import {
 import { formatPeriod } from "../../../render/format.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
 import { projectUrl } from "../../../render/project-links.js";
+import { idAddsToName } from "../../../render/project-name.js";
 import type { TableFigure } from "../../../render/table-figures.js";
 import { WORST_FIRST_LABEL } from "../../../render/worst-first.js";
 import type { AvailableProject, Report } from "../../../report/types.js";
@@ -209,7 +210,10 @@ function projectBlock(
     )
     .join("");
   const stripe = index % 2 === 1 ? `background:${COLOURS.muted};` : "";
-  const name = `<b>${linkHtml(p.name, projectUrl(dashboardUrl, p.projectId))}</b> <span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`;
+  const id = idAddsToName(p.name, p.projectId)
+    ? ` <span style="font-size:11px;color:${COLOURS.neutral};">${escapeHtml(p.projectId)}</span>`
+    : "";
+  const name = `<b>${linkHtml(p.name || p.projectId, projectUrl(dashboardUrl, p.projectId))}</b>${id}`;
   return `<tr><td style="padding:6px 24px;${FONT}font-size:13px;color:${COLOURS.text};${stripe}">${name}<br>${figures}</td></tr>`;
 }
 

@@ -1,5 +1,6 @@
 import { moreWords, NEWS_TITLE, NO_NEWS, newsSentence } from "../../../render/digest-news.js";
 import { HEADLINE_FIGURES } from "../../../render/headline-figures.js";
+import { nameWithId } from "../../../render/project-name.js";
 import type { TableFigure } from "../../../render/table-figures.js";
 import { WORST_FIRST_LABEL } from "../../../render/worst-first.js";
 import type { AvailableProject, Report } from "../../../report/types.js";
@@ -71,5 +72,5 @@ function projectLines(p: AvailableProject, columns: readonly TableFigure[]): str
     (c) =>
       `${c.label.toLowerCase()} ${with_(c.value(p.current), emailDeltaText(c.figure, p.deltas[c.figure]))}`,
   );
-  return [`  ${p.name} (${p.projectId})`, `    ${figures.join(" \u00b7 ")}`];
+  return [`  ${nameWithId(p.name, p.projectId)}`, `    ${figures.join(" \u00b7 ")}`];
 }

@@ -2,6 +2,7 @@ import type { SlackBlock } from "../../../messages.js";
 import { UNAVAILABLE_WORDS } from "../../../render/digest-news.js";
 import { formatCount, formatRate, sparkline } from "../../../render/format.js";
 import { linksPerProject, projectDashboardUrl } from "../../../render/project-links.js";
+import { idAddsToName } from "../../../render/project-name.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import type { AvailableProject, ProjectReport } from "../../../report/types.js";
 import { escapeMrkdwn, mrkdwnLink } from "./escape-mrkdwn.js";
@@ -43,7 +44,10 @@ function titleLine(project: ProjectReport, dashboardUrl: string | null): string 
     dashboardUrl !== null && linksPerProject(dashboardUrl)
       ? mrkdwnLink(projectDashboardUrl(dashboardUrl, project.projectId), name)
       : escapeMrkdwn(name);
-  const parts = [`*${title}*`, `\`${escapeMrkdwn(truncateText(project.projectId, NAME_CHARS))}\``];
+  const parts = [`*${title}*`];
+  if (idAddsToName(project.name, project.projectId)) {
+    parts.push(`\`${escapeMrkdwn(truncateText(project.projectId, NAME_CHARS))}\``);
+  }
   const filters = filterText(project);
   if (filters !== "") parts.push(escapeMrkdwn(truncateText(filters, FILTER_CHARS)));
   return parts.join(" \u00b7 ");
