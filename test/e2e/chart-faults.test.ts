@@ -22,10 +22,10 @@ const client: Client = await import(dist("chart-painter/chart-worker-client.js")
 const { runDigest }: RunDigest = await import(dist("pipeline/digest/run-digest.js"));
 const { createRequestCache }: CollectInsights = await import(dist("insights/collect-insights.js"));
 const { CHART_SIZE }: TrendChart = await import(dist("render/charts/trend-chart.js"));
-const { TREND_CHART_VEGA }: ChartAssets = await import(dist("render/charts/chart-assets.js"));
+const { CHART_SPECS }: ChartAssets = await import(dist("render/charts/chart-assets.js"));
 
 const WORKER_ENTRY = new URL(dist("chart-painter/chart-worker.js"));
-const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
+const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFiles: CHART_SPECS };
 
 let dir: string;
 beforeAll(async () => {
