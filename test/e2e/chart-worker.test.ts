@@ -144,8 +144,8 @@ describe("charts drawn by the built package", () => {
       expect([one.chartPainter.running, two.chartPainter.running]).toEqual([false, true]);
       // The other set's worker was left alone: it still draws.
       expect(pngSize((await two.chartPainter.draw(chart)).png)).toEqual({
-        width: 720,
-        height: 400,
+        width: 1200,
+        height: 520,
       });
       expect(two.chartPainter.running).toBe(true);
     } finally {
@@ -171,7 +171,7 @@ describe("charts drawn by the built package", () => {
         idleEnd = resolve;
       });
       const drawn = await worker.draw(data);
-      expect(pngSize(drawn.png)).toEqual({ width: 720, height: 400 });
+      expect(pngSize(drawn.png)).toEqual({ width: 1200, height: 520 });
       expect(worker.running).toBe(true);
       await ended;
       expect(worker.running).toBe(false);
@@ -221,7 +221,7 @@ describe("charts drawn by the built package", () => {
       onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();
-    expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+    expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 1200, height: 520 });
     await worker.close();
     expect(ends).toEqual(["closed"]);
 
@@ -257,7 +257,7 @@ describe("charts drawn by the built package", () => {
       const refused = worker.draw(unsendable);
       await expect(refused).rejects.toThrow(client.ChartWorkerError);
       await expect(refused).rejects.toThrow(/could not be sent to the chart worker/);
-      expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+      expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 1200, height: 520 });
     } finally {
       await worker.close();
     }
