@@ -10,8 +10,8 @@ import { flakyWarningsOn } from "../test/render/charts/chart-fixture.js";
 import { figures, manyProjectsReport } from "../test/render/report-fixture.js";
 
 // The charts of a 30-project team's weekly digest: 8 weeks of days per project summed for the
-// team, and the team's two charts plus two for each of its five projects needing attention
-// (12 PNGs), drawn as the daemon draws them: by the built package (dist/, `npm run build`
+// team, and one image of both rates for the team and for each of its five projects needing
+// attention (6 PNGs), drawn as the daemon draws them: by the built package (dist/, `npm run build`
 // first), in the chart worker. Prints the time, the CPU time (the whole process's, the
 // worker's included) and the memory (the whole process's RSS) of the first digest, which
 // starts the worker and loads Vega and resvg in it (once per idle period: the worker ends

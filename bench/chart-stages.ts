@@ -1,5 +1,5 @@
 import { Resvg } from "@resvg/resvg-js";
-import { CHART_FONT, TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
+import { CHART_FONT, CHART_SPECS } from "../src/render/charts/chart-assets.js";
 import { chartOfSpecFile } from "../src/render/charts/draw-chart.js";
 import { encodePng } from "../src/render/charts/png.js";
 import { textOutliner } from "../src/render/charts/text-outlines.js";
@@ -32,7 +32,7 @@ async function stage<T>(label: string, run: () => T | Promise<T>): Promise<T> {
 }
 
 const compileStarted = cpuMs();
-const runtime = chartOfSpecFile(TREND_CHART_VEGA);
+const runtime = chartOfSpecFile(CHART_SPECS.trend);
 process.stdout.write(
   `parse the compiled spec, once: ${(cpuMs() - compileStarted).toFixed(0)} ms\n`,
 );

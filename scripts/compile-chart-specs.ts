@@ -2,12 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { LoggerInterface } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { TREND_CHART_VEGA } from "../src/render/charts/chart-assets.js";
-import { trendChartLiteSpec } from "../src/render/charts/trend-chart.js";
+import { CHART_SPECS } from "../src/render/charts/chart-assets.js";
+import { subjectChartLiteSpec, trendChartLiteSpec } from "../src/render/charts/trend-chart.js";
 
-// `npx tsx scripts/compile-chart-specs.ts`: compiles the trend chart's Vega-Lite spec
+// `npx tsx scripts/compile-chart-specs.ts`: compiles the charts' Vega-Lite specs
 // (src/render/charts/chart-spec.ts) to the Vega the reporter parses at run time,
-// assets/charts/trend-chart.vg.json, so Vega-Lite (~14 MB and ~300 ms of CPU to load) is never
+// assets/charts/*.vg.json, so Vega-Lite (~14 MB and ~300 ms of CPU to load) is never
 // loaded by the reporter itself. Run it after changing the spec; a test fails while it is stale.
 
 /**
@@ -28,7 +28,12 @@ export function compiledChartText(spec: Record<string, unknown>): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  mkdirSync(dirname(TREND_CHART_VEGA), { recursive: true });
-  writeFileSync(TREND_CHART_VEGA, compiledChartText(trendChartLiteSpec()));
-  process.stdout.write(`wrote ${TREND_CHART_VEGA}\n`);
+  for (const [file, spec] of [
+    [CHART_SPECS.trend, trendChartLiteSpec()],
+    [CHART_SPECS.subject, subjectChartLiteSpec()],
+  ] as const) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, compiledChartText(spec));
+    process.stdout.write(`wrote ${file}\n`);
+  }
 }

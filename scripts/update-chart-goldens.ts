@@ -1,13 +1,20 @@
 import { writeFile } from "node:fs/promises";
-import { renderTrendChart } from "../src/render/charts/trend-chart.js";
-import { GOLDEN_CHARTS } from "../test/render/charts/chart-fixture.js";
+import { renderSubjectChart, renderTrendChart } from "../src/render/charts/trend-chart.js";
+import { GOLDEN_CHARTS, GOLDEN_SUBJECT_CHART } from "../test/render/charts/chart-fixture.js";
 
 // `npx tsx scripts/update-chart-goldens.ts`: redraws the golden image of each chart kind that
-// test/render/charts/trend-chart.test.ts compares with. Run it after changing how charts look,
+// test/render/charts/trend-chart.test.ts compares with (an alert's trend charts, a digest's
+// subject chart). Run it after changing how charts look,
 // look at every image it writes, and commit them with the change.
 
-for (const [kind, input] of Object.entries(GOLDEN_CHARTS)) {
-  const chart = await renderTrendChart(input, kind);
+const drawn = [
+  ...Object.entries(GOLDEN_CHARTS).map(
+    ([kind, input]) => [kind, renderTrendChart(input, kind)] as const,
+  ),
+  ["subject", renderSubjectChart(GOLDEN_SUBJECT_CHART, "subject")] as const,
+];
+for (const [kind, drawing] of drawn) {
+  const chart = await drawing;
   const path = new URL(`../test/render/charts/golden/${kind}.png`, import.meta.url);
   await writeFile(path, chart.png);
   process.stdout.write(`wrote ${path.pathname} (${chart.width}×${chart.height})\n`);

@@ -1,5 +1,5 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import type { ChartData } from "../render/charts/chart-spec.js";
+import type { ChartData, ChartSpecName } from "../render/charts/chart-spec.js";
 import type { ChartPainter, DrawnChart, DrawOptions } from "../render/charts/draw-chart.js";
 
 // Charts drawn in a worker thread: the data goes in by message, the PNG comes back moved, and
@@ -10,9 +10,9 @@ import type { ChartPainter, DrawnChart, DrawOptions } from "../render/charts/dra
 // out without its charts, as when a chart cannot be drawn); the next draw starts a new one.
 // Once closed, it starts nothing more: a draw after `close` fails.
 
-/** What the worker is started with: the compiled spec's file and how to draw. */
+/** What the worker is started with: the compiled specs' files and how to draw. */
 export interface ChartWorkerSetup extends DrawOptions {
-  specFile: string;
+  specFiles: Readonly<Record<ChartSpecName, string>>;
 }
 
 /** A draw asked of the worker: the chart's data; its answer carries the same id. */

@@ -1,14 +1,14 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { painterOfSpecFile } from "../render/charts/draw-chart.js";
+import { painterOfSpecFiles } from "../render/charts/draw-chart.js";
 import type { ChartAnswer, ChartRequest, ChartWorkerSetup } from "./chart-worker-client.js";
 
 // The chart worker's entry (a worker thread, started by chart-worker-client.ts): the compiled
-// spec read and parsed once, then one painter draws every chart asked of it, in turn, and
+// specs read and parsed once, then one painter draws every chart asked of it, in turn, and
 // hands each PNG back (its bytes moved, not copied). Vega and resvg live only in this thread,
 // so their memory goes with it when it ends.
 
 const setup = workerData as ChartWorkerSetup;
-const painter = painterOfSpecFile(setup.specFile, setup);
+const painter = painterOfSpecFiles(setup.specFiles, setup);
 const port = parentPort;
 
 function answer(message: ChartAnswer, transfer: ArrayBuffer[] = []): void {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { TREND_CHART_VEGA } from "../render/charts/chart-assets.js";
+import { CHART_SPECS } from "../render/charts/chart-assets.js";
 import type { DrawOptions } from "../render/charts/draw-chart.js";
 import { trendChartPainterInThisThread } from "../render/charts/trend-chart.js";
 import { chartWorker, type OwnedChartPainter } from "./chart-worker-client.js";
@@ -36,7 +36,7 @@ export function trendChartPainter(options: DrawOptions): OwnedChartPainter {
   if (options.fontFiles === undefined && existsSync(fileURLToPath(WORKER_ENTRY))) {
     return chartWorker({
       entry: WORKER_ENTRY,
-      setup: { ...options, specFile: TREND_CHART_VEGA },
+      setup: { ...options, specFiles: CHART_SPECS },
       idleMs: CHART_WORKER_IDLE_MS,
       hungAfterMs: CHART_WORKER_HUNG_MS,
       resourceLimits: CHART_WORKER_LIMITS,

@@ -2,6 +2,7 @@ import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
 import { defaultChartDays } from "../periods/chart-window.js";
 import { parseRetention } from "../periods/retention.js";
+import type { PeriodKind } from "../periods/types.js";
 import { Secret } from "../secret.js";
 import { parseDuration } from "./parse-duration.js";
 import type { ConfigInput } from "./schema.js";
@@ -106,6 +107,23 @@ function chartWindowDays(window: string | undefined): number | undefined {
   return Number(match[1]) * (match[2] === "w" ? 7 : 1);
 }
 
+/**
+ * A digest's charts: as asked (`false`, `true`, `{ window }`), or, left out, on for weekly and
+ * longer digests, whose trend takes weeks to read, and off for daily ones.
+ */
+function digestCharts(
+  charts: TeamInput["digests"][number]["charts"],
+  period: PeriodKind,
+): DigestConfig["charts"] {
+  const on = charts ?? !DAILY_PERIODS.has(period);
+  if (on === false) return null;
+  const window = on === true ? undefined : on.window;
+  return { windowDays: chartWindowDays(window) ?? defaultChartDays(period) };
+}
+
+/** Periods of a day or so, whose digests have charts only when asked. */
+const DAILY_PERIODS: ReadonlySet<PeriodKind> = new Set(["previous_day", "since_previous_run"]);
+
 function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
   return {
     name: digest.name,
@@ -114,9 +132,7 @@ function normalizeDigest(digest: TeamInput["digests"][number]): DigestConfig {
     compareTo: digest.compare_to,
     catchUpMs: parseDuration(digest.catch_up),
     minChangePp: digest.min_change_pp,
-    charts: digest.charts
-      ? { windowDays: chartWindowDays(digest.charts.window) ?? defaultChartDays(digest.period) }
-      : null,
+    charts: digestCharts(digest.charts, digest.period),
     ...resolveDestinations(digest, "digest"),
   };
 }

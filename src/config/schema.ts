@@ -116,8 +116,14 @@ const digestCharts = z
         `Days the charts show, ending with the digest's period: "28d", "8w". Default 8w for weekly digests, 16w for monthly and 28-day ones, 28d for daily ones; never less than the period and its comparison. At most ${DURATION_MAX.chartWindow}.`,
       ),
   })
+  .describe("Trend charts over a window of your choosing.");
+
+/** Whether a digest has charts: left out, weekly and longer digests do and daily ones do not. */
+const digestChartsSetting = z
+  .union([z.boolean(), digestCharts])
+  .optional()
   .describe(
-    "Trend charts of the flaky rate and the run pass rate by day (team and projects needing attention) in the email and the workbook.",
+    "Trend charts, one image per subject with its flaky rate and run pass rate by day (the team, then projects needing attention): inline in the email, on the workbook's Charts sheet, and the team's in the Slack thread. On by default for weekly and longer digests, off for daily ones (previous_day, since_previous_run); true or { window } turns them on, false off.",
   );
 
 const digest = z
@@ -147,7 +153,7 @@ const digest = z
       .describe(
         "Smallest rate change, in percentage points, coloured as news (it must also be significant at 95%); smaller ones show uncoloured as ≈.",
       ),
-    charts: digestCharts.optional(),
+    charts: digestChartsSetting,
     ...destinationFields("digest"),
   })
   .describe("A report posted on a schedule; needs at least one destination (slack or email).");

@@ -78,7 +78,7 @@ export interface DigestConfig extends DigestDestinations {
   catchUpMs: number;
   /** Smallest rate change that is news, in percentage points. */
   minChangePp: number;
-  /** Trend charts, over `windowDays` days ending with the period; null: none. */
+  /** Trend charts, over `windowDays` days ending with the period; null: none (left out of the config: on for weekly and longer digests). */
   charts: { windowDays: number } | null;
 }
 

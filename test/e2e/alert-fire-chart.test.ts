@@ -40,7 +40,7 @@ describe("an alert fire with its chart", () => {
     expect(upload?.thread_ts).toBe(post?.ts);
     expect(upload?.filename).toMatch(/^alert-.+-flaky-rate\.png$/);
     const bytes = upload?.bytes ?? Buffer.alloc(0);
-    expect(pngSize(bytes)).toEqual({ width: 720, height: 400 });
+    expect(pngSize(bytes)).toEqual({ width: 1200, height: 520 });
     // The warn (orange) and critical (vermillion) lines are drawn.
     const pixels = decodePng(bytes);
     expect(countColour(pixels, CHART_COLOURS.warn, {}, 20)).toBeGreaterThan(200);
@@ -62,7 +62,7 @@ describe("an alert fire with its chart", () => {
     const cid = images[0]?.cid ?? "";
     expect(cid).not.toBe("");
     expect(String(mail.html)).toContain(`src="cid:${cid}"`);
-    expect(pngSize(images[0]?.content ?? Buffer.alloc(0))).toEqual({ width: 720, height: 400 });
+    expect(pngSize(images[0]?.content ?? Buffer.alloc(0))).toEqual({ width: 1200, height: 520 });
     expect(mail.text).toMatch(/Chart:\n {2}Flaky rate · .+ by day, /);
   });
 

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InsightsApi } from "../../src/insights/types.js";
-import { TREND_CHART_VEGA } from "../../src/render/charts/chart-assets.js";
+import { CHART_SPECS } from "../../src/render/charts/chart-assets.js";
 import type { ChartData } from "../../src/render/charts/chart-spec.js";
 import type { ChartPainter } from "../../src/render/charts/draw-chart.js";
 import { insights, mailedDigest } from "../render/charts/mailed-digest.js";
@@ -38,7 +38,7 @@ const { CHART_SIZE, trendChartPainterInThisThread }: TrendChart = await import(
 );
 
 const WORKER_ENTRY = new URL(dist("chart-painter/chart-worker.js"));
-const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFile: TREND_CHART_VEGA };
+const SETUP = { width: CHART_SIZE.width, scale: CHART_SIZE.scale, specFiles: CHART_SPECS };
 
 /** A weekly digest with charts, mailed, run by the built package, its charts drawn by `chartPainter`. */
 async function digestWithCharts(chartPainter: ChartPainter) {
@@ -65,6 +65,7 @@ function aWorker(options: Partial<Parameters<Client["chartWorker"]>[0]> = {}) {
 
 /** A chart's data as the spec takes it: enough for a worker that never looks at it. */
 const ANY_CHART: ChartData = {
+  spec: "trend",
   datasets: { rows: [], spans: [], rules: [] },
   signals: { chartTitle: "t", xStart: 0, xEnd: 1, yLow: 0, yHigh: 1 },
 };
@@ -116,15 +117,15 @@ describe("charts drawn by the built package", () => {
     const painter = chartPainterOnFirstUse();
     expect(painter.running).toBe(false);
     const { outcome, sent } = await digestWithCharts(painter);
-    expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
+    expect(outcome.charts.map((c) => c.name)).toEqual(["team-rates"]);
     const here = await digestWithCharts(trendChartPainterInThisThread());
     expect(here.outcome.charts.map((c) => c.name)).toEqual(outcome.charts.map((c) => c.name));
     for (const [i, chart] of outcome.charts.entries()) {
-      expect(pngSize(chart.png)).toEqual({ width: 720, height: 400 });
+      expect(pngSize(chart.png)).toEqual({ width: 1200, height: chart.height });
       const drawnHere = decodePng((here.outcome.charts[i] as typeof chart).png);
       expect(differingPixels(decodePng(chart.png), drawnHere).count).toBe(0);
     }
-    expect(sent[0]?.attachments).toHaveLength(2);
+    expect(sent[0]?.attachments).toHaveLength(1);
     expect(painter.running).toBe(true);
     await painter.close();
     expect(painter.running).toBe(false);
@@ -143,8 +144,8 @@ describe("charts drawn by the built package", () => {
       expect([one.chartPainter.running, two.chartPainter.running]).toEqual([false, true]);
       // The other set's worker was left alone: it still draws.
       expect(pngSize((await two.chartPainter.draw(chart)).png)).toEqual({
-        width: 720,
-        height: 400,
+        width: 1200,
+        height: 520,
       });
       expect(two.chartPainter.running).toBe(true);
     } finally {
@@ -170,7 +171,7 @@ describe("charts drawn by the built package", () => {
         idleEnd = resolve;
       });
       const drawn = await worker.draw(data);
-      expect(pngSize(drawn.png)).toEqual({ width: 720, height: 400 });
+      expect(pngSize(drawn.png)).toEqual({ width: 1200, height: 520 });
       expect(worker.running).toBe(true);
       await ended;
       expect(worker.running).toBe(false);
@@ -220,7 +221,7 @@ describe("charts drawn by the built package", () => {
       onEnd: (reason: string) => ends.push(reason),
     });
     const data = await aChart();
-    expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+    expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 1200, height: 520 });
     await worker.close();
     expect(ends).toEqual(["closed"]);
 
@@ -256,7 +257,7 @@ describe("charts drawn by the built package", () => {
       const refused = worker.draw(unsendable);
       await expect(refused).rejects.toThrow(client.ChartWorkerError);
       await expect(refused).rejects.toThrow(/could not be sent to the chart worker/);
-      expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 720, height: 400 });
+      expect(pngSize((await worker.draw(data)).png)).toEqual({ width: 1200, height: 520 });
     } finally {
       await worker.close();
     }

@@ -198,7 +198,7 @@ describe("demo", () => {
           expect(inline.every((a) => a.contentType === "image/png")).toBe(true);
         }
         if (digest.charts) {
-          for (const chart of ["team-flaky-rate", "team-run-pass-rate"]) {
+          for (const chart of ["team-rates"]) {
             expect(files, chart).toContain(`${key}.${chart}.png`);
             expect(listed).toContain(`${key}.${chart}.png`);
           }

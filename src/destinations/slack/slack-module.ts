@@ -45,7 +45,9 @@ export const SLACK: DestinationModule<"slack", SlackShape> = {
     channel: target.channel,
     post: renderSlackDigest(report, { key, owners }),
     file: target.attachXlsx ? workbook : undefined,
-    charts: charts.map((c) => ({
+    // The team's chart alone (the first): a thread of one image per project would bury the
+    // conversation under uploads; the mail and the workbook carry every subject's.
+    charts: charts.slice(0, 1).map((c) => ({
       filename: `${c.name}.png`,
       content: c.png,
       contentType: "image/png",

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { ChartSpecName } from "./chart-spec.js";
 
 // The files a chart is drawn with, shipped in the package's assets/: where they are, not their
 // contents (whoever draws reads them, once).
@@ -17,7 +18,12 @@ export const CHART_FONT = {
   ),
 };
 
-/** The trend chart's Vega, compiled from `trendChartLiteSpec()` by scripts/compile-chart-specs.ts. */
-export const TREND_CHART_VEGA = fileURLToPath(
-  new URL("../../../assets/charts/trend-chart.vg.json", import.meta.url),
-);
+/**
+ * Each chart's Vega, compiled by scripts/compile-chart-specs.ts: the trend chart of one rate
+ * (`trendChartLiteSpec()`, an alert fire's) and the subject chart of both (`subjectChartLiteSpec()`,
+ * a digest's).
+ */
+export const CHART_SPECS: Readonly<Record<ChartSpecName, string>> = {
+  trend: fileURLToPath(new URL("../../../assets/charts/trend-chart.vg.json", import.meta.url)),
+  subject: fileURLToPath(new URL("../../../assets/charts/subject-chart.vg.json", import.meta.url)),
+};

@@ -9,6 +9,9 @@ import type { DailyPoint, Figures } from "../../report/types.js";
 /** The rates a trend chart can show: the digests' two, and the shares an alert may fire on. */
 export type ChartMetric = "flakyRate" | "runPassRate" | "skippedShare" | "timedOutShare";
 
+/** The rates a digest's subject chart draws, one panel each (an alert's fire may chart the shares too). */
+export type SubjectMetric = Extract<ChartMetric, "flakyRate" | "runPassRate">;
+
 /** How a chart of each metric is named in its file name. */
 export const CHART_SLUG: Record<ChartMetric, string> = {
   flakyRate: "flaky-rate",

@@ -4,18 +4,17 @@ import type { Period } from "../../periods/types.js";
 import { dailySeries, sumDailySeries } from "../../report/daily-series.js";
 import type { DailyPoint, Report } from "../../report/types.js";
 import { digestNews } from "../digest-news.js";
-import { CHART_SLUG, type ChartMetric } from "./chart-points.js";
+import type { ChartMetric, SubjectMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 import { chartThresholds } from "./chart-thresholds.js";
-import { type Chart, type TrendChartOptions, trendCharts } from "./trend-chart.js";
+import { type Chart, periodNamesOf, type TrendChartOptions, trendCharts } from "./trend-chart.js";
 
-// A digest's charts: the team's flaky rate and run pass rate, then the same two for each
-// project that needs attention (the report's top movers, worst first). Every chart covers
-// the same window, so they read side by side.
+// A digest's charts: one image for the team, its flaky rate above its run pass rate, then one
+// for each project that needs attention (the report's top movers, worst first). Every chart
+// covers the same window, so they read side by side.
 
-/** The rates a digest charts (an alert's fire may chart the shares too). */
-type DigestChartMetric = Extract<ChartMetric, "flakyRate" | "runPassRate">;
-const METRICS: readonly DigestChartMetric[] = ["flakyRate", "runPassRate"];
+/** How a subject chart is named in its file name, after its subject: "team-rates". */
+export const SUBJECT_CHART_SLUG = "rates";
 
 export interface DigestChartData {
   window: Period;
@@ -23,7 +22,7 @@ export interface DigestChartData {
   team: readonly DailyPoint[];
   /** Each project's days of the window, by project id; a project missing here is not charted. */
   projects: ReadonlyMap<string, readonly DailyPoint[]>;
-  thresholds: Readonly<Record<DigestChartMetric, readonly ChartThreshold[]>>;
+  thresholds: Readonly<Record<SubjectMetric, readonly ChartThreshold[]>>;
 }
 
 /** How many projects are charted after the team. */
@@ -46,10 +45,8 @@ export function attentionProjects(report: Report): { projectId: string; name: st
 }
 
 /**
- * Draws the digest's charts, team first, each subject's flaky rate before its run pass rate.
- * All are asked for at once, so a worker's next chart is never waiting on this thread; and one
- * metric's charts before the other's, since a chart laid out after one of the same metric (its
- * y axis's labels as wide) settles in one layout pass, not two (~7% of a digest's drawing).
+ * Draws the digest's charts, one image per subject with both its rates, the team's first.
+ * All are asked for at once, so a worker's next chart is never waiting on this thread.
  */
 export async function renderDigestCharts(
   report: Report,
@@ -57,39 +54,30 @@ export async function renderDigestCharts(
   options: TrendChartOptions = {},
 ): Promise<Chart[]> {
   const subjects = [
-    { id: "team", name: `${report.team.title} (team)`, days: data.team },
-    ...attentionProjects(report).flatMap(({ projectId, name }) => {
+    // The team's title may carry brackets of its own ("Apps (Sydney)"): no "(team)" after it.
+    { slug: "team", name: `${report.team.title} · all projects`, days: data.team },
+    ...attentionProjects(report).flatMap(({ projectId, name }, index) => {
       const days = data.projects.get(projectId);
-      return days ? [{ id: projectId, name, days }] : [];
+      return days ? [{ slug: `project-${index + 1}`, name, days }] : [];
     }),
   ];
-  const charts = subjects.flatMap((subject, index) =>
-    METRICS.map((metric) => ({
-      subject,
-      metric,
-      slug: `${index === 0 ? "team" : `project-${index}`}-${CHART_SLUG[metric]}`,
-    })),
-  );
   const drawer = trendCharts(options);
-  // Asked for one metric after the other, each kept at its subject's place.
-  const drawn: Promise<Chart>[] = [];
-  for (const metric of METRICS) {
-    charts.forEach((chart, at) => {
-      if (chart.metric !== metric) return;
-      drawn[at] = drawer.draw(
+  const periodNames = periodNamesOf(report.periods);
+  return Promise.all(
+    subjects.map((subject) =>
+      drawer.drawSubject(
         {
-          metric,
-          subject: chart.subject.name,
+          subject: subject.name,
           window: data.window,
-          days: chart.subject.days,
+          days: subject.days,
           periods: report.periods,
-          thresholds: data.thresholds[metric],
+          periodNames,
+          thresholds: data.thresholds,
         },
-        chart.slug,
-      );
-    });
-  }
-  return Promise.all(drawn);
+        `${subject.slug}-${SUBJECT_CHART_SLUG}`,
+      ),
+    ),
+  );
 }
 
 /**

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg } from "@resvg/resvg-js";
-import type { Runtime, Spec } from "vega";
+import type { Runtime, Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
-import type { ChartData } from "./chart-spec.js";
+import type { ChartData, ChartSpecName } from "./chart-spec.js";
 import { encodePngOfOwnPixels } from "./png.js";
 import { textOutliner } from "./text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
@@ -56,20 +56,50 @@ export function chartOfSpecFile(file: string): Runtime {
   return parseChart(JSON.parse(readFileSync(file, "utf8")));
 }
 
-/** A painter of the compiled spec in `file`, read and parsed once for all its charts. */
-export function painterOfSpecFile(file: string, options: DrawOptions): ChartPainter {
-  return chartPainter(chartOfSpecFile(file), options);
+/** A painter of the compiled specs in `files`, each read and parsed on its first chart. */
+export function painterOfSpecFiles(
+  files: Readonly<Record<ChartSpecName, string>>,
+  options: DrawOptions,
+): ChartPainter {
+  return chartPainter((spec) => chartOfSpecFile(files[spec]), options);
 }
 
 /**
- * A painter with one Vega view for all its charts: building a view costs several times what
- * re-running it on new data does, and every dataset and parameter a chart has is replaced
- * before each draw, so nothing of the previous chart is left in the next. Draws queue, since
- * the view holds one chart's data at a time.
+ * Lays `view` out with `data`, until it settles: "fit" sizes the plot from the last layout's
+ * bounds, and this chart's text may be wider or narrower than the last one's (measured in the
+ * font's widths, a second pass is usual: the first leaves room for labels it drops).
  */
-export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPainter {
+export async function layOutChart(view: View, data: ChartData): Promise<void> {
+  for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
+  for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
+  for (let pass = 0; pass < MAX_LAYOUT_PASSES; pass++) {
+    const width = view.width();
+    view.resize();
+    await view.runAsync();
+    if (view.width() === width) break;
+  }
+}
+
+/**
+ * A painter with one Vega view a spec for all its charts: building a view costs several times
+ * what re-running it on new data does, and every dataset and parameter a chart has is replaced
+ * before each draw, so nothing of the previous chart is left in the next. Draws queue, since
+ * a view holds one chart's data at a time. `runtimeOf` parses a spec, once, on its first chart.
+ */
+export function chartPainter(
+  runtimeOf: (spec: ChartSpecName) => Runtime,
+  options: DrawOptions,
+): ChartPainter {
   measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
-  const view = new vega.View(runtime, { renderer: "none" });
+  const views = new Map<ChartSpecName, View>();
+  const viewOf = (spec: ChartSpecName): View => {
+    let view = views.get(spec);
+    if (!view) {
+      view = new vega.View(runtimeOf(spec), { renderer: "none" });
+      views.set(spec, view);
+    }
+    return view;
+  };
   const font = {
     loadSystemFonts: false,
     fontFiles: [...(options.fontFiles ?? [CHART_FONT.file])],
@@ -80,17 +110,8 @@ export function chartPainter(runtime: Runtime, options: DrawOptions): ChartPaint
   const fitTo = { mode: "width", value: Math.round(options.width * options.scale) } as const;
 
   async function svgOf(data: ChartData): Promise<string> {
-    for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
-    for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
-    // Lay the chart out again, until it settles: "fit" sizes the plot from the last layout's
-    // bounds, and this chart's text may be wider or narrower than the last one's (measured in
-    // the font's widths, a second pass is usual: the first leaves room for labels it drops).
-    for (let pass = 0; pass < MAX_LAYOUT_PASSES; pass++) {
-      const width = view.width();
-      view.resize();
-      await view.runAsync();
-      if (view.width() === width) break;
-    }
+    const view = viewOf(data.spec);
+    await layOutChart(view, data);
     return view.toSVG();
   }
 

@@ -1,4 +1,5 @@
 import ExcelJS from "exceljs";
+import { fontOf } from "./workbook-cells.js";
 import { PRINT_SETUP } from "./workbook-sheet.js";
 
 // The `Charts` sheet: the digest's trend charts as pictures, each under its words, so the
@@ -33,10 +34,13 @@ export async function withChartsSheet(
   for (const chart of charts) {
     const caption = sheet.getCell(row, 1);
     caption.value = chart.title;
-    caption.font = { bold: true };
-    sheet.getCell(row + 1, 1).value = chart.alt;
-    sheet.getCell(row + 1, 1).alignment = { wrapText: true, vertical: "top" };
-    sheet.getRow(row + 1).height = 45;
+    // Named and sized, as every cell of the workbook: bold alone is LibreOffice's serif.
+    caption.font = fontOf({ bold: true, size: 12 });
+    const words = sheet.getCell(row + 1, 1);
+    words.value = chart.alt;
+    words.font = fontOf();
+    words.alignment = { wrapText: true, vertical: "top" };
+    sheet.getRow(row + 1).height = 75;
     const image = workbook.addImage({ buffer: chart.png as never, extension: "png" });
     sheet.addImage(image, {
       tl: { col: 0, row: row + 1 },

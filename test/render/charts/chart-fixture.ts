@@ -1,6 +1,6 @@
 import { datesIn } from "../../../src/periods/calendar-date.js";
 import type { Period } from "../../../src/periods/types.js";
-import type { TrendChartInput } from "../../../src/render/charts/trend-chart.js";
+import type { SubjectChartInput, TrendChartInput } from "../../../src/render/charts/trend-chart.js";
 import type { DailyPoint, FiringAlert } from "../../../src/report/types.js";
 import { EMPTY_FIGURES, figures } from "../report-fixture.js";
 
@@ -88,8 +88,23 @@ export function chartInput(
   };
 }
 
-/** One golden image per chart kind, under test/render/charts/golden/. */
+/** A digest's chart of the team's both rates, this week and the prior one named. */
+export function subjectChartInput(overrides: Partial<SubjectChartInput> = {}): SubjectChartInput {
+  const { metric: _metric, thresholds: flaky, ...rest } = chartInput("flakyRate");
+  return {
+    ...rest,
+    subject: "Apps (Sydney) · all projects",
+    periodNames: { current: "this week", prior: "prior week" },
+    thresholds: { flakyRate: flaky, runPassRate: chartInput("runPassRate").thresholds },
+    ...overrides,
+  };
+}
+
+/** One golden image per trend chart kind (an alert fire's), under test/render/charts/golden/. */
 export const GOLDEN_CHARTS = {
   "flaky-rate": chartInput("flakyRate"),
   "run-pass-rate": chartInput("runPassRate"),
 } as const;
+
+/** The golden image of a digest's subject chart (both rates), golden/subject.png. */
+export const GOLDEN_SUBJECT_CHART = subjectChartInput();

@@ -11,14 +11,24 @@ import { CHART_PERIODS, CHART_WINDOW, chartDays, flakyWarningsOn } from "./chart
 
 // A digest's charts, as renderDigestCharts asks a painter for them and hands them back.
 
-/** A painter that draws a blank pixel and notes each chart's title in the order it was asked. */
-function notingPainter(): ChartPainter & { titles: string[] } {
+/** A painter that draws a blank pixel and notes each chart's spec, title and span names as asked. */
+function notingPainter(): ChartPainter & {
+  titles: string[];
+  asked: string[];
+  spanNames: string[][];
+} {
   const titles: string[] = [];
+  const asked: string[] = [];
+  const spanNames: string[][] = [];
   const png = encodePng({ width: 1, height: 1, pixels: new Uint8Array([255, 255, 255, 255]) });
   return {
     titles,
+    asked,
+    spanNames,
     async draw(data: ChartData) {
       titles.push(String(data.signals.chartTitle));
+      asked.push(data.spec);
+      spanNames.push((data.datasets.spanNames0 ?? []).map((row) => String(row.label)));
       return { png, width: 1, height: 1 };
     },
   };
@@ -42,30 +52,31 @@ function digest() {
 }
 
 describe("a digest's charts", () => {
-  it("come back team first, each subject's flaky rate before its run pass rate", async () => {
+  it("are one image per subject, both rates in it, the team's first", async () => {
     const { report, data } = digest();
-    const charts = await renderDigestCharts(report, data, { painter: notingPainter() });
-    expect(charts.map((c) => c.name)).toEqual([
-      "team-flaky-rate",
-      "team-run-pass-rate",
-      "project-1-flaky-rate",
-      "project-1-run-pass-rate",
-      "project-2-flaky-rate",
-      "project-2-run-pass-rate",
-    ]);
+    const painter = notingPainter();
+    const charts = await renderDigestCharts(report, data, { painter });
+    expect(charts.map((c) => c.name)).toEqual(["team-rates", "project-1-rates", "project-2-rates"]);
+    expect(painter.asked).toEqual(["subject", "subject", "subject"]);
+    // Each image's words cover both of its rates.
+    for (const chart of charts) {
+      expect(chart.alt).toMatch(/^Flaky rate · .* Run pass rate · /);
+    }
   });
 
-  it("are drawn one metric after the other, so that each is laid out after one like it", async () => {
+  it("call the team by its title, without a bracket after its own brackets", async () => {
+    const { report, data } = digest();
+    const painter = notingPainter();
+    const team = { ...report.team, title: "Apps (Sydney)" };
+    await renderDigestCharts({ ...report, team }, data, { painter });
+    expect(painter.titles[0]).toBe("Apps (Sydney) · all projects");
+    expect(painter.titles.join(" ")).not.toMatch(/\) \(/);
+  });
+
+  it("name the shaded spans after the digest's period", async () => {
     const { report, data } = digest();
     const painter = notingPainter();
     await renderDigestCharts(report, data, { painter });
-    expect(painter.titles.map((title) => title.split(" · ")[0])).toEqual([
-      "Flaky rate",
-      "Flaky rate",
-      "Flaky rate",
-      "Run pass rate",
-      "Run pass rate",
-      "Run pass rate",
-    ]);
+    expect(painter.spanNames[0]).toEqual(["prior week", "this week"]);
   });
 });

@@ -12,16 +12,16 @@ const run = (api: InsightsApi) =>
   mailedDigest({ runDigest, createRequestCache }, api, trendChartPainterInThisThread());
 
 describe("a digest with charts", () => {
-  it("mails the team's two charts inline, each referenced by its cid", async () => {
+  it("mails the team's chart, both rates in one image, inline, referenced by its cid", async () => {
     const api: InsightsApi = {
       getInsights: async (id, q) => insights(id, q),
       listProjects: async () => [],
     };
     const { outcome, sent } = await run(api);
-    expect(outcome.charts.map((c) => c.name)).toEqual(["team-flaky-rate", "team-run-pass-rate"]);
+    expect(outcome.charts.map((c) => c.name)).toEqual(["team-rates"]);
     const [mail] = sent;
     const cids = (mail?.attachments ?? []).flatMap((a) => (a.cid ? [a.cid] : []));
-    expect(cids).toHaveLength(2);
+    expect(cids).toHaveLength(1);
     for (const cid of cids) expect(mail?.html).toContain(`src="cid:${cid}"`);
   });
 
@@ -40,7 +40,7 @@ describe("a digest with charts", () => {
       listProjects: async () => [],
     };
     const { outcome } = await run(api);
-    expect(outcome.charts).toHaveLength(2);
+    expect(outcome.charts).toHaveLength(1);
     const firstAnswer = events.findIndex((e) => e.startsWith("answered"));
     expect(events.slice(0, firstAnswer)).toContain("asked chart window");
     expect(events.slice(0, firstAnswer)).toContain("asked period");

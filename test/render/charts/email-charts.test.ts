@@ -76,7 +76,7 @@ describe("a digest mail with charts", () => {
     for (const part of inline) {
       expect(html.includes(`src="cid:${part.cid}"`)).toBe(true);
       expect(part.contentType).toBe("image/png");
-      expect(pngSize(part.content)).toEqual({ width: 720, height: 400 });
+      expect(pngSize(part.content)).toEqual({ width: 1200, height: 520 });
     }
     const referenced = [...html.matchAll(/src="cid:([^"]+)"/g)].map((m) => m[1]);
     expect(referenced.sort()).toEqual(inline.map((a) => a.cid).sort());
@@ -86,11 +86,13 @@ describe("a digest mail with charts", () => {
 
   it("fits a phone and says in words what each image shows, in its alt text and the text part", async () => {
     const message = await chartMail();
-    const widths = [...message.html.matchAll(/<img [^>]*width="(\d+)"[^>]*max-width:(\d+)px/g)];
-    expect(widths).toHaveLength(2);
-    for (const [, width, max] of widths) {
-      expect(Number(width)).toBeLessThanOrEqual(390);
-      expect(Number(max)).toBeLessThanOrEqual(390);
+    // As wide as the card's content (600 CSS px, drawn at 2×), and shrinking with a 390 px
+    // phone's screen: width 100% of its cell, at most its own width, its height following.
+    const images = [...message.html.matchAll(/<img [^>]*width="(\d+)"[^>]*style="([^"]*)"/g)];
+    expect(images).toHaveLength(2);
+    for (const [, width, style] of images) {
+      expect(Number(width)).toBe(600);
+      expect(style).toContain("width:100%;max-width:600px;height:auto");
     }
     expect(message.html).toMatch(
       /alt="Flaky rate · Checkout \(team\) by day, Sep 21 – Nov 15, 2026;/,

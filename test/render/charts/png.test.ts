@@ -38,7 +38,7 @@ describe("encodePng", () => {
 
   it("keeps every pixel of a chart, in a file no larger than resvg's own", async () => {
     const image = await goldenChart();
-    expect([image.width, image.height]).toEqual([720, 400]);
+    expect([image.width, image.height]).toEqual([1200, 520]);
     const png = encodePng(image);
     const resvgs = image.asPng();
     expect(decodePng(png).rgba.equals(image.pixels)).toBe(true);

@@ -89,3 +89,32 @@ describe("a digest's charts in Slack", () => {
     ]);
   });
 });
+
+describe("a digest's Slack message", () => {
+  it("carries the team's chart alone into its thread: one upload, not one per subject", async () => {
+    const { SLACK } = await import("../../../src/destinations/slack/slack-module.js");
+    const { checkoutReport } = await import("../report-fixture.js");
+    const chart = (name: string) => ({
+      name,
+      title: name,
+      alt: name,
+      png: Buffer.alloc(8, 1),
+      width: 2,
+      height: 2,
+      cssWidth: 1,
+      cssHeight: 1,
+    });
+    const message = SLACK.renderDigest(
+      { channel: "C0123ABCD", attachXlsx: false },
+      {
+        key: "checkout.weekly.2026-11-09",
+        report: checkoutReport(),
+        owners: {},
+        workbook: undefined,
+        charts: [chart("team-rates"), chart("project-1-rates"), chart("project-2-rates")],
+        workbookWhere: "the workbook",
+      },
+    );
+    expect((message.charts ?? []).map((c) => c.filename)).toEqual(["team-rates.png"]);
+  });
+});

@@ -1,6 +1,6 @@
 import { Resvg } from "@resvg/resvg-js";
 import { describe, expect, it } from "vitest";
-import { CHART_FONT, TREND_CHART_VEGA } from "../../../src/render/charts/chart-assets.js";
+import { CHART_FONT, CHART_SPECS } from "../../../src/render/charts/chart-assets.js";
 import { chartOfSpecFile } from "../../../src/render/charts/draw-chart.js";
 import { textOutliner } from "../../../src/render/charts/text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "../../../src/render/charts/text-width.js";
@@ -23,7 +23,7 @@ const FONT = {
 /** The SVG Vega writes for a trend chart, laid out as the painter lays it out (draw-chart.ts). */
 async function trendChartSvg(input: Parameters<typeof chartInput>): Promise<string> {
   measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
-  const view = new vega.View(chartOfSpecFile(TREND_CHART_VEGA), { renderer: "none" });
+  const view = new vega.View(chartOfSpecFile(CHART_SPECS.trend), { renderer: "none" });
   const data = trendChartDataOf(chartInput(...input));
   for (const [name, values] of Object.entries(data.datasets)) view.data(name, values);
   for (const [name, value] of Object.entries(data.signals)) view.signal(name, value);
@@ -74,11 +74,15 @@ describe("outlining a chart's text before resvg draws it", () => {
       { subject: "Zürich & <Ærø> $1 “nightly”", thresholds: [{ level: "warn", value: 0.05 }] },
     ]);
     const outlined = textOutliner(FONT).outline(svg);
-    expect(outlined).not.toContain("<text");
+    // Only the labels' white halos are left to resvg: a stroke of their own is not outlined.
+    const left = outlined.match(/<text\b[^>]*>/g) ?? [];
+    expect(left.length).toBeGreaterThan(0);
+    for (const text of left) expect(text).toContain('stroke="#ffffff"');
     const theirs = draw(svg);
     const ours = draw(outlined);
-    // Only anti-aliasing differs, in a few pixels: a label left out would be hundreds.
-    expect(differingPixels(ours, theirs, 12).count).toBe(0);
+    // Only anti-aliasing differs, in a few pixels (more where a label's outlines lie on the
+    // halo resvg sets itself): a label left out would be hundreds.
+    expect(differingPixels(ours, theirs, 12).count).toBeLessThan(10);
     expect(differingPixels(ours, theirs, 0).count).toBeLessThan(40);
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { trendCharts } from "../../../src/render/charts/trend-chart.js";
 import { renderWorkbook } from "../../../src/render/workbook/workbook.js";
+import { BASE_FONT } from "../../../src/render/workbook/workbook-cells.js";
 import { sampleReport } from "../workbook-fixture.js";
 import { loadWorkbook, records, sheet } from "../workbook-read.js";
-import { chartInput } from "./chart-fixture.js";
+import { chartInput, subjectChartInput } from "./chart-fixture.js";
 import { pngSize } from "./png-pixels.js";
 
 // The workbook carries the same pictures as the mail, on a Charts sheet of its own, and the
@@ -13,7 +14,7 @@ describe("a workbook with charts", () => {
   it("places each chart's PNG on a Charts sheet, under its title and words, after the other sheets", async () => {
     const drawer = trendCharts();
     const charts = [
-      await drawer.draw(chartInput("flakyRate"), "team-flaky-rate"),
+      await drawer.drawSubject(subjectChartInput(), "team-rates"),
       await drawer.draw(chartInput("runPassRate"), "team-run-pass-rate"),
     ];
     const report = sampleReport();
@@ -35,12 +36,18 @@ describe("a workbook with charts", () => {
       expect(media.extension).toBe("png");
       const buffer = Buffer.from(media.buffer as unknown as Uint8Array);
       expect(buffer.equals(charts[i]?.png ?? Buffer.alloc(0))).toBe(true);
-      expect(pngSize(buffer)).toEqual({ width: 720, height: 400 });
+      expect(pngSize(buffer)).toEqual({ width: 1200, height: charts[i]?.height });
     }
     const texts: string[] = [];
     charted.eachRow((row) => texts.push(String(row.getCell(1).value)));
-    expect(texts).toContain("Flaky rate · Checkout (team)");
+    expect(texts).toContain("Apps (Sydney) · all projects");
     expect(texts.some((t) => t.startsWith("Run pass rate · Checkout (team) by day,"))).toBe(true);
+    // In the workbook's own font, as every other sheet: a cell styled only bold is set in
+    // LibreOffice's serif default.
+    charted.eachRow((row) => {
+      const cell = row.getCell(1);
+      if (cell.value !== null) expect(cell.font?.name, String(cell.value)).toBe(BASE_FONT.name);
+    });
     expect(charted.pageSetup).toMatchObject({
       orientation: "landscape",
       fitToPage: true,
