@@ -128,7 +128,7 @@ describe("the destination registry", () => {
     expect(DESTINATIONS.email.id({ to: ["a@x.test", "b@y.test"] })).toBe("email:a@x.test,b@y.test");
     const url = "https://example.test/workflows/1/invoke?sig=s3cr3t";
     const teams = DESTINATIONS.msteams.resolve.digest({ webhook_url: url });
-    const hook = DESTINATIONS.webhook.resolve.alert({ url, secret: "k" });
+    const hook = DESTINATIONS.webhook.resolve.alert({ url, secret: "k", format: "insights" });
     // A URL carries a token: its destination goes by a digest of it, never by the URL.
     expect(DESTINATIONS.msteams.id(teams)).toMatch(/^msteams:[0-9a-f]{12}$/);
     expect(DESTINATIONS.webhook.id(hook)).toMatch(/^webhook:[0-9a-f]{12}$/);
