@@ -132,6 +132,9 @@ describe("the destination registry", () => {
     // A URL carries a token: its destination goes by a digest of it, never by the URL.
     expect(DESTINATIONS.msteams.id(teams)).toMatch(/^msteams:[0-9a-f]{12}$/);
     expect(DESTINATIONS.webhook.id(hook)).toMatch(/^webhook:[0-9a-f]{12}$/);
+    // A routing key opens incidents: its service goes by a short digest of it.
+    const pd = DESTINATIONS.pagerduty.resolve.alert({ routing_key: "k".repeat(32) });
+    expect(DESTINATIONS.pagerduty.id(pd)).toMatch(/^pagerduty:[0-9a-f]{6}$/);
     expect(DESTINATIONS.msteams.id(DESTINATIONS.msteams.resolve.alert({ webhook_url: url }))).toBe(
       DESTINATIONS.msteams.id(teams),
     );
@@ -141,6 +144,7 @@ describe("the destination registry", () => {
       email: { to: ["a@x.test"] },
       msteams: teams,
       webhook: hook,
+      pagerduty: DESTINATIONS.pagerduty.resolve.alert({ routing_key: "k".repeat(32) }),
     };
     for (const kind of DESTINATION_KINDS) {
       expect(DESTINATIONS[kind].id(addresses[kind] as never)).toMatch(new RegExp(`^${kind}:.`));
