@@ -24,14 +24,12 @@ describe("pagerduty: in the config", () => {
       "PagerDuty said [redacted] is wrong",
     );
     // The Events API endpoint, unless PAGERDUTY_EVENTS_URL says another.
-    expect(result.config.pagerduty.eventsUrl.reveal()).toBe(
-      "https://events.pagerduty.com/v2/enqueue",
-    );
+    expect(result.config.pagerduty.eventsUrl).toBe("https://events.pagerduty.com/v2/enqueue");
     const local = parse(configText(onAlert), {
       env: { ...env, PAGERDUTY_EVENTS_URL: "http://127.0.0.1:9/v2/enqueue" },
     });
     if (!("config" in local)) throw new Error(issueLines(local).join("\n"));
-    expect(local.config.pagerduty.eventsUrl.reveal()).toBe("http://127.0.0.1:9/v2/enqueue");
+    expect(local.config.pagerduty.eventsUrl).toBe("http://127.0.0.1:9/v2/enqueue");
     expect(DESTINATIONS.pagerduty.id(target as never)).toBe(target?.destination);
   });
 

@@ -39,7 +39,7 @@ const trigger = {
 function sender() {
   const slept: number[] = [];
   const send = createPagerdutySender({
-    eventsUrl: new Secret(api.url),
+    eventsUrl: api.url,
     timeoutMs: 5_000,
     sleep: async (ms) => {
       slept.push(ms);

@@ -52,7 +52,7 @@ export const pagerdutySchema = { global, digest, alert };
 
 /** The shared PagerDuty settings, resolved. */
 export interface PagerdutyGlobal {
-  eventsUrl: Secret;
+  eventsUrl: string;
   timeoutMs: number;
 }
 
@@ -73,8 +73,7 @@ export function pagerdutyDestinationId(routingKey: Secret): string {
 /** The config as written → camelCase, the routing key wrapped. */
 export const resolvePagerduty = {
   global: (input: z.output<typeof global>): PagerdutyGlobal => ({
-    // The URL is not a secret, but the HTTP poster takes one (it never prints what it posts to).
-    eventsUrl: new Secret(input.events_url ?? PAGERDUTY_EVENTS_URL),
+    eventsUrl: input.events_url ?? PAGERDUTY_EVENTS_URL,
     timeoutMs: input.timeout_ms,
   }),
   digest: (_input: z.output<typeof digest>): never => {

@@ -4,7 +4,7 @@ import {
   postWithRetries,
 } from "../../deliver/http-post.js";
 import type { PagerdutyEvent } from "../../messages.js";
-import { redactSecrets, type Secret } from "../../secret.js";
+import { redactSecrets, Secret } from "../../secret.js";
 
 // Sends one event to PagerDuty's Events API v2, with the delivery rules of every URL
 // destination (postWithRetries): a 429 or a 5xx is tried again after the Retry-After PagerDuty
@@ -23,13 +23,15 @@ export interface PagerdutySender {
 
 /** A sender over HTTP to `eventsUrl`. */
 export function createPagerdutySender(
-  options: PostOptions & { eventsUrl: Secret },
+  options: PostOptions & { eventsUrl: string },
 ): PagerdutySender {
+  // Not a secret; wrapped because the HTTP poster takes a URL that may carry one.
+  const url = new Secret(options.eventsUrl);
   return {
     async send(target, event) {
       await postWithRetries(
         {
-          url: options.eventsUrl,
+          url,
           body: JSON.stringify(wireEvent(target.routingKey, event)),
           headers: () => ({ "Content-Type": "application/json" }),
           destination: target.destination,
