@@ -84,6 +84,7 @@ export interface AlertNotification {
   } | null;
   msteams: TeamsDelivery | null;
   webhook: WebhookDelivery | null;
+  pagerduty: PagerdutyDelivery | null;
 }
 
 /** An Adaptive Card element or action, as the card's JSON (our renderers build them; Teams validates them). */
@@ -117,6 +118,29 @@ export interface TeamsMessage {
 export interface TeamsDelivery {
   destination: string;
   card: TeamsMessage;
+}
+
+/** One PagerDuty Events API v2 event, without its routing key (read from the config when sent). */
+export interface PagerdutyEvent {
+  action: "trigger" | "acknowledge" | "resolve";
+  /** The fire's key: every event of one fire goes to one PagerDuty alert. */
+  dedupKey: string;
+  /** A trigger's: what the alert says in PagerDuty. */
+  payload?: {
+    summary: string;
+    severity: "warning" | "critical";
+    source: string;
+    group: string;
+    class: string;
+    customDetails: Record<string, unknown>;
+  };
+  links: { href: string; text: string }[];
+}
+
+/** The events of one evaluation (or one acknowledgement), to one PagerDuty service, by its id. */
+export interface PagerdutyDelivery {
+  destination: string;
+  events: PagerdutyEvent[];
 }
 
 /** A signed webhook's body as the exact text that is signed and sent, named by its destination id. */

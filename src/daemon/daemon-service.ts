@@ -166,6 +166,7 @@ export async function startDaemonService(
               await handleAlertAction(envelope.body, {
                 ledger,
                 slack: slackActions,
+                alertClients: clients.alerts,
                 teams: () => current.teams,
                 logger,
                 now,

@@ -21,6 +21,8 @@ export interface NotificationInput extends Omit<AlertMessageInput, "transitions"
   /** The destination ids of a Teams workflow and a signed webhook (their URLs stay in the config). */
   msteams: { destination: string } | null;
   webhook: { destination: string } | null;
+  /** The destination id of a PagerDuty service (its routing key stays in the config). */
+  pagerduty: { destination: string } | null;
   now: string;
   /** The standing acknowledgement of each fire, by its key, shown in its first message. */
   acknowledgements?: Readonly<Record<string, Acknowledged>>;

@@ -45,6 +45,23 @@ export function alertDeliveryJobs(
   });
 }
 
+/**
+ * The jobs that tell an alert's destinations one of its fires was acknowledged: one per kind
+ * that keeps each fire's state (see `acknowledgeJob`) and has a target and a client.
+ */
+export function acknowledgementJobs(
+  fireKey: string,
+  targets: AlertTargets,
+  clients: AlertClients,
+): DeliveryJob[] {
+  return eachKind(<K extends DestinationKind>(kind: K) => {
+    const target = targets[kind];
+    const client = clients[kind];
+    const job = DESTINATIONS[kind].acknowledgeJob;
+    return target && client && job ? job(fireKey, target, client) : null;
+  });
+}
+
 /** The jobs `build` makes, kind by kind in the registry's order (null: none for that kind). */
 function eachKind(build: (kind: DestinationKind) => DeliveryJob | null): DeliveryJob[] {
   return DESTINATION_KINDS.flatMap((kind) => build(kind) ?? []);

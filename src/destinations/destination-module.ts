@@ -148,4 +148,13 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
     deps: AlertJobDeps,
     target: T["alertTarget"] | null,
   ): DeliveryJob;
+  /**
+   * Someone acknowledged a fire (a Slack button): the job that tells this destination, for a
+   * kind that keeps each fire's state itself (PagerDuty's alert). Absent: nothing to tell.
+   */
+  acknowledgeJob?(
+    fireKey: string,
+    target: T["alertTarget"],
+    client: T["clients"]["alert"],
+  ): DeliveryJob;
 }

@@ -1,6 +1,7 @@
 import type { DestinationModule } from "./destination-module.js";
 import { EMAIL, type EmailShape } from "./email/email-module.js";
 import { MSTEAMS, type MsteamsShape } from "./msteams/msteams-module.js";
+import { PAGERDUTY, type PagerdutyShape } from "./pagerduty/pagerduty-module.js";
 import { SLACK, type SlackShape } from "./slack/slack-module.js";
 import { WEBHOOK, type WebhookShape } from "./webhook/webhook-module.js";
 
@@ -14,6 +15,7 @@ export interface DestinationShapes {
   email: EmailShape;
   msteams: MsteamsShape;
   webhook: WebhookShape;
+  pagerduty: PagerdutyShape;
 }
 
 /** `"slack" | "email"`. */
@@ -47,7 +49,7 @@ export type DigestMessages = {
 };
 
 export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, DestinationShapes[K]> } =
-  { slack: SLACK, email: EMAIL, msteams: MSTEAMS, webhook: WEBHOOK };
+  { slack: SLACK, email: EMAIL, msteams: MSTEAMS, webhook: WEBHOOK, pagerduty: PAGERDUTY };
 
 /** The kinds, in the order their deliveries go out. */
 export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];

@@ -2,6 +2,9 @@ import { isFiring } from "../alerts/evaluate-alert.js";
 import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
+import { deliverAll } from "../deliver/deliver-all.js";
+import { acknowledgementJobs } from "../destinations/delivery-jobs.js";
+import type { AlertClients } from "../destinations/registry.js";
 import {
   acknowledgedContext,
   actionLine,
@@ -26,6 +29,8 @@ export interface AlertActionDeps {
   ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates" | "silences">;
   /** Null without a bot token: the press is applied, and nothing is answered. */
   slack: SlackActionsApi | null;
+  /** What tells the alert's other destinations of an acknowledgement (PagerDuty's `acknowledge`). */
+  alertClients: AlertClients;
   /** The teams as configured now (a reload changes who may act). */
   teams(): readonly Team[];
   logger: Logger;
@@ -85,6 +90,7 @@ const APPLY: Record<
       at,
     );
     if (!created) return "already applied";
+    await tellDestinations(press, team, deps);
     const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
     // The first message as the press saw it, with the acknowledgement above its buttons.
     await answer(press, deps, "the first message", () =>
@@ -177,6 +183,24 @@ const APPLY: Record<
     return "applied";
   },
 };
+
+/**
+ * Tells the destinations that keep the fire's state themselves (PagerDuty) that it was
+ * acknowledged: once, by the process whose acknowledgement was recorded (`created`), so a
+ * redelivered press or a second replica sends nothing. A failure is logged by deliverAll after
+ * its own retries; the acknowledgement stands in the ledger and in Slack either way.
+ */
+async function tellDestinations(press: AlertPress, team: Team, deps: AlertActionDeps) {
+  const alert = team.alerts.find((a) => a.name === press.alert);
+  if (!alert) return;
+  const jobs = acknowledgementJobs(press.fireKey, alert, deps.alertClients);
+  if (jobs.length === 0) return;
+  const results = await deliverAll(press.key, jobs, { ledger: null, logger: deps.logger });
+  deps.logger.info(
+    { fire: press.fireKey, deliveries: Object.fromEntries(results.map((r) => [r.id, r.status])) },
+    "acknowledgement passed on",
+  );
+}
 
 /** Whether `user` is listed, or in a listed user group; anyone when no list is configured. */
 async function mayAct(

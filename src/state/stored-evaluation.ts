@@ -93,6 +93,30 @@ const alertNotification = z.object({
     .nullable()
     .default(null),
   webhook: z.object({ destination: z.string(), body: z.string() }).nullable().default(null),
+  // Absent in rows written before PagerDuty: nothing to send there.
+  pagerduty: z
+    .object({
+      destination: z.string(),
+      events: z.array(
+        z.object({
+          action: z.enum(["trigger", "acknowledge", "resolve"]),
+          dedupKey: z.string(),
+          payload: z
+            .object({
+              summary: z.string(),
+              severity: z.enum(["warning", "critical"]),
+              source: z.string(),
+              group: z.string(),
+              class: z.string(),
+              customDetails: z.record(z.string(), z.unknown()),
+            })
+            .optional(),
+          links: z.array(z.object({ href: z.string(), text: z.string() })),
+        }),
+      ),
+    })
+    .nullable()
+    .default(null),
 }) satisfies z.ZodType<AlertNotification>;
 
 // Rows written before the format had a version hold the document bare (an array of results, a

@@ -37,6 +37,7 @@ function weekdayDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     email: null,
     msteams: null,
     webhook: null,
+    pagerduty: null,
     ...overrides,
   };
 }

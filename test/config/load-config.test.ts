@@ -94,6 +94,7 @@ describe("loadConfig", () => {
       email: { to: ["qa@example.com"], attachXlsx: true },
       msteams: null,
       webhook: null,
+      pagerduty: null,
     });
     expect(checkout?.alerts[0]).toEqual({
       name: "flaky-rate",
@@ -116,6 +117,7 @@ describe("loadConfig", () => {
       email: null,
       msteams: null,
       webhook: null,
+      pagerduty: null,
     });
   });
 

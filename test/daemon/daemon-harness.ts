@@ -36,6 +36,7 @@ export function aDigest(overrides: Partial<DigestConfig> = {}): DigestConfig {
     email: null,
     msteams: null,
     webhook: null,
+    pagerduty: null,
     ...overrides,
   };
 }

@@ -55,6 +55,7 @@ it("leaves a given-up and a waiting destination untouched when the insights API 
       },
       msteams: null,
       webhook: null,
+      pagerduty: null,
       ledger: dueDestinationsOnly(ledger, { owner: "test", sendTimeoutMs: 300_000 }),
       cache: createRequestCache(),
       logger: silentLogger(),

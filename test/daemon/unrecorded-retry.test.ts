@@ -21,6 +21,7 @@ const alert: AlertConfig = {
   email: null,
   msteams: null,
   webhook: null,
+  pagerduty: null,
 };
 
 describe("a slot whose run failed before it was recorded", () => {

@@ -129,10 +129,13 @@ describe("the destination registry", () => {
     expect(DESTINATIONS.email.id({ to: ["a@x.test", "b@y.test"] })).toBe("email:a@x.test,b@y.test");
     const url = "https://example.test/workflows/1/invoke?sig=s3cr3t";
     const teams = DESTINATIONS.msteams.resolve.digest({ webhook_url: url });
-    const hook = DESTINATIONS.webhook.resolve.alert({ url, secret: "k" });
+    const hook = DESTINATIONS.webhook.resolve.alert({ url, secret: "k", format: "insights" });
     // A URL carries a token: its destination goes by a digest of it, never by the URL.
     expect(DESTINATIONS.msteams.id(teams)).toMatch(/^msteams:[0-9a-f]{12}$/);
     expect(DESTINATIONS.webhook.id(hook)).toMatch(/^webhook:[0-9a-f]{12}$/);
+    // A routing key opens incidents: its service goes by a short digest of it.
+    const pd = DESTINATIONS.pagerduty.resolve.alert({ routing_key: "k".repeat(32) });
+    expect(DESTINATIONS.pagerduty.id(pd)).toMatch(/^pagerduty:[0-9a-f]{6}$/);
     expect(DESTINATIONS.msteams.id(DESTINATIONS.msteams.resolve.alert({ webhook_url: url }))).toBe(
       DESTINATIONS.msteams.id(teams),
     );
@@ -142,6 +145,7 @@ describe("the destination registry", () => {
       email: { to: ["a@x.test"] },
       msteams: teams,
       webhook: hook,
+      pagerduty: DESTINATIONS.pagerduty.resolve.alert({ routing_key: "k".repeat(32) }),
     };
     for (const kind of DESTINATION_KINDS) {
       expect(DESTINATIONS[kind].id(addresses[kind] as never)).toMatch(new RegExp(`^${kind}:.`));

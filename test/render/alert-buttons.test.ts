@@ -69,6 +69,7 @@ function notify(
     email: null,
     msteams: null,
     webhook: null,
+    pagerduty: null,
     now: NOW,
     buttons,
     ...(ack ? { acknowledgements: { [FIRE]: { by: "U0MARIA", at: "2026-11-19T13:05:00Z" } } } : {}),

@@ -64,6 +64,7 @@ function notify(
     email: { to: ["a@example.com"] },
     msteams: null,
     webhook: null,
+    pagerduty: null,
     now: NOW,
     ...more,
   });

@@ -58,6 +58,7 @@ describe("an alert over a project the API does not know", () => {
       email: null,
       msteams: null,
       webhook: null,
+      pagerduty: null,
       now: "2026-11-19T08:00:00.000Z",
     });
     expect(n?.slack?.post.main.text).toBe(

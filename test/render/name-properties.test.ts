@@ -192,6 +192,7 @@ function hostileAlert(title: string, name: string) {
     email: { to: ["qa@example.com"] },
     msteams: { destination: "msteams:1" },
     webhook: { destination: "webhook:1" },
+    pagerduty: { destination: "pagerduty:1" },
     now: NOW,
   };
   return { evaluation, notification: buildAlertNotification(input), key };

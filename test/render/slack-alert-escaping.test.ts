@@ -62,6 +62,7 @@ function slackAlert(title: string, name: string, percent: number, states = new M
     email: null,
     msteams: null,
     webhook: null,
+    pagerduty: null,
     now: NOW,
   })?.slack;
   if (!slack) throw new Error("no Slack message");

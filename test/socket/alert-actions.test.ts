@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
+import { noClients } from "../../src/destinations/registry.js";
 import {
   ACKNOWLEDGED_BLOCK,
   ALERT_ACTION,
@@ -72,7 +73,7 @@ async function setUp(alertActors: string[] | null = null, ownLines: SlackBlock[]
       },
     ],
     results: [],
-    notification: { slack: null, email: null, msteams: null, webhook: null },
+    notification: { slack: null, email: null, msteams: null, webhook: null, pagerduty: null },
   });
   const post = await postFire(slack, ownLines);
   const team = aTeam({ alerts: [{ name: "flaky-rate" } as AlertConfig], alertActors });
@@ -88,6 +89,7 @@ async function setUp(alertActors: string[] | null = null, ownLines: SlackBlock[]
       await handleAlertAction(envelope.body, {
         ledger: store,
         slack: api,
+        alertClients: noClients(),
         teams: () => [team],
         logger,
         now: () => NOW,

@@ -26,7 +26,7 @@ function anEvaluation(
       },
     ],
     results: [],
-    notification: { slack: null, email: null, msteams: null, webhook: null },
+    notification: { slack: null, email: null, msteams: null, webhook: null, pagerduty: null },
     ...overrides,
   };
 }
@@ -65,6 +65,7 @@ describe("alert evaluations in the ledger", () => {
       email: null,
       msteams: null,
       webhook: null,
+      pagerduty: null,
     });
 
     // A second evaluation of the same slot (a retry, a restart) changes nothing.
@@ -81,6 +82,7 @@ describe("alert evaluations in the ledger", () => {
       email: null,
       msteams: null,
       webhook: null,
+      pagerduty: null,
     });
   });
 

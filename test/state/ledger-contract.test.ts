@@ -481,4 +481,5 @@ const NOTIFICATION: AlertNotification = {
   email: { to: ["qa@example.com"], subject: "Fired", html: "<p>fired</p>", text: "fired" },
   msteams: null,
   webhook: { destination: "webhook:0123456789ab", body: '{"version":1}' },
+  pagerduty: null,
 };

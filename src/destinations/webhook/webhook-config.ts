@@ -11,20 +11,49 @@ import { urlTimeoutSection } from "../url-timeout-config.js";
 /** `webhook:` at the top of the config file. */
 const global = urlTimeoutSection("one request", "signed webhook");
 
+/** How a request is signed: our own headers, or those of the Standard Webhooks specification. */
+export const WEBHOOK_FORMATS = ["insights", "standard"] as const;
+
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** A Standard Webhooks secret: `whsec_` and the key in base64. */
+const STANDARD_SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+
 const fields = {
   url: secretUrl.describe("Where to POST the JSON body, e.g. ${INSIGHTS_WEBHOOK_URL}."),
   secret: secretText.describe(
-    "The HMAC-SHA256 key of X-Insights-Signature, shared with the receiver, e.g. ${INSIGHTS_WEBHOOK_SECRET}.",
+    "The HMAC-SHA256 key shared with the receiver, e.g. ${INSIGHTS_WEBHOOK_SECRET}; with format: standard, a whsec_<base64> secret.",
   ),
+  format: z
+    .enum(WEBHOOK_FORMATS)
+    .default("insights")
+    .describe(
+      "insights: X-Insights-Timestamp and X-Insights-Signature (v1=<hex>). standard: webhook-id, webhook-timestamp and webhook-signature (v1,<base64>) as the Standard Webhooks specification says, for receivers that verify with its libraries.",
+    ),
 };
 
-const digest = z
-  .strictObject(fields)
-  .describe("POST the digest as signed JSON (docs/webhook-v1.schema.json) to this URL.");
+/** A Standard Webhooks receiver cannot verify with a secret of another form: refused here. */
+function withSecretOfFormat<S extends z.ZodObject>(schema: S) {
+  return schema.superRefine((value, ctx) => {
+    const { format, secret } = value as { format: WebhookFormat; secret: string };
+    if (format === "standard" && !STANDARD_SECRET.test(secret)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["secret"],
+        message:
+          "format: standard needs a Standard Webhooks secret: whsec_ followed by the key in base64 (the receiver's library shows it, or make one with: echo whsec_$(openssl rand -base64 32))",
+      });
+    }
+  });
+}
 
-const alert = z
-  .strictObject(fields)
-  .describe("POST alert changes as signed JSON (docs/webhook-v1.schema.json) to this URL.");
+const digest = withSecretOfFormat(z.strictObject(fields)).describe(
+  "POST the digest as signed JSON (docs/webhook-v1.schema.json) to this URL.",
+);
+
+const alert = withSecretOfFormat(z.strictObject(fields)).describe(
+  "POST alert changes as signed JSON (docs/webhook-v1.schema.json) to this URL.",
+);
 
 export const webhookSchema = { global, digest, alert };
 
@@ -33,16 +62,22 @@ export interface WebhookGlobal {
   timeoutMs: number;
 }
 
-/** A digest's or an alert's webhook: URL, signing secret and the id it goes by. */
+/** A digest's or an alert's webhook: URL, signing secret, how it signs and the id it goes by. */
 export interface WebhookTarget {
   url: Secret;
   secret: Secret;
   destination: string;
+  format: WebhookFormat;
 }
 
-function target(input: { url: string; secret: string }): WebhookTarget {
+function target(input: { url: string; secret: string; format: WebhookFormat }): WebhookTarget {
   const url = new Secret(input.url);
-  return { url, secret: new Secret(input.secret), destination: urlDestinationId("webhook", url) };
+  return {
+    url,
+    secret: new Secret(input.secret),
+    destination: urlDestinationId("webhook", url),
+    format: input.format,
+  };
 }
 
 /** The config as written → camelCase, URL and secret wrapped. */

@@ -4,16 +4,18 @@ import {
   postWithRetries,
 } from "../../deliver/http-post.js";
 import type { Secret } from "../../secret.js";
-import { signedWebhookHeaders } from "./webhook-signature.js";
+import type { WebhookFormat } from "./webhook-config.js";
+import { signedWebhookHeaders, standardWebhookHeaders } from "./webhook-signature.js";
 
-// Posts the signed webhook's body: each attempt signed afresh (a receiver refuses old
+// Posts the signed webhook's body: each attempt signed afresh (in the format the target says) (a receiver refuses old
 // timestamps), always with the slot key as Idempotency-Key, so a resend after a crash between
 // send and record is recognisable as the same message (ADR 0005).
 
 /** What posts one signed body. */
 export interface WebhookSender {
   send(
-    target: { url: Secret; secret: Secret; destination: string },
+    /** `format` absent: the Insights form. */
+    target: { url: Secret; secret: Secret; destination: string; format?: WebhookFormat },
     key: string,
     rawBody: string,
   ): Promise<void>;
@@ -29,7 +31,7 @@ export function createWebhookSender(options: PostOptions): WebhookSender {
           url: target.url,
           body: rawBody,
           headers: () =>
-            signedWebhookHeaders({
+            SIGN[target.format ?? "insights"]({
               secret: target.secret.reveal(),
               rawBody,
               key,
@@ -43,6 +45,9 @@ export function createWebhookSender(options: PostOptions): WebhookSender {
     },
   };
 }
+
+/** The headers of each format (webhook-config.ts, `format`). */
+const SIGN = { insights: signedWebhookHeaders, standard: standardWebhookHeaders } as const;
 
 /** What a failed webhook post means, and whether trying again can help. */
 export function describeWebhookFailure(destination: string): DescribeFailure {
@@ -62,7 +67,7 @@ export function describeWebhookFailure(destination: string): DescribeFailure {
     }
     if (status === 401 || status === 403) {
       return {
-        message: `the webhook ${destination} refused the request (${status}${said}) — check that the receiver verifies X-Insights-Signature with the same secret as webhook.secret, and that its clock is right`,
+        message: `the webhook ${destination} refused the request (${status}${said}) — check that the receiver verifies the signature (X-Insights-Signature, or webhook-signature with format: standard) with the same secret as webhook.secret, and that its clock is right`,
         retry: false,
       };
     }

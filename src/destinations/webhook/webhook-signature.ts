@@ -69,3 +69,31 @@ export function verifyWebhookSignature(input: {
     .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
   return matches ? { ok: true, timestamp: seconds } : { ok: false, reason: "mismatch" };
 }
+
+/**
+ * The headers of one request signed as the Standard Webhooks specification says
+ * (standardwebhooks.com): `webhook-signature: v1,<base64 HMAC-SHA256>` over
+ * "<webhook-id>.<webhook-timestamp>.<raw body>", keyed with the base64 key after `whsec_`. The
+ * slot key is the webhook-id, the same on every attempt, so a receiver drops a resend by it.
+ */
+export function standardWebhookHeaders(input: {
+  /** `whsec_<base64>`, as the config checked it. */
+  secret: string;
+  rawBody: string;
+  key: string;
+  /** Unix seconds, from the caller's clock. */
+  now: number;
+}): Record<string, string> {
+  const timestamp = Math.floor(input.now);
+  const key = Buffer.from(input.secret.replace(/^whsec_/, ""), "base64");
+  const mac = createHmac("sha256", key).update(
+    `${input.key}.${timestamp}.${input.rawBody}`,
+    "utf8",
+  );
+  return {
+    "Content-Type": "application/json",
+    "webhook-id": input.key,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": `v1,${mac.digest("base64")}`,
+  };
+}

@@ -4,7 +4,7 @@ import type { Period } from "../../periods/types.js";
 import { dailySeries, sumDailySeries } from "../../report/daily-series.js";
 import type { DailyPoint, Report } from "../../report/types.js";
 import { digestNews } from "../digest-news.js";
-import type { ChartMetric, SubjectMetric } from "./chart-points.js";
+import type { SubjectMetric } from "./chart-points.js";
 import type { ChartThreshold } from "./chart-spec.js";
 import { chartThresholds } from "./chart-thresholds.js";
 import { type Chart, periodNamesOf, type TrendChartOptions, trendCharts } from "./trend-chart.js";

@@ -63,6 +63,7 @@ export async function mailedDigest(
       slack: null,
       msteams: null,
       webhook: null,
+      pagerduty: null,
       email: {
         maxBytes: 10_000_000,
         measure: async () => 1,
