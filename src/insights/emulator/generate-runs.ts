@@ -49,6 +49,7 @@ export function generateDayRuns(
     flakyRate:
       profile.spike?.[profile.spike.length - back] ??
       profile.flakyFrom + (profile.flakyTo - profile.flakyFrom) * progress,
+    branchFlakyRate: branchFlakyRate(profile.risingBranch, back),
   };
   const runs = generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day);
   const stops = profile.stopsMsBeforeToday;
@@ -63,6 +64,14 @@ interface DayTraits {
   dayMs: number;
   bad: boolean;
   flakyRate: number;
+  /** The flaky share of the rising branch's runs this day; null without one. */
+  branchFlakyRate: number | null;
+}
+
+/** The rising branch's flaky share `back` days before today: `from`, then `to` over the last days. */
+function branchFlakyRate(rise: ProjectProfile["risingBranch"], back: number): number | null {
+  if (!rise) return null;
+  return back <= rise.days ? rise.to : rise.from;
 }
 
 function isOutage(seed: string, date: string): boolean {
@@ -111,7 +120,9 @@ function generateRun(
   failed = Math.min(failed, total - timedOut);
   const skipped = Math.min(random.poisson(total * profile.skipRate), total - failed - timedOut);
   const passed = total - failed - timedOut - skipped;
-  const flaky = Math.min(random.poisson(total * day.flakyRate), passed);
+  const onRise = day.branchFlakyRate !== null && branch === profile.risingBranch?.branch;
+  const flakyRate = onRise ? (day.branchFlakyRate ?? day.flakyRate) : day.flakyRate;
+  const flaky = Math.min(random.poisson(total * flakyRate), passed);
 
   const slowdown = failed + timedOut > 0 ? 1.15 : 1;
   const durationMs = Math.round(

@@ -11,6 +11,9 @@ import { createRandom } from "./seeded-random.js";
 // Index 7 ("Android app") stops: no runs from noon UTC two days before "today", so every
 // zone's yesterday is empty and the day before is not — a silent project. Index 8 ("iOS app")
 // runs a Poisson count around a steady mean, every day alike: its count wobbles by chance.
+// Index 9 ("Data pipeline") runs on main, release-2.3 and a feature branch, authors ci-bot,
+// Oliver Smith and two more; its flaky rate steps up over the last 7 days on release-2.3 alone
+// (1% → 8%), while main stays calm: the demo's split by branch shows where the rise sits.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -38,6 +41,16 @@ export interface ProjectProfile {
   primaryTag: string;
   branches: readonly string[];
   authors: readonly string[];
+  /** A branch whose flaky share rises alone over the last days; null for none. */
+  risingBranch: RisingBranch | null;
+}
+
+/** A flaky rise on one branch: its runs' flaky share is `from`, and `to` over the last `days` days. */
+export interface RisingBranch {
+  branch: string;
+  from: number;
+  to: number;
+  days: number;
 }
 
 const NAMES = [
@@ -82,6 +95,14 @@ const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
 const SPIKE_INDEX = 6;
 const SILENT_INDEX = 7;
 const WOBBLE_INDEX = 8;
+const SLICED_INDEX = 9;
+// release-2.3 twice: it gets two thirds of the runs off main (a fifth of all), so its rise shows.
+const SLICED_BRANCHES = ["release-2.3", "feature/search-v2", "release-2.3"] as const;
+const SLICED_AUTHORS = ["ci-bot", "Oliver Smith", "ana.silva", "ben.okafor"] as const;
+const RISING_BRANCH: RisingBranch = { branch: "release-2.3", from: 0.01, to: 0.08, days: 7 };
+
+/** The emulator's project whose flaky rise sits on one branch (the demo's attribution). */
+export const SLICED_PROJECT_COUNT = SLICED_INDEX + 1;
 
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
@@ -130,6 +151,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     const flakyBase = 0.004 + random.next() * 0.01;
     const rising = index === 1;
     const spiking = index === SPIKE_INDEX;
+    const sliced = index === SLICED_INDEX;
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
     // Drawn for every project in the order they always were, so no other data changes.
@@ -147,13 +169,15 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       testsPerRun: random.int(80, 380),
       breakChance: 0.04 + random.next() * 0.1,
       skipRate: 0.005 + random.next() * 0.03,
-      flakyFrom: rising ? 0.005 : flakyBase,
-      flakyTo: rising ? 0.065 : flakyBase,
+      flakyFrom: rising ? 0.005 : sliced ? 0.01 : flakyBase,
+      flakyTo: rising ? 0.065 : sliced ? 0.01 : flakyBase,
       spike: spiking ? SPIKE : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",
-      branches: FEATURE_BRANCHES.slice(featureStart, featureStart + 3),
-      authors: AUTHORS.slice(authorStart, authorStart + 4),
+      // The same number of each as every project, so its draws stay those it always had.
+      branches: sliced ? SLICED_BRANCHES : FEATURE_BRANCHES.slice(featureStart, featureStart + 3),
+      authors: sliced ? SLICED_AUTHORS : AUTHORS.slice(authorStart, authorStart + 4),
+      risingBranch: sliced ? RISING_BRANCH : null,
     };
   });
 }
