@@ -265,11 +265,9 @@ const attribution = z
       "Authors a change is split by, as the API's `author` filter takes them; the rest is shown as other.",
     ),
     tags: sliceList(
-      z
-        .array(z.string().min(1))
-        .refine((set) => set.length > 0, {
-          message: "is an empty tag set — list at least one tag",
-        }),
+      z.array(z.string().min(1)).refine((set) => set.length > 0, {
+        message: "is an empty tag set — list at least one tag",
+      }),
       "tag set",
     ).describe(
       "Tag sets a change is split by, each as the API's `tags` filter takes it (runs carrying every tag). Tags overlap: each is shown on its own.",
