@@ -28,7 +28,8 @@ export interface DemoOptions {
  * and says where the files are.
  */
 export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
-  // Seven projects: the seventh has the flaky spike the demo's alert fires on.
+  // Ten projects: the seventh has the flaky spike the demo's alert fires on, the tenth the flaky
+  // rise on one branch that the data team's attribution finds.
   const emulator = await startEmulator({ projects: DEMO_PROJECT_COUNT });
   // A set-up with Socket Mode, so the alerts show what it posts, buttons included; the app
   // token is never used: the demo writes to an outbox and opens no connection.
