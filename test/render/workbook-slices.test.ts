@@ -66,3 +66,26 @@ describe("the Slices sheet", () => {
     expect(plain.getWorksheet("Slices")).toBeUndefined();
   });
 });
+
+describe("the Slack thread", () => {
+  it("carries a reply saying where each split project's flaky rate moved", async () => {
+    const { renderSlackDigest } = await import(
+      "../../src/destinations/slack/messages/slack-digest.js"
+    );
+    const report = checkoutReport();
+    const first = report.projects[0] as AvailableProject;
+    const whole = {
+      prior: sumFigures(parts.map((p) => p.prior)),
+      current: sumFigures(parts.map((p) => p.current)),
+    };
+    const split = splitPartition("branch", whole, parts, DEFAULT_RULES);
+    if (!split.ok) throw new Error(split.reason);
+    const sliced = { ...first, slices: { splits: [split.split] } };
+    const post = renderSlackDigest(
+      { ...report, projects: [sliced, ...report.projects.slice(1)] },
+      { key: "k" },
+    );
+    const reply = post.thread.find((m) => m.text.endsWith("where it moved"));
+    expect(JSON.stringify(reply?.blocks)).toContain("release-2.3 1.0% \u2192 8.0% (+7.0 pp)");
+  });
+});
