@@ -31,8 +31,9 @@ export interface DemoOptions {
  * and says where the files are.
  */
 export async function demoCommand(opts: DemoOptions, out: (line: string) => void): Promise<number> {
-  // Eleven projects: the seventh has the flaky spike the design alert fires on, the tenth and
-  // eleventh the spike under a fixed threshold and the slowing runs of the data alerts.
+  // Twelve projects: the seventh has the flaky spike the design alert fires on, the tenth and
+  // eleventh the spike under a fixed threshold and the slowing runs of the data alerts, the
+  // twelfth the flaky rise on one branch that the data team's attribution finds.
   const fireAt = opts.at ?? new Date();
   // The emulator's days end at the fire, so its synthetic data is that of the fire's day.
   const emulator = await startEmulator({ projects: DEMO_PROJECT_COUNT, now: () => fireAt });

@@ -14,6 +14,7 @@ import type {
   DestinationGlobals,
   DigestConfig,
   DigestDestinations,
+  ProjectConfig,
   ResolvedConfig,
   Team,
   Weekday,
@@ -93,6 +94,7 @@ function normalizeTeam(team: TeamInput, dashboardUrl: string | null): Team {
       author: p.author,
       tags: p.tags,
       owners: p.owners,
+      attribution: resolveAttribution(p.attribution ?? team.attribution),
     })),
     digests: team.digests.map(normalizeDigest),
     alerts: team.alerts.map(normalizeAlert),
@@ -194,4 +196,16 @@ function resolveDestinations(
       return [kind, target === undefined ? null : resolve(target)];
     }),
   );
+}
+
+/** A declared attribution with every dimension filled (an undeclared one: no slices); null without one. */
+function resolveAttribution(
+  declared: TeamInput["attribution"],
+): NonNullable<ProjectConfig["attribution"]> | null {
+  if (!declared) return null;
+  return {
+    branches: declared.branches ?? [],
+    authors: declared.authors ?? [],
+    tags: declared.tags ?? [],
+  };
 }

@@ -263,6 +263,46 @@ const actor = z
   )
   .describe("A Slack user (U…) or user group (S…) id.");
 
+/** At most this many slices per dimension: each is two more requests for a project with news. */
+export const MAX_SLICES = 10;
+
+/** One dimension's slices: a non-empty list of at most MAX_SLICES. */
+function sliceList<T extends z.ZodType>(item: T, what: string) {
+  return z
+    .array(item)
+    .refine((list) => list.length > 0, {
+      message: `is empty — list at least one ${what}, or leave it out`,
+    })
+    .refine((list) => list.length <= MAX_SLICES, {
+      message: `lists more than ${MAX_SLICES} ${what}s — at most ${MAX_SLICES} slices per dimension (each costs two requests)`,
+    })
+    .optional();
+}
+
+const attribution = z
+  .strictObject({
+    branches: sliceList(z.string().min(1), "branch").describe(
+      "Branches a change is split by, as the API's `branch` filter takes them; the rest is shown as other.",
+    ),
+    authors: sliceList(z.string().min(1), "author").describe(
+      "Authors a change is split by, as the API's `author` filter takes them; the rest is shown as other.",
+    ),
+    tags: sliceList(
+      z.array(z.string().min(1)).refine((set) => set.length > 0, {
+        message: "is an empty tag set — list at least one tag",
+      }),
+      "tag set",
+    ).describe(
+      "Tag sets a change is split by, each as the API's `tags` filter takes it (runs carrying every tag). Tags overlap: each is shown on its own.",
+    ),
+  })
+  .refine((a) => a.branches || a.authors || a.tags, {
+    message: "declares no slices — give branches, authors or tags, or leave attribution out",
+  })
+  .describe(
+    "Slices to split a change by: when a figure is news, the digest says which branch, author or tag moved it.",
+  );
+
 const project = z
   .strictObject({
     id: z.string().min(1).describe("Project id, as `insights-reporter projects` lists them."),
@@ -284,6 +324,9 @@ const project = z
       .describe(
         "Who to tell when the news names this project for something bad (silent, significantly worse, could not be fetched, an alert firing): Slack user (U…) or group (S…) ids are mentioned in Slack, email addresses are copied (Cc) on email digests.",
       ),
+    attribution: attribution
+      .optional()
+      .describe("Overrides the team's attribution for this project."),
   })
   .describe("A project of the insights service, with optional filters.");
 
@@ -305,6 +348,7 @@ const team = z
       .default(null)
       .describe("Link for a project's dashboard, with {project_id}; overrides the top-level one."),
     projects: z.array(project).min(1).describe("The team's projects; at least one."),
+    attribution: attribution.optional(),
     digests: z.array(digest).default([]).describe("Scheduled reports."),
     alerts: z.array(alert).default([]).describe("Scheduled threshold checks."),
     alert_actors: z

@@ -102,7 +102,11 @@ export async function collectSpan(
   return new Map(outcomes);
 }
 
-async function fetchOutcome(
+/**
+ * One project's insights over one span, through the run's request cache; an error scoped to
+ * the project becomes an error outcome, a refused key stops the run.
+ */
+export async function fetchOutcome(
   api: InsightsApi,
   project: ProjectSelection,
   timezone: string,

@@ -10,11 +10,21 @@ export interface ProjectFilters {
   tags: readonly string[];
 }
 
+/** The slices a project's changes are split by (config `attribution`); an empty list: none. */
+export interface Attribution {
+  branches: readonly string[];
+  authors: readonly string[];
+  /** Each a tag set, as the `tags` filter takes it. */
+  tags: readonly (readonly string[])[];
+}
+
 /** A project of a team as the insights are fetched for it: its id, config name and filters. */
 export interface ProjectSelection extends ProjectFilters {
   id: string;
   /** From config; null means "take it from the API, else the id". */
   name: string | null;
+  /** Its own `attribution`, else its team's; null (or absent) when neither declares one. */
+  attribution?: Attribution | null;
 }
 
 /** What fetching one project's insights for one period gave: the insights, or why not. */

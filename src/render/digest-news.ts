@@ -14,6 +14,7 @@ import { idAddsToName } from "./project-name.js";
 import { shownChange } from "./shown-change.js";
 import { silentNews } from "./silent-news.js";
 import { skippingNews } from "./skipping-news.js";
+import { sliceWords } from "./slice-words.js";
 
 // What a digest says first, decided once for every renderer (Slack text and first block, the
 // email's preheader and first line, `preview`'s first line): silent projects, alerts firing now,
@@ -170,7 +171,10 @@ interface Change {
   order: number;
 }
 
-type Changed = Pick<AvailableProject, "name" | "silent" | "current" | "prior" | "deltas"> & {
+type Changed = Pick<
+  AvailableProject,
+  "name" | "silent" | "current" | "prior" | "deltas" | "slices"
+> & {
   projectId: string | null;
 };
 
@@ -205,7 +209,7 @@ function changeLines(projects: readonly Changed[]): NewsLine[] {
           projectId: project.projectId,
           name: project.name,
           figure,
-          what: `: ${FIGURE_WORDS[figure]} ${shown.before} \u2192 ${shown.after}${judged}`,
+          what: `: ${FIGURE_WORDS[figure]} ${shown.before} \u2192 ${shown.after}${judged}${sliceWords(figure, project.slices)}`,
           short: `${project.name} ${FIGURE_WORDS[figure]} ${shown.before} \u2192 ${shown.after}`,
           tone: verdict === "worse" ? "bad" : verdict === "better" ? "good" : "neutral",
         },

@@ -42,12 +42,7 @@ export interface ReportInput {
  * be fetched gives "not available" deltas instead of failing the digest.
  */
 export function buildReport(input: ReportInput): Report {
-  const rules: ChangeRules = {
-    minChangePp: input.minChangePp ?? DEFAULT_RULES.minChangePp,
-    currentDays: periodDays(input.periods.current),
-    // A median baseline is one span's worth of counts, whatever the weeks it is taken from.
-    priorDays: periodDays(input.periods.baseline?.[0] ?? input.periods.prior),
-  };
+  const rules = changeRules(input.periods, input.minChangePp);
   const projects = input.projects.map((p) => projectReport(p, input.periods, rules));
   const available = projects.filter((p): p is AvailableProject => p.status === "ok");
   const missing = available.map((p) => ({ name: p.name, ...p.missingDays }));
@@ -64,11 +59,24 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
+/** The rules a digest judges its changes by: `min_change_pp` and the spans' lengths. */
+export function changeRules(periods: PeriodPair, minChangePp?: number): ChangeRules {
+  return {
+    minChangePp: minChangePp ?? DEFAULT_RULES.minChangePp,
+    currentDays: periodDays(periods.current),
+    // A median baseline is one span's worth of counts, whatever the weeks it is taken from.
+    priorDays: periodDays(periods.baseline?.[0] ?? periods.prior),
+  };
+}
+
 /**
  * A project's rules: counts are compared per day held, so a period with days missing (neither
  * the API nor the store has them) is not read as fewer runs.
  */
-function heldRules(rules: ChangeRules, missing: AvailableProject["missingDays"]): ChangeRules {
+export function heldRules(
+  rules: ChangeRules,
+  missing: AvailableProject["missingDays"],
+): ChangeRules {
   return {
     ...rules,
     currentDays: rules.currentDays - missing.current.length,

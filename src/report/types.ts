@@ -105,6 +105,49 @@ export interface AvailableProject extends ProjectRef {
   daily: DailyPoint[];
   /** Days neither the API nor the day store has, left out of the figures (ISO dates). */
   missingDays: { current: readonly string[]; prior: readonly string[] };
+  /**
+   * Where its changes moved, by the team's or project's `attribution`: fetched only when one of
+   * its figures is news. Absent without attribution or news.
+   */
+  slices?: ProjectSlices;
+}
+
+/** A rate change split by shift-share: the slices' own rates moving, and the runs moving between them. */
+export interface RateEffects {
+  /** Σ w̄ᵢ·Δrᵢ, in percentage points. */
+  ratePp: number;
+  /** Σ r̄ᵢ·Δwᵢ, in percentage points. */
+  mixPp: number;
+}
+
+/** One slice (a branch, an author, a tag set, or the `other` of a partition) in both periods. */
+export interface Slice {
+  name: string;
+  /** The rest of a partition: the unfiltered counts less every declared slice's. */
+  other: boolean;
+  current: Figures;
+  prior: Figures;
+  /** Its own changes, each with its own significance test. */
+  deltas: Deltas;
+  /** A partition slice's share of each rate's change; empty for tags. */
+  effects: Partial<Record<RateFigure, RateEffects>>;
+}
+
+export type SliceDimension = "branch" | "author" | "tags";
+
+/** A project's changes split along one dimension. */
+export interface SliceSplit {
+  dimension: SliceDimension;
+  /** Branches and authors partition the runs (with `other`); tags overlap and do not. */
+  partition: boolean;
+  slices: Slice[];
+  /** The whole change of each rate, split (partitions only); they add up to the change. */
+  effects: Partial<Record<RateFigure, RateEffects>>;
+}
+
+/** The splits of a project, in the order branches, authors, tags; a refused split is left out. */
+export interface ProjectSlices {
+  splits: SliceSplit[];
 }
 
 export interface UnavailableProject extends ProjectRef {

@@ -79,8 +79,24 @@ describe("loadConfig", () => {
       dashboardUrl: "https://other.test/p/{project_id}",
     });
     expect(checkout?.projects).toEqual([
-      { id: "pdqmxlz", name: null, branch: null, author: null, tags: [], owners: [] },
-      { id: "qwhtzrn", name: "API", branch: null, author: null, tags: [], owners: [] },
+      {
+        id: "pdqmxlz",
+        name: null,
+        branch: null,
+        author: null,
+        tags: [],
+        owners: [],
+        attribution: null,
+      },
+      {
+        id: "qwhtzrn",
+        name: "API",
+        branch: null,
+        author: null,
+        tags: [],
+        owners: [],
+        attribution: null,
+      },
     ]);
     expect(checkout?.digests[0]).toEqual({
       name: "daily",

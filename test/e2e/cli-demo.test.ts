@@ -119,6 +119,15 @@ describe("demo", () => {
     ]);
   });
 
+  it("says which branch moved the data team's flaky rate (issue 37)", async () => {
+    const section = result.stdout.split("━━ data / rolling-week ━━")[1] ?? "";
+    expect(section).toMatch(/Notifications: flaky rate .* \u2014 on release-2\.3 \(/);
+    const key = keyOf("data", "rolling-week");
+    const body = JSON.parse(await readFile(join(out, `${key}.webhook.json`), "utf8"));
+    const dimensions = body.projects[0].slices.map((s: { dimension: string }) => s.dimension);
+    expect(dimensions).toEqual(["branch", "author", "tags"]);
+  });
+
   it("writes the checkout daily digest as a Teams card and a webhook body too", async () => {
     const key = keyOf("checkout", "daily");
     const card = JSON.parse(await readFile(join(out, `${key}.teams.json`), "utf8"));

@@ -52,6 +52,7 @@ export function generateDayRuns(
     slower: profile.creep
       ? 1 + Math.max(0, profile.creep.fromDaysBack - back) * profile.creep.perDay
       : 1,
+    branchFlakyRate: branchFlakyRate(profile.risingBranch, back),
   };
   const runs = generateDay(createRandom(`${seed}|runs|${profile.id}|${date}`), profile, day);
   const stops = profile.stopsMsBeforeToday;
@@ -68,6 +69,14 @@ interface DayTraits {
   flakyRate: number;
   /** How much longer runs take than the profile's mean (a creeping suite). */
   slower: number;
+  /** The flaky share of the rising branch's runs this day; null without one. */
+  branchFlakyRate: number | null;
+}
+
+/** The rising branch's flaky share `back` days before today: `from`, then `to` over the last days. */
+function branchFlakyRate(rise: ProjectProfile["risingBranch"], back: number): number | null {
+  if (!rise) return null;
+  return back <= rise.days ? rise.to : rise.from;
 }
 
 function isOutage(seed: string, date: string): boolean {
@@ -116,7 +125,9 @@ function generateRun(
   failed = Math.min(failed, total - timedOut);
   const skipped = Math.min(random.poisson(total * profile.skipRate), total - failed - timedOut);
   const passed = total - failed - timedOut - skipped;
-  const flaky = Math.min(random.poisson(total * day.flakyRate), passed);
+  const onRise = day.branchFlakyRate !== null && branch === profile.risingBranch?.branch;
+  const flakyRate = onRise ? (day.branchFlakyRate ?? day.flakyRate) : day.flakyRate;
+  const flaky = Math.min(random.poisson(total * flakyRate), passed);
 
   const slowdown = failed + timedOut > 0 ? 1.15 : 1;
   const durationMs = Math.round(

@@ -14,6 +14,9 @@ import { createRandom } from "./seeded-random.js";
 // Index 9 ("Data pipeline", with 10 projects or more) keeps a steady 0.8% flaky rate and
 // spikes to 2.4% over the last 2 days: under a fixed 3% threshold, 1.6 pp above its normal.
 // Index 10 ("Partner portal", with 11 or more) runs 5% slower each day over the last 10 days.
+// Index 11 ("Notifications") runs on main, release-2.3 and a feature branch, authors ci-bot,
+// Oliver Smith and two more; its flaky rate steps up over the last 7 days on release-2.3 alone
+// (1% → 8%), while main stays calm: the demo's split by branch shows where the rise sits.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -43,6 +46,16 @@ export interface ProjectProfile {
   primaryTag: string;
   branches: readonly string[];
   authors: readonly string[];
+  /** A branch whose flaky share rises alone over the last days; null for none. */
+  risingBranch: RisingBranch | null;
+}
+
+/** A flaky rise on one branch: its runs' flaky share is `from`, and `to` over the last `days` days. */
+export interface RisingBranch {
+  branch: string;
+  from: number;
+  to: number;
+  days: number;
 }
 
 const NAMES = [
@@ -94,14 +107,21 @@ const NORMAL_SPIKE = [0.024, 0.024] as const;
 /** Index 10's runs get 5% slower each day over the last 10 days. */
 const CREEP_INDEX = 10;
 const CREEP = { fromDaysBack: 10, perDay: 0.05 } as const;
+const SLICED_INDEX = 11;
+// release-2.3 twice: it gets two thirds of the runs off main (a fifth of all), so its rise shows.
+const SLICED_BRANCHES = ["release-2.3", "feature/search-v2", "release-2.3"] as const;
+const SLICED_AUTHORS = ["ci-bot", "Oliver Smith", "ana.silva", "ben.okafor"] as const;
+const RISING_BRANCH: RisingBranch = { branch: "release-2.3", from: 0.01, to: 0.08, days: 7 };
 
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
  * How many projects `insights-reporter emulator` and the demo serve by default: every one
- * config/demo.yaml names, up to the eleventh, whose runs slowly get slower.
+ * config/demo.yaml names, up to the twelfth: the tenth and eleventh hold the spike under a
+ * fixed threshold and the slowing runs, the twelfth the flaky rise the data team's attribution
+ * finds on one branch.
  */
-export const DEMO_PROJECT_COUNT = CREEP_INDEX + 1;
+export const DEMO_PROJECT_COUNT = SLICED_INDEX + 1;
 
 /**
  * The project ids for a seed and count, without starting a server.
@@ -146,6 +166,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     const creeping = index === CREEP_INDEX;
     // Busy every day, so even a weekend sample is large enough for an alert to judge.
     const busy = spiking || normal || creeping;
+    const sliced = index === SLICED_INDEX;
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
     // Drawn for every project in the order they always were, so no other data changes.
@@ -162,14 +183,16 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       testsPerRun: random.int(80, 380),
       breakChance: 0.04 + random.next() * 0.1,
       skipRate: 0.005 + random.next() * 0.03,
-      flakyFrom: rising ? 0.005 : normal ? NORMAL_FLAKY : flakyBase,
-      flakyTo: rising ? 0.065 : normal ? NORMAL_FLAKY : flakyBase,
+      flakyFrom: rising ? 0.005 : normal ? NORMAL_FLAKY : sliced ? 0.01 : flakyBase,
+      flakyTo: rising ? 0.065 : normal ? NORMAL_FLAKY : sliced ? 0.01 : flakyBase,
       spike: spiking ? SPIKE : normal ? NORMAL_SPIKE : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
       creep: creeping ? CREEP : null,
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",
-      branches: FEATURE_BRANCHES.slice(featureStart, featureStart + 3),
-      authors: AUTHORS.slice(authorStart, authorStart + 4),
+      // The same number of each as every project, so its draws stay those it always had.
+      branches: sliced ? SLICED_BRANCHES : FEATURE_BRANCHES.slice(featureStart, featureStart + 3),
+      authors: sliced ? SLICED_AUTHORS : AUTHORS.slice(authorStart, authorStart + 4),
+      risingBranch: sliced ? RISING_BRANCH : null,
     };
   });
 }

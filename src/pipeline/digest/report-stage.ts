@@ -5,9 +5,11 @@ import { buildReport } from "../../report/build-report.js";
 import type { Report } from "../../report/types.js";
 import { type DigestJob, type DigestSlot, digestSlot } from "./digest-slot.js";
 import type { DigestDeps } from "./digest-types.js";
+import { sliceNews } from "./slice-stage.js";
 
 // The digest's collect and report stages: the insights of the team's projects over the slot's
-// periods → the report (totals, deltas, significance), refused when no project could be fetched.
+// periods → the report (totals, deltas, significance), refused when no project could be fetched
+// → where its news moved, by the slices of projects with news (slice-stage.ts).
 
 /** Builds the report a digest fired at `fireAt` shows, and the slot key that names it. */
 export async function buildDigestReport(
@@ -24,7 +26,7 @@ export async function buildDigestReport(
         "could not list projects; showing ids where config has no name",
       ),
   });
-  const report = buildReport({
+  const built = buildReport({
     team: { name: team.name, title: team.title, timezone: team.timezone },
     digest: digest.name,
     periods,
@@ -34,7 +36,8 @@ export async function buildDigestReport(
     alerts: firingAlertsOf(team, (await deps.firingAlerts?.(team.name)) ?? []),
     minChangePp: digest.minChangePp,
   });
-  refuseEmptyReport(key, report);
+  refuseEmptyReport(key, built);
+  const report = await sliceNews(job, built, deps, slot);
   return { key, report };
 }
 

@@ -7,6 +7,7 @@ import { type WorkbookChart, withChartsSheet } from "./workbook-charts.js";
 import { runsSheet, testsSheet } from "./workbook-counts.js";
 import { dailySheet } from "./workbook-daily.js";
 import { writeTableSheet } from "./workbook-sheet.js";
+import { slicesSheet } from "./workbook-slices.js";
 import { summarySheet } from "./workbook-summary.js";
 
 export type { AlertRow } from "./workbook-alerts.js";
@@ -62,6 +63,8 @@ export async function writeWorkbook(
   await writeTableSheet(book, dailySheet(report));
   const alerts = options.alerts ?? (report.alerts.length > 0 ? firingAlertRows(report) : null);
   if (alerts) await writeTableSheet(book, alertsSheet(alerts));
+  const slices = slicesSheet(report);
+  if (slices) await writeTableSheet(book, slices);
   await book.commit();
 }
 

@@ -26,6 +26,7 @@ import { dashboardLinks } from "./slack-links.js";
 import { moreNewsSection, type NewsOptions, newsBlock } from "./slack-news.js";
 import { fieldSections, projectField } from "./slack-project-field.js";
 import { projectTable, TABLE_PROJECT_ROWS } from "./slack-project-table.js";
+import { slicesReply } from "./slack-slices.js";
 import { threadReplies } from "./slack-thread.js";
 
 export interface SlackDigestOptions extends NewsOptions {
@@ -60,12 +61,16 @@ export function renderSlackDigest(report: Report, options: SlackDigestOptions): 
   }
   // A team whose projects all fit in the message gets no thread repeating them.
   const allShown = shown >= available.length && unavailable.length <= UNAVAILABLE_IN_MESSAGE;
+  const slices = slicesReply(titleOf(report), available);
   return {
     main,
     metadata: digestMetadata(report, options.key),
-    thread: allShown
-      ? []
-      : threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl),
+    thread: [
+      ...(allShown
+        ? []
+        : threadReplies(titleOf(report), [...available, ...unavailable], report.dashboardUrl)),
+      ...(slices ? [slices] : []),
+    ],
   };
 }
 

@@ -82,6 +82,52 @@ const figures = z
       "a period's figures, each with its prior value and change. run_pass_rate: passed runs / (passed + failed runs); flaky_rate: flaky results / all results; test_pass_rate: passed results (flaky included) / all results; the three are fractions (0.938 is 93.8%). tests: passed + failed + skipped + timed out. mean_run_duration_ms: milliseconds",
   });
 
+const effects = z
+  .object({
+    rate_pp: z.number().describe("Σ w̄ᵢ·Δrᵢ: the slices' own rates moving, in percentage points"),
+    mix_pp: z.number().describe("Σ r̄ᵢ·Δwᵢ: the runs moving between slices, in percentage points"),
+  })
+  .meta({
+    id: "RateEffects",
+    description:
+      "a rate's change split by shift-share (w: a slice's share of the rate's denominator, r: its rate, bars: the two periods' mean); rate_pp + mix_pp is the change",
+  });
+
+const rateEffects = z
+  .object({
+    run_pass_rate: effects.optional(),
+    flaky_rate: effects.optional(),
+    test_pass_rate: effects.optional(),
+  })
+  .describe("each rate's change split into rate and mix effects; empty for tags");
+
+const slice = z
+  .object({
+    name: z.string().describe("the branch, the author, the tag set (tags joined by +), or other"),
+    other: z
+      .boolean()
+      .describe("the rest of a partition: the unfiltered counts less every declared slice's"),
+    figures: figures.describe("the slice's own figures and changes, each with its own test"),
+    effects: rateEffects.describe("this slice's share of each rate effect and mix effect"),
+  })
+  .meta({ id: "Slice" });
+
+const split = z
+  .object({
+    dimension: z.enum(["branch", "author", "tags"]),
+    partition: z
+      .boolean()
+      .describe(
+        "branches and authors partition the runs (their slices and other add up to the project); tags overlap and do not",
+      ),
+    effects: rateEffects,
+    slices: z.array(slice),
+  })
+  .meta({
+    id: "SliceSplit",
+    description: "a project's changes split by the slices of its attribution",
+  });
+
 const newsLine = z
   .object({
     kind: z
@@ -119,6 +165,12 @@ const project = z
     figures: z.union([figures, z.null()]).describe("null when the project could not be fetched"),
     note: z.string().nullable().describe("why the prior period is missing, when it is"),
     dashboard_url: z.string().nullable(),
+    slices: z
+      .array(split)
+      .optional()
+      .describe(
+        "where its changes moved, by the team's or project's attribution: present only when a figure of the project is news and slices are configured",
+      ),
   })
   .meta({ id: "Project" });
 

@@ -12,8 +12,10 @@ import type {
   Deltas,
   Figures,
   ProjectReport,
+  RateEffects,
   RateFigure,
   Report,
+  SliceSplit,
 } from "../../../report/types.js";
 import {
   WEBHOOK_BODY_VERSION,
@@ -97,7 +99,39 @@ function wireProject(project: ProjectReport, dashboard: string | null): WebhookP
     figures: wireFigures(project.current, project.prior, project.deltas),
     note: project.priorNote,
     dashboard_url: dashboardUrl,
+    ...(project.slices ? { slices: project.slices.splits.map(wireSplit) } : {}),
   };
+}
+
+type WireSplit = NonNullable<WebhookProject["slices"]>[number];
+
+function wireSplit(split: SliceSplit): WireSplit {
+  return {
+    dimension: split.dimension,
+    partition: split.partition,
+    effects: wireEffects(split.effects),
+    slices: split.slices.map((s) => ({
+      name: s.name,
+      other: s.other,
+      figures: wireFigures(s.current, s.prior, s.deltas),
+      effects: wireEffects(s.effects),
+    })),
+  };
+}
+
+const WIRE_RATES = {
+  run_pass_rate: "runPassRate",
+  flaky_rate: "flakyRate",
+  test_pass_rate: "testPassRate",
+} as const satisfies Record<string, RateFigure>;
+
+function wireEffects(effects: Partial<Record<RateFigure, RateEffects>>): WireSplit["effects"] {
+  const wire: WireSplit["effects"] = {};
+  for (const [name, figure] of Object.entries(WIRE_RATES)) {
+    const e = effects[figure];
+    if (e) wire[name as keyof typeof WIRE_RATES] = { rate_pp: e.ratePp, mix_pp: e.mixPp };
+  }
+  return wire;
 }
 
 function wireFigures(current: Figures, prior: Figures | null, deltas: Deltas): WebhookFigures {
