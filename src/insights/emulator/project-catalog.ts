@@ -11,6 +11,8 @@ import { createRandom } from "./seeded-random.js";
 // Index 7 ("Android app") stops: no runs from noon UTC two days before "today", so every
 // zone's yesterday is empty and the day before is not — a silent project. Index 8 ("iOS app")
 // runs a Poisson count around a steady mean, every day alike: its count wobbles by chance.
+// Indexes 9–11 ("Data pipeline", "Partner portal", "Notifications") break together: their flaky
+// rate jumps three days before today and is calm again the next day — the demo's incident.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -80,16 +82,19 @@ const AUTHORS = [
  */
 const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
 const SPIKE_INDEX = 6;
+/** The flaky shares of indexes 9–11, by day before today as SPIKE: all over critical on one day. */
+const TOGETHER = [0.008, 0.009, 0.008, 0.01, 0.09, 0.009, 0.008] as const;
+const TOGETHER_INDEXES: readonly number[] = [9, 10, 11];
 const SILENT_INDEX = 7;
 const WOBBLE_INDEX = 8;
 
 const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
- * How many projects `insights-reporter emulator` and the demo serve by default: config/demo.yaml's
- * seven, the seventh being the one whose flaky spike the demo's alert fires on.
+ * How many projects `insights-reporter emulator` and the demo serve by default: every one
+ * config/demo.yaml names, the last three being those that break together (the demo's incident).
  */
-export const DEMO_PROJECT_COUNT = SPIKE_INDEX + 1;
+export const DEMO_PROJECT_COUNT = Math.max(...TOGETHER_INDEXES) + 1;
 
 /**
  * The project ids for a seed and count, without starting a server.
@@ -130,6 +135,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     const flakyBase = 0.004 + random.next() * 0.01;
     const rising = index === 1;
     const spiking = index === SPIKE_INDEX;
+    const together = TOGETHER_INDEXES.includes(index);
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
     // Drawn for every project in the order they always were, so no other data changes.
@@ -140,8 +146,8 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       name: emulatorProjectName(index),
       empty: index === emptyIndex(count),
       // Busy every day, so even a weekend sample is large enough for the alert to judge.
-      weekdayRuns: spiking ? 40 : weekdayRuns,
-      weekendFactor: spiking ? 0.6 : weekendFactor,
+      weekdayRuns: spiking || together ? 40 : weekdayRuns,
+      weekendFactor: spiking || together ? 0.6 : weekendFactor,
       stopsMsBeforeToday: index === SILENT_INDEX ? 36 * 3_600_000 : null,
       steady: index === WOBBLE_INDEX,
       testsPerRun: random.int(80, 380),
@@ -149,7 +155,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       skipRate: 0.005 + random.next() * 0.03,
       flakyFrom: rising ? 0.005 : flakyBase,
       flakyTo: rising ? 0.065 : flakyBase,
-      spike: spiking ? SPIKE : null,
+      spike: spiking ? SPIKE : together ? TOGETHER : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",
       branches: FEATURE_BRANCHES.slice(featureStart, featureStart + 3),

@@ -22,7 +22,10 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
   return {
     main: {
       text,
-      blocks: [plain(text), context(`${record.members.length} alerts fired together · ${key}`)],
+      blocks: [
+        plain(text),
+        context(`${record.members.length} members, each a reply in this thread · ${key}`),
+      ],
     },
     metadata: { event_type: "insights_incident", event_payload: { key } },
     thread: record.members.map((member) => {
