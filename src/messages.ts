@@ -10,7 +10,7 @@ type PayloadObject = Record<string, PayloadScalar>;
 
 /** Slack message metadata: what names the post, so a restart can find it in the channel. */
 export interface SlackMetadata {
-  event_type: "insights_digest" | "insights_alert";
+  event_type: "insights_digest" | "insights_alert" | "insights_incident";
   event_payload: { key: string } & Record<string, PayloadScalar | PayloadObject | PayloadObject[]>;
 }
 

@@ -8,6 +8,7 @@ import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
+import { type IncidentAlert, runIncidents } from "../pipeline/incident/run-incidents.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { nextFires } from "../schedule/cron-fires.js";
 import { openLedger } from "../state/sqlite/open-ledger.js";
@@ -39,6 +40,8 @@ export async function runDemoAlerts(
     }),
   );
   let failed = 0;
+  // Each instant an alert fired at, with the alerts due then: the incident step's input.
+  const instants = new Map<number, IncidentAlert[]>();
   try {
     for (const team of config.teams) {
       for (const alert of team.alerts) {
@@ -49,6 +52,10 @@ export async function runDemoAlerts(
           (f) => f <= deps.now,
         );
         for (const fireAt of fires) {
+          instants.set(fireAt.getTime(), [
+            ...(instants.get(fireAt.getTime()) ?? []),
+            { team, alert },
+          ]);
           const before = clients.outboxFiles?.length ?? 0;
           const outcome = await runAlert(
             { team, alert, fireAt },
@@ -73,6 +80,35 @@ export async function runDemoAlerts(
           const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
           if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
         }
+      }
+    }
+    if (config.incidents) {
+      const incidents = config.incidents;
+      out("");
+      out(
+        `━━ incidents ━━ alerts firing for ${incidents.minProjects} projects or more at one instant, across teams`,
+      );
+      const slack =
+        clients.digests.slack && clients.alerts.slack
+          ? { digest: clients.digests.slack, alert: clients.alerts.slack }
+          : null;
+      const step = { config: incidents, ledger, deliveries: claimed, slack, logger: deps.logger };
+      // In time order, as the daemon would after each instant's evaluations.
+      for (const [at, alerts] of [...instants].sort(([a], [b]) => a - b)) {
+        const open = new Set((await ledger.openIncidents()).map((i) => i.key));
+        const before = clients.outboxFiles?.length ?? 0;
+        await runIncidents(new Date(at), alerts, step);
+        const after = await ledger.openIncidents();
+        for (const incident of after.filter((i) => !open.has(i.key))) {
+          out(`  ${incident.fireAt.toISOString().slice(0, 16)}Z  🚨 ${incident.record.summary}`);
+          for (const m of incident.record.members) out(`      ${m.team} / ${m.alert}: ${m.name}`);
+        }
+        const still = new Set(after.map((i) => i.key));
+        for (const key of [...open].filter((k) => !still.has(k))) {
+          out(`  ${new Date(at).toISOString().slice(0, 16)}Z  ✅ resolved ${key}`);
+        }
+        const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
+        if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
       }
     }
   } finally {

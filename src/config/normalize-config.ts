@@ -76,6 +76,9 @@ export function normalizeConfigWithoutApi(
       keep: parseRetention(input.history.keep),
     },
     server: { port: input.server.port, host: input.server.host },
+    incidents: input.incidents
+      ? { minProjects: input.incidents.min_projects, slack: input.incidents.slack ?? null }
+      : null,
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
   };
 }

@@ -363,6 +363,33 @@ const team = z
   })
   .describe("A team: its timezone, projects, digests and alerts.");
 
+/** `incidents:` — many projects firing in one tick posted once, as one incident (issue 38). */
+const incidents = z
+  .strictObject({
+    min_projects: z
+      .number()
+      .int()
+      .refine((n) => n >= 2, {
+        message: "must be at least 2 (one project alone is an alert, not an incident), e.g. 3",
+      })
+      .default(3)
+      .describe(
+        "An incident forms when alerts fire for at least this many projects in one evaluation tick, across every team and alert.",
+      ),
+    slack: z
+      .strictObject({
+        channel: z.string().min(1).describe("Channel id (C0123ABCD, recommended) or #name."),
+      })
+      .optional()
+      .describe("Post each incident here, its members as replies in its thread."),
+  })
+  .refine((section) => section.slack !== undefined, {
+    message: 'names no destination — add incidents.slack.channel, e.g. "#incidents"',
+  })
+  .describe(
+    "One incident message when many projects break together; each member's alert still posts in its team's channel, marked as part of it.",
+  );
+
 export const configSchema = z
   .strictObject({
     api: z
@@ -462,6 +489,7 @@ export const configSchema = z
       .nullable()
       .default(null)
       .describe("Link for a project's dashboard, with {project_id}."),
+    incidents: incidents.optional(),
     teams: z.array(team).min(1).describe("One entry per team; at least one."),
   })
   .describe(

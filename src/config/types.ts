@@ -32,7 +32,15 @@ export interface ResolvedConfig extends DestinationGlobals {
   /** The day store; absent in configs built by hand (then 48 h, and days kept for ever). */
   history?: { settleAfterMs: number; keep: Retention };
   server: { port: number; host: string };
+  /** `incidents:`; null when off, absent in configs built by hand (off). */
+  incidents?: IncidentsConfig | null;
   teams: Team[];
+}
+
+/** Where incidents go and how many projects firing together make one. */
+export interface IncidentsConfig {
+  minProjects: number;
+  slack: { channel: string } | null;
 }
 
 /** Each destination kind's shared settings (`slack`, `email`), resolved: one field per kind. */

@@ -8,7 +8,7 @@ import { createDaemonMetrics } from "../ops/metrics.js";
 import { startOpsServer } from "../ops/ops-server.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../pipeline/digest/render-stage.js";
 import { listJobs } from "../scheduler/jobs.js";
-import { createJobRunner } from "../scheduler/run-job.js";
+import { createIncidentStep, createJobRunner } from "../scheduler/run-job.js";
 import { createDaemon, type Daemon } from "../scheduler/scheduler.js";
 import { handleAlertAction } from "../slack-app/alert-actions.js";
 import { slackResponder } from "../slack-app/slack-response-url.js";
@@ -108,6 +108,7 @@ export async function startDaemonService(
     jobs: listJobs(config.teams),
     ledger,
     runJob: createJobRunner(clients, ledger),
+    incidents: config.incidents ? createIncidentStep(config.incidents, clients, ledger) : null,
     logger,
     metrics,
     now,

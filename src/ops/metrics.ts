@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { RequestInfo } from "../insights/create-insights-client.js";
+import type { SlotKind } from "../state/ledger.js";
 import { registerEventLoopDelay } from "./event-loop-delay.js";
 import {
   SLACK_SOCKET_STATES,
@@ -25,7 +26,7 @@ export interface DaemonMetricsOptions {
 /** One scheme for digests and alerts: the team, `kind` (digest or alert) and the job's name. */
 export interface JobLabels {
   team: string;
-  kind: "digest" | "alert";
+  kind: SlotKind;
   job: string;
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import type { DigestLedger } from "../pipeline/digest/digest-types.js";
 import type { Ledger } from "../state/ledger.js";
+import type { IncidentStep } from "./incident-fires.js";
 import type { ScheduledJob } from "./jobs.js";
 
 // The daemon's collaborators and surface (`daemon.ts` implements it).
@@ -73,6 +74,8 @@ export interface DaemonOptions {
   /** Waits before each retry; the last repeats (default 1, 5, 15, 60 minutes). */
   retryDelaysMs?: readonly number[];
   timers?: Timers;
+  /** What runs after a tick's alert evaluations (incidents); absent or null: nothing. */
+  incidents?: IncidentStep | null;
   /** The daemon cannot go on (another daemon took its ledger over); the caller shuts down. */
   onFatal?: (error: Error) => void;
 }

@@ -1,9 +1,16 @@
+import type { IncidentsConfig } from "../config/types.js";
 import { type Clients, findSlackPostOf } from "../create-deps.js";
 import { type AlertLedger, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
+import {
+  deliverIncident,
+  type IncidentDeps,
+  runIncidents,
+} from "../pipeline/incident/run-incidents.js";
 import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
+import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
 /**
  * Runs a job's slot with the clients built at start: a digest through `runDigest`, an alert
@@ -51,5 +58,33 @@ export function createJobRunner(
       },
     );
     return { key: outcome.key, deliveries: outcome.deliveries };
+  };
+}
+
+/**
+ * The incident step with the clients built at start (see `pipeline/incident/run-incidents.ts`):
+ * it reads the alerts' evaluations and states in `ledger`, and delivers through the step's own
+ * claimed view. Slack is its one destination kind so far.
+ */
+export function createIncidentStep(
+  config: IncidentsConfig,
+  clients: Pick<Clients, "digests" | "alerts">,
+  ledger: IncidentDeps["ledger"],
+): IncidentStep {
+  const slack =
+    clients.digests.slack && clients.alerts.slack
+      ? { digest: clients.digests.slack, alert: clients.alerts.slack }
+      : null;
+  const depsOf = (context: IncidentContext): IncidentDeps => ({
+    config,
+    ledger,
+    deliveries: context.ledger,
+    slack,
+    logger: context.logger,
+    retryAt: context.retryAt,
+  });
+  return {
+    afterFire: (fire, alerts, context) => runIncidents(fire, alerts, depsOf(context)),
+    resend: (key, context) => deliverIncident(key, depsOf(context)),
   };
 }

@@ -7,8 +7,13 @@ import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
 import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
-import { hasDueDestination, slotSendingElsewhere } from "./due-destinations.js";
+import {
+  dueDestinationsOnly,
+  hasDueDestination,
+  slotSendingElsewhere,
+} from "./due-destinations.js";
 import { createFailureLog } from "./failure-log.js";
+import { createIncidentFires } from "./incident-fires.js";
 import { createJobPlans, type DueSlot } from "./job-plans.js";
 import { jobId, keyForFire, type ScheduledJob } from "./jobs.js";
 import { bySlot, giveUp, logNextFire, logSkipped } from "./plan-reports.js";
@@ -50,8 +55,19 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger,
     async (key) => (await ledger.getSlot(key)) !== null,
   );
+  const claim = { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs };
+  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const incidents = options.incidents
+    ? createIncidentFires(options.incidents, {
+        logger,
+        clock,
+        retryDelaysMs,
+        ledger: () => dueDestinationsOnly(ledger, claim),
+      })
+    : null;
+  let incidentsRunning = false;
   const runs = createSlotRuns({
-    claim: { owner: options.owner ?? `daemon pid ${process.pid}`, sendTimeoutMs },
+    claim,
     onLeftToOthers: (job, due) => {
       plans.leftElsewhere(job.id, due);
       wakeWithin(ELSEWHERE_POLL_MS);
@@ -62,7 +78,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger,
     metrics,
     clock,
-    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    retryDelaysMs,
     timers: options.timers ?? realTimers,
     onUnrecordedFailure: (job, due, retryAt) => unrecorded.failed({ job, ...due }, retryAt),
     onRetryScheduled: (at) => {
@@ -109,8 +125,28 @@ export function createDaemon(options: DaemonOptions): Daemon {
     for (const { job, fire, key } of unrecorded.takeDue(now, jobs, runs.isRunning)) {
       launch({ job, fire, key, trigger: "retry", now, cache });
     }
+    startIncidents(now);
     lastTickAt = now;
     metrics?.ticked(now, runs.keys().length);
+  }
+
+  /**
+   * The incident step for the fire instants whose alerts ran here, once they ended (see
+   * incident-fires.ts); in the background, one pass at a time, waited for at shutdown.
+   */
+  function startIncidents(now: Date): void {
+    if (!incidents || incidentsRunning || stopping) return;
+    incidentsRunning = true;
+    runs
+      .runUnscheduled("incidents", () => incidents.run(now, jobs, runs.isRunning))
+      .then(
+        () => failures.recovered("incidents"),
+        (error: unknown) =>
+          failures.failed("incidents", error, "the incident step failed; trying again next tick"),
+      )
+      .finally(() => {
+        incidentsRunning = false;
+      });
   }
 
   /** False when another daemon took the ledger over: this one stops. */
@@ -191,6 +227,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const periodMoved: DueRetry[] = [];
     for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
+      if (slot.kind === "incident" && incidents) {
+        incidents.retry(slot.key);
+        continue;
+      }
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
       if (!job) jobGone.push(...retries);
       else if (keyForFire(job, slot.fireAt) !== slot.key) periodMoved.push(...retries);
@@ -206,7 +246,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
   // A tick that waits on the ledger may still be planning when stop() has found nothing in
   // flight and let the ledger go: what it decides then is not started.
   function launch(run: SlotLaunch): void {
-    if (!stopping) runs.launch(run);
+    if (stopping) return;
+    incidents?.noted(run.job, run.fire);
+    runs.launch(run);
   }
 
   function wakeBy(at: number): void {

@@ -10,11 +10,15 @@ import type {
   AddedAcknowledgement,
   NewAcknowledgement,
 } from "./acknowledgements.js";
+import type { IncidentStore } from "./incidents.js";
 import type { AddedSilence, EndedSilence, NewSilence, Silence, SilenceQuery } from "./silences.js";
 import type { AlertLevel, StoredAlertResult } from "./stored-evaluation.js";
 
-/** What a slot delivers: a digest, or the notification of an alert evaluation. */
-export type SlotKind = "digest" | "alert";
+/**
+ * What a slot delivers: a digest, the notification of an alert evaluation, or an incident
+ * (many projects firing in one tick) and its resolution.
+ */
+export type SlotKind = "digest" | "alert" | "incident";
 
 /** pending → sending → sent, or → failed (retried later, or final when no next attempt). */
 export type DeliveryState = "pending" | "sending" | "sent" | "failed";
@@ -184,7 +188,7 @@ export interface SlotRunClaim {
   takenOver: boolean;
 }
 
-export interface Ledger {
+export interface Ledger extends IncidentStore {
   /** Where the ledger lives, for messages: a file, or a database without its password. */
   readonly location: string;
   /**

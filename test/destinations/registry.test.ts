@@ -21,7 +21,7 @@ import { configText, issueLines, parse } from "../config/config-builders.js";
 
 /** The fields of a digest, an alert and the config itself that are not destinations. */
 const NOT_DESTINATIONS = {
-  top: ["api", "state", "history", "server", "dashboard_url", "teams"],
+  top: ["api", "state", "history", "server", "dashboard_url", "incidents", "teams"],
   digest: ["name", "schedule", "period", "compare_to", "catch_up", "min_change_pp", "charts"],
   alert: [
     "name",

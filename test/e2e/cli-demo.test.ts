@@ -60,6 +60,22 @@ function keyOf(team: string, digest: string): string {
 }
 
 describe("demo", () => {
+  it("shows one incident when three projects in two teams break together, and its resolution the next day", async () => {
+    const section = result.stdout.split("━━ incidents ━━")[1] ?? "";
+    expect(section).toMatch(/🚨 3 projects in 2 teams: flaky rate up — likely shared CI\n/);
+    expect(section.match(/^ {6}(ci|partners) \/ flaky-rate: .+$/gm)).toEqual([
+      "      ci / flaky-rate: Web E2E 2",
+      "      ci / flaky-rate: Checkout API 2",
+      "      partners / flaky-rate: Mobile smoke 2",
+    ]);
+    const [, key] = /✅ resolved (\S+)/.exec(section) ?? [];
+    expect(key).toMatch(/^incident\./);
+    const post = JSON.parse(
+      await readFile(join(out, `${key?.replaceAll(":", "_")}.slack.json`), "utf8"),
+    ) as { text: string; thread: unknown[] };
+    expect(JSON.stringify(post)).toContain("Incident: 3 projects in 2 teams");
+  });
+
   it("shows an alert firing, escalating, easing and resolving, each change in its own files", async () => {
     const section = result.stdout.split("━━ design / alert flaky-rate ━━")[1] ?? "";
     const changes = [...section.matchAll(/→ Design system: (\S+)/g)].map((m) => m[1]);
@@ -69,6 +85,7 @@ describe("demo", () => {
       /^design\.alert\.flaky-rate\.[\d-]+\.slack\.json$/.test(f),
     );
     expect(alertPosts).toHaveLength(4);
+    // Design's own edits (the demo's incident edits its members' messages too).
     expect(files.filter((f) => f.startsWith("design.") && f.includes(".update."))).toHaveLength(3);
     // The same four changes as Teams cards and signed webhook bodies.
     const named = (suffix: string) =>

@@ -43,6 +43,7 @@ describe("openLedger", () => {
         "day_fetch_claims",
         "deliveries",
         "delivery_parts",
+        "incidents",
         "insight_days",
         "job_first_seen",
         "silences",

@@ -17,6 +17,8 @@ import { createRandom } from "./seeded-random.js";
 // Index 11 ("Notifications") runs on main, release-2.3 and a feature branch, authors ci-bot,
 // Oliver Smith and two more; its flaky rate steps up over the last 7 days on release-2.3 alone
 // (1% → 8%), while main stays calm: the demo's split by branch shows where the rise sits.
+// Indexes 12–14 ("Web E2E 2", "Checkout API 2", "Mobile smoke 2") break together: their flaky
+// rate jumps three days before today and is calm again the next day — the demo's incident.
 
 /** How the runs of one project are generated. */
 export interface ProjectProfile {
@@ -98,6 +100,9 @@ const AUTHORS = [
  */
 const SPIKE = [0.008, 0.01, 0.042, 0.075, 0.04, 0.009, 0.008] as const;
 const SPIKE_INDEX = 6;
+/** The flaky shares of indexes 12–14, by day before today as SPIKE: all over critical on one day. */
+const TOGETHER = [0.008, 0.009, 0.008, 0.01, 0.09, 0.009, 0.008] as const;
+const TOGETHER_INDEXES: readonly number[] = [12, 13, 14];
 const SILENT_INDEX = 7;
 const WOBBLE_INDEX = 8;
 /** Index 9's flaky rate: steady, then a spike under a fixed 3% over the last 2 days (a demo run before 09:00 still sees one). */
@@ -117,11 +122,11 @@ const ID_LETTERS = [..."abcdefghijklmnopqrstuvwxyz"];
 
 /**
  * How many projects `insights-reporter emulator` and the demo serve by default: every one
- * config/demo.yaml names, up to the twelfth: the tenth and eleventh hold the spike under a
- * fixed threshold and the slowing runs, the twelfth the flaky rise the data team's attribution
- * finds on one branch.
+ * config/demo.yaml names: the tenth and eleventh hold the spike under a fixed threshold and
+ * the slowing runs, the twelfth the flaky rise the data team's attribution finds on one branch,
+ * and the last three break together (the demo's incident).
  */
-export const DEMO_PROJECT_COUNT = SLICED_INDEX + 1;
+export const DEMO_PROJECT_COUNT = Math.max(SLICED_INDEX, ...TOGETHER_INDEXES) + 1;
 
 /**
  * The project ids for a seed and count, without starting a server.
@@ -167,6 +172,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
     // Busy every day, so even a weekend sample is large enough for an alert to judge.
     const busy = spiking || normal || creeping;
     const sliced = index === SLICED_INDEX;
+    const together = TOGETHER_INDEXES.includes(index);
     const featureStart = random.int(0, FEATURE_BRANCHES.length - 3);
     const authorStart = random.int(0, AUTHORS.length - 4);
     // Drawn for every project in the order they always were, so no other data changes.
@@ -176,8 +182,8 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       id,
       name: emulatorProjectName(index),
       empty: index === emptyIndex(count),
-      weekdayRuns: busy ? 40 : weekdayRuns,
-      weekendFactor: busy ? 0.6 : weekendFactor,
+      weekdayRuns: busy || together ? 40 : weekdayRuns,
+      weekendFactor: busy || together ? 0.6 : weekendFactor,
       stopsMsBeforeToday: index === SILENT_INDEX ? 36 * 3_600_000 : null,
       steady: index === WOBBLE_INDEX,
       testsPerRun: random.int(80, 380),
@@ -185,7 +191,7 @@ export function buildProjectProfiles(seed: string, count: number): ProjectProfil
       skipRate: 0.005 + random.next() * 0.03,
       flakyFrom: rising ? 0.005 : normal ? NORMAL_FLAKY : sliced ? 0.01 : flakyBase,
       flakyTo: rising ? 0.065 : normal ? NORMAL_FLAKY : sliced ? 0.01 : flakyBase,
-      spike: spiking ? SPIKE : normal ? NORMAL_SPIKE : null,
+      spike: spiking ? SPIKE : normal ? NORMAL_SPIKE : together ? TOGETHER : null,
       meanDurationMs: random.int(2, 20) * 60_000 + random.int(0, 59_999),
       creep: creeping ? CREEP : null,
       primaryTag: PRIMARY_TAGS[index % PRIMARY_TAGS.length] ?? "e2e",

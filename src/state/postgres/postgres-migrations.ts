@@ -159,6 +159,20 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, filters, zone, start_date)
   );
   `,
+  // 7: incidents, as SQLite's migration 10 (here the CHECK changes in place).
+  `
+  ALTER TABLE slots DROP CONSTRAINT IF EXISTS slots_kind_check;
+  ALTER TABLE slots ADD CONSTRAINT slots_kind_check
+    CHECK (kind IN ('digest', 'alert', 'incident'));
+  CREATE TABLE incidents (
+    slot_key text PRIMARY KEY,
+    fire_at timestamptz NOT NULL,
+    record text NOT NULL,
+    resolved_by text,
+    created_at timestamptz NOT NULL
+  );
+  CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
+  `,
 ];
 
 /** The tables of the ledger's schema, all of which a ledger that can be written has. */
@@ -175,6 +189,7 @@ export const LEDGER_TABLES = [
   "silences",
   "acknowledgements",
   "day_fetch_claims",
+  "incidents",
 ] as const;
 
 /** The schema version this code writes. */

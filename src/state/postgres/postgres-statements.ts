@@ -18,6 +18,7 @@ import {
 } from "../slot-rows.js";
 import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
+import { postgresIncidents } from "./postgres-incidents.js";
 import { postgresSilences } from "./postgres-silences.js";
 
 // The ledger's statements in PostgreSQL. Each change that must not race is one conditional
@@ -122,6 +123,7 @@ export function postgresStatements(
 
   return {
     ...postgresSilences(pool),
+    ...postgresIncidents(pool, transaction, insertSlot),
     ...postgresAcknowledgements(pool),
     recordSlot: (slot) => transaction((client) => insertSlot(client, slot)),
 

@@ -206,6 +206,37 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, filters, zone, start_date)
   );
   `,
+  // 10: incidents (issue 38 item 3): a slot kind of their own, and each incident's record
+  // (versioned JSON) with the slot that resolved it. SQLite cannot change a CHECK in place, so
+  // slots is made again with the new kind allowed.
+  `
+  CREATE TABLE slots_v2 (
+    key TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('digest', 'alert', 'incident')),
+    job TEXT NOT NULL,
+    fire_at TEXT NOT NULL,
+    period_start TEXT NOT NULL,
+    period_end TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  INSERT INTO slots_v2 (key, team, kind, job, fire_at, period_start, period_end, created_at, finished_at)
+    SELECT key, team, kind, job, fire_at, period_start, period_end, created_at, finished_at FROM slots;
+  DROP TABLE slots;
+  ALTER TABLE slots_v2 RENAME TO slots;
+  CREATE INDEX slots_by_fire ON slots (fire_at);
+  CREATE INDEX slots_by_team_fire ON slots (team, fire_at);
+
+  CREATE TABLE incidents (
+    slot_key TEXT PRIMARY KEY,
+    fire_at TEXT NOT NULL,
+    record TEXT NOT NULL,
+    resolved_by TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
+  `,
 ];
 
 /** The schema version this code writes. */

@@ -12,6 +12,7 @@ import { migrate } from "./migrations.js";
 import { createSlotStore } from "./slot-store.js";
 import { Database } from "./sqlite.js";
 import { createAcknowledgementStore } from "./sqlite-acknowledgements.js";
+import { createIncidentStore } from "./sqlite-incidents.js";
 import { createSilenceStore } from "./sqlite-silences.js";
 
 // The SQLite ledger: one file, WAL so one-off commands read and write beside a running
@@ -85,6 +86,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger 
     ...slots,
     ...createAlertStateStore(db, now, slots.recordSlot),
     ...createJobFirstSeenStore(db),
+    ...createIncidentStore(db, now, slots.recordSlot),
     ...createSilenceStore(db),
     ...createAcknowledgementStore(db),
     ...createDaemonLease(db, location, now, identity),

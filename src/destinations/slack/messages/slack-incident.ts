@@ -1,0 +1,77 @@
+import type { AlertMetric } from "../../../alerts/alert-metrics.js";
+import type { SlackBlock, SlackMessage, SlackPost } from "../../../messages.js";
+import { formatMetric } from "../../../render/alert/alert-view.js";
+import type { IncidentMemberRecord, IncidentRecord } from "../../../state/incidents.js";
+
+// An incident in Slack (issue 38 item 3): one post naming what fired together, a reply per
+// member, the line each member's own message gains, and the green edit and reply when the last
+// member resolves. Plain text throughout: names and values need no escaping there.
+
+const plain = (text: string): SlackBlock => ({
+  type: "section",
+  text: { type: "plain_text", text, emoji: true },
+});
+const context = (text: string): SlackBlock => ({
+  type: "context",
+  elements: [{ type: "plain_text", text, emoji: true }],
+});
+
+/** The incident's post: what moved together, then one reply per member in its thread. */
+export function slackIncidentPost(key: string, record: IncidentRecord): SlackPost {
+  const text = `🚨 Incident: ${record.summary}`;
+  return {
+    main: {
+      text,
+      blocks: [
+        plain(text),
+        context(`${record.members.length} members, each a reply in this thread · ${key}`),
+      ],
+    },
+    metadata: { event_type: "insights_incident", event_payload: { key } },
+    thread: record.members.map((member) => {
+      const line = memberLine(member);
+      return { text: line, blocks: [plain(line)] };
+    }),
+  };
+}
+
+/** The incident's first message once its last member resolved: green, saying so. */
+export function slackIncidentResolved(key: string, record: IncidentRecord): SlackMessage {
+  const text = `✅ Resolved incident: ${record.summary}`;
+  return {
+    text,
+    blocks: [plain(text), context(`every member is back to normal · ${key}`)],
+  };
+}
+
+/** The reply in the incident's thread when its last member resolved. */
+export function slackIncidentResolvedReply(key: string, record: IncidentRecord): SlackPost {
+  const text = `✅ Resolved: all ${record.members.length} members are back to normal.`;
+  return {
+    main: { text, blocks: [plain(text)] },
+    metadata: { event_type: "insights_incident", event_payload: { key } },
+    thread: [],
+  };
+}
+
+/**
+ * A member's own message with the line that names its incident: a text reference (Slack's
+ * permalink is not known without another call), with the channel where the incident is.
+ */
+export function withIncidentLine(
+  message: SlackMessage,
+  key: string,
+  channel: string | null,
+): SlackMessage {
+  const where = channel ? ` in ${channel}` : "";
+  const line = `Part of incident ${key}${where}`;
+  const blocks = message.blocks.filter((b) => !isIncidentLine(b));
+  return { text: message.text, blocks: [...blocks, { ...context(line), block_id: LINE_ID }] };
+}
+
+const LINE_ID = "insights-incident";
+const isIncidentLine = (block: SlackBlock) => block.block_id === LINE_ID;
+
+function memberLine(m: IncidentMemberRecord): string {
+  return `${m.team} · ${m.alert} · ${m.name}: ${formatMetric(m.metric as AlertMetric, m.value)}`;
+}

@@ -1,0 +1,3 @@
+import { describeIncidentLifecycle, sqliteLedger } from "./incident-lifecycle.js";
+
+describeIncidentLifecycle("SQLite", sqliteLedger);
