@@ -174,10 +174,11 @@ describe("the daemon as a process", () => {
     await third.logged("digest done");
     const [post] = digestPosts(setup.slack);
     expect(digestPosts(setup.slack)).toHaveLength(1);
-    // Every file once, all in the digest's thread: the workbook and at least two charts.
+    // Every file once, all in the digest's thread: the workbook and the chart (Slack gets the
+    // team's image alone, one per digest).
     const names = filenames();
     expect(new Set(names).size).toBe(names.length);
-    expect(names.filter((n) => n.endsWith(".png")).length).toBeGreaterThanOrEqual(2);
+    expect(names.filter((n) => n.endsWith(".png")).length).toBe(1);
     for (const upload of setup.slack.uploads) expect(upload.thread_ts).toBe(post?.ts);
     const { key, slack } = await slackDelivery(setup);
     expect(slack).toMatchObject({ state: "sent", slackTs: post?.ts });

@@ -78,6 +78,8 @@ export interface LiveConfigOptions {
   email?: boolean;
   /** Upload the workbook into the Slack thread. */
   attachXlsx?: boolean;
+  /** Draw the weekly digest's charts (off unless asked, though a week has them by default). */
+  charts?: boolean;
   /** `state.send_timeout` (default the config's own, 5m). */
   sendTimeout?: string;
   /** The team's digests, in place of the one weekly digest the options above shape. */
@@ -119,6 +121,8 @@ export async function startLiveSetup(options: LiveConfigOptions = {}): Promise<L
             schedule: "* * * * *",
             period: "previous_week",
             catch_up: "1h",
+            // Charts only where a test asks for them (they are on by default for a week).
+            charts: options.charts ?? false,
             slack: { channel: "C0123ABCD", ...(options.attachXlsx ? { attach_xlsx: true } : {}) },
             ...(options.email ? { email: { to: ["qa@example.com"], attach_xlsx: false } } : {}),
           },

@@ -62,6 +62,8 @@ describe("run --outbox", () => {
                 name: "weekly",
                 schedule: "0 8 * * 1",
                 period: "previous_week",
+                // The files of the text digest alone; charts are the chart tests'.
+                charts: false,
                 slack: { channel: "C0123ABCD", attach_xlsx: true },
                 email: { to: ["qa-leads@example.com"], attach_xlsx: true },
               },
@@ -120,7 +122,10 @@ describe("run --outbox", () => {
     expect(slack.thread).toBeUndefined();
 
     const mail = await simpleParser(await readFile(join(out, `${key}.eml`)));
-    expect(mail.subject).toBe("[Checkout squad] weekly test insights \u00b7 Nov 9 \u2013 15, 2026");
+    // The subject ends with the digest's verdict: its first news line.
+    expect(mail.subject).toBe(
+      "[Checkout squad] weekly test insights \u00b7 Nov 9 \u2013 15, 2026 \u00b7 Web E2E failed tests 209 \u2192 34",
+    );
     expect(mail.messageId).toBe(`<${key}@insights-reporter>`);
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe("qa-leads@example.com");
     expect(mail.html).toContain(percent(runPassRate(team)));

@@ -85,16 +85,22 @@ describe("a count that wobbles by chance", () => {
     const table = (mainPost().blocks as { type: string; rows?: { text: string }[][] }[]).find(
       (b) => b.type === "table",
     );
+    // The table's columns are the figures that are news (at most four): runs is not one here,
+    // so the row shows the run pass rate first, its wobble as uncoloured as the runs' below.
     const row = table?.rows?.find((r) => r[0]?.text === "iOS app")?.map((c) => c.text);
-    expect(row?.slice(0, 3)).toEqual(["iOS app", "13", "\u2248 \u221224%"]);
+    expect(row?.slice(0, 3)).toEqual(["iOS app", "100.0%", "\u2248 +5.9 pp"]);
 
     const text = String(f.smtp.messages.at(-1)?.parsed.text ?? "");
-    const line = text.split("\n").find((l) => l.startsWith("    runs 13 ")) ?? "";
-    expect(line).toContain("runs 13 (\u2248 \u221224%)");
+    // Runs are not news here, so no table column shows them (the workbook does): the run pass
+    // rate's wobble is the one shown, and it is as uncoloured as the runs' would be.
+    const line = text.split("\n").find((l) => l.includes("run pass 100.0%")) ?? "";
+    expect(line).toContain("run pass 100.0% (\u2248 +5.9 pp)");
     const html = String(f.smtp.messages.at(-1)?.parsed.html ?? "");
-    const cell = html.slice(html.indexOf("iOS app"), html.indexOf("iOS app") + 600);
+    // The project table's row (the news lines above it name the project too).
+    const rowAt = html.lastIndexOf("iOS app");
+    const cell = html.slice(rowAt, rowAt + 600);
     // Neutral grey, with non-breaking spaces: no red, no green.
-    expect(cell).toMatch(/<span style="color:#57606a;">\u2248&nbsp;\u221224%<\/span>/);
+    expect(cell).toMatch(/<span style="color:#57606a;">\u2248&nbsp;\+5\.9&nbsp;pp<\/span>/);
     expect(cell).not.toContain("#cf222e");
   });
 });
