@@ -16,6 +16,7 @@ import {
   type InsightsClient,
   type RequestInfo,
 } from "./insights/create-insights-client.js";
+import { createRequestBudget, type SharedRequestWindow } from "./insights/request-budget.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
@@ -112,6 +113,7 @@ function withLedgerDays(
 export function createPlainApiClient(
   config: Pick<ResolvedConfig, "api">,
   onRequest?: (info: RequestInfo) => void,
+  sharedWindow?: SharedRequestWindow,
 ): InsightsClient {
   const { api } = config;
   return createInsightsClient({
@@ -121,6 +123,12 @@ export function createPlainApiClient(
     timeoutMs: api.timeoutMs,
     maxAttempts: api.maxAttempts,
     maxResponseBytes: api.maxResponseBytes,
+    // The process's one budget: every caller of this client (digests, alerts, the project
+    // list) takes its turns from it, and replicas from the ledger's window as well.
+    budget: createRequestBudget({
+      maxPerMinute: api.maxRequestsPerMinute,
+      ...(sharedWindow ? { shared: sharedWindow } : {}),
+    }),
     ...(onRequest ? { onRequest } : {}),
   });
 }

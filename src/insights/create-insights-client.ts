@@ -13,6 +13,13 @@ import {
 import { insightsQueryString } from "./insights-query-string.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
 import { readBody } from "./read-body.js";
+import {
+  createRequestBudget,
+  parseCount,
+  parseRateLimitReset,
+  type RateLimitHeaders,
+  type RequestBudget,
+} from "./request-budget.js";
 import { parseInsightsBody } from "./response-schema.js";
 import {
   isRetryableErrorCode,
@@ -21,7 +28,7 @@ import {
   retryDelay,
 } from "./retry-policy.js";
 import { createSemaphore } from "./semaphore.js";
-import { sendAttempt } from "./send-attempt.js";
+import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
 import type { Parsed } from "./shape-problem.js";
 import type { InsightsApi, InsightsQuery, ProjectInsights, ProjectSummary } from "./types.js";
 
@@ -55,11 +62,31 @@ export interface InsightsClientOptions {
   /** Used instead of the client's own keep-alive pool; the caller closes it. */
   dispatcher?: Dispatcher;
   onRequest?: (info: RequestInfo) => void;
+  /**
+   * The process's request budget (create-deps builds one from `api.max_requests_per_minute`);
+   * without it, the client keeps one of its own, as the API's headers set it.
+   */
+  budget?: RequestBudget;
 }
 
 export interface InsightsClient extends InsightsApi {
   /** Closes the keep-alive pool (not a dispatcher passed in): after requests in flight, or by force. */
   close(): Promise<void>;
+}
+
+/** What an answer's headers say about the API's limits, for the budget. */
+function rateLimitOf(
+  response: Extract<AttemptOutcome, { kind: "response" }>,
+  at: number,
+): RateLimitHeaders {
+  return {
+    retryAfterMs: isRetryableStatus(response.status)
+      ? parseRetryAfter(response.retryAfter, at)
+      : null,
+    limit: parseCount(response.rateLimit.limit),
+    remaining: parseCount(response.rateLimit.remaining),
+    resetMs: parseRateLimitReset(response.rateLimit.reset, at),
+  };
 }
 
 const PAGE_SIZE = 100;
@@ -98,6 +125,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     return ownPool;
   };
   const semaphore = createSemaphore(concurrency);
+  const budget = options.budget ?? createRequestBudget({ maxPerMinute: null, now, sleep });
   const key = options.key;
   let closing: Promise<void> | null = null;
 
@@ -117,16 +145,24 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     const started = performance.now();
     // Taken before the semaphore, so a task handed the slot sends its request at once.
     const via = await dispatcher();
+    // The budget's turn is taken with the semaphore's, right before the request goes: a turn
+    // taken earlier and spent later could crowd more than the budget into one minute.
     const outcome = await semaphore.run(
-      () =>
-        sendAttempt({
+      async () => {
+        const turn = budget.take();
+        if (turn) await turn;
+        const sent = await sendAttempt({
           dispatcher: via,
           origin: base.origin,
           path: `${base.pathname}${target.path}${query}`,
           headers: { "x-api-key": key.reveal(), accept: "application/json" },
           timeoutMs,
           maxBodyBytes: maxResponseBytes,
-        }),
+        });
+        // Told to the budget before the slot passes on, so the next request already waits.
+        if (sent.kind === "response") budget.observe(rateLimitOf(sent, now()));
+        return sent;
+      },
       { urgent },
     );
     options.onRequest?.({
@@ -179,7 +215,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
         throw errorForTransport(outcome.reason, target, attempt, base.host);
       }
-      await sleep(retryDelay(attempt, retryAfter, random()));
+      // A Retry-After is waited out by the budget, by every caller at once; backoff by this one.
+      if (retryAfter === null) await sleep(retryDelay(attempt, retryAfter, random()));
     }
   }
 
