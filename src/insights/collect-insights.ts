@@ -18,10 +18,15 @@ import type {
 export interface RequestCache {
   insights: Map<string, Promise<ProjectInsights>>;
   projectList: Promise<ProjectSummary[]> | null;
+  /**
+   * Reads of a destination that every slot of the run shares, by the destination's own key
+   * (Slack: a channel's posts since a time, read once per channel per tick; see findPosted).
+   */
+  reads: Map<string, unknown>;
 }
 
 export function createRequestCache(): RequestCache {
-  return { insights: new Map(), projectList: null };
+  return { insights: new Map(), projectList: null, reads: new Map() };
 }
 
 /** One configured project's fetched insights, ready for `buildReport`. */

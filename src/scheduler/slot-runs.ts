@@ -123,10 +123,14 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
         return;
       }
       try {
+        const lookFirst = await ledgerNewerThan(job, fire);
         const outcome = await options
           .runJob(job, fire, {
-            ledger: dueDestinationsOnly(ledger, claim, () =>
-              metrics?.claimTakenOver(labelsOf(job), "delivery"),
+            ledger: dueDestinationsOnly(
+              ledger,
+              claim,
+              () => metrics?.claimTakenOver(labelsOf(job), "delivery"),
+              lookFirst,
             ),
             cache,
             logger,
@@ -152,6 +156,17 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
         inFlight.delete(run);
       });
     inFlight.add(run);
+  }
+
+  /**
+   * Whether the ledger may not know of an earlier delivery of the slot of `fire`: the job's
+   * first sighting in it is later than the fire (the ledger was lost or replaced since), or the
+   * file was replaced under the daemon. Then the run looks in each destination before posting.
+   */
+  async function ledgerNewerThan(job: ScheduledJob, fire: Date): Promise<boolean> {
+    if (ledger.fileProblem() !== null) return true;
+    const ref = { team: job.team.name, kind: job.kind, job: job.name };
+    return (await ledger.jobFirstSeen(ref, clock())).getTime() > fire.getTime();
   }
 
   function runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T> {
