@@ -22,6 +22,7 @@ import { createLogger, type Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
 import { openDayStore } from "./state/open/open-day-store.js";
 import { storeExists } from "./state/open/open-store.js";
+import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
@@ -69,9 +70,10 @@ export function createApiClient(
   onRequest?: (info: RequestInfo) => void,
   logger?: Logger,
   now: () => number = Date.now,
+  sharedWindow?: SharedRequestWindow,
 ): InsightsClient {
   return redactingErrors(
-    withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now),
+    withLedgerDays(config, createPlainApiClient(config, onRequest, sharedWindow), logger, now),
     configRedactor(config),
   );
 }
@@ -154,12 +156,29 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const { logger } = options;
   const now = options.now;
   const slackButtons = config.slack.appToken !== null;
-  const api = createApiClient(
+  // Replicas on PostgreSQL take their API requests from one window in the database, so that
+  // together they stay within api.max_requests_per_minute (a limit only the API announces is
+  // kept by each process alone: the window needs the number before the first answer).
+  const window =
+    config.state.url && config.api.maxRequestsPerMinute !== null
+      ? postgresRequestWindow(config.state.url.reveal(), logger)
+      : null;
+  const plainApi = createApiClient(
     config,
     options.onApiRequest,
     logger,
     now ? () => now().getTime() : Date.now,
+    window ?? undefined,
   );
+  const api: InsightsClient = window
+    ? {
+        ...plainApi,
+        close: async () => {
+          await plainApi.close();
+          await window.close();
+        },
+      }
+    : plainApi;
   const chartPainter = createChartPainter();
 
   if (options.outbox) {

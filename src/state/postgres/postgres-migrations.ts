@@ -159,6 +159,13 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, filters, zone, start_date)
   );
   `,
+  // 7: the insights API's requests per second, shared by replicas (postgres-request-window.ts).
+  `
+  CREATE TABLE api_request_window (
+    second bigint PRIMARY KEY,
+    used integer NOT NULL
+  );
+  `,
 ];
 
 /** The tables of the ledger's schema, all of which a ledger that can be written has. */
@@ -175,6 +182,7 @@ export const LEDGER_TABLES = [
   "silences",
   "acknowledgements",
   "day_fetch_claims",
+  "api_request_window",
 ] as const;
 
 /** The schema version this code writes. */
