@@ -11,6 +11,7 @@ import {
   type DestinationShapes,
   type DigestClients,
 } from "./destinations/registry.js";
+import { withProjectListCache } from "./insights/cached-project-list.js";
 import {
   createInsightsClient,
   type InsightsClient,
@@ -118,7 +119,7 @@ export function createPlainApiClient(
   sharedWindow?: SharedRequestWindow,
 ): InsightsClient {
   const { api } = config;
-  return createInsightsClient({
+  const client = createInsightsClient({
     baseUrl: api.url,
     key: api.key,
     concurrency: api.concurrency,
@@ -133,6 +134,8 @@ export function createPlainApiClient(
     }),
     ...(onRequest ? { onRequest } : {}),
   });
+  // Kept for the process, across ticks: fetched again after an hour or for a project it lacks.
+  return withProjectListCache(client);
 }
 
 /**

@@ -74,6 +74,14 @@ export interface InsightsClient extends InsightsApi {
   close(): Promise<void>;
 }
 
+/** The list did not end where the API said, or at all: it is not paginating as documented. */
+function tooManyPages(target: RequestTarget): MalformedResponseError {
+  return new MalformedResponseError(
+    `the list of projects did not end after ${MAX_PAGES} pages of ${PAGE_SIZE} — the API is not paginating as documented`,
+    { status: 200, path: target.path, field: "pagination" },
+  );
+}
+
 /** What an answer's headers say about the API's limits, for the budget. */
 function rateLimitOf(
   response: Extract<AttemptOutcome, { kind: "response" }>,
@@ -234,23 +242,30 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
 
     async listProjects(): Promise<ProjectSummary[]> {
       const target: RequestTarget = { path: "/projects", projectId: null };
-      const byId = new Map<string, ProjectSummary>();
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        // Urgent: every digest waits for the names, and each page is asked only once the one
-        // before it has come, by then behind a cycle's worth of insights requests.
-        const result = await get(target, query, parseProjectsPage, true);
-        // Pages can shift while we read them; the first sighting of an id wins.
-        for (const project of result.projects)
-          if (!byId.has(project.id)) byId.set(project.id, project);
-        if (result.projects.length === 0) break;
-        if (result.totalPages !== null && page >= result.totalPages) break;
-        if (page === MAX_PAGES) {
-          throw new MalformedResponseError(
-            `the list of projects did not end after ${MAX_PAGES} pages of ${PAGE_SIZE} — the API is not paginating as documented`,
-            { status: 200, path: target.path, field: "pagination" },
-          );
+      // Urgent: every digest waits for the names, behind a cycle's worth of insights requests.
+      const page = (n: number) =>
+        get(target, `?page_number=${n}&page_size=${PAGE_SIZE}`, parseProjectsPage, true);
+      const first = await page(1);
+      const pages = [first];
+      if (first.projects.length > 0 && first.totalPages !== null && first.totalPages > 1) {
+        // The first page says how many there are: the rest are asked for at once, within the
+        // concurrency limit and the request budget like any request.
+        if (first.totalPages > MAX_PAGES) throw tooManyPages(target);
+        const rest = Array.from({ length: first.totalPages - 1 }, (_, i) => page(i + 2));
+        pages.push(...(await Promise.all(rest)));
+      } else if (first.projects.length > 0 && first.totalPages === null) {
+        // No page count: one page after another, until an empty one.
+        for (let n = 2; ; n++) {
+          if (n > MAX_PAGES) throw tooManyPages(target);
+          const next = await page(n);
+          if (next.projects.length === 0) break;
+          pages.push(next);
         }
+      }
+      // Pages can shift while we read them; the first sighting of an id wins.
+      const byId = new Map<string, ProjectSummary>();
+      for (const { projects } of pages) {
+        for (const project of projects) if (!byId.has(project.id)) byId.set(project.id, project);
       }
       return [...byId.values()];
     },
