@@ -35,7 +35,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     signal?: AbortSignal,
   ): Promise<T> {
     try {
-      return await paced(method, run, signal);
+      return await paced(method, run, signal, channel);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, client.token);
     }
