@@ -11,16 +11,19 @@ import {
   type DigestClients,
 } from "./destinations/registry.js";
 import type { SlackDestination } from "./destinations/slack/slack-clients.js";
+import { withProjectListCache } from "./insights/cached-project-list.js";
 import {
   createInsightsClient,
   type InsightsClient,
   type RequestInfo,
 } from "./insights/create-insights-client.js";
+import { createRequestBudget, type SharedRequestWindow } from "./insights/request-budget.js";
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
 import { openDayStore } from "./state/open/open-day-store.js";
 import { storeExists } from "./state/open/open-store.js";
+import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
@@ -68,9 +71,10 @@ export function createApiClient(
   onRequest?: (info: RequestInfo) => void,
   logger?: Logger,
   now: () => number = Date.now,
+  sharedWindow?: SharedRequestWindow,
 ): InsightsClient {
   return redactingErrors(
-    withLedgerDays(config, createPlainApiClient(config, onRequest), logger, now),
+    withLedgerDays(config, createPlainApiClient(config, onRequest, sharedWindow), logger, now),
     configRedactor(config),
   );
 }
@@ -112,17 +116,26 @@ function withLedgerDays(
 export function createPlainApiClient(
   config: Pick<ResolvedConfig, "api">,
   onRequest?: (info: RequestInfo) => void,
+  sharedWindow?: SharedRequestWindow,
 ): InsightsClient {
   const { api } = config;
-  return createInsightsClient({
+  const client = createInsightsClient({
     baseUrl: api.url,
     key: api.key,
     concurrency: api.concurrency,
     timeoutMs: api.timeoutMs,
     maxAttempts: api.maxAttempts,
     maxResponseBytes: api.maxResponseBytes,
+    // The process's one budget: every caller of this client (digests, alerts, the project
+    // list) takes its turns from it, and replicas from the ledger's window as well.
+    budget: createRequestBudget({
+      maxPerMinute: api.maxRequestsPerMinute,
+      ...(sharedWindow ? { shared: sharedWindow } : {}),
+    }),
     ...(onRequest ? { onRequest } : {}),
   });
+  // Kept for the process, across ticks: fetched again after an hour or for a project it lacks.
+  return withProjectListCache(client);
 }
 
 /**
@@ -146,12 +159,29 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const { logger } = options;
   const now = options.now;
   const slackButtons = config.slack.appToken !== null;
-  const api = createApiClient(
+  // Replicas on PostgreSQL take their API requests from one window in the database, so that
+  // together they stay within api.max_requests_per_minute (a limit only the API announces is
+  // kept by each process alone: the window needs the number before the first answer).
+  const window =
+    config.state.url && config.api.maxRequestsPerMinute !== null
+      ? postgresRequestWindow(config.state.url.reveal(), logger)
+      : null;
+  const plainApi = createApiClient(
     config,
     options.onApiRequest,
     logger,
     now ? () => now().getTime() : Date.now,
+    window ?? undefined,
   );
+  const api: InsightsClient = window
+    ? {
+        ...plainApi,
+        close: async () => {
+          await plainApi.close();
+          await window.close();
+        },
+      }
+    : plainApi;
   const chartPainter = createChartPainter();
 
   if (options.outbox) {

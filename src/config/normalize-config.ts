@@ -55,6 +55,7 @@ export function normalizeApi(api: ConfigInput["api"]): ResolvedConfig["api"] {
     timeoutMs: parseDuration(api.timeout),
     maxAttempts: api.max_attempts,
     maxResponseBytes: api.max_response_bytes,
+    maxRequestsPerMinute: api.max_requests_per_minute ?? null,
   };
 }
 
@@ -70,6 +71,7 @@ export function normalizeConfigWithoutApi(
       path: input.state.path ?? DEFAULT_LEDGER_PATH,
       url: input.state.url === undefined ? null : new Secret(input.state.url),
       sendTimeoutMs: parseDuration(input.state.send_timeout),
+      maxSlotsInFlight: input.state.max_slots_in_flight,
     },
     history: {
       settleAfterMs: parseDuration(input.history.settle_after),

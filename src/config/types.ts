@@ -25,10 +25,13 @@ export interface ResolvedConfig extends DestinationGlobals {
     timeoutMs: number;
     maxAttempts: number;
     maxResponseBytes: number;
+    /** Requests in any 60 s; null: as the API's X-RateLimit-Limit says, else none. */
+    maxRequestsPerMinute: number | null;
   };
   /** `sendTimeoutMs`: how long one delivery may take (see `Ledger.claimDelivery`). */
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
-  state: { path: string; url: Secret | null; sendTimeoutMs: number };
+  /** `maxSlotsInFlight`: slot runs at once per process; the rest wait in fire order. */
+  state: { path: string; url: Secret | null; sendTimeoutMs: number; maxSlotsInFlight: number };
   /** The day store; absent in configs built by hand (then 48 h, and days kept for ever). */
   history?: { settleAfterMs: number; keep: Retention };
   server: { port: number; host: string };

@@ -113,8 +113,11 @@ export async function startDaemonService(
     metrics,
     now,
     sendTimeoutMs: config.state.sendTimeoutMs,
-    // Replicas share a busy minute: each runs as many slots as it has API connections for.
-    ...(ledger.shared ? { maxRunsInFlight: config.api.concurrency } : {}),
+    // A burst waits its turn within state.max_slots_in_flight. Replicas share a busy minute:
+    // each runs no more slots than it has API connections for, and leaves the rest to others.
+    maxRunsInFlight: ledger.shared
+      ? Math.min(config.api.concurrency, config.state.maxSlotsInFlight)
+      : config.state.maxSlotsInFlight,
     owner,
     ...(options.tickMs !== undefined ? { tickMs: options.tickMs } : {}),
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),

@@ -23,6 +23,11 @@ export function claimingLedger(
   options: ClaimOptions & {
     /** A send left stale by another process (it died or stalled) was taken over. */
     onTakenOver?: (key: string, destination: string) => void;
+    /**
+     * Whether the ledger may not know of an earlier delivery of these slots (see
+     * `Attempt.lookFirst`); default true: a one-off command looks before it posts.
+     */
+    lookFirst?: boolean;
   },
 ): DeliveryLedger & Pick<Ledger, "recordSlot"> {
   return {
@@ -43,6 +48,7 @@ export function claimingLedger(
         attempts,
         claim: claim.token,
         resend: options.take === "any",
+        lookFirst: options.lookFirst ?? true,
         sendBy,
       };
     },

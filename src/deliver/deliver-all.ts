@@ -62,6 +62,12 @@ export interface Attempt {
   /** A deliberate resend (`run --force`): no looking for an earlier delivery first. */
   resend?: boolean;
   /**
+   * Whether the ledger cannot know if this slot went out before it was recorded here (the
+   * ledger is newer than the slot: lost, replaced, restored): look before a first attempt too.
+   * Absent: look, as no ledger vouches for the destination.
+   */
+  lookFirst?: boolean;
+  /**
    * When the attempt must be over (`state.send_timeout` after its claim): past it another
    * process may take the send over, so the attempt is abandoned there, its outcome unknown.
    */
@@ -148,11 +154,13 @@ async function deliverOne(
   const deadline = attemptDeadline(key, job.id, job.recover ? before.sendBy : undefined);
   const progress = await progressOf(key, job.id, claim, ledger, deadline.signal);
   try {
-    // Look before every send that is not a deliberate resend: after a crash mid-send (a claim
-    // taken over only once its post could no longer land), after a failure (the post may have
-    // landed all the same), and on a first attempt too — the ledger may be new (deleted,
-    // replaced) while the channel already has the slot's post.
-    if (job.recover && !before.resend) {
+    // Look only where the ledger cannot say whether the post went out: after a crash mid-send
+    // (a claim taken over only once its post could no longer land), after a failure that may
+    // have landed all the same, and for a slot older than the ledger (deleted, replaced,
+    // restored). A first attempt in steady state does not look: at thousands of slots a
+    // minute, a history read each would spend Slack's per-method limits for nothing.
+    const outcomeUnknown = before.state === "sending" || progress.done.has(OUTCOME_UNKNOWN);
+    if (job.recover && !before.resend && (outcomeUnknown || (before.lookFirst ?? true))) {
       const found = await deadline.within(job.recover(progress));
       if (found) {
         if (!(await recorded(ledger?.markSent(key, job.id, found, claim)))) return lostClaim();
@@ -184,6 +192,10 @@ async function deliverOne(
     // began, when whatever it sent has landed or never will.
     // The retry schedule is told, so it never sets a retry past the slot's deadline.
     const lookAfter = job.recover && mayHaveLanded(error) ? before.sendBy : undefined;
+    // Kept with the delivery's parts, so the next attempt knows to look first.
+    if (job.recover && mayHaveLanded(error)) {
+      await ledger?.recordPart?.(key, job.id, OUTCOME_UNKNOWN, null);
+    }
     const nextAttemptAt = retry ? (options.retryAt?.(attempts, lookAfter) ?? null) : null;
     const failed = ledger?.markFailed(key, job.id, messageOf(error), nextAttemptAt, claim);
     if (!(await recorded(failed))) return lostClaim();
@@ -245,6 +257,12 @@ export class SendTimeoutError extends Error {
     this.name = "SendTimeoutError";
   }
 }
+
+/**
+ * A delivery part that is no part: the last attempt failed in a way that may have delivered
+ * (a timeout, a 5xx, abandoned at send_timeout), so the next one looks before it sends.
+ */
+export const OUTCOME_UNKNOWN = "outcome unknown";
 
 /**
  * Whether a failed send may have been delivered all the same: anything but the destination's

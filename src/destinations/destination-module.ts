@@ -39,6 +39,8 @@ export interface DigestJobDeps {
   since: Date;
   /** What fits a mail under `maxBytes` (email/messages/fit-email-to-size), handed in. */
   fitEmail: FitEmail;
+  /** The run's shared reads (`RequestCache.reads`): a channel is looked in once per tick. */
+  reads?: Map<string, unknown>;
 }
 
 /** What fits a mail under `maxBytes`: the email renderer's, handed in with the digest's own hint. */
@@ -95,7 +97,10 @@ export interface AlertJobDeps {
     since: Date,
     signal?: AbortSignal,
     thread?: string,
+    reads?: Map<string, unknown>,
   ) => Promise<{ ts: string } | null>;
+  /** The run's shared reads (`RequestCache.reads`): a channel is looked in once per tick. */
+  reads?: Map<string, unknown>;
 }
 
 /** One destination kind, as registry.ts lists it. */

@@ -18,10 +18,15 @@ import type {
 export interface RequestCache {
   insights: Map<string, Promise<ProjectInsights>>;
   projectList: Promise<ProjectSummary[]> | null;
+  /**
+   * Reads of a destination that every slot of the run shares, by the destination's own key
+   * (Slack: a channel's posts since a time, read once per channel per tick; see findPosted).
+   */
+  reads: Map<string, unknown>;
 }
 
 export function createRequestCache(): RequestCache {
-  return { insights: new Map(), projectList: null };
+  return { insights: new Map(), projectList: null, reads: new Map() };
 }
 
 /** One configured project's fetched insights, ready for `buildReport`. */
@@ -151,10 +156,17 @@ async function projectNames(
   cache: RequestCache,
   onError: (error: unknown) => void,
 ): Promise<Map<string, string>> {
-  if (projects.every((p) => p.name !== null)) return new Map();
-  cache.projectList ??= api.listProjects();
+  const unnamed = projects.filter((p) => p.name === null).map((p) => p.id);
+  if (unnamed.length === 0) return new Map();
   try {
-    const list = await cache.projectList;
+    const askedByOther = cache.projectList !== null;
+    cache.projectList ??= api.listProjects({ including: unnamed });
+    let list = await cache.projectList;
+    // A project the list another team asked for does not name: the client's list kept across
+    // ticks may be older than the project (see cached-project-list.ts); asked again for it.
+    if (askedByOther && unnamed.some((id) => !list.some((p) => p.id === id))) {
+      list = await api.listProjects({ including: unnamed });
+    }
     return new Map(list.map((p) => [p.id, p.name]));
   } catch (error) {
     if (error instanceof AuthError) throw error;

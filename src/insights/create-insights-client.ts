@@ -19,9 +19,16 @@ import {
 import { insightsQueryString } from "./insights-query-string.js";
 import { parseProjectsPage } from "./projects-page-schema.js";
 import { readBody } from "./read-body.js";
+import {
+  createRequestBudget,
+  parseCount,
+  parseRateLimitReset,
+  type RateLimitHeaders,
+  type RequestBudget,
+} from "./request-budget.js";
 import { parseInsightsBody } from "./response-schema.js";
 import { createSemaphore } from "./semaphore.js";
-import { sendAttempt } from "./send-attempt.js";
+import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
 import type { Parsed } from "./shape-problem.js";
 import type { InsightsApi, InsightsQuery, ProjectInsights, ProjectSummary } from "./types.js";
 
@@ -55,11 +62,39 @@ export interface InsightsClientOptions {
   /** Used instead of the client's own keep-alive pool; the caller closes it. */
   dispatcher?: Dispatcher;
   onRequest?: (info: RequestInfo) => void;
+  /**
+   * The process's request budget (create-deps builds one from `api.max_requests_per_minute`);
+   * without it, the client keeps one of its own, as the API's headers set it.
+   */
+  budget?: RequestBudget;
 }
 
 export interface InsightsClient extends InsightsApi {
   /** Closes the keep-alive pool (not a dispatcher passed in): after requests in flight, or by force. */
   close(): Promise<void>;
+}
+
+/** The list did not end where the API said, or at all: it is not paginating as documented. */
+function tooManyPages(target: RequestTarget): MalformedResponseError {
+  return new MalformedResponseError(
+    `the list of projects did not end after ${MAX_PAGES} pages of ${PAGE_SIZE} — the API is not paginating as documented`,
+    { status: 200, path: target.path, field: "pagination" },
+  );
+}
+
+/** What an answer's headers say about the API's limits, for the budget. */
+function rateLimitOf(
+  response: Extract<AttemptOutcome, { kind: "response" }>,
+  at: number,
+): RateLimitHeaders {
+  return {
+    retryAfterMs: isRetryableStatus(response.status)
+      ? parseRetryAfter(response.retryAfter, at)
+      : null,
+    limit: parseCount(response.rateLimit.limit),
+    remaining: parseCount(response.rateLimit.remaining),
+    resetMs: parseRateLimitReset(response.rateLimit.reset, at),
+  };
 }
 
 const PAGE_SIZE = 100;
@@ -98,6 +133,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     return ownPool;
   };
   const semaphore = createSemaphore(concurrency);
+  const budget = options.budget ?? createRequestBudget({ maxPerMinute: null, now, sleep });
   const key = options.key;
   let closing: Promise<void> | null = null;
 
@@ -117,16 +153,24 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     const started = performance.now();
     // Taken before the semaphore, so a task handed the slot sends its request at once.
     const via = await dispatcher();
+    // The budget's turn is taken with the semaphore's, right before the request goes: a turn
+    // taken earlier and spent later could crowd more than the budget into one minute.
     const outcome = await semaphore.run(
-      () =>
-        sendAttempt({
+      async () => {
+        const turn = budget.take();
+        if (turn) await turn;
+        const sent = await sendAttempt({
           dispatcher: via,
           origin: base.origin,
           path: `${base.pathname}${target.path}${query}`,
           headers: { "x-api-key": key.reveal(), accept: "application/json" },
           timeoutMs,
           maxBodyBytes: maxResponseBytes,
-        }),
+        });
+        // Told to the budget before the slot passes on, so the next request already waits.
+        if (sent.kind === "response") budget.observe(rateLimitOf(sent, now()));
+        return sent;
+      },
       { urgent },
     );
     options.onRequest?.({
@@ -179,7 +223,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
       } else if (!isRetryableErrorCode(outcome.reason) || attempt >= maxAttempts) {
         throw errorForTransport(outcome.reason, target, attempt, base.host);
       }
-      await sleep(retryDelay(attempt, retryAfter, random()));
+      // A Retry-After is waited out by the budget, by every caller at once; backoff by this one.
+      if (retryAfter === null) await sleep(retryDelay(attempt, retryAfter, random()));
     }
   }
 
@@ -197,23 +242,30 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
 
     async listProjects(): Promise<ProjectSummary[]> {
       const target: RequestTarget = { path: "/projects", projectId: null };
-      const byId = new Map<string, ProjectSummary>();
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        const query = `?page_number=${page}&page_size=${PAGE_SIZE}`;
-        // Urgent: every digest waits for the names, and each page is asked only once the one
-        // before it has come, by then behind a cycle's worth of insights requests.
-        const result = await get(target, query, parseProjectsPage, true);
-        // Pages can shift while we read them; the first sighting of an id wins.
-        for (const project of result.projects)
-          if (!byId.has(project.id)) byId.set(project.id, project);
-        if (result.projects.length === 0) break;
-        if (result.totalPages !== null && page >= result.totalPages) break;
-        if (page === MAX_PAGES) {
-          throw new MalformedResponseError(
-            `the list of projects did not end after ${MAX_PAGES} pages of ${PAGE_SIZE} — the API is not paginating as documented`,
-            { status: 200, path: target.path, field: "pagination" },
-          );
+      // Urgent: every digest waits for the names, behind a cycle's worth of insights requests.
+      const page = (n: number) =>
+        get(target, `?page_number=${n}&page_size=${PAGE_SIZE}`, parseProjectsPage, true);
+      const first = await page(1);
+      const pages = [first];
+      if (first.projects.length > 0 && first.totalPages !== null && first.totalPages > 1) {
+        // The first page says how many there are: the rest are asked for at once, within the
+        // concurrency limit and the request budget like any request.
+        if (first.totalPages > MAX_PAGES) throw tooManyPages(target);
+        const rest = Array.from({ length: first.totalPages - 1 }, (_, i) => page(i + 2));
+        pages.push(...(await Promise.all(rest)));
+      } else if (first.projects.length > 0 && first.totalPages === null) {
+        // No page count: one page after another, until an empty one.
+        for (let n = 2; ; n++) {
+          if (n > MAX_PAGES) throw tooManyPages(target);
+          const next = await page(n);
+          if (next.projects.length === 0) break;
+          pages.push(next);
         }
+      }
+      // Pages can shift while we read them; the first sighting of an id wins.
+      const byId = new Map<string, ProjectSummary>();
+      for (const { projects } of pages) {
+        for (const project of projects) if (!byId.has(project.id)) byId.set(project.id, project);
       }
       return [...byId.values()];
     },

@@ -5,7 +5,14 @@ import type { Dispatcher } from "undici";
  * or the code of the failure that cut it short.
  */
 export type AttemptOutcome =
-  | { kind: "response"; status: number; retryAfter: string | undefined; text: string }
+  | {
+      kind: "response";
+      status: number;
+      retryAfter: string | undefined;
+      /** X-RateLimit-Limit, -Remaining and -Reset as sent (see request-budget.ts). */
+      rateLimit: { limit?: string; remaining?: string; reset?: string };
+      text: string;
+    }
   | { kind: "too-large"; status: number }
   | { kind: "failure"; reason: string };
 
@@ -61,11 +68,20 @@ async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<A
       ? await readCapped(response, request.maxBodyBytes)
       : await readStart(response, ERROR_BODY_BYTES);
     if (text === null) return { kind: "too-large", status: response.statusCode };
-    const retryAfter = response.headers["retry-after"];
+    const header = (name: string): string | undefined => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const rateLimit: { limit?: string; remaining?: string; reset?: string } = {};
+    for (const [field, name] of RATE_LIMIT_HEADERS) {
+      const value = header(name);
+      if (value !== undefined) rateLimit[field] = value;
+    }
     return {
       kind: "response",
       status: response.statusCode,
-      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      retryAfter: header("retry-after"),
+      rateLimit,
       text,
     };
   } catch (error) {
@@ -73,6 +89,12 @@ async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<A
     return { kind: "failure", reason: errorCode(error) };
   }
 }
+
+const RATE_LIMIT_HEADERS = [
+  ["limit", "x-ratelimit-limit"],
+  ["remaining", "x-ratelimit-remaining"],
+  ["reset", "x-ratelimit-reset"],
+] as const;
 
 /** The most of an error's body read: its `error` string is short, and the status decides. */
 const ERROR_BODY_BYTES = 4096;

@@ -90,5 +90,9 @@ export interface ProjectSummary {
 /** What the rest of the code needs from the insights API. The real client and test doubles implement it. */
 export interface InsightsApi {
   getInsights(projectId: string, query: InsightsQuery): Promise<ProjectInsights>;
-  listProjects(): Promise<ProjectSummary[]>;
+  /**
+   * Every project of the workspace. `including`: ids the caller needs named; a list kept
+   * across calls (cached-project-list.ts) is fetched again when one is missing from it.
+   */
+  listProjects(query?: { including?: readonly string[] }): Promise<ProjectSummary[]>;
 }

@@ -14,8 +14,15 @@ export function dueDestinationsOnly(
   ledger: ClaimingLedgerBase,
   claim: Omit<ClaimOptions, "take">,
   onTakenOver?: () => void,
+  /** The ledger is newer than the slot: look before a first attempt (`Attempt.lookFirst`). */
+  lookFirst = true,
 ): DigestLedger {
-  return claimingLedger(ledger, { ...claim, take: "due", ...(onTakenOver ? { onTakenOver } : {}) });
+  return claimingLedger(ledger, {
+    ...claim,
+    take: "due",
+    lookFirst,
+    ...(onTakenOver ? { onTakenOver } : {}),
+  });
 }
 
 /**

@@ -267,6 +267,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     async stop(graceMs) {
       stopping = true;
       timer.cancel();
+      runs.dropQueued();
       if (runs.keys().length === 0) return [];
       logger.info({ running: runs.keys(), graceMs }, "stopping: waiting for slots in flight");
       return (await runs.settleWithin(graceMs)) ? [] : runs.keys();

@@ -3,7 +3,11 @@ import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import type { ClaimOptions } from "../state/ledger.js";
 import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
-import { dueDestinationsOnly, slotSendingElsewhere } from "./due-destinations.js";
+import {
+  dueDestinationsOnly,
+  hasDueDestination,
+  slotSendingElsewhere,
+} from "./due-destinations.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
 import { slotRetryAt } from "./retry-schedule.js";
 import { settleSlot } from "./settle-slot.js";
@@ -20,8 +24,10 @@ export interface SlotRunsOptions {
   onLeftToOthers(job: ScheduledJob, due: { fire: Date; key: string }): void;
   runJob: RunJob;
   /**
-   * Runs at once at most (default no limit). Replicas sharing a ledger take only this many
-   * and leave the rest of a busy minute to each other.
+   * Runs at once at most (default no limit: `state.max_slots_in_flight` in the daemon). More
+   * wait their turn, oldest fire first, so a burst of a thousand slots holds the memory of
+   * this many; replicas sharing a ledger each take turns from their own queue, and a slot
+   * another replica ran meanwhile is passed over when its turn comes.
    */
   maxInFlight?: number;
   logger: Logger;
@@ -54,6 +60,7 @@ export interface SlotLaunch {
 }
 
 export interface SlotRuns {
+  /** Whether a slot of the job runs, or waits its turn to. */
   isRunning(jobId: string): boolean;
   /** Keys of the slots running now. */
   keys(): string[];
@@ -64,6 +71,8 @@ export interface SlotRuns {
    */
   runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T>;
   idle(): Promise<void>;
+  /** Forgets the slots waiting their turn (the daemon stops): they stay due in the ledger. */
+  dropQueued(): void;
   /** Waits up to `ms` for every run; true when they all ended. */
   settleWithin(ms: number): Promise<boolean>;
 }
@@ -74,12 +83,34 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
   const { sendTimeoutMs } = claim;
   const running = new Map<string | symbol, string>(); // job id (or a booked run) → slot key
   const inFlight = new Set<Promise<void>>();
+  const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+  // Launches waiting for a run to end, oldest fire first (ties in launch order).
+  const queued: SlotLaunch[] = [];
 
-  function launch({ job, fire, key, trigger, now, cache }: SlotLaunch): void {
-    if (running.size >= (options.maxInFlight ?? Number.POSITIVE_INFINITY)) {
-      options.onLeftToOthers(job, { fire, key });
+  function launch(run: SlotLaunch): void {
+    if (running.size < maxInFlight) {
+      start(run);
       return;
     }
+    const at = queued.findIndex((q) => q.fire.getTime() > run.fire.getTime());
+    queued.splice(at === -1 ? queued.length : at, 0, run);
+  }
+
+  /** A run ended: the oldest fire waiting takes its place, if it is still due. */
+  async function startNext(): Promise<void> {
+    while (running.size < maxInFlight) {
+      const next = queued.shift();
+      if (!next) return;
+      // It waited: another process (a replica, `run`) may have delivered it meanwhile.
+      const at = { now: clock(), sendTimeoutMs };
+      if (await hasDueDestination(ledger, next.key, at)) start({ ...next, now: at.now });
+      else if (await slotSendingElsewhere(ledger, next.key, at)) {
+        options.onLeftToOthers(next.job, next);
+      }
+    }
+  }
+
+  function start({ job, fire, key, trigger, now, cache }: SlotLaunch): void {
     const lagMs = now.getTime() - fire.getTime();
     if (trigger === "schedule") metrics?.slotStarted(labelsOf(job), lagMs);
     // The slot itself is on each line that concerns it (as "slot": the logger redacts "key").
@@ -123,10 +154,14 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
         return;
       }
       try {
+        const lookFirst = await ledgerNewerThan(job, fire);
         const outcome = await options
           .runJob(job, fire, {
-            ledger: dueDestinationsOnly(ledger, claim, () =>
-              metrics?.claimTakenOver(labelsOf(job), "delivery"),
+            ledger: dueDestinationsOnly(
+              ledger,
+              claim,
+              () => metrics?.claimTakenOver(labelsOf(job), "delivery"),
+              lookFirst,
             ),
             cache,
             logger,
@@ -150,8 +185,26 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       .finally(() => {
         running.delete(job.id);
         inFlight.delete(run);
+        if (queued.length > 0) {
+          const next = startNext().catch((error: unknown) =>
+            options.logger.error({ err: String(error) }, "could not start the next slot waiting"),
+          );
+          inFlight.add(next);
+          void next.finally(() => inFlight.delete(next));
+        }
       });
     inFlight.add(run);
+  }
+
+  /**
+   * Whether the ledger may not know of an earlier delivery of the slot of `fire`: the job's
+   * first sighting in it is later than the fire (the ledger was lost or replaced since), or the
+   * file was replaced under the daemon. Then the run looks in each destination before posting.
+   */
+  async function ledgerNewerThan(job: ScheduledJob, fire: Date): Promise<boolean> {
+    if (ledger.fileProblem() !== null) return true;
+    const ref = { team: job.team.name, kind: job.kind, job: job.name };
+    return (await ledger.jobFirstSeen(ref, clock())).getTime() > fire.getTime();
   }
 
   function runUnscheduled<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -174,10 +227,13 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
   }
 
   return {
-    isRunning: (jobId) => running.has(jobId),
+    isRunning: (jobId) => running.has(jobId) || queued.some((q) => q.job.id === jobId),
     keys: () => [...running.values()],
     launch,
     runUnscheduled,
+    dropQueued: () => {
+      queued.length = 0;
+    },
     idle: async () => {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

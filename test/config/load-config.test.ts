@@ -53,12 +53,14 @@ describe("loadConfig", () => {
       timeoutMs: 45_000,
       maxAttempts: 6,
       maxResponseBytes: 8_000_000,
+      maxRequestsPerMinute: null,
     });
     expect(config.api.key).toBeInstanceOf(Secret);
     expect(config.state).toEqual({
       path: "./data/reporter.sqlite",
       url: null,
       sendTimeoutMs: 300_000,
+      maxSlotsInFlight: 50,
     });
     expect(config.server).toEqual({ port: 9464, host: "127.0.0.1" });
     expect(config.email).toMatchObject({

@@ -32,7 +32,7 @@ export function createSlackAlertDestination(
     signal: AbortSignal | undefined,
   ): Promise<T> {
     try {
-      return await paced(method, run, signal);
+      return await paced(method, run, signal, channel);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, calls.token);
     }

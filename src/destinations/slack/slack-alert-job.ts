@@ -127,6 +127,7 @@ export function slackAlertJob(
               deps.since,
               progress.signal,
               thread ?? undefined,
+              deps.reads,
             );
             // The fire's charts the interrupted attempt did not get to upload.
             if (found && thread === null) await uploadCharts(found.ts, progress, true);

@@ -3,6 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, type RetryOptions, WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Secret } from "../../secret.js";
 import { type SlackLogger, slackLibraryLogger } from "./slack-library-logger.js";
+import { createSlackPacer } from "./slack-pacer.js";
 
 export type { SlackLogger };
 
@@ -46,7 +47,13 @@ export interface SlackClients {
    * in the time budget; a longer Retry-After fails at once instead of holding the digest.
    * With `signal`, no call starts once it is aborted, and the request in flight is aborted.
    */
-  paced<T>(method: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  paced<T>(
+    method: string,
+    run: () => Promise<T>,
+    signal?: AbortSignal,
+    /** The channel of a chat.postMessage, whose limit is per channel. */
+    channel?: string,
+  ): Promise<T>;
   /**
    * True the first time `notice` is asked about over these clients, false after: a warning
    * about the app itself (a scope it lacks) is given once per app and process, however many
@@ -65,19 +72,24 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
   // every delivery at once, each with its own deadline).
   const signals = new AsyncLocalStorage<AbortSignal>();
   const noticed = new Set<string>();
+  // Every caller of a method takes its turns from one pacer, and a 429 holds them all.
+  const pacer = createSlackPacer({ now, sleep });
   return {
     calls: createSlackClient(options, signals),
     writes: createSlackClient({ ...options, retries: 0 }, signals),
-    async paced(method, run, signal) {
+    async paced(method, run, signal, channel) {
       const started = now();
       for (let retry = 0; ; retry++) {
         signal?.throwIfAborted();
+        await pacer.turn(method, channel, signal);
         try {
           return await (signal ? signals.run(signal, run) : run());
         } catch (error) {
           const waitSeconds = rateLimitedFor(error);
           const spentMs = now() - started;
-          if (waitSeconds === null || retry >= retries) throw error;
+          if (waitSeconds === null) throw error;
+          pacer.hold(method, channel, waitSeconds * 1000);
+          if (retry >= retries) throw error;
           if (spentMs + waitSeconds * 1000 > maxRetryTimeMs) throw error;
           options.logger?.warn(
             { method, retryAfterSeconds: waitSeconds },

@@ -31,6 +31,8 @@ export interface SlackDestination {
     since: Date,
     signal?: AbortSignal,
     thread?: string,
+    /** Shared by the run's slots: the channel's history is read once, for all of them. */
+    reads?: Map<string, unknown>,
   ): Promise<SlackPosted | null>;
 }
 

@@ -36,7 +36,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
     signal?: AbortSignal,
   ): Promise<T> {
     try {
-      return await paced(method, run, signal);
+      return await paced(method, run, signal, channel);
     } catch (error) {
       throw toSlackDeliveryError(error, { method, channel }, client.token);
     }
@@ -146,6 +146,7 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       since: Date,
       signal?: AbortSignal,
       thread?: string,
+      reads?: Map<string, unknown>,
     ): Promise<SlackPosted | null> {
       const id = await resolve(channel);
       // A reply is in its thread; when Slack no longer has the thread, a reply to it went out
@@ -164,22 +165,66 @@ export function createSlackDestination(options: SlackDestinationOptions): SlackD
       }
       // Every top-level message since the slot could first have been posted, page by page, so a
       // busy channel cannot push the digest out of sight.
-      const oldest = ((since.getTime() - CLOCK_SKEW_MS) / 1000).toFixed(6);
-      const pages = readPages("conversations.history", channel, signal, (cursor) =>
-        client.conversations.history({
-          channel: id,
-          oldest,
-          limit: historyPageSize,
-          include_all_metadata: true,
-          ...(cursor ? { cursor } : {}),
-        }),
-      );
-      for await (const m of pages) {
-        if (m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
+      const oldestMs = since.getTime() - CLOCK_SKEW_MS;
+      if (!reads) {
+        for await (const m of historySince(channel, id, oldestMs, signal)) {
+          if (m.ts && isPostOf(m, key)) return { channel: id, ts: m.ts };
+        }
+        return null;
       }
-      return null;
+      // Shared by the run's slots: one read of the channel serves every slot that looks in it
+      // (a lost ledger's first tick looks for hundreds), unless one needs to look further back.
+      // Each slot's earlier attempt ended before the run began, so a read begun in it sees it.
+      const name = `slack history ${id}`;
+      let shared = reads.get(name) as SharedHistory | undefined;
+      if (!shared || shared.oldestMs > oldestMs) {
+        shared = { oldestMs, posts: postsByKey(channel, id, oldestMs, signal) };
+        reads.set(name, shared);
+        const started = shared;
+        shared.posts.catch(() => {
+          if (reads.get(name) === started) reads.delete(name);
+        });
+      }
+      const found = (await shared.posts).get(key);
+      return found !== undefined && Number(found) * 1000 >= oldestMs
+        ? { channel: id, ts: found }
+        : null;
     },
   };
+
+  /** The channel's top-level messages since `oldestMs`, page by page (conversations.history). */
+  function historySince(
+    channel: string,
+    id: string,
+    oldestMs: number,
+    signal: AbortSignal | undefined,
+  ) {
+    const oldest = (oldestMs / 1000).toFixed(6);
+    return readPages("conversations.history", channel, signal, (cursor) =>
+      client.conversations.history({
+        channel: id,
+        oldest,
+        limit: historyPageSize,
+        include_all_metadata: true,
+        ...(cursor ? { cursor } : {}),
+      }),
+    );
+  }
+
+  /** Each post of ours in the channel since `oldestMs` by its key (the first seen, the newest). */
+  async function postsByKey(
+    channel: string,
+    id: string,
+    oldestMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ReadonlyMap<string, string>> {
+    const posts = new Map<string, string>();
+    for await (const m of historySince(channel, id, oldestMs, signal)) {
+      const key = keyOfPost(m);
+      if (m.ts && key !== null && !posts.has(key)) posts.set(key, m.ts);
+    }
+    return posts;
+  }
 
   /** The digest's own message; its ts is what the thread and the ledger hang on. */
   async function postMain(
@@ -252,6 +297,21 @@ function partMetadata(key: string, part: string) {
 
 // Slack's clock and ours may disagree a little; look a bit further back than the fire.
 const CLOCK_SKEW_MS = 10 * 60_000;
+
+/** A channel's posts by key, read once and shared by the run's slots (see findPosted). */
+interface SharedHistory {
+  oldestMs: number;
+  posts: Promise<ReadonlyMap<string, string>>;
+}
+
+/** The key of a message that is a post of ours itself (a digest, an alert), else null. */
+function keyOfPost(m: {
+  metadata?: { event_type?: string; event_payload?: object };
+}): string | null {
+  if (m.metadata?.event_type === PART_EVENT) return null;
+  const payload = m.metadata?.event_payload as { key?: unknown } | undefined;
+  return typeof payload?.key === "string" ? payload.key : null;
+}
 
 /** Whether `m` is the message of `key` itself (a digest, an alert), not one of its parts. */
 function isPostOf(

@@ -21,7 +21,7 @@ export function slackDigestJob(
   key: string,
   message: SlackDigestMessage,
   slack: SlackDestination,
-  deps: Pick<DigestJobDeps, "since">,
+  deps: Pick<DigestJobDeps, "since" | "reads">,
 ): DeliveryJob {
   const { channel, post, file, charts = [] } = message;
   return {
@@ -32,7 +32,8 @@ export function slackDigestJob(
     recover: async (progress) => {
       const ts =
         progress.done.get("post") ??
-        (await slack.findPosted(channel, key, deps.since, progress.signal))?.ts ??
+        (await slack.findPosted(channel, key, deps.since, progress.signal, undefined, deps.reads))
+          ?.ts ??
         null;
       if (ts === null) return null;
       await progress.record("post", ts);

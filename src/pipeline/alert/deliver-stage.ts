@@ -30,6 +30,7 @@ export async function deliverNotification(
     alertDeliveryJobs(key, sendable, {
       ...deps,
       since: postedSince(job, window),
+      reads: deps.cache.reads,
       threadTs: threadTsOf(deps),
       moveThread: moveThreadOf(deps.dryRun ? null : deps.ledger),
       targets: job.alert,

@@ -97,6 +97,7 @@ function deliveryDeps(job: DigestJob, report: Report, deps: DigestDeps) {
     logger: deps.logger,
     fitEmail: ((message, cap) => fitEmailToSize(message, { ...cap, hint })) satisfies FitEmail,
     since: startOfLocalDay(addDays(report.periods.current.end, 1), job.team.timezone),
+    reads: deps.cache.reads,
     targets: job.digest,
   };
 }

@@ -173,6 +173,13 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
   `,
+  // 8: the insights API's requests per second, shared by replicas (postgres-request-window.ts).
+  `
+  CREATE TABLE api_request_window (
+    second bigint PRIMARY KEY,
+    used integer NOT NULL
+  );
+  `,
 ];
 
 /** The tables of the ledger's schema, all of which a ledger that can be written has. */
@@ -190,6 +197,7 @@ export const LEDGER_TABLES = [
   "acknowledgements",
   "day_fetch_claims",
   "incidents",
+  "api_request_window",
 ] as const;
 
 /** The schema version this code writes. */

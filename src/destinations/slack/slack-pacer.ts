@@ -1,0 +1,112 @@
+import { setTimeout as delay } from "node:timers/promises";
+
+// Slack's rate limits as its docs publish them: per method, by tier (Tier 2 some 20 a minute,
+// Tier 3 some 50, Tier 4 some 100, bursts allowed), and chat.postMessage about one a second
+// per channel with short bursts. Each limit is a bucket of turns that fills at its rate; a
+// 429's Retry-After empties the method's bucket until then, for every caller of it.
+
+/** Turns a minute by method; any other method is taken as Tier 3. */
+const PER_MINUTE: Readonly<Record<string, number>> = {
+  "conversations.list": 20, // Tier 2
+  "conversations.history": 50, // Tier 3
+  "conversations.replies": 50, // Tier 3
+  "chat.update": 50, // Tier 3
+  "files.uploadV2": 20, // two Tier 4 calls and a Tier 2 file listing, as the library makes them
+  "files.getUploadURLExternal": 100, // Tier 4
+  "files.completeUploadExternal": 100, // Tier 4
+};
+const DEFAULT_PER_MINUTE = 50;
+/** chat.postMessage in one channel: one a second, after a burst of this many. */
+const POST_BURST = 10;
+
+export interface SlackPacer {
+  /** Waits for a turn of `method` (in `channel`, for chat.postMessage). */
+  turn(method: string, channel?: string, signal?: AbortSignal): Promise<void>;
+  /** Slack refused a call of `method` for `retryAfterMs`: every caller of it waits as long. */
+  hold(method: string, channel: string | undefined, retryAfterMs: number): void;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+  heldUntil: number;
+}
+
+/** One pacer per Slack app (token): every destination of the process shares it. */
+export function createSlackPacer(
+  options: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
+): SlackPacer {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const buckets = new Map<string, Bucket>();
+  // Turns are handed out in order: a caller waits behind the ones that asked before it.
+  const queues = new Map<string, Promise<void>>();
+
+  const limitOf = (method: string, channel: string | undefined) =>
+    method === "chat.postMessage" && channel !== undefined
+      ? { key: `${method} ${channel}`, perMinute: 60, burst: POST_BURST }
+      : {
+          key: method,
+          perMinute: PER_MINUTE[method] ?? DEFAULT_PER_MINUTE,
+          burst: PER_MINUTE[method] ?? DEFAULT_PER_MINUTE,
+        };
+
+  function bucketOf(key: string, burst: number): Bucket {
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: burst, at: now(), heldUntil: 0 };
+      buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  async function take(
+    method: string,
+    channel: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const { key, perMinute, burst } = limitOf(method, channel);
+    const bucket = bucketOf(key, burst);
+    const perTokenMs = 60_000 / perMinute;
+    for (;;) {
+      signal?.throwIfAborted();
+      const at = Math.max(now(), bucket.at);
+      bucket.tokens = Math.min(burst, bucket.tokens + (at - bucket.at) / perTokenMs);
+      bucket.at = at;
+      const wait =
+        bucket.heldUntil > at
+          ? bucket.heldUntil - at
+          : bucket.tokens >= 1
+            ? 0
+            : Math.ceil((1 - bucket.tokens) * perTokenMs);
+      if (wait === 0) {
+        bucket.tokens -= 1;
+        return;
+      }
+      await sleep(wait);
+      // A wait slept is served, whatever the clock says (a test's clock may stand still).
+      bucket.tokens = Math.min(burst, bucket.tokens + wait / perTokenMs);
+      bucket.at = Math.max(bucket.at, at + wait);
+      if (bucket.heldUntil <= bucket.at) bucket.heldUntil = 0;
+    }
+  }
+
+  return {
+    turn(method, channel, signal) {
+      const { key } = limitOf(method, channel);
+      const before = queues.get(key) ?? Promise.resolve();
+      const mine = before.then(() => take(method, channel, signal));
+      const settled = mine.catch(() => {});
+      queues.set(key, settled);
+      void settled.then(() => {
+        if (queues.get(key) === settled) queues.delete(key);
+      });
+      return mine;
+    },
+    hold(method, channel, retryAfterMs) {
+      const { key, burst } = limitOf(method, channel);
+      const bucket = bucketOf(key, burst);
+      bucket.heldUntil = Math.max(bucket.heldUntil, now() + retryAfterMs);
+    },
+  };
+}
