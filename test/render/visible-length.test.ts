@@ -2,7 +2,7 @@ import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { visibleLength } from "../../src/render/terminal/terminal-style.js";
 
-// visibleLength counts Latin text, dashes and arrows itself and asks string-width for the rest:
+// visibleLength counts Latin and Greek text, dashes, arrows, math signs and bars itself and asks string-width for the rest:
 // both ways must give string-width's answer.
 
 describe("visibleLength", () => {
@@ -10,8 +10,11 @@ describe("visibleLength", () => {
     const ranges: Array<[number, number]> = [
       [0x20, 0x7e],
       [0xa0, 0x2ff],
+      [0x370, 0x3ff],
       [0x2010, 0x2027],
-      [0x2190, 0x21ff],
+      [0x2190, 0x22ff],
+      [0x2500, 0x259f],
+      [0x2713, 0x2713],
     ];
     for (const [from, to] of ranges) {
       for (let code = from; code <= to; code++) {
