@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../config/types.js";
+import { DESTINATION_KINDS } from "../destinations/config-registry.js";
 import type { DestinationModule, DestinationShape } from "../destinations/destination-module.js";
-import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
+import type { DESTINATIONS } from "../destinations/registry.js";
 import { checkConfigCommand } from "./check-config.js";
 import { loadCommandConfig, terminalWidth } from "./command-context.js";
 
@@ -10,7 +11,7 @@ export interface CheckConfigCliOptions {
 }
 
 /** Each configured destination its module can check on its own, once per destination. */
-function urlProbes(config: ResolvedConfig) {
+function urlProbes(config: ResolvedConfig, destinations: typeof DESTINATIONS) {
   const probes = new Map<
     string,
     { destination: string; usedBy: string; probe(): Promise<{ ok: boolean; message: string }> }
@@ -18,7 +19,7 @@ function urlProbes(config: ResolvedConfig) {
   for (const team of config.teams) {
     for (const item of [...team.digests, ...team.alerts]) {
       for (const kind of DESTINATION_KINDS) {
-        const module = DESTINATIONS[kind] as DestinationModule<string, DestinationShape>;
+        const module = destinations[kind] as DestinationModule<string, DestinationShape>;
         const target = item[kind];
         if (!target || !module.probe) continue;
         const destination = module.id(target);
@@ -51,6 +52,7 @@ export async function checkConfigCli(
 
   // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.
   const { createApiClient } = await import("../create-deps.js");
+  const { DESTINATIONS } = await import("../destinations/registry.js");
   const { createSlackClient } = await import("../destinations/slack/slack-client.js");
   const { toSlackDeliveryError } = await import("../destinations/slack/slack-errors.js");
   const api = createApiClient(config);
@@ -72,7 +74,11 @@ export async function checkConfigCli(
         config,
         now: now(),
         width,
-        online: { api, ...(slackAuthTest ? { slackAuthTest } : {}), probes: urlProbes(config) },
+        online: {
+          api,
+          ...(slackAuthTest ? { slackAuthTest } : {}),
+          probes: urlProbes(config, DESTINATIONS),
+        },
       },
       out,
     );

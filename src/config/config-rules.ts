@@ -1,4 +1,4 @@
-import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
+import { DESTINATION_CONFIGS, DESTINATION_KINDS } from "../destinations/config-registry.js";
 import { BaseUrlError, type ConfigIssue } from "../errors.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
 import { asRecord, asRecords, asText, type Loose } from "./loose-access.js";
@@ -109,7 +109,7 @@ function checkCredentials(
   }
   const issues: ConfigIssue[] = [];
   const missing = DESTINATION_KINDS.flatMap((kind) => {
-    const credential = DESTINATIONS[kind].credential;
+    const credential = DESTINATION_CONFIGS[kind].credential;
     // A kind whose destinations each carry their own URL has nothing shared to check.
     if (credential === null) return [];
     const { key, variable } = credential;

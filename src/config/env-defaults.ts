@@ -1,4 +1,4 @@
-import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
+import { DESTINATION_CONFIGS, DESTINATION_KINDS } from "../destinations/config-registry.js";
 import { isRecord } from "./loose-access.js";
 
 /**
@@ -6,7 +6,7 @@ import { isRecord } from "./loose-access.js";
  * (docs/configuration.md, "The config file"), as each destination module declares them.
  */
 const DEFAULTS = DESTINATION_KINDS.flatMap((section) =>
-  Object.entries(DESTINATIONS[section].envDefaults).map(([key, variable]) => ({
+  Object.entries(DESTINATION_CONFIGS[section].envDefaults).map(([key, variable]) => ({
     section,
     key,
     variable,

@@ -1,4 +1,4 @@
-import { DESTINATION_KINDS, DESTINATIONS } from "../destinations/registry.js";
+import { DESTINATION_CONFIGS, DESTINATION_KINDS } from "../destinations/config-registry.js";
 import { checkBaseUrl } from "../insights/check-base-url.js";
 import { defaultChartDays } from "../periods/chart-window.js";
 import { parseRetention } from "../periods/retention.js";
@@ -180,7 +180,7 @@ function thresholdValue(raw: number | string): number {
 /** Each destination kind's shared settings, resolved by its module. */
 function resolveDestinationGlobals(input: Omit<ConfigInput, "api">): DestinationGlobals {
   const resolve = <K extends keyof DestinationGlobals>(kind: K) =>
-    [kind, DESTINATIONS[kind].resolve.global(input[kind] as never)] as const;
+    [kind, DESTINATION_CONFIGS[kind].resolve.global(input[kind] as never)] as const;
   return Object.fromEntries(DESTINATION_KINDS.map(resolve)) as DestinationGlobals;
 }
 
@@ -197,7 +197,7 @@ function resolveDestinations(
   return Object.fromEntries(
     DESTINATION_KINDS.map((kind) => {
       const target = item[kind];
-      const resolve = DESTINATIONS[kind].resolve[part] as (input: unknown) => unknown;
+      const resolve = DESTINATION_CONFIGS[kind].resolve[part] as (input: unknown) => unknown;
       return [kind, target === undefined ? null : resolve(target)];
     }),
   );

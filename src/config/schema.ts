@@ -1,11 +1,7 @@
 import { z } from "zod";
 import { ALERT_METRICS, type AlertMetric, describeAlertMetrics } from "../alerts/alert-metrics.js";
-import {
-  DESTINATION_KINDS,
-  DESTINATIONS,
-  type DestinationKind,
-  type DestinationShapes,
-} from "../destinations/registry.js";
+import { DESTINATION_CONFIGS, DESTINATION_KINDS } from "../destinations/config-registry.js";
+import type { DestinationKind, DestinationShapes } from "../destinations/registry.js";
 import { COMPARE_TO, PERIOD_KINDS, type PeriodKind } from "../periods/types.js";
 import { headerSecret, secretText } from "../secret-text.js";
 import { parseDuration } from "./parse-duration.js";
@@ -94,7 +90,7 @@ function destinationFields<P extends "digest" | "alert">(
   part: P,
 ): { [K in DestinationKind]: z.ZodOptional<DestinationShapes[K]["schema"][P]> } {
   return Object.fromEntries(
-    DESTINATION_KINDS.map((kind) => [kind, DESTINATIONS[kind].schema[part].optional()]),
+    DESTINATION_KINDS.map((kind) => [kind, DESTINATION_CONFIGS[kind].schema[part].optional()]),
   ) as { [K in DestinationKind]: z.ZodOptional<DestinationShapes[K]["schema"][P]> };
 }
 
@@ -103,7 +99,7 @@ function destinationGlobals(): {
   [K in DestinationKind]: DestinationShapes[K]["schema"]["global"];
 } {
   return Object.fromEntries(
-    DESTINATION_KINDS.map((kind) => [kind, DESTINATIONS[kind].schema.global]),
+    DESTINATION_KINDS.map((kind) => [kind, DESTINATION_CONFIGS[kind].schema.global]),
   ) as { [K in DestinationKind]: DestinationShapes[K]["schema"]["global"] };
 }
 

@@ -1,5 +1,5 @@
 import { ALERT_METRIC_TABLE, ALERT_METRICS, type AlertMetric } from "../alerts/alert-metrics.js";
-import { DESTINATION_KINDS } from "../destinations/registry.js";
+import { DESTINATION_KINDS } from "../destinations/config-registry.js";
 import type { ConfigIssue } from "../errors.js";
 import { describeCronError } from "../schedule/cron-expression.js";
 import { describeZoneProblem } from "./describe-zone-problem.js";

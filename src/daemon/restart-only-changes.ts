@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/types.js";
-import { DESTINATION_KINDS } from "../destinations/registry.js";
+import { DESTINATION_KINDS } from "../destinations/config-registry.js";
 import { Secret } from "../secret.js";
 
 /**

@@ -163,3 +163,13 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
     client: T["clients"]["alert"],
   ): DeliveryJob;
 }
+
+/**
+ * What the config needs of a kind: its fragment, how it resolves, its environment defaults and
+ * credential. Each kind's `<kind>-config.ts` exports one, free of renderers and senders, so a
+ * command loads a config without them (config-registry.ts); its module spreads it.
+ */
+export type DestinationConfigPart<K extends string, T extends DestinationShape> = Pick<
+  DestinationModule<K, T>,
+  "kind" | "schema" | "resolve" | "envDefaults" | "credential"
+>;

@@ -1,3 +1,4 @@
+import { DESTINATION_KINDS } from "./config-registry.js";
 import type { DestinationModule } from "./destination-module.js";
 import { EMAIL, type EmailShape } from "./email/email-module.js";
 import { MSTEAMS, type MsteamsShape } from "./msteams/msteams-module.js";
@@ -51,8 +52,7 @@ export type DigestMessages = {
 export const DESTINATIONS: { [K in DestinationKind]: DestinationModule<K, DestinationShapes[K]> } =
   { slack: SLACK, email: EMAIL, msteams: MSTEAMS, webhook: WEBHOOK, pagerduty: PAGERDUTY };
 
-/** The kinds, in the order their deliveries go out. */
-export const DESTINATION_KINDS = Object.keys(DESTINATIONS) as DestinationKind[];
+export { DESTINATION_KINDS } from "./config-registry.js";
 
 /** No client for any kind: a run that sends nothing (`preview`). */
 export function noClients(): { [K in DestinationKind]: null } {

@@ -2,6 +2,7 @@ import { type DescribeFailure, type PostRequest, probeUrl } from "../deliver/htt
 import type { OutboxFiles } from "../deliver/outbox.js";
 import type {
   AlertRenderInput,
+  DestinationConfigPart,
   DestinationModule,
   DestinationShape,
   DigestRenderInput,
@@ -43,9 +44,8 @@ type AnyUrlShape = UrlDestinationShape<
 
 /** What one URL kind is made of: the rest of its module follows from these. */
 export interface UrlDestinationParts<K extends string, T extends AnyUrlShape> {
-  kind: K;
-  schema: T["schema"];
-  resolve: DestinationModule<K, T>["resolve"];
+  /** Its config part (`<kind>-config.ts`): no environment defaults, no shared credential. */
+  config: DestinationConfigPart<K, T>;
   /** The setting that holds a destination's URL, as an operator reads it: `webhook.url`. */
   urlField: string;
   /** The sender over HTTP, each attempt bounded by `timeoutMs`. */
@@ -84,11 +84,7 @@ export function urlDestination<K extends string, T extends AnyUrlShape>(
     },
   });
   return {
-    kind: parts.kind,
-    schema: parts.schema,
-    resolve: parts.resolve,
-    envDefaults: {},
-    credential: null,
+    ...parts.config,
     id: ({ destination }) => destination,
     clients: (global) => {
       const sender = parts.sender({ timeoutMs: global.timeoutMs });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
+import type { DestinationConfigPart } from "../destination-module.js";
+import type { EmailShape } from "./email-module.js";
 
 // Email's part of the config: the SMTP settings every email destination shares (`email:`),
 // and what a digest's or an alert's `email:` says. config/schema.ts composes these fragments;
@@ -71,4 +73,13 @@ export const resolveEmail = {
     attachXlsx: input.attach_xlsx,
   }),
   alert: (input: z.output<typeof alert>): EmailAlertTarget => ({ to: input.to }),
+};
+
+/** What the config needs of email (see DestinationConfigPart). */
+export const EMAIL_CONFIG: DestinationConfigPart<"email", EmailShape> = {
+  kind: "email",
+  schema: emailSchema,
+  resolve: resolveEmail,
+  envDefaults: { smtp_url: "SMTP_URL" },
+  credential: { key: "smtp_url", variable: "SMTP_URL" },
 };

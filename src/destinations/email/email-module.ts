@@ -2,11 +2,11 @@ import type { EmailMessage } from "../../messages.js";
 import type { DestinationModule } from "../destination-module.js";
 import type { EmailDestination } from "./email-clients.js";
 import {
+  EMAIL_CONFIG,
   type EmailAlertTarget,
   type EmailDigestTarget,
   type EmailGlobal,
-  emailSchema,
-  resolveEmail,
+  type emailSchema,
 } from "./email-config.js";
 import { emailDestinationId } from "./email-id.js";
 import { type EmailAlertMessage, emailAlertJob, emailDigestJob } from "./email-jobs.js";
@@ -31,11 +31,7 @@ export interface EmailShape {
 
 /** Email over SMTP: one mail per digest or alert, its Message-ID taken from the slot's key. */
 export const EMAIL: DestinationModule<"email", EmailShape> = {
-  kind: "email",
-  schema: emailSchema,
-  resolve: resolveEmail,
-  envDefaults: { smtp_url: "SMTP_URL" },
-  credential: { key: "smtp_url", variable: "SMTP_URL" },
+  ...EMAIL_CONFIG,
   id: ({ to }) => emailDestinationId(to),
   clients: smtpOnFirstUse,
   outbox: (files, global) => {

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretUrl } from "../../secret-text.js";
+import type { DestinationConfigPart } from "../destination-module.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
+import type { MsteamsShape } from "./msteams-module.js";
 
 // Microsoft Teams' part of the config: each digest or alert names the URL of a Teams workflow
 // ("Post to a channel when a webhook request is received"), which carries its own token (the
@@ -46,4 +48,13 @@ export const resolveMsteams = {
   global: (input: z.output<typeof global>): MsteamsGlobal => ({ timeoutMs: input.timeout_ms }),
   digest: (input: z.output<typeof digest>): MsteamsTarget => target(input),
   alert: (input: z.output<typeof alert>): MsteamsTarget => target(input),
+};
+
+/** What the config needs of Teams (see DestinationConfigPart): each destination has its own URL. */
+export const MSTEAMS_CONFIG: DestinationConfigPart<"msteams", MsteamsShape> = {
+  kind: "msteams",
+  schema: msteamsSchema,
+  resolve: resolveMsteams,
+  envDefaults: {},
+  credential: null,
 };

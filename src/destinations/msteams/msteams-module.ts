@@ -3,10 +3,10 @@ import { type UrlDestinationShape, urlDestination } from "../url-destination.js"
 import { renderTeamsAlert } from "./messages/teams-alert.js";
 import { renderTeamsDigest } from "./messages/teams-digest.js";
 import {
+  MSTEAMS_CONFIG,
   type MsteamsGlobal,
   type MsteamsTarget,
-  msteamsSchema,
-  resolveMsteams,
+  type msteamsSchema,
 } from "./msteams-config.js";
 import { msteamsOutbox } from "./msteams-outbox.js";
 import { createTeamsSender, describeTeamsFailure, type TeamsSender } from "./teams-sender.js";
@@ -25,9 +25,7 @@ export type MsteamsShape = UrlDestinationShape<
  * evaluation. A workflow cannot be searched, so there is no `recover` (ADR 0005).
  */
 export const MSTEAMS = urlDestination<"msteams", MsteamsShape>({
-  kind: "msteams",
-  schema: msteamsSchema,
-  resolve: resolveMsteams,
+  config: MSTEAMS_CONFIG,
   urlField: "msteams.webhook_url",
   sender: createTeamsSender,
   outbox: msteamsOutbox,

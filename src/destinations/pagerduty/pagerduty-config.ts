@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
+import type { DestinationConfigPart } from "../destination-module.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
+import type { PagerdutyShape } from "./pagerduty-module.js";
 
 // PagerDuty's part of the config: an alert names the routing key of an Events API v2
 // integration (a secret: whoever has it can open incidents), and the section at the top holds
@@ -83,4 +85,14 @@ export const resolvePagerduty = {
     const routingKey = new Secret(input.routing_key);
     return { routingKey, destination: pagerdutyDestinationId(routingKey) };
   },
+};
+
+/** What the config needs of PagerDuty (see DestinationConfigPart). */
+export const PAGERDUTY_CONFIG: DestinationConfigPart<"pagerduty", PagerdutyShape> = {
+  kind: "pagerduty",
+  schema: pagerdutySchema,
+  resolve: resolvePagerduty,
+  envDefaults: { events_url: "PAGERDUTY_EVENTS_URL" },
+  // Each alert carries its own routing key: nothing shared to ask for.
+  credential: null,
 };

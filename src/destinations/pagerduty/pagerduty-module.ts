@@ -4,10 +4,10 @@ import type { DestinationModule } from "../destination-module.js";
 import { targetOf } from "../url-target.js";
 import { pagerdutyAcknowledge, pagerdutyEvents } from "./messages/pagerduty-events.js";
 import {
+  PAGERDUTY_CONFIG,
   type PagerdutyGlobal,
   type PagerdutyTarget,
-  pagerdutySchema,
-  resolvePagerduty,
+  type pagerdutySchema,
 } from "./pagerduty-config.js";
 import { pagerdutyOutbox } from "./pagerduty-outbox.js";
 import { createPagerdutySender, type PagerdutySender } from "./pagerduty-sender.js";
@@ -36,12 +36,7 @@ const FIELD = "alert's pagerduty.routing_key";
  * same dedup key, which PagerDuty folds into the alert it has (ADR 0005, ADR 0010).
  */
 export const PAGERDUTY: DestinationModule<"pagerduty", PagerdutyShape> = {
-  kind: "pagerduty",
-  schema: pagerdutySchema,
-  resolve: resolvePagerduty,
-  envDefaults: { events_url: "PAGERDUTY_EVENTS_URL" },
-  // Each alert carries its own routing key: nothing shared to ask for.
-  credential: null,
+  ...PAGERDUTY_CONFIG,
   id: ({ destination }) => destination,
   clients: (global) => {
     const sender = createPagerdutySender(global);

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { headerSecret } from "../../secret-text.js";
+import type { DestinationConfigPart } from "../destination-module.js";
+import type { SlackShape } from "./slack-module.js";
 
 // Slack's part of the config: the credentials every Slack destination shares (`slack:`), and
 // what a digest's or an alert's `slack:` says. config/schema.ts composes these fragments; the
@@ -94,4 +96,17 @@ export const resolveSlack = {
     channel: input.channel,
     mention: input.mention,
   }),
+};
+
+/** What the config needs of Slack (see DestinationConfigPart). */
+export const SLACK_CONFIG: DestinationConfigPart<"slack", SlackShape> = {
+  kind: "slack",
+  schema: slackSchema,
+  resolve: resolveSlack,
+  envDefaults: {
+    token: "SLACK_BOT_TOKEN",
+    api_url: "SLACK_API_URL",
+    app_token: "SLACK_APP_TOKEN",
+  },
+  credential: { key: "token", variable: "SLACK_BOT_TOKEN" },
 };

@@ -4,11 +4,11 @@ import { renderSlackDigest } from "./messages/slack-digest.js";
 import { type SlackAlertMessage, slackAlertJob } from "./slack-alert-job.js";
 import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
 import {
-  resolveSlack,
+  SLACK_CONFIG,
   type SlackAlertTarget,
   type SlackDigestTarget,
   type SlackGlobal,
-  slackSchema,
+  type slackSchema,
 } from "./slack-config.js";
 import { type SlackDigestMessage, slackDigestJob } from "./slack-digest-job.js";
 import { slackDestinationId } from "./slack-id.js";
@@ -29,15 +29,7 @@ export interface SlackShape {
 
 /** Slack: a digest is a post with its thread and workbook; an alert a post, replies and edits. */
 export const SLACK: DestinationModule<"slack", SlackShape> = {
-  kind: "slack",
-  schema: slackSchema,
-  resolve: resolveSlack,
-  envDefaults: {
-    token: "SLACK_BOT_TOKEN",
-    api_url: "SLACK_API_URL",
-    app_token: "SLACK_APP_TOKEN",
-  },
-  credential: { key: "token", variable: "SLACK_BOT_TOKEN" },
+  ...SLACK_CONFIG,
   id: ({ channel }) => slackDestinationId(channel),
   clients: slackOnFirstUse,
   outbox: (files) => slackOutbox(files),

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText, secretUrl } from "../../secret-text.js";
+import type { DestinationConfigPart } from "../destination-module.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
+import type { WebhookShape } from "./webhook-module.js";
 
 // The signed webhook's part of the config: each digest or alert names a URL and the secret its
 // requests are signed with (docs/configuration.md, "Signed webhook"). Both are secrets: a URL
@@ -85,4 +87,13 @@ export const resolveWebhook = {
   global: (input: z.output<typeof global>): WebhookGlobal => ({ timeoutMs: input.timeout_ms }),
   digest: (input: z.output<typeof digest>): WebhookTarget => target(input),
   alert: (input: z.output<typeof alert>): WebhookTarget => target(input),
+};
+
+/** What the config needs of webhooks (see DestinationConfigPart): each destination has its own URL. */
+export const WEBHOOK_CONFIG: DestinationConfigPart<"webhook", WebhookShape> = {
+  kind: "webhook",
+  schema: webhookSchema,
+  resolve: resolveWebhook,
+  envDefaults: {},
+  credential: null,
 };

@@ -3,10 +3,10 @@ import { type UrlDestinationShape, urlDestination } from "../url-destination.js"
 import { webhookAlertBody } from "./messages/webhook-alert.js";
 import { webhookDigestBody } from "./messages/webhook-digest.js";
 import {
-  resolveWebhook,
+  WEBHOOK_CONFIG,
   type WebhookGlobal,
   type WebhookTarget,
-  webhookSchema,
+  type webhookSchema,
 } from "./webhook-config.js";
 import { webhookOutbox } from "./webhook-outbox.js";
 import {
@@ -30,9 +30,7 @@ export type WebhookShape = UrlDestinationShape<
  * `recover`: a crash between send and record resends once, with the same key (ADR 0005).
  */
 export const WEBHOOK = urlDestination<"webhook", WebhookShape>({
-  kind: "webhook",
-  schema: webhookSchema,
-  resolve: resolveWebhook,
+  config: WEBHOOK_CONFIG,
   urlField: "webhook.url",
   sender: createWebhookSender,
   outbox: webhookOutbox,

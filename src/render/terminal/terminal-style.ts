@@ -1,4 +1,5 @@
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
+import type stringWidthOf from "string-width";
 
 // Small text tools for the terminal preview: ANSI styling that is a no-op without colour,
 // padding by the columns a terminal gives the text (a CJK character or an emoji takes two).
@@ -20,8 +21,20 @@ export function paint(text: string, tone: Tone, color: boolean): string {
   return color && codes !== null && text !== "" ? `${codes[0]}${text}${codes[1]}` : text;
 }
 
+// Latin and Greek text, dashes, arrows, math signs, bars and ✓ take one column a character, as string-width counts them:
+// such text (most of every line) is counted without loading string-width, whose tables cost
+// every command ~20 ms at start. Anything else (CJK, emoji, ANSI codes, combining marks, the
+// soft hyphen) is measured by it, loaded on first need (synchronously: require of an ES module).
+const ONE_COLUMN_EACH =
+  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u03ff\u2010-\u2027\u2190-\u22ff\u2500-\u259f\u2713]*$/;
+let stringWidth: typeof stringWidthOf | undefined;
+
 /** Columns a terminal shows `text` in: wide characters and emoji count two, ANSI codes none. */
 export function visibleLength(text: string): number {
+  if (ONE_COLUMN_EACH.test(text)) return text.length;
+  stringWidth ??= (
+    createRequire(import.meta.url)("string-width") as { default: typeof stringWidthOf }
+  ).default;
   return stringWidth(text);
 }
 
