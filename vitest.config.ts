@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects, split by folder so a new test file lands in the right one by where it lives:
+// Two projects, split by folder or by the suffix `.e2e.test.ts`, never by a name's words:
 // `e2e` runs the built CLI and daemon (dist/, built once by its global setup) and the tests that
 // need PostgreSQL; `unit` is everything else, in-process, and starts at once without a build.
 // `npx vitest run --project unit` is the quick loop; `npm test` runs both.
@@ -10,11 +10,9 @@ const E2E = [
   "test/daemon/**/*.test.ts",
   "test/faults/**/*.test.ts",
   "test/postgres/**/*.test.ts",
-  // A store's tests that run against PostgreSQL too, wherever they live.
-  "test/**/*postgres*.test.ts",
-  "test/**/ledger-contract*.test.ts",
-  // Contracts that every store keeps (the day store's too) run against PostgreSQL as well.
-  "test/state/*-contract.test.ts",
+  // A test elsewhere that needs the built CLI or PostgreSQL (a store's contract, the replicas'
+  // request window) says so in its name.
+  "test/**/*.e2e.test.ts",
 ];
 
 // Far from UTC (+14), so a date built in the machine's zone instead of UTC shows up as a shifted

@@ -5,8 +5,8 @@ import type { PeriodPair } from "../../src/periods/types.js";
 import { silentNews, silentSentence } from "../../src/render/silent-news.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import type { Report } from "../../src/report/types.js";
+import { mrkdwnTexts } from "../destinations/slack/messages/slack-blocks.js";
 import { checkoutReport, project, WEEK } from "./report-fixture.js";
-import { mrkdwnTexts } from "./slack-blocks.js";
 
 const DAY: PeriodPair = {
   kind: "previous_day",

@@ -4,8 +4,8 @@ import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-d
 import { digestNews, newsSentence } from "../../src/render/digest-news.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import type { Report } from "../../src/report/types.js";
+import { mrkdwnTexts } from "../destinations/slack/messages/slack-blocks.js";
 import { checkoutReport, project, unavailable } from "./report-fixture.js";
-import { mrkdwnTexts } from "./slack-blocks.js";
 
 // A configured project id the API's project list does not know has no name but its id: it is
 // shown once, never "ghost-7 (ghost-7)" or a title beside the same id.
