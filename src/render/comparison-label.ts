@@ -42,7 +42,8 @@ function isPreviousSpan(periods: PeriodPair): boolean {
   return !isWeekBefore(periods) && periods.compareTo !== "same_period_last_year";
 }
 
-const WEEKDAYS = [
+/** Weekdays as plural nouns, Monday first (luxon's weekday 1): "the last 4 Thursdays". */
+export const WEEKDAYS = [
   "Mondays",
   "Tuesdays",
   "Wednesdays",

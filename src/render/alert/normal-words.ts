@@ -3,21 +3,12 @@ import { MIN_BASELINE_WINDOWS } from "../../alerts/normal.js";
 import type { AlertBaseline, AlertMetric, Normal } from "../../alerts/types.js";
 import { periodDays, weekdayOf } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
+import { WEEKDAYS } from "../comparison-label.js";
 import { fixed, formatCount, formatDuration } from "../format.js";
 
 // The words of an alert against a scope's own normal: which windows the normal is the median
 // of, how far the value sits from it, and the thresholds as offsets. The difference is taken
 // between the two figures as shown, so "2.4% — 1.6 pp above its normal 0.8%" always adds up.
-
-const WEEKDAYS = [
-  "Mondays",
-  "Tuesdays",
-  "Wednesdays",
-  "Thursdays",
-  "Fridays",
-  "Saturdays",
-  "Sundays",
-];
 
 /** 4.2 → "4.2%" for rates; 12 → "12" runs; 12.5 → "12m 30s" for minutes. */
 export function formatMetric(metric: AlertMetric, value: number | null): string {
