@@ -15,7 +15,7 @@ import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
 import { atZone } from "../render/format.js";
-import type { Ledger } from "../state/ledger.js";
+import type { AlertHolds, AlertStateLog } from "../state/ledger.js";
 import type { Silence } from "../state/silences.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
 
@@ -26,7 +26,7 @@ import { type AlertPress, parseAlertPress } from "./alert-press.js";
 // stored and answers nothing (ADRs 0007, 0008).
 
 export interface AlertActionDeps {
-  ledger: Pick<Ledger, "acknowledge" | "addSilence" | "endSilence" | "alertStates" | "silences">;
+  ledger: AlertHolds & Pick<AlertStateLog, "alertStates">;
   /** Null without a bot token: the press is applied, and nothing is answered. */
   slack: SlackActionsApi | null;
   /** What tells the alert's other destinations of an acknowledgement (PagerDuty's `acknowledge`). */

@@ -188,7 +188,8 @@ export interface SlotRunClaim {
   takenOver: boolean;
 }
 
-export interface Ledger extends IncidentStore {
+/** Where the ledger lives and whether it can be used: for messages and `/readyz`. */
+export interface StoreHealth {
   /** Where the ledger lives, for messages: a file, or a database without its password. */
   readonly location: string;
   /**
@@ -200,7 +201,11 @@ export interface Ledger extends IncidentStore {
   fileProblem(): string | null;
   /** Whether the store answers now: null, or what is wrong in words (for `/readyz`). */
   reachable(): Promise<string | null>;
+  close(): Promise<void>;
+}
 
+/** Slots: what each fire owes, the claim on its run, when a job was first seen, the history. */
+export interface SlotLog {
   /** Records a slot and its destinations; idempotent. True when the slot is new. */
   recordSlot(slot: NewSlot): Promise<boolean>;
   /** A slot with each destination's delivery, or null. */
@@ -218,6 +223,19 @@ export interface Ledger extends IncidentStore {
   /** Lets the run's claim go (its run ended); a claim taken over since is left alone. */
   releaseSlotRun(key: string, claim: SlotRunClaim): Promise<void>;
 
+  /**
+   * When the ledger first saw the job: `at`, recorded, the first time a job is asked about;
+   * the instant recorded then ever after. Fires before it are not "skipped": the job did not
+   * exist yet (a fresh deployment, a job added to the config).
+   */
+  jobFirstSeen(job: JobRef, at: Date): Promise<Date>;
+
+  /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
+  history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;
+}
+
+/** Deliveries: each destination's claim, its state, tries and parts, and the retries due. */
+export interface DeliveryLog {
   /**
    * Claims a destination for sending, in one conditional write: it moves to sending (attempt
    * counted, claimant and time recorded, claim token raised) only if `options` allow taking it
@@ -261,7 +279,10 @@ export interface Ledger extends IncidentStore {
   forgetParts(key: string, destination: string): Promise<void>;
   /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
   dueRetries(now: Date): Promise<DueRetry[]>;
+}
 
+/** Alert states and evaluations, recorded with the notification each decided on. */
+export interface AlertStateLog {
   /** The last state of every scope of one alert. */
   alertStates(team: string, alert: string): Promise<AlertState[]>;
   /** Every scope of the team's alerts that is firing now (warn or critical). */
@@ -276,14 +297,10 @@ export interface Ledger extends IncidentStore {
   getAlertEvaluation(key: string): Promise<AlertEvaluation | null>;
   /** A team's evaluations whose period lies within `from`..`to` (ISO dates), oldest first. */
   alertEvaluations(query: { team: string; from: string; to: string }): Promise<AlertEvaluation[]>;
+}
 
-  /**
-   * When the ledger first saw the job: `at`, recorded, the first time a job is asked about;
-   * the instant recorded then ever after. Fires before it are not "skipped": the job did not
-   * exist yet (a fresh deployment, a job added to the config).
-   */
-  jobFirstSeen(job: JobRef, at: Date): Promise<Date>;
-
+/** What holds an alert's messages back: silences and acknowledgements from Slack's buttons. */
+export interface AlertHolds {
   /**
    * Adds a silence, once per `key` (the action that asked for it): a repeat of the key changes
    * nothing and returns the stored one with `created` false, whichever process asks.
@@ -308,10 +325,10 @@ export interface Ledger extends IncidentStore {
     fireKeys: readonly string[],
     at: Date,
   ): Promise<number>;
+}
 
-  /** Recent slots, newest fire first, with each destination's state, attempts and last error. */
-  history(query: { team?: string; limit: number }): Promise<SlotWithDeliveries[]>;
-
+/** One daemon per SQLite file; a shared ledger has none. */
+export interface LedgerLease {
   /**
    * Claims the ledger for this daemon; throws LedgerLockedError while another live daemon
    * holds it. One-off commands (history, run) never need the lease. A shared ledger has no
@@ -322,8 +339,20 @@ export interface Ledger extends IncidentStore {
   renewLease(): Promise<void>;
   /** Gives the lease up (clean shutdown). */
   releaseLease(): Promise<void>;
-  close(): Promise<void>;
 }
+
+/**
+ * The ledger: every narrow store above in one place, as SQLite (`state/sqlite/`) and PostgreSQL
+ * (`state/postgres/`) implement it. A user takes only the part it needs.
+ */
+export interface Ledger
+  extends StoreHealth,
+    SlotLog,
+    DeliveryLog,
+    AlertStateLog,
+    AlertHolds,
+    LedgerLease,
+    IncidentStore {}
 
 /**
  * A store whose calls answer at once (SQLite through better-sqlite3): the same methods,
