@@ -1,8 +1,8 @@
-import type { DestinationConfigPart } from "./destination-module.js";
+import type { ConfigShapeKey, DestinationConfigPart } from "./destination-module.js";
 import { EMAIL_CONFIG } from "./email/email-config.js";
 import { MSTEAMS_CONFIG } from "./msteams/msteams-config.js";
 import { PAGERDUTY_CONFIG } from "./pagerduty/pagerduty-config.js";
-import type { DestinationKind, DestinationShapes } from "./registry.js";
+import type { DestinationKind, DestinationShapes } from "./shapes.js";
 import { SLACK_CONFIG } from "./slack/slack-config.js";
 import { WEBHOOK_CONFIG } from "./webhook/webhook-config.js";
 
@@ -12,7 +12,7 @@ import { WEBHOOK_CONFIG } from "./webhook/webhook-config.js";
 
 /** Each kind's config part, by kind. */
 export const DESTINATION_CONFIGS: {
-  [K in DestinationKind]: DestinationConfigPart<K, DestinationShapes[K]>;
+  [K in DestinationKind]: DestinationConfigPart<K, Pick<DestinationShapes[K], ConfigShapeKey>>;
 } = {
   slack: SLACK_CONFIG,
   email: EMAIL_CONFIG,

@@ -104,22 +104,8 @@ export interface AlertJobDeps {
 }
 
 /** One destination kind, as registry.ts lists it. */
-export interface DestinationModule<K extends string, T extends DestinationShape> {
-  kind: K;
-  schema: T["schema"];
-  /** The config as written (snake_case, defaults filled) → resolved. */
-  resolve: {
-    global(input: z.output<T["schema"]["global"]>): T["global"];
-    digest(input: z.output<T["schema"]["digest"]>): T["digestTarget"];
-    alert(input: z.output<T["schema"]["alert"]>): T["alertTarget"];
-  };
-  /** Settings of the shared section that default to an environment variable, by key. */
-  envDefaults: Readonly<Record<string, string>>;
-  /**
-   * The shared setting no delivery can go without (a token, an SMTP URL), by key; null for a
-   * kind whose every destination carries its own (a Teams workflow's URL, a webhook's).
-   */
-  credential: { key: string; variable: string } | null;
+export interface DestinationModule<K extends string, T extends DestinationShape>
+  extends DestinationConfigPart<K, T> {
   /** The destination's id within a slot, as the ledger records it: `slack:C0123`. */
   id(address: T["address"]): string;
   /** The real clients, or null when the credential is not set; the SDK loads on first use. */
@@ -164,12 +150,31 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   ): DeliveryJob;
 }
 
+/** The parts of a kind's shape its config part reads. */
+export type ConfigShapeKey = "schema" | "global" | "digestTarget" | "alertTarget";
+
+/** The types a kind's config part works with: its schema fragments and what they resolve to. */
+export type ConfigShape = Pick<DestinationShape, ConfigShapeKey>;
+
 /**
  * What the config needs of a kind: its fragment, how it resolves, its environment defaults and
  * credential. Each kind's `<kind>-config.ts` exports one, free of renderers and senders, so a
  * command loads a config without them (config-registry.ts); its module spreads it.
  */
-export type DestinationConfigPart<K extends string, T extends DestinationShape> = Pick<
-  DestinationModule<K, T>,
-  "kind" | "schema" | "resolve" | "envDefaults" | "credential"
->;
+export interface DestinationConfigPart<K extends string, T extends ConfigShape> {
+  kind: K;
+  schema: T["schema"];
+  /** The config as written (snake_case, defaults filled) → resolved. */
+  resolve: {
+    global(input: z.output<T["schema"]["global"]>): T["global"];
+    digest(input: z.output<T["schema"]["digest"]>): T["digestTarget"];
+    alert(input: z.output<T["schema"]["alert"]>): T["alertTarget"];
+  };
+  /** Settings of the shared section that default to an environment variable, by key. */
+  envDefaults: Readonly<Record<string, string>>;
+  /**
+   * The shared setting no delivery can go without (a token, an SMTP URL), by key; null for a
+   * kind whose every destination carries its own (a Teams workflow's URL, a webhook's).
+   */
+  credential: { key: string; variable: string } | null;
+}

@@ -1,26 +1,17 @@
 import { DESTINATION_KINDS } from "./config-registry.js";
 import type { DestinationModule } from "./destination-module.js";
-import { EMAIL, type EmailShape } from "./email/email-module.js";
-import { MSTEAMS, type MsteamsShape } from "./msteams/msteams-module.js";
-import { PAGERDUTY, type PagerdutyShape } from "./pagerduty/pagerduty-module.js";
-import { SLACK, type SlackShape } from "./slack/slack-module.js";
-import { WEBHOOK, type WebhookShape } from "./webhook/webhook-module.js";
+import { EMAIL } from "./email/email-module.js";
+import { MSTEAMS } from "./msteams/msteams-module.js";
+import { PAGERDUTY } from "./pagerduty/pagerduty-module.js";
+import type { DestinationKind, DestinationShapes } from "./shapes.js";
+import { SLACK } from "./slack/slack-module.js";
+import { WEBHOOK } from "./webhook/webhook-module.js";
 
 // Every destination kind, listed once. A new kind is a folder beside slack/ and email/, one
 // line in `DestinationShapes` and one in `DESTINATIONS`; the types below then make the compiler
 // name every place that must handle it (the config's fields, the clients, the renderings).
 
-/** The types of each destination kind, by kind. */
-export interface DestinationShapes {
-  slack: SlackShape;
-  email: EmailShape;
-  msteams: MsteamsShape;
-  webhook: WebhookShape;
-  pagerduty: PagerdutyShape;
-}
-
-/** `"slack" | "email"`. */
-export type DestinationKind = keyof DestinationShapes;
+export type { DestinationKind, DestinationShapes } from "./shapes.js";
 
 /** One entry per kind: a kind without one does not compile. */
 export type PerDestination<T extends { [K in DestinationKind]: unknown }> = {

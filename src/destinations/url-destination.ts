@@ -2,6 +2,7 @@ import { type DescribeFailure, type PostRequest, probeUrl } from "../deliver/htt
 import type { OutboxFiles } from "../deliver/outbox.js";
 import type {
   AlertRenderInput,
+  ConfigShapeKey,
   DestinationConfigPart,
   DestinationModule,
   DestinationShape,
@@ -45,7 +46,7 @@ type AnyUrlShape = UrlDestinationShape<
 /** What one URL kind is made of: the rest of its module follows from these. */
 export interface UrlDestinationParts<K extends string, T extends AnyUrlShape> {
   /** Its config part (`<kind>-config.ts`): no environment defaults, no shared credential. */
-  config: DestinationConfigPart<K, T>;
+  config: DestinationConfigPart<K, Pick<T, ConfigShapeKey>>;
   /** The setting that holds a destination's URL, as an operator reads it: `webhook.url`. */
   urlField: string;
   /** The sender over HTTP, each attempt bounded by `timeoutMs`. */

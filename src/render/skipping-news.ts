@@ -1,7 +1,6 @@
 import { twoProportionTest } from "../report/two-proportion-test.js";
 import type { AvailableProject, Figures, RateFigure, Report } from "../report/types.js";
 import { deltaView } from "./delta-view.js";
-import type { NewsLine } from "./digest-news.js";
 import { shownChange } from "./shown-change.js";
 
 // A pass rate can improve because the suite runs less of itself: failing tests skipped pass
@@ -14,8 +13,18 @@ const PASS_RATES = [
   ["testPassRate", "test pass rate"],
 ] as const;
 
+/** A news line of its own kind: bad news, about one scope (null: the team). */
+export interface SkippingLine {
+  kind: "worse";
+  projectId: string | null;
+  name: string;
+  what: string;
+  short: string;
+  tone: "bad";
+}
+
 /** One bad-news line per scope (team first) whose pass rate improved because it skips more. */
-export function skippingNews(report: Report, minChangePp = 0.5): NewsLine[] {
+export function skippingNews(report: Report, minChangePp = 0.5): SkippingLine[] {
   const scopes = [
     { projectId: null, name: "Team", ...report.total, silent: false },
     ...report.projects.filter((p): p is AvailableProject => p.status === "ok"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { NewSlot } from "./ledger.js";
+import type { NewSlot } from "./new-slot.js";
 
 // Incidents in the ledger (issue 38 item 3): many projects that fired in one tick, recorded
 // with their own slot (kind "incident") in one transaction, so replicas that form the same

@@ -1,3 +1,4 @@
+import type { NewSlot, SlotKind } from "./new-slot.js";
 // The ledger: what the daemon has fired, what each destination got, and the alert states. A
 // narrow asynchronous interface with plain types (Dates, strings) and two stores behind it:
 // SQLite (`open-ledger.ts`, one daemon per file) and PostgreSQL (`postgres-ledger.ts`, shared
@@ -14,32 +15,11 @@ import type { IncidentStore } from "./incidents.js";
 import type { AddedSilence, EndedSilence, NewSilence, Silence, SilenceQuery } from "./silences.js";
 import type { AlertLevel, StoredAlertResult } from "./stored-evaluation.js";
 
-/**
- * What a slot delivers: a digest, the notification of an alert evaluation, or an incident
- * (many projects firing in one tick) and its resolution.
- */
-export type SlotKind = "digest" | "alert" | "incident";
-
 /** pending → sending → sent, or → failed (retried later, or final when no next attempt). */
 export type DeliveryState = "pending" | "sending" | "sent" | "failed";
 
+export type { NewSlot, SlotKind } from "./new-slot.js";
 export type { AlertLevel } from "./stored-evaluation.js";
-
-export interface NewSlot {
-  /** `checkout.daily.2026-11-15` (see `state/slot-key.ts`). */
-  key: string;
-  team: string;
-  kind: SlotKind;
-  /** The digest's or alert's name. */
-  job: string;
-  fireAt: Date;
-  period: { start: string; end: string };
-  /**
-   * Every destination the slot delivers to (`slack:C0123`, `email:qa@x.com,b@y.com`), recorded
-   * as pending with the slot, so a crash before the first send still leaves it undelivered.
-   */
-  destinations: readonly string[];
-}
 
 /** A digest or alert of a team, as slots name it. */
 export interface JobRef {

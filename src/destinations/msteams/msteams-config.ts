@@ -4,7 +4,6 @@ import { secretUrl } from "../../secret-text.js";
 import type { DestinationConfigPart } from "../destination-module.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
-import type { MsteamsShape } from "./msteams-module.js";
 
 // Microsoft Teams' part of the config: each digest or alert names the URL of a Teams workflow
 // ("Post to a channel when a webhook request is received"), which carries its own token (the
@@ -50,8 +49,16 @@ export const resolveMsteams = {
   alert: (input: z.output<typeof alert>): MsteamsTarget => target(input),
 };
 
+/** The types of msteams's config part (its module's shape adds the rest). */
+type MsteamsConfigShape = {
+  schema: typeof msteamsSchema;
+  global: MsteamsGlobal;
+  digestTarget: MsteamsTarget;
+  alertTarget: MsteamsTarget;
+};
+
 /** What the config needs of Teams (see DestinationConfigPart): each destination has its own URL. */
-export const MSTEAMS_CONFIG: DestinationConfigPart<"msteams", MsteamsShape> = {
+export const MSTEAMS_CONFIG: DestinationConfigPart<"msteams", MsteamsConfigShape> = {
   kind: "msteams",
   schema: msteamsSchema,
   resolve: resolveMsteams,

@@ -4,7 +4,6 @@ import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
 import type { DestinationConfigPart } from "../destination-module.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
-import type { PagerdutyShape } from "./pagerduty-module.js";
 
 // PagerDuty's part of the config: an alert names the routing key of an Events API v2
 // integration (a secret: whoever has it can open incidents), and the section at the top holds
@@ -87,8 +86,16 @@ export const resolvePagerduty = {
   },
 };
 
+/** The types of pagerduty's config part (its module's shape adds the rest). */
+type PagerdutyConfigShape = {
+  schema: typeof pagerdutySchema;
+  global: PagerdutyGlobal;
+  digestTarget: never;
+  alertTarget: PagerdutyTarget;
+};
+
 /** What the config needs of PagerDuty (see DestinationConfigPart). */
-export const PAGERDUTY_CONFIG: DestinationConfigPart<"pagerduty", PagerdutyShape> = {
+export const PAGERDUTY_CONFIG: DestinationConfigPart<"pagerduty", PagerdutyConfigShape> = {
   kind: "pagerduty",
   schema: pagerdutySchema,
   resolve: resolvePagerduty,

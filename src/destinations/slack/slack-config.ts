@@ -2,7 +2,6 @@ import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { headerSecret } from "../../secret-text.js";
 import type { DestinationConfigPart } from "../destination-module.js";
-import type { SlackShape } from "./slack-module.js";
 
 // Slack's part of the config: the credentials every Slack destination shares (`slack:`), and
 // what a digest's or an alert's `slack:` says. config/schema.ts composes these fragments; the
@@ -98,8 +97,16 @@ export const resolveSlack = {
   }),
 };
 
+/** The types of slack's config part (its module's shape adds the rest). */
+type SlackConfigShape = {
+  schema: typeof slackSchema;
+  global: SlackGlobal;
+  digestTarget: SlackDigestTarget;
+  alertTarget: SlackAlertTarget;
+};
+
 /** What the config needs of Slack (see DestinationConfigPart). */
-export const SLACK_CONFIG: DestinationConfigPart<"slack", SlackShape> = {
+export const SLACK_CONFIG: DestinationConfigPart<"slack", SlackConfigShape> = {
   kind: "slack",
   schema: slackSchema,
   resolve: resolveSlack,

@@ -4,7 +4,6 @@ import { secretText, secretUrl } from "../../secret-text.js";
 import type { DestinationConfigPart } from "../destination-module.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
-import type { WebhookShape } from "./webhook-module.js";
 
 // The signed webhook's part of the config: each digest or alert names a URL and the secret its
 // requests are signed with (docs/configuration.md, "Signed webhook"). Both are secrets: a URL
@@ -89,8 +88,16 @@ export const resolveWebhook = {
   alert: (input: z.output<typeof alert>): WebhookTarget => target(input),
 };
 
+/** The types of webhook's config part (its module's shape adds the rest). */
+type WebhookConfigShape = {
+  schema: typeof webhookSchema;
+  global: WebhookGlobal;
+  digestTarget: WebhookTarget;
+  alertTarget: WebhookTarget;
+};
+
 /** What the config needs of webhooks (see DestinationConfigPart): each destination has its own URL. */
-export const WEBHOOK_CONFIG: DestinationConfigPart<"webhook", WebhookShape> = {
+export const WEBHOOK_CONFIG: DestinationConfigPart<"webhook", WebhookConfigShape> = {
   kind: "webhook",
   schema: webhookSchema,
   resolve: resolveWebhook,
