@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
-import { Resvg } from "@resvg/resvg-js";
 import type { Runtime, Spec, View } from "vega";
 import { CHART_FONT } from "./chart-assets.js";
 import type { ChartData, ChartSpecName } from "./chart-spec.js";
-import { encodePngOfOwnPixels } from "./png.js";
+import { rasterInStripes } from "./raster.js";
 import { textOutliner } from "./text-outlines.js";
 import { fontWidthsOfFile, measureChartTextBy } from "./text-width.js";
 import { vega } from "./vega.js";
@@ -14,10 +13,13 @@ import { vega } from "./vega.js";
 // Vega-Lite spec is compiled to Vega ahead of time and committed (scripts/compile-chart-specs.ts;
 // a test fails while the file is stale), so Vega-Lite is never loaded at run time. A painter
 // feeds one Vega view (renderer "none") each chart's data in turn and writes it as SVG, which
-// resvg rasterises (png.ts writes the PNG), its text outlined once per painter, not once per
-// chart (text-outlines.ts). Text is set in the font bundled with the package and never in a
+// resvg rasterises a stripe at a time (raster.ts; png.ts writes the PNG), its text outlined
+// once per painter, not once per chart (text-outlines.ts). Text is set in the font bundled with the package and never in a
 // system font (`loadSystemFonts: false`), so a chart looks the same on a laptop, in CI and in
 // the container. See docs/decisions/0006-charts-vega-lite-resvg.md.
+
+/** resvg's font options for an SVG with no text left to set. */
+const NO_FONT = { loadSystemFonts: false } as const;
 
 /** Layouts a chart may take to settle on its plot's width; one or two in practice. */
 const MAX_LAYOUT_PASSES = 4;
@@ -107,7 +109,7 @@ export function chartPainter(
     sansSerifFamily: CHART_FONT.family,
   };
   const texts = textOutliner(font);
-  const fitTo = { mode: "width", value: Math.round(options.width * options.scale) } as const;
+  const deviceWidth = Math.round(options.width * options.scale);
 
   async function svgOf(data: ChartData): Promise<string> {
     const view = viewOf(data.spec);
@@ -116,20 +118,17 @@ export function chartPainter(
   }
 
   async function paint(data: ChartData): Promise<DrawnChart> {
-    const svg = await svgOf(data);
-    // resvg's native memory (each image's 1.15 MB pixmap and its tree) is freed by
-    // finalizers that Node runs from the event loop once V8 has collected the image, not during
-    // the collection: without a turn of the loop between charts, none of a digest's images
-    // would be freed before its last chart is drawn.
+    const svg = texts.outline(await svgOf(data));
+    // resvg's native memory (each stripe's pixmap and the last chart's tree) is freed by
+    // finalizers that Node runs from the event loop once V8 has collected their objects, not
+    // during the collection: a turn of the loop before each chart lets the last one's go.
     await turnOfTheLoop();
-    // An opaque background: resvg's pixels are premultiplied, which equals the straight RGBA
-    // encodePng takes only where every pixel is opaque.
-    const image = new Resvg(texts.outline(svg), { fitTo, background: "#ffffff", font }).render();
-    const { width, height } = image;
-    // The copy of its pixels is ours, freed once encoded (free-bytes.ts); the pixmap waits
-    // for the collector, as above.
-    const png = encodePngOfOwnPixels({ width, height, pixels: image.pixels });
-    return { png, width, height };
+    // With every text outlined, resvg needs no font: none is loaded for the chart.
+    return rasterInStripes(svg, {
+      width: deviceWidth,
+      background: "#ffffff",
+      font: svg.includes("<text") ? font : NO_FONT,
+    });
   }
 
   let queue: Promise<unknown> = Promise.resolve();

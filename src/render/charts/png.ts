@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from "node:zlib";
+import { crc32, createDeflate, deflateSync } from "node:zlib";
 import { freeBytes } from "./free-bytes.js";
 
 // A PNG written from a chart's pixels with node:zlib instead of resvg's own encoder, which took
@@ -38,20 +38,10 @@ export function encodePng(image: RgbaImage, free: (bytes: Uint8Array) => void = 
   if (pixels.length !== stride * height) {
     throw new RangeError(`${pixels.length} bytes are not ${width}×${height} RGBA pixels`);
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = BIT_DEPTH;
-  header[9] = COLOUR_RGBA;
   const lines = scanlines(pixels, stride, height);
   const compressed = deflateSync(lines, { level: LEVEL });
   free(lines);
-  return Buffer.concat([
-    SIGNATURE,
-    chunk("IHDR", header),
-    chunk("IDAT", compressed),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  return pngFile(width, height, compressed);
 }
 
 /**
@@ -67,9 +57,95 @@ export function encodePngOfOwnPixels(
   return png;
 }
 
-/** Each row of pixels after its filter byte, in a buffer of its own (never Node's pool of small ones). */
-function scanlines(pixels: Uint8Array, stride: number, height: number): Buffer {
-  const lines = Buffer.allocUnsafeSlow((stride + 1) * height);
+/** A PNG written a stripe of rows at a time, so that no copy of the whole image is ever held. */
+export interface PngRows {
+  /** Adds the next rows (RGBA, as `encodePng` takes them), freed with `free` once compressed. */
+  add(pixels: Uint8Array): Promise<void>;
+  /** The PNG file, once every row has been added. */
+  end(): Promise<Buffer>;
+}
+
+/**
+ * A PNG of `width × height` pixels whose rows come in stripes (from resvg drawing one stripe
+ * of a chart at a time): each stripe's scanlines are compressed and freed before the next is
+ * drawn, where `encodePng` needs the whole image and a copy of it at once. The same deflate
+ * stream at the same level, so the same file.
+ */
+export function pngRows(
+  width: number,
+  height: number,
+  free: (bytes: Uint8Array) => void = freeBytes,
+): PngRows {
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) {
+    throw new RangeError(`a PNG is at least 1×1 pixels, not ${width}×${height}`);
+  }
+  const stride = width * 4;
+  const deflate = createDeflate({ level: LEVEL });
+  const compressed: Buffer[] = [];
+  deflate.on("data", (part: Buffer) => compressed.push(part));
+  const ended = new Promise<void>((resolve, reject) => {
+    deflate.once("end", resolve);
+    deflate.once("error", reject);
+  });
+  let rows = 0;
+  let lines: Buffer | undefined;
+  return {
+    async add(pixels) {
+      const added = pixels.length / stride;
+      if (!Number.isInteger(added) || rows + added > height) {
+        throw new RangeError(`${pixels.length} bytes are not rows of ${width} RGBA pixels left`);
+      }
+      // One buffer of scanlines for every stripe, as large as the largest: on Node 20, where
+      // a buffer cannot be freed before V8 collects it (free-bytes.ts), one a stripe would pile up.
+      if (!lines || lines.length < (stride + 1) * added) {
+        if (lines) free(lines);
+        lines = Buffer.allocUnsafeSlow((stride + 1) * added);
+      }
+      const written = scanlines(pixels, stride, added, lines);
+      free(pixels);
+      rows += added;
+      // Written before the next stripe reuses the buffer.
+      await new Promise<void>((resolve, reject) =>
+        deflate.write(written, (error) => (error ? reject(error) : resolve())),
+      );
+    },
+    async end() {
+      if (rows !== height) throw new RangeError(`${rows} rows of a ${height}-row PNG were added`);
+      if (lines) free(lines);
+      lines = undefined;
+      deflate.end();
+      await ended;
+      return pngFile(width, height, Buffer.concat(compressed));
+    },
+  };
+}
+
+/** The file around an image's compressed scanlines. */
+function pngFile(width: number, height: number, compressed: Buffer): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = BIT_DEPTH;
+  header[9] = COLOUR_RGBA;
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", compressed),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * Each row of pixels after its filter byte, at the start of `into` or in a buffer of its own
+ * (never Node's pool of small ones).
+ */
+function scanlines(
+  pixels: Uint8Array,
+  stride: number,
+  height: number,
+  into: Buffer = Buffer.allocUnsafeSlow((stride + 1) * height),
+): Buffer {
+  const lines = into.subarray(0, (stride + 1) * height);
   for (let y = 0; y < height; y++) {
     const at = y * (stride + 1);
     lines[at] = FILTER_NONE;

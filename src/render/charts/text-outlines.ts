@@ -5,7 +5,8 @@ import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 // digest's charts share their axis labels, subtitle and threshold labels, and a burst of
 // digests shares its dates. So the painter hands each SVG through here before resvg draws it:
 // every <text> becomes the outlines resvg itself made of it (its `toString()` writes text as
-// paths), remembered by the text's markup without its position. resvg still does all the
+// paths), remembered by the text's markup without its position; a label's white halo (the same
+// text stroked) too, since every label is drawn twice. resvg still does all the
 // shaping, in the same font; the pixels differ from its own drawing only by anti-aliasing
 // (docs/performance.md, the charts' sixth stop).
 
@@ -19,10 +20,20 @@ const TRANSFORM = /\stransform="([^"]*)"/;
 /** A text is outlined alone only when nothing it looks like comes from the groups around it. */
 const SELF_STYLED = [/\sfont-family="/, /\sfont-size="/, /\sfill="/];
 /**
- * Nor from elsewhere: a colour, stroke or definition (gradient, clip) it takes from around it,
- * or an id that could clash with the outlining's own groups.
+ * Nor from elsewhere: a colour or definition (gradient, clip) it takes from around it, or an
+ * id that could clash with the outlining's own groups.
  */
-const NOT_ALONE = /url\(|currentColor|"inherit"|\sstroke="|\sid="/;
+const NOT_ALONE = /url\(|currentColor|"inherit"|\sid="/;
+const STROKED = /\sstroke="/;
+/**
+ * A stroked text (a label's halo) is outlined with its stroke when the stroke's colour, width
+ * and corners are its own: round corners, so no miter limit set around it changes them.
+ */
+const SELF_STROKED = [
+  /\sstroke="#[0-9a-f]{3,8}"/i,
+  /\sstroke-width="/,
+  /\sstroke-linejoin="round"/,
+];
 /** Vega keeps the labels it hides for overlapping as text at opacity 0: they draw nothing. */
 const HIDDEN = /\sopacity="0"/;
 const OUTLINE_GROUP = /<g id="text-(\d+)"\/?>/;
@@ -37,6 +48,9 @@ function textOf(element: string): Text {
   const self = element.slice(0, element.indexOf(">"));
   if (HIDDEN.test(self)) return { kind: "hidden" };
   if (NOT_ALONE.test(self) || !SELF_STYLED.every((attribute) => attribute.test(self))) {
+    return { kind: "leave" };
+  }
+  if (STROKED.test(self) && !SELF_STROKED.every((attribute) => attribute.test(self))) {
     return { kind: "leave" };
   }
   const transform = TRANSFORM.exec(self);
