@@ -1,6 +1,6 @@
-import { chartPainterOnFirstUse } from "./chart-painter/chart-painter-on-first-use.js";
 import type { OwnedChartPainter } from "./chart-painter/chart-worker-client.js";
 import type { ResolvedConfig } from "./config/types.js";
+import { createApiClient, createChartPainter } from "./create-read-clients.js";
 import { createOutboxFiles } from "./deliver/outbox.js";
 import {
   type AlertClients,
@@ -11,21 +11,17 @@ import {
   type DigestClients,
 } from "./destinations/registry.js";
 import type { SlackDestination } from "./destinations/slack/slack-clients.js";
-import { withProjectListCache } from "./insights/cached-project-list.js";
-import {
-  createInsightsClient,
-  type InsightsClient,
-  type RequestInfo,
-} from "./insights/create-insights-client.js";
-import { createRequestBudget, type SharedRequestWindow } from "./insights/request-budget.js";
-import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
-import { createLogger, type Logger } from "./logger.js";
+import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
+import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
-import { openDayStore } from "./state/open/open-day-store.js";
-import { storeExists } from "./state/open/open-store.js";
 import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
 
-const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
+export {
+  createApiClient,
+  createApiOnlyClient,
+  createChartPainter,
+  createPlainApiClient,
+} from "./create-read-clients.js";
 
 // Each destination's SDK (Slack's, nodemailer) is loaded when the destination is first used,
 // not when the clients are built: a daemon at rest, or one writing to an outbox, never holds
@@ -63,95 +59,6 @@ export interface ClientOptions {
   onApiRequest?: (info: RequestInfo) => void;
   /** The clock the day store judges fresh and settled days by (the daemon's own). */
   now?: () => Date;
-}
-
-/** The insights API client alone, for commands that send nothing (preview, export, check-config). */
-export function createApiClient(
-  config: ResolvedConfig,
-  onRequest?: (info: RequestInfo) => void,
-  logger?: Logger,
-  now: () => number = Date.now,
-  sharedWindow?: SharedRequestWindow,
-): InsightsClient {
-  return redactingErrors(
-    withLedgerDays(config, createPlainApiClient(config, onRequest, sharedWindow), logger, now),
-    configRedactor(config),
-  );
-}
-
-/**
- * The client behind the day store of the ledger, when there is a ledger (a command run before
- * any daemon, on a fresh machine, asks the API alone rather than create one).
- */
-function withLedgerDays(
-  config: ResolvedConfig,
-  client: InsightsClient,
-  logger: Logger = createLogger({ level: "silent" }),
-  now: () => number = Date.now,
-): InsightsClient {
-  const store = openOnce(
-    async () => (storeExists(config.state) ? openDayStore(config.state, logger) : null),
-    (error) =>
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        "the day store did not open: asking the insights API for every day",
-      ),
-  );
-  const stored = withDayStore(client, {
-    days: store.days,
-    now,
-    settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
-    ...(config.history ? { keep: config.history.keep } : {}),
-  });
-  return {
-    ...stored,
-    close: async () => {
-      await client.close();
-      await store.close();
-    },
-  };
-}
-
-/** The insights API client without the day store (the backfill holds the store itself). */
-export function createPlainApiClient(
-  config: Pick<ResolvedConfig, "api">,
-  onRequest?: (info: RequestInfo) => void,
-  sharedWindow?: SharedRequestWindow,
-): InsightsClient {
-  const { api } = config;
-  const client = createInsightsClient({
-    baseUrl: api.url,
-    key: api.key,
-    concurrency: api.concurrency,
-    timeoutMs: api.timeoutMs,
-    maxAttempts: api.maxAttempts,
-    maxResponseBytes: api.maxResponseBytes,
-    // The process's one budget: every caller of this client (digests, alerts, the project
-    // list) takes its turns from it, and replicas from the ledger's window as well.
-    budget: createRequestBudget({
-      maxPerMinute: api.maxRequestsPerMinute,
-      ...(sharedWindow ? { shared: sharedWindow } : {}),
-    }),
-    ...(onRequest ? { onRequest } : {}),
-  });
-  // Kept for the process, across ticks: fetched again after an hour or for a project it lacks.
-  return withProjectListCache(client);
-}
-
-/**
- * The insights API client from its settings alone, with no config and no ledger around it
- * (`projects`, `init`): its errors redacted of the key all the same.
- */
-export function createApiOnlyClient(api: ResolvedConfig["api"]): InsightsClient {
-  return redactingErrors(createPlainApiClient({ api }), configRedactor({ api }));
-}
-
-/**
- * The process's painter of trend charts: a chart worker in the built package, started on the
- * first chart and ended when idle; its owner ends it with `close`.
- */
-export function createChartPainter(): OwnedChartPainter {
-  return chartPainterOnFirstUse();
 }
 
 /** The API client and every destination the config has credentials for (or the outbox). */

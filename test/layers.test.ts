@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["ops"],
   ["pipeline"],
   ["create-deps"],
+  ["create-read-clients"],
   ["chart-painter", "redact-errors"],
   ["config"],
   ["destinations"],

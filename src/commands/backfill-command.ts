@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPlainApiClient } from "../create-deps.js";
+import { createPlainApiClient } from "../create-read-clients.js";
 import { LookbackError, UsageError } from "../errors.js";
 import { apiEarliestDate } from "../insights/api-lookback.js";
 import { withDayStore } from "../insights/stored-insights-api.js";

@@ -51,7 +51,7 @@ export async function checkConfigCli(
   if (!opts.online) return checkConfigCommand({ config, now: now(), width }, out);
 
   // Only --online needs the clients (undici, the Slack SDK): offline checks start faster.
-  const { createApiClient } = await import("../create-deps.js");
+  const { createApiClient } = await import("../create-read-clients.js");
   const { DESTINATIONS } = await import("../destinations/registry.js");
   const { createSlackClient } = await import("../destinations/slack/slack-client.js");
   const { toSlackDeliveryError } = await import("../destinations/slack/slack-errors.js");

@@ -1,7 +1,7 @@
 import { access, constants, mkdir } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
 import { IANAZone } from "luxon";
-import { createApiClient } from "../create-deps.js";
+import { createApiClient } from "../create-read-clients.js";
 import { writeFileAtomically } from "../deliver/atomic-file.js";
 import { UsageError } from "../errors.js";
 import { collectInsights, createRequestCache } from "../insights/collect-insights.js";

@@ -4,7 +4,7 @@ import { IANAZone } from "luxon";
 import { apiFromEnv } from "../config/api-from-env.js";
 import { tryParseConfigText } from "../config/load-config.js";
 import { STARTER_DIGEST, starterConfigText } from "../config/starter-config.js";
-import { createApiOnlyClient } from "../create-deps.js";
+import { createApiOnlyClient } from "../create-read-clients.js";
 import { UsageError } from "../errors.js";
 import { localDateOf } from "../periods/calendar-date.js";
 import { plural } from "../render/format.js";

@@ -1,23 +1,17 @@
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
-import { createApiClient, createChartPainter } from "../create-deps.js";
-import { claimingLedger } from "../deliver/claiming-ledger.js";
-import { noClients } from "../destinations/registry.js";
+import { createApiClient, createChartPainter } from "../create-read-clients.js";
 import { createRequestCache } from "../insights/collect-insights.js";
 import { createLogger } from "../logger.js";
 import { defaultChartDays } from "../periods/chart-window.js";
-import { alertLedger } from "../pipeline/alert/alert-types.js";
-import { runAlert } from "../pipeline/alert/run-alert.js";
 import { digestCharts } from "../pipeline/digest/chart-stage.js";
 import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { buildDigestReport } from "../pipeline/digest/report-stage.js";
-import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { plural } from "../render/format.js";
 import { printableText } from "../render/printable-text.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import {
-  findAlert,
   findDigest,
   findTeam,
   loadCommandConfig,
@@ -44,8 +38,11 @@ export async function previewCommand(
 ): Promise<number> {
   const config = loadCommandConfig(opts, { requireCredentials: false });
   const team = findTeam(config, opts.team);
-  if (opts.alert !== undefined)
+  if (opts.alert !== undefined) {
+    // The alert pipeline and every destination's renderers load only for an alert's preview.
+    const { previewAlert } = await import("./preview-alert.js");
     return previewAlert(config, team, opts.alert, alertAt(opts.at), out);
+  }
   if (opts.digest === undefined) return listPreviews(team, opts.config, out);
   const digest = findDigest(team, opts.digest);
   const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
@@ -76,51 +73,6 @@ export async function previewCommand(
     return 0;
   } finally {
     await Promise.all([chartPainter.close(), api.close(), ledger?.close()]);
-  }
-}
-
-/** `preview --alert`: one evaluation against the ledger's states (read, never written); nothing sent. */
-async function previewAlert(
-  config: ReturnType<typeof loadCommandConfig>,
-  team: ReturnType<typeof findTeam>,
-  name: string,
-  fireAt: Date,
-  out: (line: string) => void,
-): Promise<number> {
-  const alert = findAlert(team, name);
-  const logger = createLogger({ level: "warn", secretPaths: SECRET_LOG_PATHS });
-  const ledger = storeExists(config.state) ? await openStore(config.state, { logger }) : null;
-  const api = createApiClient(config);
-  const chartPainter = createChartPainter();
-  try {
-    const deps = {
-      api,
-      ...noClients(),
-      chartPainter,
-      // A dry run reads states and sends nothing; the view is claimed all the same (types say so).
-      ledger:
-        ledger &&
-        alertLedger(
-          ledger,
-          claimingLedger(ledger, {
-            owner: "preview",
-            sendTimeoutMs: config.state.sendTimeoutMs,
-            take: "open",
-          }),
-        ),
-      dryRun: true,
-      cache: createRequestCache(),
-      logger,
-    };
-    const outcome = await runAlert({ team, alert, fireAt }, deps);
-    if (!outcome.evaluation) return 0;
-    for (const line of renderTerminalAlert(alert, { ...outcome, evaluation: outcome.evaluation }))
-      out(line);
-    return 0;
-  } finally {
-    await chartPainter.close();
-    await api.close();
-    await ledger?.close();
   }
 }
 

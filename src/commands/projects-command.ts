@@ -1,5 +1,5 @@
 import { apiSettingsFor } from "../config/api-from-env.js";
-import { createApiOnlyClient } from "../create-deps.js";
+import { createApiOnlyClient } from "../create-read-clients.js";
 import type { ProjectSummary } from "../insights/types.js";
 import { printableText } from "../render/printable-text.js";
 

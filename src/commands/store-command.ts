@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../config/types.js";
-import { createApiOnlyClient } from "../create-deps.js";
+import { createApiOnlyClient } from "../create-read-clients.js";
 import { createLogger } from "../logger.js";
 import { datesIn } from "../periods/calendar-date.js";
 import { plural } from "../render/format.js";

@@ -31,6 +31,7 @@ import { createSemaphore } from "./semaphore.js";
 import { type AttemptOutcome, sendAttempt } from "./send-attempt.js";
 import type { Parsed } from "./shape-problem.js";
 import type { InsightsApi, InsightsQuery, ProjectInsights, ProjectSummary } from "./types.js";
+import { loadUndiciPool } from "./undici-pool.js";
 
 /** One HTTP attempt, as reported to `onRequest` (for metrics). */
 export interface RequestInfo {
@@ -121,8 +122,8 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
   let ownPool: Promise<Pool> | null = null;
   const dispatcher = (): Promise<Dispatcher> => {
     if (options.dispatcher) return Promise.resolve(options.dispatcher);
-    ownPool ??= import("undici").then(
-      ({ Pool }) =>
+    ownPool ??= loadUndiciPool().then(
+      (Pool) =>
         new Pool(base.origin, {
           keepAliveTimeout: 10_000,
           connect: { timeout: Math.min(10_000, timeoutMs) },

@@ -1,6 +1,8 @@
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
+import Workbook from "exceljs/lib/doc/workbook.js";
+import WorkbookWriter from "exceljs/lib/stream/xlsx/workbook-writer.js";
 import { describe, expect, it } from "vitest";
 
 // render/workbook/workbook-sheet.ts waits for the zip to drain through an exceljs internal: a
@@ -28,5 +30,12 @@ describe("the exceljs internals the workbook writer relies on", () => {
     }
     sheet.commit();
     await book.commit();
+  });
+
+  // The workbook loads these two of exceljs's own modules rather than its main entry, which
+  // loads every part (src/render/workbook/exceljs-parts.d.ts); an upgrade that moves them fails here.
+  it("keeps the streaming writer and the workbook where the workbook imports them from", () => {
+    expect(WorkbookWriter).toBe(ExcelJS.stream.xlsx.WorkbookWriter);
+    expect(Workbook).toBe(ExcelJS.Workbook);
   });
 });

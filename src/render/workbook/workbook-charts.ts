@@ -1,4 +1,3 @@
-import ExcelJS from "exceljs";
 import { fontOf } from "./workbook-cells.js";
 import { PRINT_SETUP } from "./workbook-sheet.js";
 
@@ -25,7 +24,9 @@ export async function withChartsSheet(
   book: Buffer,
   charts: readonly WorkbookChart[],
 ): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  // exceljs's whole Workbook (its reader included) is loaded only for a workbook with charts.
+  const { default: Workbook } = await import("exceljs/lib/doc/workbook.js");
+  const workbook = new Workbook();
   await workbook.xlsx.load(book as unknown as ArrayBuffer);
   // Printed as the other sheets are: its words, 100 characters wide, would run off a portrait page.
   const sheet = workbook.addWorksheet("Charts", { pageSetup: { ...PRINT_SETUP } });

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import ExcelJS from "exceljs";
+import WorkbookWriter from "exceljs/lib/stream/xlsx/workbook-writer.js";
 import type { Report } from "../../report/types.js";
 import { writeAboutSheet } from "./workbook-about.js";
 import { type AlertRow, alertsSheet, firingAlertRows } from "./workbook-alerts.js";
@@ -37,7 +37,7 @@ export async function writeWorkbook(
 ): Promise<void> {
   const generatedAt = options.generatedAt ?? report.generatedAt;
   const created = new Date(generatedAt);
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const book = new WorkbookWriter({
     stream,
     useStyles: true,
     // Shared strings give plain `t="s"` text cells (never formula-typed) and a smaller file;
