@@ -85,6 +85,14 @@ export interface RootView {
   acknowledged?: Acknowledged | null;
   /** The snooze that holds on the fire now; null or absent when none does. */
   snoozed?: Snoozed | null;
+  /** The incident the fire is a member of, which its first message names; null or absent: none. */
+  incident?: IncidentRef | null;
+}
+
+/** An incident as a member's first message names it: its key, and the channel it is posted in. */
+export interface IncidentRef {
+  key: string;
+  channel: string | null;
 }
 
 /** An acknowledgement as a message shows it: a Slack user id and an ISO instant. */
