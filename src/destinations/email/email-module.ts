@@ -1,4 +1,5 @@
 import type { EmailMessage } from "../../messages.js";
+import type { AlertMessageInput } from "../../render/alert/alert-view.js";
 import type { DestinationModule } from "../destination-module.js";
 import type { EmailDestination } from "./email-clients.js";
 import {
@@ -57,7 +58,20 @@ export const EMAIL: DestinationModule<"email", EmailShape> = {
     to: [...to],
     ...renderAlertEmail(message, now),
     threadKey,
+    ...regressedFrom(message),
   }),
   digestJob: emailDigestJob,
   alertJob: (key, message, client) => emailAlertJob(key, message, client),
 };
+
+/** The earlier fires the evaluation's regressed fires name, each once; nothing when none. */
+function regressedFrom(message: AlertMessageInput): { regressedFrom?: string[] } {
+  const keys = [
+    ...new Set(
+      message.transitions.flatMap((t) =>
+        t.kind === "fired" && t.regressed ? [t.regressed.fireKey] : [],
+      ),
+    ),
+  ];
+  return keys.length > 0 ? { regressedFrom: keys } : {};
+}

@@ -1,6 +1,7 @@
 import type { DestinationModule } from "../destination-module.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./messages/slack-alert.js";
 import { renderSlackDigest } from "./messages/slack-digest.js";
+import { earlierFireLinks } from "./messages/slack-fire-links.js";
 import { withIncidentLine } from "./messages/slack-incident.js";
 import { type SlackAlertMessage, slackAlertJob } from "./slack-alert-job.js";
 import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
@@ -47,6 +48,7 @@ export const SLACK: DestinationModule<"slack", SlackShape> = {
     })),
   }),
   renderAlert: ({ channel }, { message, now, threadKey, roots, broadcast }) => ({
+    ...withLinks(earlierFireLinks(message)),
     channel,
     post: renderSlackAlert(message, now),
     threadKey,
@@ -66,3 +68,5 @@ export const SLACK: DestinationModule<"slack", SlackShape> = {
   digestJob: slackDigestJob,
   alertJob: slackAlertJob,
 };
+
+const withLinks = <T>(links: T[]) => (links.length > 0 ? { links } : {});
