@@ -16,6 +16,7 @@ import { emailOutbox } from "./email-outbox.js";
 import { renderAlertEmail } from "./messages/email-alert.js";
 import { emailCharts } from "./messages/email-charts.js";
 import { renderDigestEmail } from "./messages/email-digest.js";
+import { renderIncidentEmail } from "./messages/email-incident.js";
 import { smtpOnFirstUse } from "./smtp-on-first-use.js";
 
 /** The types email works with (see DestinationShape). */
@@ -59,6 +60,12 @@ export const EMAIL: DestinationModule<"email", EmailShape> = {
     ...renderAlertEmail(message, now),
     threadKey,
     ...regressedFrom(message),
+  }),
+  // A resolution's mail follows the incident's, so mail clients thread them.
+  renderIncident: ({ to }, input) => ({
+    to: [...to],
+    ...renderIncidentEmail(input),
+    threadKey: input.resolved ? input.incidentKey : null,
   }),
   digestJob: emailDigestJob,
   alertJob: (key, message, client) => emailAlertJob(key, message, client),
