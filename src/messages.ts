@@ -48,6 +48,8 @@ export interface EmailMessage {
   messageId: string;
   /** The Message-ID of the first mail of its thread (an alert's fire), for `In-Reply-To` and `References`. */
   inReplyTo?: string;
+  /** Other mails this one follows up (an earlier fire a regressed one names): more `References`. */
+  references?: string[];
 }
 
 /**
@@ -69,6 +71,11 @@ export interface AlertNotification {
     updates: { rootKey: string; message: SlackMessage }[];
     /** A fire's charts, uploaded into its post's thread; added for the send, never recorded. */
     uploads?: Attachment[];
+    /**
+     * The earlier fires a regressed fire's post names, by the key of their first message and
+     * the words naming them: linked to their permalink at send time. Absent: none.
+     */
+    links?: { rootKey: string; text: string }[];
   } | null;
   email: {
     to: string[];
@@ -79,6 +86,8 @@ export interface AlertNotification {
     cc?: string[];
     /** The fire whose mail this one follows (its key); null or absent: the first of its thread. */
     threadKey?: string | null;
+    /** The earlier fires a regressed fire's mail names (their keys): its References. Absent: none. */
+    regressedFrom?: string[];
     /** A fire's charts as inline (`cid:`) parts; added for the send, never recorded. */
     attachments?: Attachment[];
   } | null;

@@ -11,7 +11,7 @@ export interface AlertMetricFacts {
   badWhen: "high" | "low";
   /** As people read it: "flaky rate". */
   name: string;
-  /** Whether a trend chart draws it (an alert's `chart:`): the rates the charts show. */
+  /** Whether a trend chart draws it (an alert's `chart:`): the rates, and the mean run duration in minutes. */
   charted: boolean;
 }
 
@@ -25,7 +25,7 @@ export const ALERT_METRIC_TABLE = {
     unit: "minutes",
     badWhen: "high",
     name: "mean run duration",
-    charted: false,
+    charted: true,
   },
   skipped_share: { unit: "percent", badWhen: "high", name: "skipped share", charted: true },
   timed_out_share: { unit: "percent", badWhen: "high", name: "timed-out share", charted: true },

@@ -92,7 +92,14 @@ export async function runDemoAlerts(
         clients.digests.slack && clients.alerts.slack
           ? { digest: clients.digests.slack, alert: clients.alerts.slack }
           : null;
-      const step = { config: incidents, ledger, deliveries: claimed, slack, logger: deps.logger };
+      const step = {
+        config: incidents,
+        ledger,
+        deliveries: claimed,
+        slack,
+        clients: clients.alerts,
+        logger: deps.logger,
+      };
       // In time order, as the daemon would after each instant's evaluations.
       for (const [at, alerts] of [...instants].sort(([a], [b]) => a - b)) {
         const open = new Set((await ledger.openIncidents()).map((i) => i.key));

@@ -14,6 +14,7 @@ import type {
   DestinationGlobals,
   DigestConfig,
   DigestDestinations,
+  IncidentsConfig,
   ProjectConfig,
   ResolvedConfig,
   Team,
@@ -78,10 +79,21 @@ export function normalizeConfigWithoutApi(
       keep: parseRetention(input.history.keep),
     },
     server: { port: input.server.port, host: input.server.host },
-    incidents: input.incidents
-      ? { minProjects: input.incidents.min_projects, slack: input.incidents.slack ?? null }
-      : null,
+    incidents: input.incidents ? resolveIncidents(input.incidents) : null,
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
+  };
+}
+
+/** `incidents:` resolved: Slack's channel, and each other kind as an alert's destination resolves. */
+function resolveIncidents(input: NonNullable<ConfigInput["incidents"]>): IncidentsConfig {
+  const { email, msteams, webhook, pagerduty } = DESTINATION_CONFIGS;
+  return {
+    minProjects: input.min_projects,
+    slack: input.slack ?? null,
+    email: input.email ? email.resolve.alert(input.email) : null,
+    msteams: input.msteams ? msteams.resolve.alert(input.msteams) : null,
+    webhook: input.webhook ? webhook.resolve.alert(input.webhook) : null,
+    pagerduty: input.pagerduty ? pagerduty.resolve.alert(input.pagerduty) : null,
   };
 }
 

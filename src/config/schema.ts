@@ -385,9 +385,19 @@ const incidents = z
       })
       .optional()
       .describe("Post each incident here, its members as replies in its thread."),
+    // Every other kind takes an incident where an alert's destination of that kind would go.
+    email: DESTINATION_CONFIGS.email.schema.alert.optional(),
+    msteams: DESTINATION_CONFIGS.msteams.schema.alert.optional(),
+    webhook: DESTINATION_CONFIGS.webhook.schema.alert.optional(),
+    pagerduty: DESTINATION_CONFIGS.pagerduty.schema.alert
+      .optional()
+      .describe(
+        "Open a PagerDuty incident when an incident forms (its key the dedup key), and resolve it when its last member resolves.",
+      ),
   })
-  .refine((section) => section.slack !== undefined, {
-    message: 'names no destination — add incidents.slack.channel, e.g. "#incidents"',
+  .refine((section) => DESTINATION_KINDS.some((kind) => section[kind] !== undefined), {
+    message:
+      'names no destination — add incidents.slack.channel (e.g. "#incidents"), or incidents.email, msteams, webhook or pagerduty',
   })
   .describe(
     "One incident message when many projects break together; each member's alert still posts in its team's channel, marked as part of it.",

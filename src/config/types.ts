@@ -44,6 +44,11 @@ export interface ResolvedConfig extends DestinationGlobals {
 export interface IncidentsConfig {
   minProjects: number;
   slack: { channel: string } | null;
+  /** Where else an incident goes: an alert's destination of each other kind; null: not there. */
+  email: AlertTargetOf<"email"> | null;
+  msteams: AlertTargetOf<"msteams"> | null;
+  webhook: AlertTargetOf<"webhook"> | null;
+  pagerduty: AlertTargetOf<"pagerduty"> | null;
 }
 
 /** Each destination kind's shared settings (`slack`, `email`), resolved: one field per kind. */

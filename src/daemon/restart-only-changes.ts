@@ -27,7 +27,17 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
     ["state", (c) => [c.state.path, reveal(c.state.url), c.state.sendTimeoutMs]],
     ["server", (c) => [c.server.host, c.server.port]],
     // The incident step was built at start with its channel and threshold.
-    ["incidents", (c) => [c.incidents?.minProjects, c.incidents?.slack?.channel]],
+    [
+      "incidents",
+      (c) => [
+        c.incidents?.minProjects,
+        c.incidents?.slack?.channel,
+        c.incidents?.email?.to,
+        c.incidents?.msteams?.destination,
+        c.incidents?.webhook?.destination,
+        c.incidents?.pagerduty?.destination,
+      ],
+    ],
   ];
   return sections
     .filter(([, values]) => {

@@ -3,6 +3,7 @@ import type { AlertNotification } from "../messages.js";
 import type {
   Acknowledged,
   AlertMessageInput,
+  IncidentRef,
   RootView,
   Snoozed,
 } from "../render/alert/alert-view.js";
@@ -28,6 +29,8 @@ export interface NotificationInput extends Omit<AlertMessageInput, "transitions"
   acknowledgements?: Readonly<Record<string, Acknowledged>>;
   /** The snooze that holds on each fire now, by its key, shown in its first message. */
   snoozes?: Readonly<Record<string, Snoozed>>;
+  /** The incident each fire is a member of, by its key: its first message keeps naming it. */
+  incidents?: Readonly<Record<string, IncidentRef>>;
 }
 
 /** The notification of an evaluation, or null when nothing changed. */
@@ -44,6 +47,7 @@ export function buildAlertNotification(input: NotificationInput): AlertNotificat
     ...root,
     acknowledged: input.acknowledgements?.[root.rootKey] ?? null,
     snoozed: input.snoozes?.[root.rootKey] ?? null,
+    incident: input.incidents?.[root.rootKey] ?? null,
   }));
   // A fire starts a thread; anything else belongs under the fire it follows.
   const threadKey = fired

@@ -6,6 +6,7 @@ import type { Attachment, EmailMessage } from "../messages.js";
 import type { AlertMessageInput, RootView } from "../render/alert/alert-view.js";
 import type { Chart } from "../render/charts/trend-chart.js";
 import type { Report } from "../report/types.js";
+import type { IncidentRecord } from "../state/incidents.js";
 
 // What one destination (Slack, email, …) is to the rest of the reporter: its part of the
 // config, its id, its clients, the jobs that send a digest and an alert, and the files its
@@ -75,6 +76,19 @@ export interface AlertRenderInput {
   broadcast: boolean;
 }
 
+/** What every kind renders an incident from: when it forms, and when its last member resolves. */
+export interface IncidentRenderInput {
+  /** The slot's key: the incident's, or its resolution's. */
+  key: string;
+  /** The incident's key: a pager's dedup key, the Message-ID a resolution's mail follows. */
+  incidentKey: string;
+  record: IncidentRecord;
+  /** Whether every member has stopped firing (the resolution's message). */
+  resolved: boolean;
+  /** The instant it formed or resolved (ISO). */
+  now: string;
+}
+
 /** What an alert's deliveries need besides the destination's client. */
 export interface AlertJobDeps {
   logger: Logger;
@@ -124,6 +138,11 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   renderDigest(target: T["digestTarget"], input: DigestRenderInput): T["digestMessage"];
   /** An alert evaluation's notification as this kind shows it, to one destination. */
   renderAlert(address: T["address"], input: AlertRenderInput): T["alertMessage"];
+  /**
+   * An incident (or its resolution) as this kind shows it, sent by `alertJob` like an alert's
+   * message. Absent: the kind delivers incidents its own way (Slack's thread, slack-incident-job.ts).
+   */
+  renderIncident?(address: T["address"], input: IncidentRenderInput): T["alertMessage"];
   /** `target`: the destination as configured now (a URL kept out of the message is read there). */
   digestJob(
     key: string,

@@ -7,6 +7,7 @@ import type {
   DestinationModule,
   DestinationShape,
   DigestRenderInput,
+  IncidentRenderInput,
 } from "./destination-module.js";
 import { targetOf } from "./url-target.js";
 
@@ -58,6 +59,8 @@ export interface UrlDestinationParts<K extends string, T extends AnyUrlShape> {
   /** What the kind sends for a digest, and for an alert evaluation, besides its destination's id. */
   renderDigest(input: DigestRenderInput): Omit<T["digestMessage"], "destination">;
   renderAlert(input: AlertRenderInput): Omit<T["alertMessage"], "destination">;
+  /** What the kind sends for an incident or its resolution. */
+  renderIncident(input: IncidentRenderInput): Omit<T["alertMessage"], "destination">;
   /** Sends a message to the destination as configured now. */
   send(
     sender: T["clients"]["digest"],
@@ -100,6 +103,8 @@ export function urlDestination<K extends string, T extends AnyUrlShape>(
       ({ destination, ...parts.renderDigest(input) }) as T["digestMessage"],
     renderAlert: ({ destination }, input) =>
       ({ destination, ...parts.renderAlert(input) }) as T["alertMessage"],
+    renderIncident: ({ destination }, input) =>
+      ({ destination, ...parts.renderIncident(input) }) as T["alertMessage"],
     digestJob: (key, message, sender, _deps, target) =>
       job(key, message, sender, target, `digest's ${parts.urlField}`),
     alertJob: (key, message, sender, _deps, target) =>

@@ -64,7 +64,7 @@ export function createJobRunner(
 /**
  * The incident step with the clients built at start (see `pipeline/incident/run-incidents.ts`):
  * it reads the alerts' evaluations and states in `ledger`, and delivers through the step's own
- * claimed view. Slack is its one destination kind so far.
+ * claimed view, to Slack and every other kind `incidents:` names.
  */
 export function createIncidentStep(
   config: IncidentsConfig,
@@ -80,6 +80,7 @@ export function createIncidentStep(
     ledger,
     deliveries: context.ledger,
     slack,
+    clients: clients.alerts,
     logger: context.logger,
     retryAt: context.retryAt,
   });

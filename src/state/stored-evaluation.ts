@@ -56,6 +56,7 @@ const alertNotification = z.object({
       threadKey: z.string().nullable(),
       broadcast: z.boolean().optional(),
       updates: z.array(z.object({ rootKey: z.string(), message: slackMessage })),
+      links: z.array(z.object({ rootKey: z.string(), text: z.string() })).optional(),
     })
     .nullable(),
   email: z
@@ -65,6 +66,7 @@ const alertNotification = z.object({
       html: z.string(),
       text: z.string(),
       threadKey: z.string().nullable().optional(),
+      regressedFrom: z.array(z.string()).optional(),
     })
     .nullable(),
   // Absent in rows written before Teams and webhooks: nothing to send there.

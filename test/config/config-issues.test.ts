@@ -83,7 +83,7 @@ const cases: Case[] = [
     [
       [
         `${A}.chart`,
-        "charts are drawn for flaky_rate, run_pass_rate, skipped_share and timed_out_share only, not runs — remove chart, or alert on one of those",
+        "charts are drawn for flaky_rate, run_pass_rate, mean_run_duration, skipped_share and timed_out_share only, not runs — remove chart, or alert on one of those",
       ],
     ],
   ],
@@ -286,6 +286,19 @@ describe("config problems", () => {
     for (const [index, [, says]] of expected.entries()) {
       expect(issues[index]?.message).toContain(says);
     }
+  });
+
+  it("accepts a fire's chart on a mean_run_duration alert (drawn in minutes)", () => {
+    const result = parse(
+      configText({
+        [`${A}.metric`]: "mean_run_duration",
+        [`${A}.warn_at`]: 15,
+        [`${A}.critical_at`]: 20,
+        [`${A}.clear_at`]: 12,
+        [`${A}.chart`]: true,
+      }),
+    );
+    expect("issues" in result ? result.issues : []).toEqual([]);
   });
 
   it("accepts a runs alert counting past 100, bad when low", () => {

@@ -15,6 +15,10 @@ describe("incidents config", () => {
     expect("config" in result && result.config.incidents).toEqual({
       minProjects: 3,
       slack: { channel: "#incidents" },
+      email: null,
+      msteams: null,
+      webhook: null,
+      pagerduty: null,
     });
   });
 
@@ -30,7 +34,7 @@ describe("incidents config", () => {
   it("refuses incidents with nowhere to post them", () => {
     const result = parse(configText({ incidents: { min_projects: 4 } }));
     expect(issueLines(result)).toEqual([
-      'incidents: names no destination — add incidents.slack.channel, e.g. "#incidents"',
+      'incidents: names no destination — add incidents.slack.channel (e.g. "#incidents"), or incidents.email, msteams, webhook or pagerduty',
     ]);
   });
 });

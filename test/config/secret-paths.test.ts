@@ -30,6 +30,11 @@ describe("the secret paths of the config", () => {
         "teams[0].alerts[0].msteams": teams,
         "teams[0].alerts[0].webhook": webhook,
         "teams[0].alerts[0].pagerduty": { routing_key: "R0UT1NGk3yFAKEpd0123456789abcdef" },
+        incidents: {
+          msteams: teams,
+          webhook,
+          pagerduty: { routing_key: "R0UT1NGk3yFAKEpd0123456789abcdef" },
+        },
       }),
     );
     if (!("config" in result)) throw new Error(issueLines(result).join("\n"));

@@ -65,6 +65,7 @@ describe("run, to a Teams workflow and a signed webhook", () => {
 
     expect(hook.keys).toEqual([KEY]);
     const body = webhookBodySchema.parse(hook.accepted[0]?.body);
+    if (body.kind !== "digest") throw new Error(`a ${body.kind} body, not a digest's`);
     expect(body).toMatchObject({
       version: 1,
       kind: "digest",

@@ -195,6 +195,18 @@ const usergroupUsers: Handler = ({ params }, state) => {
   return users ? ok({ users }) : fail("no_such_subteam");
 };
 
+/** chat.getPermalink: a message's link, as Slack builds it from the workspace, channel and ts. */
+const getPermalink: Handler = ({ params }, state) => {
+  const channel = findChannel(state, params.channel);
+  if (!channel) return fail("channel_not_found");
+  const post = state.posts.find((p) => p.channel === channel.id && p.ts === params.message_ts);
+  if (!post) return fail("message_not_found");
+  return ok({
+    channel: channel.id,
+    permalink: `https://fake-workspace.slack.com/archives/${channel.id}/p${post.ts.replace(".", "")}`,
+  });
+};
+
 const authTest: Handler = () =>
   ok({
     url: "https://fake-workspace.slack.com/",
@@ -211,6 +223,7 @@ export const METHODS: Readonly<Record<string, Handler>> = {
   "chat.postEphemeral": postEphemeral,
   "usergroups.users.list": usergroupUsers,
   "chat.update": chatUpdate,
+  "chat.getPermalink": getPermalink,
   "conversations.list": conversationsList,
   "conversations.history": conversationsHistory,
   "conversations.replies": conversationsReplies,

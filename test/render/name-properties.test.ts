@@ -225,7 +225,7 @@ describe("names from the API or config, in every destination", () => {
         const body = webhookBodySchema.parse(
           JSON.parse(JSON.stringify(webhookDigestBody(report, "k"))),
         );
-        expect(body.team.title).toBe(report.team.title);
+        expect(body.kind === "digest" && body.team.title).toBe(report.team.title);
 
         expectPrintable([renderTerminalReport(report, { color: false, width: 100 })]);
       }),

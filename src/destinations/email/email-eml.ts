@@ -15,7 +15,8 @@ export function mailOptions(message: EmailMessage, from: string, date?: Date): M
     text: message.text,
     html: message.html,
     messageId: message.messageId,
-    ...(message.inReplyTo ? { inReplyTo: message.inReplyTo, references: [message.inReplyTo] } : {}),
+    ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
+    ...(references(message).length > 0 ? { references: references(message) } : {}),
     attachments: message.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,
@@ -42,4 +43,9 @@ export function composeEml(
       else resolve(eml);
     });
   });
+}
+
+/** `References`: the mails this one follows up, the thread's first mail first. */
+function references(message: EmailMessage): string[] {
+  return [...(message.inReplyTo ? [message.inReplyTo] : []), ...(message.references ?? [])];
 }

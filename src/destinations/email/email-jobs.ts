@@ -55,7 +55,7 @@ export function emailAlertJob(
   return {
     id: emailDestinationId(email.to),
     send: async () => {
-      const { threadKey, ...mail } = email;
+      const { threadKey, regressedFrom, ...mail } = email;
       const sent = await emailOut.send({
         ...mail,
         // A fire's charts, inline; nothing else is attached to an alert's mail.
@@ -63,6 +63,8 @@ export function emailAlertJob(
         messageId: messageIdForKey(key),
         // A later mail of an incident follows its fire's, so mail clients thread them.
         ...(threadKey ? { inReplyTo: messageIdForKey(threadKey) } : {}),
+        // A regressed fire opens its own thread but names the earlier fire's, which a reader finds.
+        ...(regressedFrom?.length ? { references: regressedFrom.map(messageIdForKey) } : {}),
       });
       return { messageId: sent.messageId };
     },

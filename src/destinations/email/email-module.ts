@@ -1,4 +1,5 @@
 import type { EmailMessage } from "../../messages.js";
+import type { AlertMessageInput } from "../../render/alert/alert-view.js";
 import type { DestinationModule } from "../destination-module.js";
 import type { EmailDestination } from "./email-clients.js";
 import {
@@ -15,6 +16,7 @@ import { emailOutbox } from "./email-outbox.js";
 import { renderAlertEmail } from "./messages/email-alert.js";
 import { emailCharts } from "./messages/email-charts.js";
 import { renderDigestEmail } from "./messages/email-digest.js";
+import { renderIncidentEmail } from "./messages/email-incident.js";
 import { smtpOnFirstUse } from "./smtp-on-first-use.js";
 
 /** The types email works with (see DestinationShape). */
@@ -57,7 +59,26 @@ export const EMAIL: DestinationModule<"email", EmailShape> = {
     to: [...to],
     ...renderAlertEmail(message, now),
     threadKey,
+    ...regressedFrom(message),
+  }),
+  // A resolution's mail follows the incident's, so mail clients thread them.
+  renderIncident: ({ to }, input) => ({
+    to: [...to],
+    ...renderIncidentEmail(input),
+    threadKey: input.resolved ? input.incidentKey : null,
   }),
   digestJob: emailDigestJob,
   alertJob: (key, message, client) => emailAlertJob(key, message, client),
 };
+
+/** The earlier fires the evaluation's regressed fires name, each once; nothing when none. */
+function regressedFrom(message: AlertMessageInput): { regressedFrom?: string[] } {
+  const keys = [
+    ...new Set(
+      message.transitions.flatMap((t) =>
+        t.kind === "fired" && t.regressed ? [t.regressed.fireKey] : [],
+      ),
+    ),
+  ];
+  return keys.length > 0 ? { regressedFrom: keys } : {};
+}

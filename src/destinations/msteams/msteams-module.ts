@@ -2,6 +2,7 @@ import type { TeamsDelivery } from "../../messages.js";
 import { type UrlDestinationShape, urlDestination } from "../url-destination.js";
 import { renderTeamsAlert } from "./messages/teams-alert.js";
 import { renderTeamsDigest } from "./messages/teams-digest.js";
+import { renderTeamsIncident } from "./messages/teams-incident.js";
 import {
   MSTEAMS_CONFIG,
   type MsteamsGlobal,
@@ -37,6 +38,7 @@ export const MSTEAMS = urlDestination<"msteams", MsteamsShape>({
     card: renderTeamsDigest(report, { workbookWhere }),
   }),
   renderAlert: ({ message, now }) => ({ card: renderTeamsAlert(message, now) }),
+  renderIncident: (input) => ({ card: renderTeamsIncident(input) }),
   send: (sender, { webhookUrl, destination }, key, message) =>
     sender.send({ url: webhookUrl, destination }, key, message.card),
 });

@@ -2,7 +2,11 @@ import type { DeliveryJob } from "../../deliver/deliver-all.js";
 import type { PagerdutyDelivery } from "../../messages.js";
 import type { DestinationModule } from "../destination-module.js";
 import { targetOf } from "../url-target.js";
-import { pagerdutyAcknowledge, pagerdutyEvents } from "./messages/pagerduty-events.js";
+import {
+  pagerdutyAcknowledge,
+  pagerdutyEvents,
+  pagerdutyIncidentEvent,
+} from "./messages/pagerduty-events.js";
 import {
   PAGERDUTY_CONFIG,
   type PagerdutyGlobal,
@@ -52,6 +56,10 @@ export const PAGERDUTY: DestinationModule<"pagerduty", PagerdutyShape> = {
     const events = pagerdutyEvents(input);
     return events.length === 0 ? null : { destination, events };
   },
+  renderIncident: ({ destination }, input) => ({
+    destination,
+    events: [pagerdutyIncidentEvent(input)],
+  }),
   digestJob: (_key, message) => message,
   alertJob: (key, message, sender, _deps, target) => eventsJob(key, message, sender, target),
   acknowledgeJob: (fireKey, target, sender) =>

@@ -129,5 +129,17 @@ export function createSlackAlertDestination(
       }
       return files;
     },
+
+    async permalink(channel, ts, signal) {
+      const id = await resolve(channel);
+      // A read: the library may retry it.
+      const found = await call(
+        "chat.getPermalink",
+        channel,
+        () => calls.chat.getPermalink({ channel: id, message_ts: ts }),
+        signal,
+      );
+      return found.permalink ?? null;
+    },
   };
 }

@@ -1,8 +1,9 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
 import type { DeliveryProgress } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
-import type { AlertNotification, Attachment } from "../../messages.js";
+import type { AlertNotification, Attachment, SlackMessage } from "../../messages.js";
 import type { AlertJobDeps } from "../destination-module.js";
+import { type FireLink, withFireLinks } from "./messages/slack-fire-links.js";
 import type { SlackAlertDestination } from "./slack-clients.js";
 import { slackDestinationId } from "./slack-id.js";
 
@@ -73,6 +74,27 @@ export function slackAlertJob(
       }
     }
   }
+  /** The post with each earlier fire it names linked to its first message, where Slack gives a permalink. */
+  async function linked(message: SlackMessage, signal?: AbortSignal): Promise<SlackMessage> {
+    const urls: (FireLink & { url: string })[] = [];
+    for (const link of slack.links ?? []) {
+      const ts = await tsOf(link.rootKey);
+      if (!ts) continue;
+      try {
+        const url = await slackOut.permalink(slack.channel, ts, signal);
+        if (url) urls.push({ ...link, url });
+      } catch (error) {
+        signal?.throwIfAborted();
+        // A link is a convenience: the words name the earlier fire all the same.
+        deps.logger.warn(
+          { slot: key, root: link.rootKey, err: String(error) },
+          "no permalink for the earlier fire; its words stay unlinked",
+        );
+      }
+    }
+    return withFireLinks(message, urls);
+  }
+
   return {
     id: slackDestinationId(slack.channel),
     // The attempt's signal goes with every call: at send_timeout the request in flight is cut.
@@ -102,7 +124,8 @@ export function slackAlertJob(
           );
         }
       }
-      const posted = await slackOut.postAlert(slack.channel, slack.post, thread, {
+      const post = { ...slack.post, main: await linked(slack.post.main, signal) };
+      const posted = await slackOut.postAlert(slack.channel, post, thread, {
         broadcast: slack.broadcast === true,
         signal,
       });

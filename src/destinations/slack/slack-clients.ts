@@ -77,4 +77,6 @@ export interface SlackAlertDestination {
    * an upload Slack took before it was recorded); none without the history scope.
    */
   filesInThread(channel: string, ts: string, signal?: AbortSignal): Promise<Set<string>>;
+  /** The link to the message `ts` (chat.getPermalink); null where there is none (an outbox). */
+  permalink(channel: string, ts: string, signal?: AbortSignal): Promise<string | null>;
 }

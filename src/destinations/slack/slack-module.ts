@@ -1,6 +1,8 @@
 import type { DestinationModule } from "../destination-module.js";
 import { renderSlackAlert, renderSlackAlertRoot } from "./messages/slack-alert.js";
 import { renderSlackDigest } from "./messages/slack-digest.js";
+import { earlierFireLinks } from "./messages/slack-fire-links.js";
+import { withIncidentLine } from "./messages/slack-incident.js";
 import { type SlackAlertMessage, slackAlertJob } from "./slack-alert-job.js";
 import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
 import {
@@ -46,15 +48,25 @@ export const SLACK: DestinationModule<"slack", SlackShape> = {
     })),
   }),
   renderAlert: ({ channel }, { message, now, threadKey, roots, broadcast }) => ({
+    ...withLinks(earlierFireLinks(message)),
     channel,
     post: renderSlackAlert(message, now),
     threadKey,
     broadcast,
     updates: roots.map((root) => ({
       rootKey: root.rootKey,
-      message: renderSlackAlertRoot(message, root, now),
+      // The line an incident added to the first message stays through every later edit.
+      message: root.incident
+        ? withIncidentLine(
+            renderSlackAlertRoot(message, root, now),
+            root.incident.key,
+            root.incident.channel,
+          )
+        : renderSlackAlertRoot(message, root, now),
     })),
   }),
   digestJob: slackDigestJob,
   alertJob: slackAlertJob,
 };
+
+const withLinks = <T>(links: T[]) => (links.length > 0 ? { links } : {});

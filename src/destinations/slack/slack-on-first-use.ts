@@ -38,6 +38,7 @@ export function slackOnFirstUse(
     updateAlert: async (...args) => (await load()).alerts.updateAlert(...args),
     uploadToThread: async (...args) => (await load()).alerts.uploadToThread(...args),
     filesInThread: async (...args) => (await load()).alerts.filesInThread(...args),
+    permalink: async (...args) => (await load()).alerts.permalink(...args),
   };
   return { digest, alert, close: async () => {} };
 }

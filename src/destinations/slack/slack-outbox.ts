@@ -57,6 +57,10 @@ export function slackOutbox(files: OutboxFiles): {
       // An outbox has no thread to read: a rewrite of a file is no second delivery.
       return new Set<string>();
     },
+    async permalink() {
+      // An outbox has no messages to link: the words stay as they are.
+      return null;
+    },
   };
   return { digest, alert };
 }

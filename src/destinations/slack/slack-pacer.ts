@@ -11,6 +11,7 @@ const PER_MINUTE: Readonly<Record<string, number>> = {
   "conversations.history": 50, // Tier 3
   "conversations.replies": 50, // Tier 3
   "chat.update": 50, // Tier 3
+  "chat.getPermalink": 100, // Tier 4
   "files.uploadV2": 20, // two Tier 4 calls and a Tier 2 file listing, as the library makes them
   "files.getUploadURLExternal": 100, // Tier 4
   "files.completeUploadExternal": 100, // Tier 4

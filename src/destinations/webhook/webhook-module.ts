@@ -2,6 +2,7 @@ import type { WebhookDelivery } from "../../messages.js";
 import { type UrlDestinationShape, urlDestination } from "../url-destination.js";
 import { webhookAlertBody } from "./messages/webhook-alert.js";
 import { webhookDigestBody } from "./messages/webhook-digest.js";
+import { webhookIncidentBody } from "./messages/webhook-incident.js";
 import {
   WEBHOOK_CONFIG,
   type WebhookGlobal,
@@ -37,5 +38,6 @@ export const WEBHOOK = urlDestination<"webhook", WebhookShape>({
   probe: (target) => ({ url: target.url, describe: describeWebhookFailure(target.destination) }),
   renderDigest: ({ report, key }) => ({ body: JSON.stringify(webhookDigestBody(report, key)) }),
   renderAlert: ({ message, now }) => ({ body: JSON.stringify(webhookAlertBody(message, now)) }),
+  renderIncident: (input) => ({ body: JSON.stringify(webhookIncidentBody(input)) }),
   send: (sender, target, key, message) => sender.send(target, key, message.body),
 });

@@ -22,6 +22,7 @@ export type AlertStore = Pick<
   | "silences"
   | "acknowledgements"
   | "clearAcknowledgements"
+  | "openIncidents"
 >;
 
 /** The ledger as an alert uses it (`state/` implements it). */
@@ -40,6 +41,7 @@ export function alertLedger(store: AlertStore, deliveries: DeliveryLedger): Aler
     acknowledgements: (team, alert) => store.acknowledgements(team, alert),
     clearAcknowledgements: (team, alert, fires, at) =>
       store.clearAcknowledgements(team, alert, fires, at),
+    openIncidents: () => store.openIncidents(),
   };
 }
 

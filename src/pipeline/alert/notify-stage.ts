@@ -13,6 +13,7 @@ import {
 } from "../../destinations/alert-notification.js";
 import { type AlertClients, DESTINATION_KINDS } from "../../destinations/registry.js";
 import type { Period } from "../../periods/types.js";
+import type { IncidentRef } from "../../render/alert/alert-view.js";
 import type { AlertJob } from "./alert-slot.js";
 import type { AlertDeps } from "./alert-types.js";
 import type { Held } from "./hold-stage.js";
@@ -44,6 +45,7 @@ export async function notify(
       held.standing.silences,
       job.fireAt.toISOString(),
     ),
+    incidents: await incidentsOf(held.posted, deps),
     buttons: deps.slackButtons === true,
     ...targetsWithClients(job.alert, deps),
     now: job.fireAt.toISOString(),
@@ -76,6 +78,28 @@ async function historyOf(
   };
   const past = [...recorded.filter((e) => e.alert === job.alert.name && e.key !== key), now];
   return fireHistory(job.alert.metric, evaluation, past);
+}
+
+/**
+ * The open incident each fire of the evaluation is a member of, by the fire's key: the line the
+ * incident added to the fire's first message is kept when this evaluation edits it again. An
+ * incident resolves only after its last member has, so an open one covers every later edit.
+ */
+async function incidentsOf(
+  evaluation: Evaluation,
+  deps: AlertDeps,
+): Promise<Record<string, IncidentRef>> {
+  const fires = new Set(firesOf(evaluation));
+  if (!deps.ledger || fires.size === 0) return {};
+  const found: Record<string, IncidentRef> = {};
+  for (const incident of await deps.ledger.openIncidents()) {
+    for (const member of incident.record.members) {
+      if (fires.has(member.fireKey)) {
+        found[member.fireKey] = { key: incident.key, channel: incident.record.channel };
+      }
+    }
+  }
+  return found;
 }
 
 /** The alert's destinations that have a client to send them; null for the others. */

@@ -1,6 +1,23 @@
 import { formIncident, type IncidentFire } from "../../alerts/form-incident.js";
 import type { AlertConfig, IncidentsConfig, Team } from "../../config/types.js";
-import { type DeliveryLedger, deliverAll, type RetryAt } from "../../deliver/deliver-all.js";
+import {
+  type DeliveryJob,
+  type DeliveryLedger,
+  deliverAll,
+  type RetryAt,
+} from "../../deliver/deliver-all.js";
+import type {
+  DestinationModule,
+  IncidentRenderInput,
+} from "../../destinations/destination-module.js";
+import {
+  type AlertClients,
+  type AlertTargetOf,
+  DESTINATION_KINDS,
+  DESTINATIONS,
+  type DestinationKind,
+  type DestinationShapes,
+} from "../../destinations/registry.js";
 import type {
   SlackAlertDestination,
   SlackDestination,
@@ -11,7 +28,11 @@ import {
   slackIncidentResolutionJob,
 } from "../../destinations/slack/slack-incident-job.js";
 import type { Logger } from "../../logger.js";
-import type { IncidentMemberRecord, IncidentRecord } from "../../state/incidents.js";
+import type {
+  IncidentMemberRecord,
+  IncidentRecord,
+  StoredIncident,
+} from "../../state/incidents.js";
 import type { Ledger, NewSlot } from "../../state/ledger.js";
 import { alertSlot } from "../alert/alert-slot.js";
 
@@ -20,6 +41,9 @@ import { alertSlot } from "../alert/alert-slot.js";
 // `formIncident` (pure) → record the incident as a slot of its own → deliver it; then resolve
 // each open incident whose last member stopped firing. Replicas that reach the same instant
 // gather the same fires from the ledger, and the ledger records and claims each slot once.
+// Slack gets a post with a thread and a line on each member's message; every other kind named
+// in `incidents:` gets the incident as its module renders it (`renderIncident`), sent by the
+// kind's alert job, and again when the incident resolves.
 
 /** An alert that fires at the instant, with its team. */
 export interface IncidentAlert {
@@ -42,7 +66,10 @@ export interface IncidentDeps {
   >;
   /** The ledger as the incident's deliveries claim it (the daemon's: only what is due). */
   deliveries: DeliveryLedger;
+  /** Slack's clients: an incident there is a post with a thread, and a line on each member's. */
   slack: { digest: SlackDestination; alert: SlackAlertDestination } | null;
+  /** What sends an alert's messages, by kind: every other kind sends the incident the same way. */
+  clients: AlertClients;
   logger: Logger;
   retryAt?: RetryAt;
 }
@@ -80,7 +107,10 @@ export async function runIncidents(
       })),
     };
     const key = incidentKey(fire);
-    const fresh = await deps.ledger.recordIncident(slotOf(key, "incident", fire, record), record);
+    const fresh = await deps.ledger.recordIncident(
+      slotOf(key, "incident", fire, record, deps.config),
+      record,
+    );
     if (fresh) deps.logger.info({ slot: key, summary: plan.summary }, "incident formed");
     await deliverIncident(key, deps);
   }
@@ -92,8 +122,61 @@ export async function runIncidents(
 export async function deliverIncident(key: string, deps: IncidentDeps): Promise<void> {
   const resolving = key.endsWith(RESOLVED);
   const incident = await deps.ledger.getIncident(resolving ? key.slice(0, -RESOLVED.length) : key);
-  const channel = incident?.record.channel;
-  if (!incident || !channel || !deps.slack) return;
+  const slot = await deps.ledger.getSlot(key);
+  if (!incident || !slot) return;
+  const owed = new Set(slot.deliveries.map((d) => d.destination));
+  const input: IncidentRenderInput = {
+    key,
+    incidentKey: incident.key,
+    record: incident.record,
+    resolved: resolving,
+    now: slot.fireAt.toISOString(),
+  };
+  const jobs = [
+    ...(await slackJobs(key, incident, resolving, deps)),
+    ...OTHER_KINDS.flatMap((kind) => otherJob(kind, input, deps)),
+  ].filter((job) => owed.has(job.id));
+  if (jobs.length === 0) return;
+  const results = await deliverAll(key, jobs, {
+    ledger: deps.deliveries,
+    logger: deps.logger,
+    ...(deps.retryAt ? { retryAt: deps.retryAt } : {}),
+  });
+  deps.logger.info(
+    { slot: key, delivery: results.map((r) => `${r.id}: ${r.status}`) },
+    "incident delivered",
+  );
+}
+
+/** The kinds that send an incident as they send an alert's message (Slack has its own thread). */
+const OTHER_KINDS = DESTINATION_KINDS.filter(
+  (kind): kind is Exclude<DestinationKind, "slack"> => kind !== "slack",
+);
+
+/** The incident's job for one of the other kinds; none where it has no destination or client. */
+function otherJob<K extends Exclude<DestinationKind, "slack">>(
+  kind: K,
+  input: IncidentRenderInput,
+  deps: IncidentDeps,
+): DeliveryJob[] {
+  const module = DESTINATIONS[kind] as DestinationModule<K, DestinationShapes[K]>;
+  const target = deps.config[kind] as AlertTargetOf<K> | null;
+  const client = deps.clients[kind] as DestinationShapes[K]["clients"]["alert"] | null;
+  if (!target || !client || !module.renderIncident) return [];
+  const message = module.renderIncident(target as never, input);
+  const jobDeps = { logger: deps.logger, since: new Date(input.now), threadTs: async () => null };
+  return [module.alertJob(input.key, message, client, jobDeps, target)];
+}
+
+/** The incident's Slack job: its post and thread, or the resolution's edit and reply. */
+async function slackJobs(
+  key: string,
+  incident: StoredIncident,
+  resolving: boolean,
+  deps: IncidentDeps,
+): Promise<DeliveryJob[]> {
+  const channel = incident.record.channel;
+  if (!channel || !deps.slack) return [];
   const slack = deps.slack;
   const job = resolving
     ? slackIncidentResolutionJob(
@@ -112,12 +195,7 @@ export async function deliverIncident(key: string, deps: IncidentDeps): Promise<
           return ts && main ? { ts, message: main } : null;
         },
       });
-  const [result] = await deliverAll(key, [job], {
-    ledger: deps.deliveries,
-    logger: deps.logger,
-    ...(deps.retryAt ? { retryAt: deps.retryAt } : {}),
-  });
-  deps.logger.info({ slot: key, delivery: result?.status }, "incident delivered");
+  return [job];
 }
 
 type GatheredFire = IncidentFire & { channel: string | null };
@@ -162,7 +240,7 @@ async function resolveIncidents(fire: Date, deps: IncidentDeps): Promise<void> {
     const key = `${incident.key}${RESOLVED}`;
     const resolved = await deps.ledger.resolveIncident(
       incident.key,
-      slotOf(key, "resolved", fire, incident.record),
+      slotOf(key, "resolved", fire, incident.record, deps.config),
     );
     if (!resolved) continue; // another replica resolved it, and delivers it
     deps.logger.info({ slot: key, incident: incident.key }, "incident resolved");
@@ -187,7 +265,13 @@ async function anyStillFiring(
   return false;
 }
 
-function slotOf(key: string, job: string, fire: Date, record: IncidentRecord): NewSlot {
+function slotOf(
+  key: string,
+  job: string,
+  fire: Date,
+  record: IncidentRecord,
+  config: IncidentsConfig,
+): NewSlot {
   const day = fire.toISOString().slice(0, 10);
   return {
     key,
@@ -197,7 +281,13 @@ function slotOf(key: string, job: string, fire: Date, record: IncidentRecord): N
     job,
     fireAt: fire,
     period: { start: day, end: day },
-    destinations: record.channel ? [slackDestinationId(record.channel)] : [],
+    destinations: [
+      ...(record.channel ? [slackDestinationId(record.channel)] : []),
+      ...OTHER_KINDS.flatMap((kind) => {
+        const target = config[kind];
+        return target ? [DESTINATIONS[kind].id(target as never)] : [];
+      }),
+    ],
   };
 }
 

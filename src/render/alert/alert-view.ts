@@ -5,6 +5,7 @@ import type {
   AlertBaseline,
   AlertMetric,
   AlertStateName,
+  EarlierFire,
   Transition,
   TransitionKind,
 } from "../../alerts/types.js";
@@ -85,6 +86,14 @@ export interface RootView {
   acknowledged?: Acknowledged | null;
   /** The snooze that holds on the fire now; null or absent when none does. */
   snoozed?: Snoozed | null;
+  /** The incident the fire is a member of, which its first message names; null or absent: none. */
+  incident?: IncidentRef | null;
+}
+
+/** An incident as a member's first message names it: its key, and the channel it is posted in. */
+export interface IncidentRef {
+  key: string;
+  channel: string | null;
 }
 
 /** An acknowledgement as a message shows it: a Slack user id and an ISO instant. */
@@ -192,7 +201,12 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
 export function regressedText(t: Transition): string {
   const earlier = t.kind === "fired" ? t.regressed : undefined;
   if (!earlier) return "";
-  return ` \u2014 regressed: it fired ${shortPeriod(earlier.firedIn)} and resolved ${shortPeriod(earlier.resolvedIn)}`;
+  return ` \u2014 regressed: ${earlierFireWords(earlier)} and resolved ${shortPeriod(earlier.resolvedIn)}`;
+}
+
+/** "it fired Nov 10": the words of `regressedText` that name the earlier fire (a link's text). */
+export function earlierFireWords(earlier: EarlierFire): string {
+  return `it fired ${shortPeriod(earlier.firedIn)}`;
 }
 
 function absoluteSentence(input: AlertMessageInput, t: Transition, now: string): string {

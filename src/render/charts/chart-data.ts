@@ -2,7 +2,7 @@ import { addDays, datesIn } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
 import { fixed } from "../format.js";
 import type { SubjectMetric } from "./chart-points.js";
-import { type ChartMetric, type ChartPoint, risesBad } from "./chart-points.js";
+import { type ChartMetric, type ChartPoint, chartPanelKind, risesBad } from "./chart-points.js";
 import {
   CHART_COLOURS,
   CHART_OPACITY,
@@ -93,7 +93,7 @@ function chartData(
     }));
     datasets[`rules${panel.suffix}`] = panel.thresholds.map((th) => ({
       rate: th.value,
-      label: `${th.level} ${formatPercent(th.value)}`,
+      label: `${th.level} ${formatChartValue(panel.metric, th.value)}`,
       colour: CHART_COLOURS[th.level],
       dash: th.level === "warn" ? [5, 3] : [1, 0],
     }));
@@ -103,7 +103,11 @@ function chartData(
     signals[`yLow${panel.suffix}`] = yLow;
     signals[`yHigh${panel.suffix}`] = yHigh;
     signals[`yTicks${panel.suffix}`] = ticks(yLow, yHigh, step);
-    signals[`yFormat${panel.suffix}`] = `.${decimalsOf(step)}%`;
+    const duration = chartPanelKind(panel.metric) === "duration";
+    signals[`yFormat${panel.suffix}`] = duration
+      ? `.${minuteDecimalsOf(step)}f`
+      : `.${decimalsOf(step)}%`;
+    signals[`yUnit${panel.suffix}`] = duration ? " min" : "";
   }
   return { spec, datasets, signals };
 }
@@ -172,6 +176,11 @@ function decimalsOf(step: number): number {
   return Math.max(0, -Math.floor(Math.log10(step * 100) + 1e-9));
 }
 
+/** Decimals a minutes label needs at this step: none at 1 min and up, one at 0.5. */
+function minuteDecimalsOf(step: number): number {
+  return Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+}
+
 /** The part of `period` inside `window`, or null when they do not meet. */
 function clip(period: Period, window: Period): Period | null {
   const start = period.start > window.start ? period.start : window.start;
@@ -180,7 +189,7 @@ function clip(period: Period, window: Period): Period | null {
 }
 
 /**
- * The rate axis: flaky rates from 0 to a little above the highest day or threshold (a 2% rate
+ * The value axis: a duration's minutes from 0; flaky rates from 0 to a little above the highest day or threshold (a 2% rate
  * is not drawn on a 0–100% axis); pass rates from a little below the lowest to 100%.
  */
 function yDomain(
@@ -194,6 +203,8 @@ function yDomain(
     ...points.flatMap((p) => (p.rate === null ? [] : [p.rate])),
     ...thresholds.map((t) => t.value),
   ];
+  // Minutes from 0 to a round number above the longest day or threshold; no cap at 100%.
+  if (chartPanelKind(metric) === "duration") return [0, niceStep(Math.max(1, ...values) * 1.15)];
   if (risesBad(metric)) {
     const top = Math.max(0.01, ...values);
     return [0, Math.min(1, niceStep(top * 1.15))];
@@ -209,7 +220,9 @@ function niceStep(value: number): number {
   return step * power;
 }
 
-function formatPercent(fraction: number): string {
-  const pct = fraction * 100;
-  return `${fixed(pct, Number.isInteger(pct) ? 0 : 1)}%`;
+/** "5%", "2.5%"; for a duration "15 min", "7.5 min". */
+export function formatChartValue(metric: ChartMetric, value: number): string {
+  const shown = chartPanelKind(metric) === "duration" ? value : value * 100;
+  const unit = chartPanelKind(metric) === "duration" ? " min" : "%";
+  return `${fixed(shown, Number.isInteger(shown) ? 0 : 1)}${unit}`;
 }

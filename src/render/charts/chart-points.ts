@@ -6,8 +6,24 @@ import type { DailyPoint, Figures } from "../../report/types.js";
 // window with the day's rate, its Wilson interval and the sample behind it. A day without runs
 // keeps its row with null values, so the line breaks there instead of dropping to 0%.
 
-/** The rates a trend chart can show: the digests' two, and the shares an alert may fire on. */
-export type ChartMetric = "flakyRate" | "runPassRate" | "skippedShare" | "timedOutShare";
+/**
+ * What a trend chart can show: the digests' two rates, the shares an alert may fire on, and the
+ * mean run duration (an alert's, in minutes).
+ */
+export type ChartMetric =
+  | "flakyRate"
+  | "runPassRate"
+  | "skippedShare"
+  | "timedOutShare"
+  | "meanRunDuration";
+
+/** How a panel's axis reads: a rate as a percentage, or a duration in minutes from 0. */
+export type ChartPanelKind = "rate" | "duration";
+
+/** The panel kind each metric is drawn on. */
+export function chartPanelKind(metric: ChartMetric): ChartPanelKind {
+  return metric === "meanRunDuration" ? "duration" : "rate";
+}
 
 /** The rates a digest's subject chart draws, one panel each (an alert's fire may chart the shares too). */
 export type SubjectMetric = Extract<ChartMetric, "flakyRate" | "runPassRate">;
@@ -18,6 +34,7 @@ export const CHART_SLUG: Record<ChartMetric, string> = {
   runPassRate: "run-pass-rate",
   skippedShare: "skipped-share",
   timedOutShare: "timed-out-share",
+  meanRunDuration: "mean-run-duration",
 };
 
 /** Whether a rising line is bad: every charted rate but the run pass rate. */
@@ -30,18 +47,27 @@ export const BAND_CONFIDENCE = 0.95;
 
 export interface ChartPoint {
   date: string;
-  /** Fraction; null on a day without data (drawn as a gap). */
+  /** Fraction (minutes for a duration); null on a day without data (drawn as a gap). */
   rate: number | null;
-  /** Wilson interval of the day's rate; null with the rate. */
+  /** Wilson interval of the day's rate; null with the rate, and for a duration (no band). */
   low: number | null;
   high: number | null;
   /** Results (flaky rate) or runs (run pass rate) behind the rate. */
   sample: number;
 }
 
-/** Hits and trials of a metric in one span's figures. */
+const MINUTE_MS = 60_000;
+
+/**
+ * Hits and trials of a metric in one span's figures: hits / trials is the metric. For the mean
+ * run duration, minutes run over runs, so summed days weigh each day by its runs.
+ */
 export function metricCounts(metric: ChartMetric, f: Figures): { hits: number; trials: number } {
   switch (metric) {
+    case "meanRunDuration":
+      return f.meanRunDurationMs === null
+        ? { hits: 0, trials: 0 }
+        : { hits: (f.meanRunDurationMs / MINUTE_MS) * f.runs, trials: f.runs };
     case "flakyRate":
       return { hits: f.testsFlaky, trials: f.tests };
     case "skippedShare":
@@ -75,6 +101,10 @@ export function chartPoints(metric: ChartMetric, days: readonly DailyPoint[]): C
   return days.map(({ date, figures }) => {
     const { hits, trials } = metricCounts(metric, figures);
     if (trials === 0) return { date, rate: null, low: null, high: null, sample: 0 };
+    // A mean has no Wilson interval: the line alone.
+    if (chartPanelKind(metric) === "duration") {
+      return { date, rate: hits / trials, low: null, high: null, sample: trials };
+    }
     const band = wilsonInterval(hits, trials, BAND_CONFIDENCE);
     return { date, rate: hits / trials, low: band.low, high: band.high, sample: trials };
   });

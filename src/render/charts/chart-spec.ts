@@ -14,7 +14,7 @@ import type { ChartMetric, SubjectMetric } from "./chart-points.js";
 /** The compiled specs, by name: what a chart's data says it is drawn with. */
 export type ChartSpecName = "trend" | "subject";
 
-/** An alert threshold on the chart's metric, as a fraction. */
+/** An alert threshold on the chart's metric, as a fraction (minutes for a duration). */
 export interface ChartThreshold {
   level: "warn" | "critical";
   value: number;
@@ -53,6 +53,7 @@ const METRIC_NAME: Record<ChartMetric, string> = {
   runPassRate: "Run pass rate",
   skippedShare: "Skipped share",
   timedOutShare: "Timed-out share",
+  meanRunDuration: "Mean run duration",
 };
 
 /** "Flaky rate", "Run pass rate". */
@@ -71,7 +72,8 @@ export interface ChartSpecSize {
 
 /** The signals every spec declares; a panel's own are suffixed (`yLow0`). */
 const SHARED_SIGNALS = ["chartTitle", "xStart", "xEnd", "xTicks"];
-const PANEL_SIGNALS = ["yLow", "yHigh", "yTicks", "yFormat"];
+/** `yUnit`: what follows each axis label ("" for a rate, whose format says %; " min"). */
+const PANEL_SIGNALS = ["yLow", "yHigh", "yTicks", "yFormat", "yUnit"];
 
 /** The trend chart of one rate, `width × height` CSS pixels in all. */
 export function trendChartSpec(size: ChartSpecSize): Record<string, unknown> {
@@ -160,6 +162,7 @@ function topLevel(size: ChartSpecSize, suffixes: readonly string[]): Record<stri
 function initialValue(name: string): unknown {
   if (name === "chartTitle") return "";
   if (name.startsWith("yFormat")) return ".0%";
+  if (name.startsWith("yUnit")) return "";
   if (name.endsWith("Ticks") || /Ticks\d$/.test(name)) return [];
   return 0;
 }
@@ -179,7 +182,7 @@ function panelLayers(
       // Round steps chosen with the range (chart-data.ts), with as many decimals as the step
       // needs, so no two labels read the same ("1%, 1%" at half-point steps).
       values: { expr: `yTicks${suffix}` },
-      labelExpr: `format(datum.value, yFormat${suffix})`,
+      labelExpr: `format(datum.value, yFormat${suffix}) + yUnit${suffix}`,
       labelColor: CHART_COLOURS.muted,
       gridColor: "#e5e7eb",
     },

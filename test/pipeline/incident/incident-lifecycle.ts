@@ -94,10 +94,18 @@ async function setUp(open: OpenLedger) {
   const resolved = config();
   const alerts = resolved.teams.map((team) => ({ team, alert: team.alerts[0] as AlertConfig }));
   const deps: IncidentDeps = {
-    config: { minProjects: 3, slack: { channel: INCIDENTS } },
+    config: {
+      minProjects: 3,
+      slack: { channel: INCIDENTS },
+      email: null,
+      msteams: null,
+      webhook: null,
+      pagerduty: null,
+    },
     ledger,
     deliveries: claimingLedger(ledger, { owner: "test", sendTimeoutMs: 10_000, take: "due" }),
     slack: clients,
+    clients: { slack: clients.alert, email: null, msteams: null, webhook: null, pagerduty: null },
     logger,
   };
   return { ledger, slack, clients, alerts, deps };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CHART_FONT, CHART_SPECS } from "../../../src/render/charts/chart-assets.js";
 import type { ChartData } from "../../../src/render/charts/chart-spec.js";
+import { chartThresholds } from "../../../src/render/charts/chart-thresholds.js";
 import { chartOfSpecFile, layOutChart } from "../../../src/render/charts/draw-chart.js";
 import { fontWidthsOfFile, measureChartTextBy } from "../../../src/render/charts/text-width.js";
 import {
@@ -190,5 +191,47 @@ describe.each(["trend", "subject"] as const)("a %s chart read at a glance", (spe
     const texts = items.filter((i) => i.type === "text").map((i) => i.text);
     expect(texts).toContain("this week");
     expect(texts).toContain("prior week");
+  });
+});
+
+describe("a mean run duration chart (issue 38: charted like the rates)", () => {
+  /** The fixture's days with runs lasting 8 to 12 minutes on average. */
+  const durations = chartDays().map((day, i) => ({
+    date: day.date,
+    figures: {
+      ...day.figures,
+      meanRunDurationMs: day.figures.runs > 0 ? (8 + (i % 5)) * 60_000 : null,
+    },
+  }));
+  const input = chartInput("meanRunDuration", {
+    days: durations,
+    thresholds: chartThresholds("meanRunDuration", [
+      { metric: "mean_run_duration", warnAt: 15, criticalAt: 20 },
+    ]),
+  });
+
+  it("labels its axis in minutes, from 0", async () => {
+    const labels = (await scene("trend", input))
+      .filter((i) => i.role === "axis-label" && i.text?.endsWith(" min"))
+      .sort((a, b) => a.y - b.y)
+      .map((i) => i.text);
+    expect(labels).toEqual(["25 min", "20 min", "15 min", "10 min", "5 min", "0 min"]);
+  });
+
+  it("draws each threshold at its minutes, labelled in minutes", async () => {
+    const items = await scene("trend", input);
+    const rules = items.filter((i) => i.type === "rule" && i.role === "mark");
+    expect(rules).toHaveLength(2);
+    for (const [label, tick] of [
+      ["warn 15 min", "15 min"],
+      ["critical 20 min", "20 min"],
+    ] as const) {
+      const text = items.find((i) => i.type === "text" && i.text === label && i.fill !== "#ffffff");
+      expect(text, label).toBeDefined();
+      const axis = items.find((i) => i.role === "axis-label" && i.text === tick);
+      // The rule sits where the axis says its minutes are (a label is centred on its tick).
+      const rule = rules.find((r) => Math.abs(r.y - (axis?.y ?? Number.NaN)) < 1.5);
+      expect(rule, label).toBeDefined();
+    }
   });
 });

@@ -7,10 +7,16 @@ import { figures } from "../report-fixture.js";
 // their alert's lines; a threshold relative to a normal has no one line to draw.
 
 describe("charts of the creep metrics and of relative alerts", () => {
-  it("skipped_share and timed_out_share have a chart; the mean duration has none yet", () => {
+  it("skipped_share, timed_out_share and the mean duration each have a chart", () => {
     expect(chartMetricOf("skipped_share")).toBe("skippedShare");
     expect(chartMetricOf("timed_out_share")).toBe("timedOutShare");
-    expect(chartMetricOf("mean_run_duration")).toBeNull();
+    expect(chartMetricOf("mean_run_duration")).toBe("meanRunDuration");
+  });
+
+  it("plots the mean run duration in minutes, a line without a band", () => {
+    const day = figures({ runsPassed: 10, testsPassed: 900, meanRunDurationMs: 12 * 60_000 });
+    const [point] = chartPoints("meanRunDuration", [{ date: "2026-11-10", figures: day }]);
+    expect(point).toMatchObject({ rate: 12, low: null, high: null, sample: 10 });
   });
 
   it("plots the skipped share of each day's test results", () => {

@@ -13,7 +13,8 @@ import {
   transitionSentence,
   worstOf,
 } from "../../../render/alert/alert-view.js";
-import type { AlertRenderInput } from "../../destination-module.js";
+import { incidentMemberLine, incidentTitle } from "../../../render/alert/incident-words.js";
+import type { AlertRenderInput, IncidentRenderInput } from "../../destination-module.js";
 
 // An alert evaluation as PagerDuty events, one per fire it speaks of, the fire's key as the
 // dedup key: a fire triggers (warning or critical); an escalation or de-escalation triggers the
@@ -54,6 +55,31 @@ export function pagerdutyEvents(input: AlertRenderInput): PagerdutyEvent[] {
       links,
     };
   });
+}
+
+/**
+ * An incident's event (issue 38 item 3): a critical trigger when it forms, its key the dedup key,
+ * so the one PagerDuty alert it opens resolves when its last member does.
+ */
+export function pagerdutyIncidentEvent(input: IncidentRenderInput): PagerdutyEvent {
+  const { record, incidentKey } = input;
+  if (input.resolved) return { action: "resolve", dedupKey: incidentKey, links: [] };
+  return {
+    action: "trigger",
+    dedupKey: incidentKey,
+    payload: {
+      summary: incidentTitle(record, false).slice(0, SUMMARY_CHARS),
+      severity: "critical",
+      source: "insights-reporter/incidents",
+      group: [...new Set(record.members.map((m) => m.team))].join(", "),
+      class: "incident",
+      customDetails: {
+        incident: incidentKey,
+        members: record.members.map(incidentMemberLine),
+      },
+    },
+    links: [],
+  };
 }
 
 /** The acknowledgement of a fire: PagerDuty's alert of that key is acknowledged too. */

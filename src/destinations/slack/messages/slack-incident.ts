@@ -1,7 +1,6 @@
-import type { AlertMetric } from "../../../alerts/alert-metrics.js";
 import type { SlackBlock, SlackMessage, SlackPost } from "../../../messages.js";
-import { formatMetric } from "../../../render/alert/alert-view.js";
-import type { IncidentMemberRecord, IncidentRecord } from "../../../state/incidents.js";
+import { incidentMemberLine } from "../../../render/alert/incident-words.js";
+import type { IncidentRecord } from "../../../state/incidents.js";
 
 // An incident in Slack (issue 38 item 3): one post naming what fired together, a reply per
 // member, the line each member's own message gains, and the green edit and reply when the last
@@ -29,7 +28,7 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
     },
     metadata: { event_type: "insights_incident", event_payload: { key } },
     thread: record.members.map((member) => {
-      const line = memberLine(member);
+      const line = incidentMemberLine(member);
       return { text: line, blocks: [plain(line)] };
     }),
   };
@@ -71,7 +70,3 @@ export function withIncidentLine(
 
 const LINE_ID = "insights-incident";
 const isIncidentLine = (block: SlackBlock) => block.block_id === LINE_ID;
-
-function memberLine(m: IncidentMemberRecord): string {
-  return `${m.team} · ${m.alert} · ${m.name}: ${formatMetric(m.metric as AlertMetric, m.value)}`;
-}

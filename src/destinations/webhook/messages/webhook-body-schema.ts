@@ -247,9 +247,48 @@ const alertBody = z.object({
   alert,
 });
 
+const incidentMember = z
+  .object({
+    team: z.string().describe("the member alert's team, by its id in the config"),
+    alert: z.string().describe("the member alert's name in the config"),
+    metric: z.string().describe("the alert's metric, as in the config"),
+    scope: z.string().describe('the project id that fired, or "team"'),
+    name: z.string().describe("the project (or team) as people read it"),
+    value: z
+      .number()
+      .nullable()
+      .describe("its value when it fired, in the alert's unit; null without data"),
+    fire_key: z.string().describe("the key of the alert evaluation that announced the fire"),
+  })
+  .meta({ id: "IncidentMember" });
+
+const incidentBody = z.object({
+  version: z.literal(WEBHOOK_BODY_VERSION),
+  kind: z.literal("incident"),
+  key: z
+    .string()
+    .describe(
+      "the slot key: the incident's when it forms, its key + .resolved when it resolves; sent as Idempotency-Key",
+    ),
+  at: z.string().describe("when the incident formed or resolved: an ISO instant"),
+  incident: z
+    .object({
+      key: z.string().describe("the incident's key: the same in its open and resolved bodies"),
+      state: z
+        .enum(["open", "resolved"])
+        .describe("open when it forms; resolved once its last member stopped firing"),
+      summary: z.string().describe("what fired together, in words"),
+      title: z.string().describe("the summary as a title: Incident: … or Resolved incident: …"),
+      members: z.array(incidentMember).min(1),
+    })
+    .describe(
+      "many projects firing in one evaluation tick, across teams and alerts: each member's alert is sent on its own too",
+    ),
+});
+
 /** The body of every webhook request, version 1. */
 export const webhookBodySchema = z
-  .discriminatedUnion("kind", [digestBody, alertBody])
+  .discriminatedUnion("kind", [digestBody, alertBody, incidentBody])
   .describe(
     "insights-reporter signed webhook body, version 1. Verify X-Insights-Signature before reading it.",
   );
@@ -257,5 +296,6 @@ export const webhookBodySchema = z
 export type WebhookBody = z.infer<typeof webhookBodySchema>;
 export type WebhookDigestBody = z.infer<typeof digestBody>;
 export type WebhookAlertBody = z.infer<typeof alertBody>;
+export type WebhookIncidentBody = z.infer<typeof incidentBody>;
 export type WebhookFigures = z.infer<typeof figures>;
 export type WebhookProject = z.infer<typeof project>;

@@ -19,7 +19,6 @@ import type {
 } from "../../../report/types.js";
 import {
   WEBHOOK_BODY_VERSION,
-  type WebhookBody,
   type WebhookDigestBody,
   type WebhookFigures,
   type WebhookProject,
@@ -65,7 +64,7 @@ export function webhookDigestBody(report: Report, key: string): WebhookDigestBod
 }
 
 /** One news line on the wire. */
-export function wireNewsLine(line: NewsLine): WebhookBody["news"]["lines"][number] {
+export function wireNewsLine(line: NewsLine): WebhookDigestBody["news"]["lines"][number] {
   return {
     kind: line.kind,
     project_id: line.projectId,

@@ -86,12 +86,12 @@ describe(WEBHOOK_JSON_SCHEMA_PATH, () => {
     }
   });
 
-  it("tells a digest from an alert by kind, and names its parts", () => {
+  it("tells a digest, an alert and an incident by kind, and names their parts", () => {
     const schema = JSON.parse(webhookJsonSchemaText());
     const kinds = schema.oneOf.map(
       (s: { properties: { kind: { const: string } } }) => s.properties.kind.const,
     );
-    expect(kinds).toEqual(["digest", "alert"]);
+    expect(kinds).toEqual(["digest", "alert", "incident"]);
     expect(schema.oneOf[0].required).toEqual(
       expect.arrayContaining([
         "version",
@@ -105,6 +105,7 @@ describe(WEBHOOK_JSON_SCHEMA_PATH, () => {
       ]),
     );
     expect(schema.oneOf[1].required).toContain("alert");
+    expect(schema.oneOf[2].required).toEqual(expect.arrayContaining(["key", "at", "incident"]));
     expect(Object.keys(schema.$defs)).toEqual(
       expect.arrayContaining(["Figures", "Project", "Transition"]),
     );
