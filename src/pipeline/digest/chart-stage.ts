@@ -1,4 +1,5 @@
 import { collectSpan } from "../../insights/collect-insights.js";
+import type { FetchOutcome } from "../../insights/types.js";
 import { chartWindow } from "../../periods/chart-window.js";
 import type { PeriodPair } from "../../periods/types.js";
 import type { Chart } from "../../render/charts/trend-chart.js";
@@ -57,12 +58,34 @@ export async function digestCharts(
   windowDays: number,
   deps: Pick<DigestDeps, "api" | "cache" | "chartPainter">,
 ): Promise<Chart[]> {
-  const window = chartWindow(report.periods, windowDays);
-  const fetched = await collectSpan(deps.api, job.team, window, deps.cache);
+  const asked = chartWindow(report.periods, windowDays);
+  let window = asked;
+  let fetched = await collectSpan(deps.api, job.team, window, deps.cache);
+  const served = servedStart(fetched);
+  if (served !== null && served > window.start && served <= report.periods.prior.start) {
+    // The window reaches past the API's 3 months (a monthly digest's 16 weeks): draw what it
+    // still serves rather than an empty chart.
+    window = { start: served, end: window.end };
+    fetched = await collectSpan(deps.api, job.team, window, deps.cache);
+  }
+  if (![...fetched.values()].some((outcome) => outcome.ok)) {
+    const [first] = [...fetched.values()];
+    throw new Error(
+      `no project's days of ${window.start}..${window.end} could be fetched${first && !first.ok ? `: ${first.error.message}` : ""}`,
+    );
+  }
   const { digestChartData, renderDigestCharts } = await import(
     "../../render/charts/digest-charts.js"
   );
   return renderDigestCharts(report, digestChartData(report, window, fetched, job.team.alerts), {
     painter: deps.chartPainter,
   });
+}
+
+/** The latest first day the API named when it refused a start before its reach, or null. */
+function servedStart(fetched: ReadonlyMap<string, FetchOutcome>): string | null {
+  const named = [...fetched.values()].flatMap((outcome) =>
+    !outcome.ok && outcome.error.earliestDate ? [outcome.error.earliestDate] : [],
+  );
+  return named.length === 0 ? null : (named.sort().at(-1) ?? null);
 }

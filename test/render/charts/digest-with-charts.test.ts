@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LookbackError } from "../../../src/errors.js";
 import { createRequestCache } from "../../../src/insights/collect-insights.js";
 import type { InsightsApi } from "../../../src/insights/types.js";
 import { runDigest } from "../../../src/pipeline/digest/run-digest.js";
@@ -62,5 +63,37 @@ describe("a digest with charts", () => {
     expect(sent[0]?.text).not.toContain("Trends");
     expect(logs).toContain("charts left out of the digest");
     expect(logs).toContain("socket hang up");
+  });
+});
+
+describe("a digest whose chart window reaches past what the API serves", () => {
+  it("draws the days the API still serves instead of an empty chart", async () => {
+    const asked: string[] = [];
+    const api: InsightsApi = {
+      async getInsights(id, q) {
+        asked.push(q.startDate);
+        // The API serves from Oct 5 on: the chart window (56 days back) asks for more.
+        if (q.startDate < "2026-10-05") throw new LookbackError("2026-10-05");
+        return insights(id, q);
+      },
+      listProjects: async () => [],
+    };
+    const { outcome, logs } = await run(api);
+    expect(outcome.charts.map((c) => c.name)).toEqual(["team-rates"]);
+    expect(asked).toContain("2026-10-05");
+    expect(logs).not.toContain("charts left out of the digest");
+  });
+
+  it("goes out without charts, saying so, when no day of the window can be had", async () => {
+    const api: InsightsApi = {
+      async getInsights(id, q) {
+        if (q.startDate < "2026-10-01") throw new LookbackError("2026-12-01");
+        return insights(id, q);
+      },
+      listProjects: async () => [],
+    };
+    const { outcome, logs } = await run(api);
+    expect(outcome.charts).toEqual([]);
+    expect(logs).toContain("charts left out of the digest");
   });
 });
