@@ -22,7 +22,7 @@ const DIST = join(ROOT, "dist");
 function modules(): Set<string> {
   return new Set(
     readdirSync(SRC, { recursive: true, encoding: "utf8" })
-      .filter((name) => name.endsWith(".ts"))
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
       .map((name) => name.replace(/\.ts$/, ".js")),
   );
 }
