@@ -99,7 +99,11 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
       context,
     );
   }
-  if (code === "EDNS") {
+  // nodemailer's own look-up says EDNS; the socket we hand it (smtp-reply-cap.ts) says getaddrinfo's code.
+  if (
+    code === "EDNS" ||
+    /\b(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)\b/.test(String(failure.message))
+  ) {
     return new EmailDeliveryError(
       `cannot resolve the SMTP server host in ${endpoint} (${said}) — check SMTP_URL`,
       context,
