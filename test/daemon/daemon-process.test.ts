@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,6 +26,19 @@ async function slackDelivery(setup: LiveSetup) {
   } finally {
     await ledger.close();
   }
+}
+
+// A full disk, met portably, root or not: the daemon's file-size limit (RLIMIT_FSIZE) lowered
+// while it runs, through util-linux's prlimit, past which every write of its ledger fails as
+// it would on a full disk; raised again, the disk has room.
+const PRLIMIT = spawnSync("prlimit", ["--version"]).status === 0;
+if (!PRLIMIT)
+  console.warn("skipping the daemon's full-disk test: prlimit (util-linux) is not installed");
+
+/** Sets the daemon's soft file-size limit (its hard one stays unlimited, so it can be raised). */
+function fileSizeLimit(daemon: DaemonProcess, soft: string): void {
+  const set = spawnSync("prlimit", [`--pid=${daemon.child.pid}`, `--fsize=${soft}:unlimited`]);
+  expect(set.status, set.stderr.toString()).toBe(0);
 }
 
 async function ready(daemon: DaemonProcess): Promise<void> {
@@ -231,6 +245,36 @@ describe("the daemon as a process", () => {
       slackTs: digestPosts(setup.slack)[0]?.ts,
     });
   });
+
+  it.skipIf(!PRLIMIT)(
+    "answers /readyz 503 naming the ledger and the fix while its disk is full, and 200 again once a write succeeds",
+    async () => {
+      const setup = await daemons.setup();
+      const daemon = start(setup);
+      await daemon.logged("digest done");
+      await ready(daemon);
+      const url = await daemon.opsUrl();
+
+      // Its ledger's write-ahead log is longer than a byte: the next write (each tick renews
+      // the daemon's lease) fails.
+      fileSizeLimit(daemon, "1");
+      type Body = { checks: Record<string, { ok: boolean; detail: string }> };
+      const body = await waitFor("/readyz 503", async () => {
+        const res = await fetch(`${url}/readyz`);
+        return res.status === 503 ? ((await res.json()) as Body) : null;
+      });
+      expect(body.checks.ledger).toMatchObject({
+        ok: false,
+        detail: expect.stringContaining(`cannot write the ledger ${setup.ledgerPath} (SQLITE_`),
+      });
+      expect(body.checks.ledger?.detail).toMatch(/ — free space on the disk/);
+
+      fileSizeLimit(daemon, "unlimited");
+      await ready(daemon);
+      daemon.child.kill("SIGTERM");
+      expect(await daemon.exit).toEqual({ code: 0, signal: null });
+    },
+  );
 
   it("refuses a second daemon on the same ledger with exit 2, and keeps its config on a bad SIGHUP", async () => {
     const live = await daemons.setup();

@@ -81,7 +81,7 @@ describe("export", () => {
     const pp = ((flakyRate(now) ?? 0) - (flakyRate(before) ?? 0)) * 100;
     expect(Math.round(pp * 10) / 10).not.toBe(pp);
     expect(value(summary, "Flaky rate Δ (pp)") as number).toBeCloseTo(pp, 12);
-    expect(cell(summary, "Flaky rate Δ (pp)").numFmt).toBe("+0.0;-0.0;0.0");
+    expect(cell(summary, "Flaky rate Δ (pp)").numFmt).toBe("[>=0.05]+0.0;[<=-0.05]-0.0;0.0");
 
     const daily = records(sheet(book, "Daily")).filter((r) => value(r, "Project ID") === web.id);
     expect(daily).toHaveLength(14);

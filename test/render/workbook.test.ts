@@ -81,11 +81,11 @@ const FORMATS: Record<string, string> = {
   Runs: "#,##0",
   "Run pass rate": "0.0%",
   "Run pass rate (prior)": "0.0%",
-  "Run pass rate Δ (pp)": "+0.0;-0.0;0.0",
+  "Run pass rate Δ (pp)": "[>=0.05]+0.0;[<=-0.05]-0.0;0.0",
   "Mean run duration": "[m]:ss",
   "Flaky rate": "0.0%",
-  "Flaky rate Δ (pp)": "+0.0;-0.0;0.0",
-  "Runs Δ (%)": "+0%;-0%;0%",
+  "Flaky rate Δ (pp)": "[>=0.05]+0.0;[<=-0.05]-0.0;0.0",
+  "Runs Δ (%)": "[>=0.005]+0%;[<=-0.005]-0%;0%",
 };
 
 /** A cell's value as stored: exceljs reads a time-formatted number back as a Date from 1899-12-30. */

@@ -1,5 +1,7 @@
+import { bodyExcerpt } from "../../deliver/http-post.js";
 import { EmailDeliveryError } from "../../errors.js";
 import { redactSecrets } from "../../secret.js";
+import { SmtpReplyTooLong } from "./smtp-reply-cap.js";
 
 // nodemailer's errors as `EmailDeliveryError`s that say what went wrong and what to fix. Only
 // chosen fields are kept (code, command, SMTP status): never the original error, whose
@@ -35,11 +37,13 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
   // OpenSSL's message is a line of internals; its `reason` says what failed in words.
   const reason = typeof failure.reason === "string" ? failure.reason : undefined;
   // Scrubbed before it is cut short: a cut through an echoed secret would leave a piece of it.
-  const said = firstLine(
+  // Then without control characters and cut short, as a webhook's answer is quoted.
+  const said = bodyExcerpt(
     redactSecrets(
       String(reason ?? failure.response ?? failure.message ?? "unknown error"),
       where.secrets,
     ),
+    where.secrets,
   );
   const context = {
     endpoint: where.endpoint,
@@ -52,6 +56,12 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
   // it is temporary (4xx, e.g. 454 "temporary authentication failure").
   const permanent = { retry: responseCode !== undefined && responseCode < 500 };
 
+  if (error instanceof SmtpReplyTooLong) {
+    return new EmailDeliveryError(
+      `the SMTP server ${endpoint} sent ${error.message} and was cut off (real replies are a few hundred bytes) — check SMTP_URL: it may point at something other than a mail server`,
+      context,
+    );
+  }
   if (code === "EAUTH") {
     return new EmailDeliveryError(
       `the SMTP server ${endpoint} refused the login (${said}) — check the user and password in SMTP_URL`,
@@ -89,7 +99,11 @@ export function smtpError(error: unknown, where: SmtpErrorContext): EmailDeliver
       context,
     );
   }
-  if (code === "EDNS") {
+  // nodemailer's own look-up says EDNS; the socket we hand it (smtp-reply-cap.ts) says getaddrinfo's code.
+  if (
+    code === "EDNS" ||
+    /\b(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME)\b/.test(String(failure.message))
+  ) {
     return new EmailDeliveryError(
       `cannot resolve the SMTP server host in ${endpoint} (${said}) — check SMTP_URL`,
       context,
@@ -124,11 +138,6 @@ function isTlsFailure(failure: SmtpFailure, code: string | undefined): boolean {
   return /certificate|self[- ]signed|ssl|tls|handshake|wrong version/i.test(
     String(failure.message),
   );
-}
-
-function firstLine(value: string): string {
-  const text = value.trim();
-  return (text.split("\n")[0] ?? text).slice(0, 300);
 }
 
 /**

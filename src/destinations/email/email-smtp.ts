@@ -6,6 +6,7 @@ import type { Secret } from "../../secret.js";
 import type { EmailDestination, EmailSent } from "./email-clients.js";
 import { composeEml, mailOptions } from "./email-eml.js";
 import { loginSecrets, smtpError } from "./email-errors.js";
+import { countedSocket } from "./smtp-reply-cap.js";
 import { parseSmtpUrl } from "./smtp-url.js";
 
 // The email destination over SMTP (nodemailer): `smtp://` upgrades with STARTTLS where the
@@ -41,6 +42,8 @@ export function createSmtpDestination(options: SmtpDestinationOptions): SmtpDest
     connectionTimeout: 30_000,
     greetingTimeout: 30_000,
     socketTimeout: 60_000,
+    // Our socket, so that a server's endless reply is cut off after a few KiB.
+    getSocket: countedSocket(server.host, server.port),
     ...options.transportOptions,
   });
   const where = {

@@ -17,10 +17,13 @@ export const NUMBER_FORMATS: Record<CellKind, string | undefined> = {
   text: undefined,
   count: "#,##0",
   rate: "0.0%",
-  // A third section for zero, so no change reads "0.0", not "+0.0". Values are stored exact
-  // and only shown rounded, so a formula on them never inherits the rounding.
-  pp: "+0.0;-0.0;0.0",
-  pct: "+0%;-0%;0%",
+  // Changes carry their sign only when it shows in the rounded figure: a change that rounds
+  // to zero (−0.03 pp, +0.4%) falls to the third section and reads "0.0", never "-0.0" or
+  // "+0.0". Excel prints only the sign a section spells. Values are stored exact and only
+  // shown rounded, so a formula on them never inherits the rounding. pp cells hold percentage
+  // points (0.0579 for +0.0579 pp), pct cells fractions (0.004 for +0.4%).
+  pp: "[>=0.05]+0.0;[<=-0.05]-0.0;0.0",
+  pct: "[>=0.005]+0%;[<=-0.005]-0%;0%",
   // A duration is a fraction of a day, shown as minutes and seconds (75:04 past an hour).
   duration: "[m]:ss",
   date: "yyyy-mm-dd",

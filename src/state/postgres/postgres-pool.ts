@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Logger } from "../../logger.js";
+import { driverUrl } from "./driver-url.js";
 
 // Every connection of our pools is heard for its whole life. pg-pool takes its own error
 // listener off a connection when it hands it out, and the borrower's comes on a moment later;
@@ -20,7 +21,7 @@ export interface PoolOptions {
 /** A pool to `url` whose connections' errors are logged, never unheard. */
 export function createPostgresPool(url: string, logger: Logger, options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: driverUrl(url),
     max: options.max,
     connectionTimeoutMillis: 5_000,
     application_name: "insights-reporter",

@@ -279,6 +279,17 @@ describe("createSmtpDestination", () => {
     expect(error.message).toContain("check SMTP_URL");
   });
 
+  it("says the host cannot be resolved when SMTP_URL names no host", async () => {
+    const error = await sendError(
+      destination(`smtp://bot:${encodeURIComponent(PASSWORD)}@no-such-host.invalid:587`).send(
+        await digestMessage(["qa@example.com"], false),
+      ),
+    );
+    expect(error.message).toMatch(
+      /^cannot resolve the SMTP server host in no-such-host\.invalid:587 \(.*(ENOTFOUND|EAI_AGAIN).*\) — check SMTP_URL/,
+    );
+  });
+
   it("reports a server that turns connections away", async () => {
     server.refuseConnections();
     const error = await sendError(
