@@ -46,6 +46,10 @@ export interface ScaleFigures {
   slackUnhonoured: number;
   /** Calls in a Retry-After another replica was given (the pacers are per process). */
   slackUnwarned: number;
+  /** When the API's refusals came, s after the fire: at a minute's edge, or anywhere? */
+  api429AtS: number[];
+  /** The calls that ignored a Retry-After their own daemon was given: method, channel, s after the fire. */
+  slackUnhonouredCalls: string[];
   /** Each daemon's peak RSS (VmHWM), MB. */
   peakRssMb: number[];
 }
@@ -166,6 +170,12 @@ export async function measureScale(replicas: 1 | 3): Promise<ScaleFigures> {
       slackUnhonoured: slack.limits?.unhonoured.length ?? 0,
       slackUnwarned: slack.limits?.unwarned.length ?? 0,
       peakRssMb: rss,
+      api429AtS: emulator.requestLog.flatMap((r, i) =>
+        r.status === 429 ? [((emulator.arrivals[i] ?? 0) - fire.getTime()) / 1000] : [],
+      ),
+      slackUnhonouredCalls: (slack.limits?.unhonoured ?? []).map(
+        (c) => `${c.method} ${c.channel ?? ""} +${((c.at - fire.getTime()) / 1000).toFixed(3)} s`,
+      ),
     };
   } finally {
     for (const d of daemons) d.child.kill("SIGTERM");
