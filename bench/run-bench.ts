@@ -6,6 +6,8 @@ import { machine, median } from "./bench-support.js";
 import { type CycleFigures, measureCycle, measureNaive } from "./cycle-bench.js";
 import { measureExport } from "./export-bench.js";
 import { measureIdle } from "./idle-bench.js";
+import { measureScale } from "./scale-bench.js";
+import { measureSlices, slicedGoal } from "./slices-bench.js";
 import { measureStartup } from "./startup-bench.js";
 import { measureWarmDay } from "./store-bench.js";
 
@@ -124,6 +126,63 @@ function addChartRows(): void {
   );
 }
 
+async function addSlicesRows(today: string): Promise<void> {
+  const sl = await measureSlices(today);
+  const goal = slicedGoal(sl);
+  add(
+    `slices, 50 teams × 12 projects, branches [main, release-2.3, feature-x], store warm: requests of a day with news on ${sl.newsProjects} of ${sl.projects} projects (${fmt((100 * sl.newsProjects) / sl.projects, 0)}%)`,
+    "≤ unsliced + 2 × 3 × projects with news",
+    `${sl.sliced} (unsliced ${sl.unsliced}; at most ${sl.maxPerNewsProject} slice requests a project)`,
+    `${fmt(sl.sliced / goal)}× goal (${goal})`,
+    sl.sliced <= goal,
+  );
+  add(
+    `slices: a day with no news (teams of the ${sl.quietProjects} projects without), store warm: extra requests`,
+    "0",
+    `${sl.quietSliced - sl.quietUnsliced} (${sl.quietSliced} sliced, ${sl.quietUnsliced} unsliced)`,
+    "—",
+    sl.quietSliced === sl.quietUnsliced,
+  );
+}
+
+async function addScaleRows(): Promise<void> {
+  for (const replicas of [1, 3] as const) {
+    const sc = await measureScale(replicas);
+    const where = replicas === 1 ? "one daemon on SQLite" : "3 replicas on PostgreSQL";
+    const once = sc.delivered === sc.teams && sc.duplicates === 0;
+    const inTime = sc.lastPostS <= sc.catchUpMin * 60;
+    add(
+      `at scale, ${sc.teams} teams × 5 projects due in one minute (1,000 scaled by 1/10), ${where}: digests delivered`,
+      `each once, within catch_up ${sc.catchUpMin}m`,
+      `${sc.delivered} of ${sc.teams}, ${sc.duplicates} twice; the last ${fmt(sc.lastPostS, 0)} s after the fire`,
+      `${fmt(sc.lastPostS / (sc.catchUpMin * 60))}× catch_up`,
+      once && inTime,
+    );
+    add(
+      `at scale, ${where}: insights API under 300 requests a minute`,
+      "0 refused; ≤ 300 in any 60 s",
+      `${sc.api429} refused of ${sc.apiRequests}; peak ${sc.peakPerMinute} in 60 s`,
+      `${fmt(sc.peakPerMinute / 300)}× budget`,
+      sc.api429 === 0 && sc.peakPerMinute <= 300,
+    );
+    add(
+      `at scale, ${where}: Slack's 429s`,
+      "none unhonoured",
+      `${sc.slack429} answered, ${sc.slackUnhonoured} ignored by the daemon given them${replicas > 1 ? `; ${sc.slackUnwarned} calls by a replica not given them` : ""}`,
+      "—",
+      sc.slackUnhonoured === 0,
+    );
+    const peak = Math.max(...sc.peakRssMb);
+    add(
+      `at scale, ${where}: peak RSS${replicas > 1 ? " (the largest replica)" : ""}`,
+      "≤ 250 MB",
+      `${fmt(peak, 0)} MB`,
+      `${fmt(peak / 250)}× target`,
+      peak <= 250,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const today = new Date().toISOString().slice(0, 10);
   console.log(`insights-reporter benchmarks on ${machine()}, ${RUNS} runs each\n`);
@@ -132,6 +191,9 @@ async function main(): Promise<void> {
     addChartRows();
     return;
   }
+  // BENCH_ONLY=slices (20 s) or scale (some 10 minutes): those figures alone, RESULTS.md left as it is.
+  if (process.env.BENCH_ONLY === "slices") return addSlicesRows(today);
+  if (process.env.BENCH_ONLY === "scale") return addScaleRows();
 
   const idle = await measureIdle(IDLE_WINDOW_S);
   add(
@@ -253,6 +315,8 @@ async function main(): Promise<void> {
     warm.requests <= warm.projects + Math.ceil(warm.projects / 100) + 1,
   );
 
+  await addSlicesRows(today);
+
   const exports = await measureExport(today);
   add(
     `export, 2 years (${exports.days} days) × 100 projects from the day store: time`,
@@ -270,6 +334,8 @@ async function main(): Promise<void> {
   );
 
   addChartRows();
+
+  await addScaleRows();
 
   const startupMs = measureStartup(Math.max(5, RUNS * 3));
   add(

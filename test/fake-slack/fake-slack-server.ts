@@ -9,6 +9,7 @@ import {
   type HoldOptions,
 } from "./fake-slack-faults.js";
 import { receiveUpload } from "./fake-slack-files.js";
+import { createSlackLimits, type SlackLimits } from "./fake-slack-limits.js";
 import { METHODS } from "./fake-slack-methods.js";
 import {
   type FakeChannel,
@@ -25,6 +26,7 @@ import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-s
 
 export type { FakeResponse } from "./fake-response-urls.js";
 export type { FailOptions, FakeFailure, HeldCall, HoldOptions } from "./fake-slack-faults.js";
+export type { RateLimited, SlackLimits } from "./fake-slack-limits.js";
 export type { FakeChannel, FakeEphemeral, FakePost, FakeUpload } from "./fake-slack-state.js";
 export type {
   EnvelopeType,
@@ -65,6 +67,8 @@ export interface FakeSlack {
   responses: FakeResponse[];
   /** A fresh `response_url` for a slash command payload; its answers land in `responses`. */
   responseUrl(): string;
+  /** Slack's rate limits, with the 429s answered and the calls that ignored one; null unless `rateLimits`. */
+  limits: SlackLimits | null;
   failNext(method: string, error: FakeFailure, options?: FailOptions): void;
   holdNext(method: string, options?: HoldOptions): HeldCall;
   close(): Promise<void>;
@@ -78,6 +82,10 @@ export interface FakeSlackOptions {
   scopes?: string[];
   /** User groups (S…) and their members' user ids. */
   usergroups?: Record<string, string[]>;
+  /** Enforce Slack's per-method and per-channel limits with 429s (fake-slack-limits.ts); default off. */
+  rateLimits?: boolean;
+  /** More bot tokens accepted, as `token` is (several clients of one workspace told apart). */
+  moreTokens?: string[];
 }
 
 export const FAKE_SLACK_TOKEN = "xoxb-test-token";
@@ -105,6 +113,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const scopes = options.scopes ?? [...DEFAULT_SCOPES];
   const faults = createFaults();
   const calls: FakeCall[] = [];
+  const limits = options.rateLimits ? createSlackLimits() : null;
   let seq = 0;
   const epoch = Math.floor(Date.now() / 1000);
   const state: FakeSlackState = {
@@ -131,8 +140,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (method === "apps.connections.open") return socketMode.connectionsOpen(request.token);
     const handler = METHODS[method];
     if (!handler) return { status: 404, body: { ok: false, error: "unknown_method" } };
+    const channel = request.params.channel;
+    const refused = limits?.check(
+      method,
+      typeof channel === "string" ? channel : null,
+      request.token ?? undefined,
+    );
+    if (refused) return refused;
     if (!request.token) return fail("not_authed");
-    if (request.token !== token) return fail("invalid_auth");
+    if (request.token !== token && !options.moreTokens?.includes(request.token)) {
+      return fail("invalid_auth");
+    }
     const needed = scopeFor(method, request.params);
     if (needed && !scopes.includes(needed)) {
       return fail("missing_scope", { needed, provided: scopes.join(",") });
@@ -208,6 +226,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     socket: socketMode.socket,
     responses: responseUrls.responses,
     responseUrl: responseUrls.mint,
+    limits,
     failNext: faults.failNext,
     holdNext: faults.holdNext,
     async close() {

@@ -41,6 +41,8 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Fault spec, see `fault-plan.ts`, e.g. "429:0.1,503:0.05,reset:0.02,retry-after=2". */
   faults?: string;
+  /** Requests accepted in any 60 s; past it a 429 with Retry-After, as a hosted API answers. Default: no limit. */
+  maxRequestsPerMinute?: number;
 }
 
 export interface RunningEmulator {
@@ -48,6 +50,8 @@ export interface RunningEmulator {
   url: string;
   projects: readonly EmulatorProject[];
   requestLog: LoggedRequest[];
+  /** When each request of `requestLog` arrived (epoch ms, the emulator's clock), in the same order. */
+  arrivals: number[];
   /** Forces exact faults for the next requests, in order; see `fault-plan.ts` for the kinds. */
   queueFaults(kinds: string[]): void;
   close(): Promise<void>;
@@ -77,6 +81,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     dayStart: memoizeDayStart(),
   };
   const requestLog: LoggedRequest[] = [];
+  const arrivals: number[] = [];
+  const limit = options.maxRequestsPerMinute ?? null;
+  // The arrivals of the last minute that were let through, oldest first.
+  const accepted: number[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -100,6 +108,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       hadKey: apiKey !== undefined,
     };
     requestLog.push(entry);
+    const arrivedAt = now().getTime();
+    arrivals.push(arrivedAt);
+    if (limit !== null) {
+      while (accepted.length > 0 && (accepted[0] as number) <= arrivedAt - 60_000) accepted.shift();
+      if (accepted.length >= limit) {
+        const retryAfterS = Math.ceil(((accepted[0] as number) + 60_000 - arrivedAt) / 1000);
+        entry.status = 429;
+        entry.fault = "rate-limit";
+        send(res, {
+          status: 429,
+          body: { error: "Too many requests" },
+          operation: null,
+          headers: { "retry-after": String(Math.max(1, retryAfterS)) },
+        });
+        return;
+      }
+      accepted.push(arrivedAt);
+    }
     const realAnswer = () =>
       answerRequest(
         {
@@ -149,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url: `http://${host}:${address.port}${API_PREFIX}`,
     projects,
     requestLog,
+    arrivals,
     queueFaults: (kinds) => faults.queue(kinds),
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
