@@ -16,7 +16,8 @@ export function alertMailWithCharts(
   const html = images
     .map((image) => `<div style="margin-top:12px;">${chartImageHtml(image)}</div>`)
     .join("\n");
-  const text = ["", "Chart:", ...images.map((image) => `  ${image.alt}`)].join("\n");
+  // A paragraph of its own: a blank line before it, and one before the footer.
+  const text = ["", "Chart:", ...images.map((image) => `  ${image.alt}`), ""].join("\n");
   return {
     html: at(mail.html, mail.chartsAt.html, html),
     text: at(mail.text, mail.chartsAt.text, text),
