@@ -50,7 +50,7 @@ export async function deliverNotification(
  * nothing is fetched twice), and handed to every destination that asks after it. None when
  * there are none to draw, or when drawing fails: the news goes out all the same.
  */
-function fireImagesOf(
+export function fireImagesOf(
   job: AlertJob,
   window: Period,
   fired: readonly { scope: string; name: string }[],
