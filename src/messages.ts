@@ -69,8 +69,6 @@ export interface AlertNotification {
     broadcast?: boolean;
     /** Fires' first messages to edit to their state now. */
     updates: { rootKey: string; message: SlackMessage }[];
-    /** A fire's charts, uploaded into its post's thread; added for the send, never recorded. */
-    uploads?: Attachment[];
     /**
      * The earlier fires a regressed fire's post names, by the key of their first message and
      * the words naming them: linked to their permalink at send time. Absent: none.
@@ -88,8 +86,12 @@ export interface AlertNotification {
     threadKey?: string | null;
     /** The earlier fires a regressed fire's mail names (their keys): its References. Absent: none. */
     regressedFrom?: string[];
-    /** A fire's charts as inline (`cid:`) parts; added for the send, never recorded. */
-    attachments?: Attachment[];
+    /**
+     * Where a fire's charts go, as offsets into `html` (under the transitions) and `text`
+     * (before the footer): the mail job draws them in at send time (email-alert-mail.ts), so
+     * no PNG is recorded. Absent: the mail carries none (a mail that follows, an incident's).
+     */
+    chartsAt?: { html: number; text: number };
   } | null;
   msteams: TeamsDelivery | null;
   webhook: WebhookDelivery | null;

@@ -7,6 +7,7 @@ import type { AlertMessageInput, RootView } from "../render/alert/alert-view.js"
 import type { Chart } from "../render/charts/trend-chart.js";
 import type { Report } from "../report/types.js";
 import type { IncidentRecord } from "../state/incidents.js";
+import type { FireImages } from "./fire-images.js";
 
 // What one destination (Slack, email, …) is to the rest of the reporter: its part of the
 // config, its id, its clients, the jobs that send a digest and an alert, and the files its
@@ -115,6 +116,12 @@ export interface AlertJobDeps {
   ) => Promise<{ ts: string } | null>;
   /** The run's shared reads (`RequestCache.reads`): a channel is looked in once per tick. */
   reads?: Map<string, unknown>;
+  /**
+   * The fire's charts, for a message that opens it (`opensFire`): Slack uploads them into its
+   * thread, the mail shows them inline. Absent: the alert draws none (no `chart: true`, or an
+   * incident's message).
+   */
+  images?: FireImages;
 }
 
 /** One destination kind, as registry.ts lists it. */

@@ -1,9 +1,11 @@
 import type { DeliveryJob } from "../../deliver/deliver-all.js";
 import type { AlertNotification, EmailMessage } from "../../messages.js";
-import type { DigestJobDeps } from "../destination-module.js";
+import type { AlertJobDeps, DigestJobDeps } from "../destination-module.js";
+import { opensFire } from "../fire-images.js";
 import type { EmailDestination } from "./email-clients.js";
 import { emailDestinationId } from "./email-id.js";
 import { messageIdForKey } from "./email-message-id.js";
+import { alertMailWithCharts } from "./messages/email-alert-mail.js";
 
 // How a digest's or an alert's rendered mail is sent: one message whose id comes from the key,
 // a digest's cut to the destination's size limit first.
@@ -46,20 +48,26 @@ export function emailDigestJob(
   };
 }
 
-/** The mail delivery job of an alert's notification. */
+/**
+ * The mail delivery job of an alert's notification; a fire's first mail shows its charts
+ * inline (`images`), drawn for each attempt.
+ */
 export function emailAlertJob(
   key: string,
   email: EmailAlertMessage,
   emailOut: EmailDestination,
+  deps: Pick<AlertJobDeps, "images"> = {},
 ): DeliveryJob {
   return {
     id: emailDestinationId(email.to),
     send: async () => {
-      const { threadKey, regressedFrom, ...mail } = email;
+      const { threadKey, regressedFrom, chartsAt, ...mail } = email;
+      const charts =
+        chartsAt && deps.images && opensFire(email) ? await deps.images.fireCharts() : [];
       const sent = await emailOut.send({
         ...mail,
         // A fire's charts, inline; nothing else is attached to an alert's mail.
-        attachments: mail.attachments ?? [],
+        ...(chartsAt ? alertMailWithCharts({ ...mail, chartsAt }, charts) : { attachments: [] }),
         messageId: messageIdForKey(key),
         // A later mail of an incident follows its fire's, so mail clients thread them.
         ...(threadKey ? { inReplyTo: messageIdForKey(threadKey) } : {}),

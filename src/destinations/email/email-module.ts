@@ -68,7 +68,7 @@ export const EMAIL: DestinationModule<"email", EmailShape> = {
     threadKey: input.resolved ? input.incidentKey : null,
   }),
   digestJob: emailDigestJob,
-  alertJob: (key, message, client) => emailAlertJob(key, message, client),
+  alertJob: (key, message, client, deps) => emailAlertJob(key, message, client, deps),
 };
 
 /** The earlier fires the evaluation's regressed fires name, each once; nothing when none. */

@@ -2,7 +2,9 @@ import type { DeliveryJob } from "../../deliver/deliver-all.js";
 import type { DeliveryProgress } from "../../deliver/types.js";
 import { SlackDeliveryError } from "../../errors.js";
 import type { AlertNotification, Attachment, SlackMessage } from "../../messages.js";
+import type { Chart } from "../../render/charts/trend-chart.js";
 import type { AlertJobDeps } from "../destination-module.js";
+import { opensFire } from "../fire-images.js";
 import { type FireLink, withFireLinks } from "./messages/slack-fire-links.js";
 import type { SlackAlertDestination } from "./slack-clients.js";
 import { slackDestinationId } from "./slack-id.js";
@@ -28,14 +30,17 @@ export function slackAlertJob(
    * retry nor a recovery after a kill uploads one twice. A failed upload fails the delivery,
    * which is retried: the retry finds the post by its key and uploads only what is missing.
    * `lookFirst` (a recovery): a chart Slack took before the kill let it be recorded is in the
-   * thread already; it is recorded as done, not uploaded again.
+   * thread already; it is recorded as done, not uploaded again. The charts are drawn for this
+   * attempt (`images`), and only for a post that opens the fire: a reply in its thread, or a
+   * post that took the place of a deleted first message, carries none.
    */
   async function uploadCharts(
     ts: string,
     progress: DeliveryProgress,
     lookFirst = false,
   ): Promise<void> {
-    const uploads = slack.uploads ?? [];
+    if (!deps.images || !opensFire(slack)) return;
+    const uploads = slackFiles(await deps.images.fireCharts());
     if (uploads.length === 0) return;
     await progress.record("post", ts);
     const partOf = (file: Attachment) => `upload ${file.filename}`;
@@ -159,4 +164,13 @@ export function slackAlertJob(
         }
       : {}),
   };
+}
+
+/** A fire's charts as the files uploaded into its thread. */
+function slackFiles(charts: readonly Chart[]): Attachment[] {
+  return charts.map((c) => ({
+    filename: `${c.name}.png`,
+    content: c.png,
+    contentType: "image/png",
+  }));
 }

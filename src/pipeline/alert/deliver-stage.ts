@@ -1,20 +1,24 @@
 import { type DeliveryResult, deliverAll } from "../../deliver/deliver-all.js";
 import type { AlertNotification } from "../../destinations/alert-notification.js";
 import { alertDeliveryJobs } from "../../destinations/delivery-jobs.js";
-import { opensFire, withFireCharts } from "../../destinations/fire-charts-message.js";
+import type { FireImages } from "../../destinations/fire-images.js";
 import { DESTINATIONS } from "../../destinations/registry.js";
 import { collectSpan } from "../../insights/collect-insights.js";
 import { addDays, startOfLocalDay } from "../../periods/calendar-date.js";
 import type { Period } from "../../periods/types.js";
 import { fireChartInput } from "../../render/charts/fire-chart-input.js";
+import type { Chart } from "../../render/charts/trend-chart.js";
 import type { AlertJob } from "./alert-slot.js";
 import type { AlertDeps, AlertLedger } from "./alert-types.js";
 import { alertSpans } from "./evaluate-stage.js";
 
-// The alert's deliver stage: the fire's charts drawn for this send, then each destination's
-// delivery, recorded in the ledger.
+// The alert's deliver stage: each destination's delivery, recorded in the ledger, with the
+// fire's charts handed in for the destinations to pull while they build what they send.
 
-/** Sends the notification, with its fire's charts, to each destination it was rendered for. */
+/**
+ * Sends the notification to each destination it was rendered for; a destination whose message
+ * opens the fire pulls the fire's charts while it sends (`images`).
+ */
 export async function deliverNotification(
   job: AlertJob,
   key: string,
@@ -23,38 +27,46 @@ export async function deliverNotification(
   fired: readonly { scope: string; name: string }[],
   deps: AlertDeps,
 ): Promise<DeliveryResult[]> {
-  const sendable = notification && (await withChartsOfFire(job, window, notification, fired, deps));
-  if (!sendable) return [];
+  if (!notification) return [];
+  const images = fireImagesOf(job, window, fired, deps);
   return deliverAll(
     key,
-    alertDeliveryJobs(key, sendable, {
+    alertDeliveryJobs(key, notification, {
       ...deps,
       since: postedSince(job, window),
       reads: deps.cache.reads,
       threadTs: threadTsOf(deps),
       moveThread: moveThreadOf(deps.dryRun ? null : deps.ledger),
       targets: job.alert,
+      ...(images ? { images } : {}),
     }),
     { ...deps, ledger: deps.dryRun ? null : deps.ledger },
   );
 }
 
 /**
- * The notification with its fire's charts (`chart: true`, a rate), drawn for this send from
- * the days of the fired scopes, through the run's request cache (the evaluation's own requests,
- * so nothing is fetched twice). Without charts when there are none to draw, or when drawing
- * fails: the news goes out all the same.
+ * The fire's charts (`chart: true`, a rate), drawn on the first ask of this send from the days
+ * of the fired scopes, through the run's request cache (the evaluation's own requests, so
+ * nothing is fetched twice), and handed to every destination that asks after it. None when
+ * there are none to draw, or when drawing fails: the news goes out all the same.
  */
-async function withChartsOfFire(
+export function fireImagesOf(
   job: AlertJob,
   window: Period,
-  notification: AlertNotification,
   fired: readonly { scope: string; name: string }[],
   deps: AlertDeps,
-): Promise<AlertNotification> {
-  // Only a fire's first messages carry its chart; a reply in its thread does not.
-  const opens = opensFire(notification.slack) || opensFire(notification.email);
-  if (!job.alert.chart || fired.length === 0 || !opens) return notification;
+): FireImages | null {
+  if (!job.alert.chart || fired.length === 0) return null;
+  let drawn: Promise<readonly Chart[]> | null = null;
+  return { fireCharts: () => (drawn ??= drawFireCharts(job, window, fired, deps)) };
+}
+
+async function drawFireCharts(
+  job: AlertJob,
+  window: Period,
+  fired: readonly { scope: string; name: string }[],
+  deps: AlertDeps,
+): Promise<readonly Chart[]> {
   try {
     const spans = alertSpans(window);
     const { renderFireCharts } = await import("../../render/charts/fire-charts.js");
@@ -69,14 +81,13 @@ async function withChartsOfFire(
       fetched,
       fired,
     });
-    const charts = await renderFireCharts(input, { painter: deps.chartPainter });
-    return withFireCharts(notification, charts);
+    return await renderFireCharts(input, { painter: deps.chartPainter });
   } catch (error) {
     deps.logger.warn(
       { alert: job.alert.name, err: String(error) },
       "the fire's chart was left out",
     );
-    return notification;
+    return [];
   }
 }
 

@@ -29,6 +29,17 @@ const CHART = {
   content: Buffer.alloc(64, 7),
   contentType: "image/png",
 };
+/** The fire's chart as the deliver stage draws it (`images`): uploaded as CHART. */
+const DRAWN = {
+  name: "alert-p7-flaky-rate",
+  title: "Flaky rate",
+  alt: "Flaky rate by day",
+  png: CHART.content,
+  width: 720,
+  height: 360,
+  cssWidth: 360,
+  cssHeight: 180,
+};
 const FIRE: SlackAlertMessage = {
   channel: "C0123ABCD",
   post: {
@@ -38,7 +49,6 @@ const FIRE: SlackAlertMessage = {
   },
   threadKey: null,
   updates: [],
-  uploads: [CHART],
 };
 
 async function setup(findTs: () => string | null = () => null) {
@@ -54,6 +64,7 @@ async function setup(findTs: () => string | null = () => null) {
     logger: { warn: () => {} } as never,
     since: new Date(0),
     threadTs: async () => null,
+    images: { fireCharts: async () => [DRAWN] },
     findSlackPost: async () => {
       const ts = findTs();
       return ts ? { ts } : null;

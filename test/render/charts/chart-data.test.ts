@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { opensFire } from "../../../src/destinations/fire-charts-message.js";
+import { opensFire } from "../../../src/destinations/fire-images.js";
 import {
   collectInsights,
   collectSpan,

@@ -23,13 +23,12 @@ export interface AlertEmailContent {
   text: string;
   /** The owners' addresses of the projects that fired or escalated; empty for none. */
   cc: string[];
+  /**
+   * Where a fire's charts go: under the transitions in the HTML, before the footer in the text.
+   * They are drawn at send time (the mail is recorded before): see email-alert-mail.ts.
+   */
+  chartsAt: { html: number; text: number };
 }
-
-/**
- * Where a fire's charts go in the card: they are drawn at send time (the mail is recorded
- * before), and `withFireCharts` puts them here.
- */
-export const FIRE_CHARTS_MARK = "<!-- fire charts -->";
 
 const TONE: Record<string, string> = {
   critical: COLOURS.bad,
@@ -69,19 +68,20 @@ export function renderAlertEmail(input: AlertMessageInput, now: string): AlertEm
     .join("\n");
 
   const team = teamDashboardUrl(input);
-  const html = `<!doctype html><html><body style="margin:0;padding:16px;background:${COLOURS.muted};">
+  const htmlTop = `<!doctype html><html><body style="margin:0;padding:16px;background:${COLOURS.muted};">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;margin:0 auto;background:#ffffff;border:1px solid ${COLOURS.border};border-top:4px solid ${TONE[worst] ?? COLOURS.text};">
 <tr><td style="${FONT}padding:16px;">
 <div style="font-size:18px;font-weight:bold;color:${COLOURS.text};">${escapeHtml(`${input.team.title} \u00b7 ${input.alert.name}`)}</div>
 <div style="font-size:13px;color:${COLOURS.neutral};margin-top:4px;">window ${escapeHtml(formatPeriod(input.period))} \u00b7 ${escapeHtml(input.team.timezone)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}</table>
-${FIRE_CHARTS_MARK}
+`;
+  const htmlBottom = `
 <div style="${FONT}font-size:12px;color:${COLOURS.neutral};margin-top:12px;">${escapeHtml(ruleText(input))}</div>
 ${team ? `<div style="${FONT}font-size:13px;margin-top:8px;">${linkHtml("Open dashboard", team)}</div>` : ""}
 <div style="${FONT}font-size:11px;color:${COLOURS.neutral};margin-top:16px;">${escapeHtml(footer(input.key))}</div>
 </td></tr></table></body></html>`;
 
-  const text = [
+  const textTop = [
     headlineText(input, now),
     `window ${formatPeriod(input.period)} (${input.team.timezone})`,
     "",
@@ -97,9 +97,15 @@ ${team ? `<div style="${FONT}font-size:13px;margin-top:8px;">${linkHtml("Open da
     ...(team ? [`Dashboard: ${team}`] : []),
     ...links(input),
     "",
-    footer(input.key),
   ].join("\n");
-  return { subject, html, text, cc: alertOwnersCc(input) };
+  const textBottom = `\n${footer(input.key)}`;
+  return {
+    subject,
+    html: htmlTop + htmlBottom,
+    text: textTop + textBottom,
+    cc: alertOwnersCc(input),
+    chartsAt: { html: htmlTop.length, text: textTop.length },
+  };
 }
 
 /** The digests' footer: a mail traced to its ledger row by its key. */
