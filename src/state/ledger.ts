@@ -334,12 +334,15 @@ export interface Ledger
     LedgerLease,
     IncidentStore {}
 
-/**
- * A store whose calls answer at once (SQLite through better-sqlite3): the same methods,
- * without promises. `asyncLedger` turns one into a Ledger.
- */
-export type SyncLedger = {
-  [K in keyof Ledger]: Ledger[K] extends (...args: infer A) => Promise<infer R>
+/** A narrow store whose calls answer at once: the same methods, without promises. */
+export type Sync<Store> = {
+  [K in keyof Store]: Store[K] extends (...args: infer A) => Promise<infer R>
     ? (...args: A) => R
-    : Ledger[K];
+    : Store[K];
 };
+
+/**
+ * A ledger whose calls answer at once (SQLite through better-sqlite3). `asyncLedger` turns one
+ * into a Ledger.
+ */
+export type SyncLedger = Sync<Ledger>;

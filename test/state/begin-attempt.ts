@@ -1,4 +1,4 @@
-import type { ClaimOptions, Ledger, PreviousAttempt } from "../../src/state/ledger.js";
+import type { ClaimOptions, DeliveryLog, PreviousAttempt } from "../../src/state/ledger.js";
 
 // For tests that play "a process attempts it": a claim on whatever is open, whoever is sending
 // it. The production Ledger offers no such thing; every sender claims by its own rules.
@@ -7,7 +7,7 @@ const ANY_OPEN: ClaimOptions = { owner: "unnamed", sendTimeoutMs: 0, take: "open
 
 /** Moves a destination to sending (attempt counted) and returns its state before. */
 export async function beginAttempt(
-  ledger: Pick<Ledger, "claimDelivery">,
+  ledger: DeliveryLog,
   key: string,
   destination: string,
 ): Promise<PreviousAttempt> {

@@ -1,12 +1,13 @@
 import type { Pool, QueryResultRow } from "pg";
 import { type AcknowledgementRow, toAcknowledgement } from "../acknowledgements.js";
-import type { Ledger } from "../ledger.js";
+import type { AlertHolds } from "../ledger.js";
 
 // Acknowledgements in PostgreSQL, as SQLite's (`acknowledgements.ts`): adding is one
 // conditional insert on the action's key, so replicas racing on one press agree.
 
+/** The acknowledgements half of AlertHolds (silences are `postgres-silences.ts`). */
 type AcknowledgementStatements = Pick<
-  Ledger,
+  AlertHolds,
   "acknowledge" | "acknowledgements" | "clearAcknowledgements"
 >;
 

@@ -1,20 +1,15 @@
 import type { Pool, PoolClient } from "pg";
-import { encodeIncident, type IncidentRow, toIncident } from "../incidents.js";
-import type { Ledger, NewSlot } from "../ledger.js";
+import { encodeIncident, type IncidentRow, type IncidentStore, toIncident } from "../incidents.js";
+import type { NewSlot } from "../ledger.js";
 
 // Incidents in PostgreSQL, as SQLite's: the slot and the record in one transaction, resolving
 // one conditional update, so replicas that reach the same incident record and resolve it once.
-
-type IncidentCalls = Pick<
-  Ledger,
-  "recordIncident" | "getIncident" | "openIncidents" | "resolveIncident"
->;
 
 export function postgresIncidents(
   pool: Pool,
   transaction: <T>(work: (client: PoolClient) => Promise<T>) => Promise<T>,
   insertSlot: (db: PoolClient, slot: NewSlot) => Promise<boolean>,
-): IncidentCalls {
+): IncidentStore {
   return {
     recordIncident: (slot, record) =>
       transaction(async (client) => {

@@ -1,11 +1,12 @@
 import type { Pool, QueryResultRow } from "pg";
-import type { Ledger } from "../ledger.js";
+import type { AlertHolds } from "../ledger.js";
 import { type SilenceRow, toSilence } from "../silences.js";
 
 // Silences in PostgreSQL, as SQLite's (`silences.ts`): adding is one conditional insert on the
 // action's key, ending one conditional update, so replicas racing on one press agree.
 
-type SilenceStatements = Pick<Ledger, "addSilence" | "silences" | "endSilence">;
+/** The silences half of AlertHolds (acknowledgements are `postgres-acknowledgements.ts`). */
+type SilenceStatements = Pick<AlertHolds, "addSilence" | "silences" | "endSilence">;
 
 export function postgresSilences(pool: Pool): SilenceStatements {
   const rows = async <R extends QueryResultRow>(sql: string, params: unknown[]) =>

@@ -5,27 +5,20 @@ import {
   toAlertState,
   toEvaluation,
 } from "../alert-state-rows.js";
-import type { SyncLedger } from "../ledger.js";
+import type { AlertStateLog, SlotLog, Sync } from "../ledger.js";
 import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
 // decided instead of judging again against a state that has already moved.
 
-export type AlertStateStore = Pick<
-  SyncLedger,
-  | "alertStates"
-  | "firingAlerts"
-  | "recordAlertEvaluation"
-  | "getAlertEvaluation"
-  | "alertEvaluations"
->;
+export type AlertStateStore = Sync<AlertStateLog>;
 
 /** Alert states and evaluations over an open database; slots are recorded through `recordSlot`. */
 export function createAlertStateStore(
   db: Database.Database,
   now: () => Date,
-  recordSlot: SyncLedger["recordSlot"],
+  recordSlot: Sync<SlotLog>["recordSlot"],
 ): AlertStateStore {
   const states = db.prepare<[string, string], AlertStateRow>(
     "SELECT * FROM alert_states WHERE team = ? AND alert = ? ORDER BY scope",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { LedgerLockedError } from "../../errors.js";
-import type { SyncLedger } from "../ledger.js";
+import type { LedgerLease, Sync } from "../ledger.js";
 
 // One daemon per ledger. The holder renews its lease every tick; a lease not renewed for
 // STALE_AFTER_MS belongs to a daemon that died (or hung), and so does one whose pid is gone
@@ -27,7 +27,7 @@ export interface LeaseIdentity {
   isProcessAlive: (pid: number) => boolean;
 }
 
-export type DaemonLease = Pick<SyncLedger, "acquireDaemonLease" | "renewLease" | "releaseLease">;
+export type DaemonLease = Sync<LedgerLease>;
 
 /** The lease of the ledger at `location`, for this connection. */
 export function createDaemonLease(

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Claimed, ClaimOptions, NotClaimed, SyncLedger } from "../ledger.js";
+import type { Claimed, ClaimOptions, DeliveryLog, NotClaimed, SlotLog, Sync } from "../ledger.js";
 import { type ClaimRow, toClaimed } from "../slot-rows.js";
 
 // Claiming a slot's run and a destination for sending, and the parts of a delivery done so far. The claim is one
@@ -8,15 +8,10 @@ import { type ClaimRow, toClaimed } from "../slot-rows.js";
 // PostgreSQL; its token fences the claimer's later writes.
 
 export type ClaimStore = Pick<
-  SyncLedger,
-  | "claimDelivery"
-  | "holdsClaim"
-  | "partsDone"
-  | "recordPart"
-  | "forgetParts"
-  | "claimSlotRun"
-  | "releaseSlotRun"
->;
+  Sync<DeliveryLog>,
+  "claimDelivery" | "holdsClaim" | "partsDone" | "recordPart" | "forgetParts"
+> &
+  Pick<Sync<SlotLog>, "claimSlotRun" | "releaseSlotRun">;
 
 /** Claims and delivery parts over an open database; `afterClaim` runs in the claim's transaction. */
 export function createClaimStore(

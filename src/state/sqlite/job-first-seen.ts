@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { SyncLedger } from "../ledger.js";
+import type { SlotLog, Sync } from "../ledger.js";
 
 // When the SQLite ledger first saw each job (see `Ledger.jobFirstSeen`): one row per job,
 // written once, by the first process to ask.
@@ -9,7 +9,9 @@ interface FirstSeenRow {
 }
 
 /** `jobFirstSeen` over an open, migrated database. */
-export function createJobFirstSeenStore(db: Database.Database): Pick<SyncLedger, "jobFirstSeen"> {
+export function createJobFirstSeenStore(
+  db: Database.Database,
+): Pick<Sync<SlotLog>, "jobFirstSeen"> {
   const insert = db.prepare<[string, string, string, string]>(
     `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (team, kind, job) DO NOTHING`,

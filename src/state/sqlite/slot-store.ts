@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { SlotWithDeliveries, SyncLedger } from "../ledger.js";
+import type { DeliveryLog, SlotLog, SlotWithDeliveries, Sync } from "../ledger.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "../slot-rows.js";
 import { createClaimStore } from "./delivery-claims.js";
 
@@ -7,23 +7,8 @@ import { createClaimStore } from "./delivery-claims.js";
 // delivery. Every change that reads before it writes runs in an IMMEDIATE transaction, so a
 // second connection (a CLI `run` beside the daemon) waits its turn instead of racing.
 
-export type SlotStore = Pick<
-  SyncLedger,
-  | "recordSlot"
-  | "getSlot"
-  | "isSlotDelivered"
-  | "claimDelivery"
-  | "holdsClaim"
-  | "claimSlotRun"
-  | "releaseSlotRun"
-  | "partsDone"
-  | "recordPart"
-  | "forgetParts"
-  | "markSent"
-  | "markFailed"
-  | "dueRetries"
-  | "history"
->;
+/** The slot log (but for `jobFirstSeen`, `job-first-seen.ts`) and the delivery log. */
+export type SlotStore = Omit<Sync<SlotLog>, "jobFirstSeen"> & Sync<DeliveryLog>;
 
 // A delivery is open while it may still be sent: not sent, and not failed for good.
 const OPEN =

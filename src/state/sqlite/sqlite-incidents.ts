@@ -1,19 +1,14 @@
 import type Database from "better-sqlite3";
-import { encodeIncident, type IncidentRow, toIncident } from "../incidents.js";
-import type { SyncLedger } from "../ledger.js";
+import { encodeIncident, type IncidentRow, type IncidentStore, toIncident } from "../incidents.js";
+import type { SlotLog, Sync } from "../ledger.js";
 
 // Incidents in the SQLite ledger file; the types and JSON are the store's, in `../incidents.ts`.
-
-type IncidentCalls = Pick<
-  SyncLedger,
-  "recordIncident" | "getIncident" | "openIncidents" | "resolveIncident"
->;
 
 export function createIncidentStore(
   db: Database.Database,
   now: () => Date,
-  recordSlot: SyncLedger["recordSlot"],
-): IncidentCalls {
+  recordSlot: Sync<SlotLog>["recordSlot"],
+): Sync<IncidentStore> {
   const insert = db.prepare(
     "INSERT INTO incidents (slot_key, fire_at, record, created_at) VALUES (?, ?, ?, ?)",
   );
