@@ -1,4 +1,4 @@
-import type { ClaimOptions, Ledger } from "../state/ledger.js";
+import type { ClaimOptions, DeliveryLog, SlotLog } from "../state/ledger.js";
 import type { DeliveryLedger } from "./deliver-all.js";
 
 /**
@@ -6,17 +6,8 @@ import type { DeliveryLedger } from "./deliver-all.js";
  * sending, by the rules of `options` (the daemon takes what is due, `run` any open destination,
  * `run --force` anything). A destination not won reads as `sent` or `later`, and is left alone.
  */
-export type ClaimingLedgerBase = Pick<
-  Ledger,
-  | "recordSlot"
-  | "claimDelivery"
-  | "holdsClaim"
-  | "markSent"
-  | "markFailed"
-  | "partsDone"
-  | "recordPart"
-  | "forgetParts"
->;
+/** What a claiming view is made of: the slot log (to record the slot) and the delivery log. */
+export type ClaimingLedgerBase = SlotLog & DeliveryLog;
 
 export function claimingLedger(
   ledger: ClaimingLedgerBase,
@@ -29,7 +20,7 @@ export function claimingLedger(
      */
     lookFirst?: boolean;
   },
-): DeliveryLedger & Pick<Ledger, "recordSlot"> {
+): DeliveryLedger & Pick<SlotLog, "recordSlot"> {
   return {
     recordSlot: (slot) => ledger.recordSlot(slot),
     beginAttempt: async (key, destination) => {

@@ -3,7 +3,7 @@ import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import type { DigestLedger } from "../pipeline/digest/digest-types.js";
-import type { Ledger } from "../state/ledger.js";
+import type { DeliveryLog, LedgerLease, SlotLog, StoreHealth } from "../state/ledger.js";
 import type { IncidentStep } from "./incident-fires.js";
 import type { ScheduledJob } from "./jobs.js";
 
@@ -31,26 +31,8 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-export type DaemonLedger = Pick<
-  Ledger,
-  | "shared"
-  | "recordSlot"
-  | "getSlot"
-  | "isSlotDelivered"
-  | "claimDelivery"
-  | "holdsClaim"
-  | "claimSlotRun"
-  | "releaseSlotRun"
-  | "partsDone"
-  | "recordPart"
-  | "forgetParts"
-  | "markSent"
-  | "markFailed"
-  | "dueRetries"
-  | "jobFirstSeen"
-  | "renewLease"
-  | "fileProblem"
->;
+/** What the daemon keeps in the ledger: slots, their deliveries, its lease, the store's health. */
+export type DaemonLedger = StoreHealth & SlotLog & DeliveryLog & LedgerLease;
 
 export interface DaemonOptions {
   jobs: readonly ScheduledJob[];

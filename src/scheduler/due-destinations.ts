@@ -1,7 +1,7 @@
 import { type ClaimingLedgerBase, claimingLedger } from "../deliver/claiming-ledger.js";
 import type { DigestLedger } from "../pipeline/digest/digest-types.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
-import type { ClaimOptions, Ledger } from "../state/ledger.js";
+import type { ClaimOptions, SlotLog } from "../state/ledger.js";
 
 /**
  * The ledger as one daemon run of a slot sees it: a destination is claimed only when it is due
@@ -30,18 +30,14 @@ export function dueDestinationsOnly(
  * pending, interrupted mid-send, or due for its retry. A slot whose failures all wait for a
  * later retry is left to that retry rather than fetched and rendered for nothing.
  */
-export async function hasDueDestination(
-  ledger: Pick<Ledger, "getSlot">,
-  key: string,
-  at: DueAt,
-): Promise<boolean> {
+export async function hasDueDestination(ledger: SlotLog, key: string, at: DueAt): Promise<boolean> {
   const slot = await ledger.getSlot(key);
   return !slot || slot.deliveries.some((d) => isDue(d, at));
 }
 
 /** Whether another process is sending one of the slot's deliveries now. */
 export async function slotSendingElsewhere(
-  ledger: Pick<Ledger, "getSlot">,
+  ledger: SlotLog,
   key: string,
   at: DueAt,
 ): Promise<boolean> {

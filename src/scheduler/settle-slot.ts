@@ -3,7 +3,7 @@ import { worthRetrying } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics, DeliveryMetricResult, SlotResult } from "../ops/metrics.js";
 import { type DueAt, isDue, sendingElsewhere } from "../state/delivery-due.js";
-import type { Delivery, Ledger } from "../state/ledger.js";
+import type { Delivery, DeliveryLog, SlotLog } from "../state/ledger.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
 
 // After a slot run: make sure no destination is left due (a run that threw half-way, or a
@@ -11,7 +11,7 @@ import { metricLabels, type ScheduledJob } from "./jobs.js";
 // deliveries were given up, and count the outcome, all from what the ledger now holds.
 
 export interface SettleDeps {
-  ledger: Pick<Ledger, "getSlot" | "markFailed">;
+  ledger: SlotLog & DeliveryLog;
   metrics: DaemonMetrics | null;
   logger: Logger;
   retryAt: (attempts: number) => Date | null;

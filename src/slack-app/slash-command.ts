@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { DigestConfig, Team } from "../config/types.js";
 import { escapeMrkdwn } from "../destinations/slack/messages/escape-mrkdwn.js";
 import type { Logger } from "../logger.js";
-import type { Ledger } from "../state/ledger.js";
+import type { AlertHolds, AlertStateLog } from "../state/ledger.js";
 import { renderTeamStatus } from "./slack-command-status.js";
 import type { RespondToSlack } from "./slack-response-url.js";
 import type { SlackEnvelope } from "./slack-socket.js";
@@ -54,7 +54,7 @@ export function parseSlashText(text: string): SlashRequest {
 export interface SlashCommandDeps {
   /** The teams of the config in force (a reload changes them). */
   teams(): readonly Team[];
-  ledger: Pick<Ledger, "firingAlerts" | "silences">;
+  ledger: AlertStateLog & AlertHolds;
   digestNow(
     team: Team,
     digest: DigestConfig,

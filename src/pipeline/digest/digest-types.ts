@@ -6,13 +6,12 @@ import type { Logger } from "../../logger.js";
 import type { ChartPainter } from "../../render/charts/draw-chart.js";
 import type { Chart } from "../../render/charts/trend-chart.js";
 import type { Report } from "../../report/types.js";
-import type { AlertEvaluation, AlertState, NewSlot } from "../../state/ledger.js";
+import type { AlertEvaluation, AlertState, SlotLog } from "../../state/ledger.js";
 
 // What a digest's run is handed (its clients, its ledger, its painter) and what it hands back.
 
-export interface DigestLedger extends DeliveryLedger {
-  recordSlot(slot: NewSlot): Promise<boolean>;
-}
+/** The claimed deliveries of a digest's run, and the slot log's `recordSlot` to record its slot. */
+export interface DigestLedger extends DeliveryLedger, Pick<SlotLog, "recordSlot"> {}
 
 /** `slack`, `email`, …: what sends the digest to each destination kind (null: not sent there). */
 export interface DigestDeps extends DigestClients {

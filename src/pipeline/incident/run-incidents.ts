@@ -31,9 +31,10 @@ import type { Logger } from "../../logger.js";
 import type {
   IncidentMemberRecord,
   IncidentRecord,
+  IncidentStore,
   StoredIncident,
 } from "../../state/incidents.js";
-import type { Ledger, NewSlot } from "../../state/ledger.js";
+import type { AlertStateLog, DeliveryLog, NewSlot, SlotLog } from "../../state/ledger.js";
 import { alertSlot } from "../alert/alert-slot.js";
 
 // The incident step (issue 38 item 3), after the alerts due at one fire instant have evaluated
@@ -53,17 +54,7 @@ export interface IncidentAlert {
 
 export interface IncidentDeps {
   config: IncidentsConfig;
-  ledger: Pick<
-    Ledger,
-    | "getSlot"
-    | "getAlertEvaluation"
-    | "alertStates"
-    | "recordIncident"
-    | "getIncident"
-    | "openIncidents"
-    | "resolveIncident"
-    | "partsDone"
-  >;
+  ledger: SlotLog & AlertStateLog & IncidentStore & DeliveryLog;
   /** The ledger as the incident's deliveries claim it (the daemon's: only what is due). */
   deliveries: DeliveryLedger;
   /** Slack's clients: an incident there is a post with a thread, and a line on each member's. */
