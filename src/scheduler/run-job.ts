@@ -1,6 +1,6 @@
 import type { IncidentsConfig } from "../config/types.js";
 import { type Clients, findSlackPostOf } from "../create-deps.js";
-import { type AlertLedger, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
+import { type AlertStore, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import {
@@ -8,7 +8,6 @@ import {
   type IncidentDeps,
   runIncidents,
 } from "../pipeline/incident/run-incidents.js";
-import type { Ledger } from "../state/ledger.js";
 import type { RunJob } from "./daemon-types.js";
 import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
@@ -20,8 +19,7 @@ import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 export function createJobRunner(
   clients: Pick<Clients, "api" | "digests" | "alerts" | "chartPainter" | "slackButtons"> &
     Partial<Pick<Clients, "outboxFiles">>,
-  alertLedger: Omit<AlertLedger, "beginAttempt" | "markSent" | "markFailed"> &
-    Pick<Ledger, "firingAlerts" | "alertEvaluations">,
+  alertLedger: AlertStore,
 ): RunJob {
   return async (job, fireAt, context) => {
     const common = {

@@ -8,41 +8,28 @@ import type { InsightsApi } from "../../insights/types.js";
 import type { Logger } from "../../logger.js";
 import type { Period } from "../../periods/types.js";
 import type { ChartPainter } from "../../render/charts/draw-chart.js";
-import type { Ledger } from "../../state/ledger.js";
+import type { IncidentStore } from "../../state/incidents.js";
+import type { AlertHolds, AlertStateLog, SlotLog } from "../../state/ledger.js";
 
 // What an alert's run is handed (its clients, its ledger, its painter) and what it hands back.
 
-export type AlertStore = Pick<
-  Ledger,
-  | "alertStates"
-  | "recordAlertEvaluation"
-  | "getAlertEvaluation"
-  | "getSlot"
-  | "alertEvaluations"
-  | "silences"
-  | "acknowledgements"
-  | "clearAcknowledgements"
-  | "openIncidents"
->;
+/**
+ * What an alert reads and records in the ledger: its states and evaluations, the silences and
+ * acknowledgements that hold its messages back, its fires' slots (a thread's root post), and
+ * the open incidents its members belong to.
+ */
+export type AlertStore = AlertStateLog & AlertHolds & SlotLog & IncidentStore;
 
 /** The ledger as an alert uses it (`state/` implements it). */
-export interface AlertLedger extends DeliveryLedger, AlertStore {}
+export type AlertLedger = AlertStore & DeliveryLedger;
 
-/** The ledger an alert reads and records in, delivering through `deliveries` (claimed). */
+/**
+ * The ledger an alert reads and records in, delivering through `deliveries` (claimed). The
+ * stores are plain objects (`asyncLedger`'s, `openPostgresLedger`'s), so a spread carries every
+ * call; the claimed view comes last, so its calls win over the store's own deliveries.
+ */
 export function alertLedger(store: AlertStore, deliveries: DeliveryLedger): AlertLedger {
-  return {
-    ...deliveries,
-    alertStates: (team, alert) => store.alertStates(team, alert),
-    recordAlertEvaluation: (evaluation) => store.recordAlertEvaluation(evaluation),
-    getAlertEvaluation: (key) => store.getAlertEvaluation(key),
-    getSlot: (key) => store.getSlot(key),
-    alertEvaluations: (query) => store.alertEvaluations(query),
-    silences: (query) => store.silences(query),
-    acknowledgements: (team, alert) => store.acknowledgements(team, alert),
-    clearAcknowledgements: (team, alert, fires, at) =>
-      store.clearAcknowledgements(team, alert, fires, at),
-    openIncidents: () => store.openIncidents(),
-  };
+  return { ...store, ...deliveries };
 }
 
 /** `slack`, `email`, …: what sends the alert's messages to each destination kind (null: not sent there). */
