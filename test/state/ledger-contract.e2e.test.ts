@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { LedgerError } from "../../src/errors.js";
+import { LedgerError, LedgerLockedError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
 import type { AlertNotification } from "../../src/messages.js";
+import type { IncidentRecord } from "../../src/state/incidents.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
@@ -13,8 +14,9 @@ import { Database } from "../../src/state/sqlite/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { aSlot } from "./ledger-builders.js";
 
-// One contract, two stores: every behaviour the daemon relies on, run against SQLite and
-// against a real PostgreSQL. Each test gets a fresh store and two connections to it ("two
+// One contract per narrow store of the Ledger (`state/ledger.ts`), two stores: every behaviour
+// the daemon relies on, run against SQLite and against a real PostgreSQL. AlertHolds' contract
+// (silences, acknowledgements) is `silences-contract.e2e.test.ts`. Each test gets a fresh store and two connections to it ("two
 // processes"), and uses real time: a claim is fresh with a long send timeout, stale with 0.
 
 interface Store {
@@ -117,10 +119,11 @@ const daemon = (owner = "replica-a"): ClaimOptions => ({ owner, sendTimeoutMs: H
 const SLACK = "slack:C0123";
 const EMAIL = "email:qa@example.com,b@example.com";
 
+// Slots: recorded once, their runs claimed by one process at a time, their history, first sightings.
 describe.each([
   ["SQLite", sqlite],
   ["PostgreSQL", postgres],
-])("the ledger contract, %s", (_name, store) => {
+])("the SlotLog contract, %s", (_name, store) => {
   it("records a slot once, with each destination pending", async () => {
     const { ledger } = await store.open();
     expect(await ledger.recordSlot(aSlot())).toBe(true);
@@ -138,6 +141,104 @@ describe.each([
     expect(await ledger.isSlotDelivered("nobody.daily.2026-01-01")).toBe(false);
   });
 
+  it("lets one process run a slot at a time, and another take over a claim left stale", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const key = aSlot().key;
+    const runs = await Promise.all([
+      ledger.claimSlotRun(key, "replica-a", HOUR),
+      other.claimSlotRun(key, "replica-b", HOUR),
+      other.claimSlotRun(key, "replica-c", HOUR),
+    ]);
+    const won = runs.filter((r) => r !== null);
+    expect(won).toEqual([{ token: 1, takenOver: false }]);
+    // Released: the next run takes it, not as a takeover.
+    await ledger.releaseSlotRun(key, { token: 1, takenOver: false });
+    const next = await other.claimSlotRun(key, "replica-b", HOUR);
+    expect(next).toEqual({ token: 2, takenOver: false });
+    // Its holder died: once the claim is older than the expiry, another takes it over.
+    expect(await ledger.claimSlotRun(key, "replica-a", HOUR)).toBeNull();
+    const takeover = await ledger.claimSlotRun(key, "replica-a", 0);
+    expect(takeover).toEqual({ token: 3, takenOver: true });
+    // The dead holder's release, should it come back, changes nothing.
+    await other.releaseSlotRun(key, { token: 2, takenOver: false });
+    expect(await other.claimSlotRun(key, "replica-b", HOUR)).toBeNull();
+  });
+
+  it("lists history newest first, by team, within the limit", async () => {
+    const { ledger } = await store.open();
+    for (const day of ["13", "14", "15"]) {
+      await ledger.recordSlot(
+        aSlot({
+          key: `checkout.daily.2026-11-${day}`,
+          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
+        }),
+      );
+    }
+    await ledger.recordSlot(aSlot({ key: "mobile.daily.2026-11-15", team: "mobile" }));
+    const recent = await ledger.history({ team: "checkout", limit: 2 });
+    expect(recent.map((s) => s.key)).toEqual([
+      "checkout.daily.2026-11-15",
+      "checkout.daily.2026-11-14",
+    ]);
+    expect(recent[0]?.deliveries).toHaveLength(2);
+    expect((await ledger.history({ limit: 10 })).map((s) => s.team).sort()).toEqual([
+      "checkout",
+      "checkout",
+      "checkout",
+      "mobile",
+    ]);
+  });
+
+  it("records when it first saw a job once, whichever process asks first", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
+    const first = new Date("2026-11-16T08:00:00.000Z");
+    const asked = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? other : ledger).jobFirstSeen(daily, new Date(first.getTime() + i * HOUR)),
+      ),
+    );
+    const seen = asked[0]?.toISOString();
+    expect(asked.map((d) => d.toISOString())).toEqual(asked.map(() => seen));
+    const later = new Date("2026-11-20T08:00:00.000Z");
+    expect((await ledger.jobFirstSeen(daily, later)).toISOString()).toBe(seen);
+    // Each job has its own: an alert of the same name, another team's digest.
+    const alert = { ...daily, kind: "alert" } as const;
+    expect((await other.jobFirstSeen(alert, later)).toISOString()).toBe(later.toISOString());
+    const mobile = { ...daily, team: "mobile" };
+    expect((await ledger.jobFirstSeen(mobile, later)).toISOString()).toBe(later.toISOString());
+  });
+
+  it("takes a job's first sighting from its first slot when it upgrades an older ledger", async () => {
+    const { ledger, again, forgetFirstSightings } = await store.open();
+    for (const day of ["14", "15"]) {
+      await ledger.recordSlot(
+        aSlot({
+          key: `checkout.daily.2026-11-${day}`,
+          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
+        }),
+      );
+    }
+    await forgetFirstSightings();
+    const upgraded = await again();
+    const now = new Date("2026-11-20T08:00:00.000Z");
+    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
+    expect((await upgraded.jobFirstSeen(daily, now)).toISOString()).toBe(
+      "2026-11-15T08:00:00.000Z",
+    );
+    // A job with no slot yet is first seen when it is first asked about.
+    const weekly = { ...daily, job: "weekly" };
+    expect((await upgraded.jobFirstSeen(weekly, now)).toISOString()).toBe(now.toISOString());
+  });
+});
+
+// Deliveries: one claimer wins, a stale claim is taken over and fenced, retries, notes and parts.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the DeliveryLog contract, %s", (_name, store) => {
   it("lets exactly one of many concurrent claimers of a destination win", async () => {
     const { ledger, again } = await store.open();
     const other = await again();
@@ -268,31 +369,13 @@ describe.each([
     expect([...(await ledger.partsDone(key, SLACK))]).toEqual([["post", "1700000099.000100"]]);
     expect([...(await ledger.partsDone(key, EMAIL))]).toEqual([["mail", null]]);
   });
+});
 
-  it("lets one process run a slot at a time, and another take over a claim left stale", async () => {
-    const { ledger, again } = await store.open();
-    const other = await again();
-    const key = aSlot().key;
-    const runs = await Promise.all([
-      ledger.claimSlotRun(key, "replica-a", HOUR),
-      other.claimSlotRun(key, "replica-b", HOUR),
-      other.claimSlotRun(key, "replica-c", HOUR),
-    ]);
-    const won = runs.filter((r) => r !== null);
-    expect(won).toEqual([{ token: 1, takenOver: false }]);
-    // Released: the next run takes it, not as a takeover.
-    await ledger.releaseSlotRun(key, { token: 1, takenOver: false });
-    const next = await other.claimSlotRun(key, "replica-b", HOUR);
-    expect(next).toEqual({ token: 2, takenOver: false });
-    // Its holder died: once the claim is older than the expiry, another takes it over.
-    expect(await ledger.claimSlotRun(key, "replica-a", HOUR)).toBeNull();
-    const takeover = await ledger.claimSlotRun(key, "replica-a", 0);
-    expect(takeover).toEqual({ token: 3, takenOver: true });
-    // The dead holder's release, should it come back, changes nothing.
-    await other.releaseSlotRun(key, { token: 2, takenOver: false });
-    expect(await other.claimSlotRun(key, "replica-b", HOUR)).toBeNull();
-  });
-
+// Alert states and evaluations: recorded once, all or nothing; their JSON read through its format.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the AlertStateLog contract, %s", (_name, store) => {
   it("records an alert evaluation once, with its slot and states, all or nothing", async () => {
     const { ledger, again } = await store.open();
     const other = await again();
@@ -362,80 +445,90 @@ describe.each([
       /stored notification of the alert evaluation .* does not match its format/,
     );
   });
+});
 
-  it("lists history newest first, by team, within the limit", async () => {
-    const { ledger } = await store.open();
-    for (const day of ["13", "14", "15"]) {
-      await ledger.recordSlot(
-        aSlot({
-          key: `checkout.daily.2026-11-${day}`,
-          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
-        }),
-      );
-    }
-    await ledger.recordSlot(aSlot({ key: "mobile.daily.2026-11-15", team: "mobile" }));
-    const recent = await ledger.history({ team: "checkout", limit: 2 });
-    expect(recent.map((s) => s.key)).toEqual([
-      "checkout.daily.2026-11-15",
-      "checkout.daily.2026-11-14",
-    ]);
-    expect(recent[0]?.deliveries).toHaveLength(2);
-    expect((await ledger.history({ limit: 10 })).map((s) => s.team).sort()).toEqual([
-      "checkout",
-      "checkout",
-      "checkout",
-      "mobile",
-    ]);
-  });
-
-  it("records when it first saw a job once, whichever process asks first", async () => {
-    const { ledger, again } = await store.open();
-    const other = await again();
-    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
-    const first = new Date("2026-11-16T08:00:00.000Z");
-    const asked = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        (i % 2 ? other : ledger).jobFirstSeen(daily, new Date(first.getTime() + i * HOUR)),
-      ),
-    );
-    const seen = asked[0]?.toISOString();
-    expect(asked.map((d) => d.toISOString())).toEqual(asked.map(() => seen));
-    const later = new Date("2026-11-20T08:00:00.000Z");
-    expect((await ledger.jobFirstSeen(daily, later)).toISOString()).toBe(seen);
-    // Each job has its own: an alert of the same name, another team's digest.
-    const alert = { ...daily, kind: "alert" } as const;
-    expect((await other.jobFirstSeen(alert, later)).toISOString()).toBe(later.toISOString());
-    const mobile = { ...daily, team: "mobile" };
-    expect((await ledger.jobFirstSeen(mobile, later)).toISOString()).toBe(later.toISOString());
-  });
-
-  it("takes a job's first sighting from its first slot when it upgrades an older ledger", async () => {
-    const { ledger, again, forgetFirstSightings } = await store.open();
-    for (const day of ["14", "15"]) {
-      await ledger.recordSlot(
-        aSlot({
-          key: `checkout.daily.2026-11-${day}`,
-          fireAt: new Date(`2026-11-${Number(day) + 1}T08:00:00.000Z`),
-        }),
-      );
-    }
-    await forgetFirstSightings();
-    const upgraded = await again();
-    const now = new Date("2026-11-20T08:00:00.000Z");
-    const daily = { team: "checkout", kind: "digest", job: "daily" } as const;
-    expect((await upgraded.jobFirstSeen(daily, now)).toISOString()).toBe(
-      "2026-11-15T08:00:00.000Z",
-    );
-    // A job with no slot yet is first seen when it is first asked about.
-    const weekly = { ...daily, job: "weekly" };
-    expect((await upgraded.jobFirstSeen(weekly, now)).toISOString()).toBe(now.toISOString());
-  });
-
+// Whether the store answers.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the StoreHealth contract, %s", (_name, store) => {
   it("answers that it is reachable", async () => {
     const { ledger } = await store.open();
     expect(await ledger.reachable()).toBeNull();
   });
 });
+
+// The daemon's lease: one daemon per unshared ledger (a SQLite file); a shared one has none.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the LedgerLease contract, %s", (_name, store) => {
+  it("lets one daemon hold an unshared ledger, every replica run on a shared one", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    await ledger.acquireDaemonLease("daemon-a");
+    await ledger.renewLease();
+    const second = other.acquireDaemonLease("daemon-b");
+    if (ledger.shared) await expect(second).resolves.toBeUndefined();
+    else await expect(second).rejects.toBeInstanceOf(LedgerLockedError);
+    // Given up on a clean shutdown: the next daemon takes it at once.
+    await ledger.releaseLease();
+    await other.acquireDaemonLease("daemon-b");
+    await other.renewLease();
+    await other.releaseLease();
+  });
+});
+
+// Incidents: recorded once with their slot, open while a member fires, resolved once.
+describe.each([
+  ["SQLite", sqlite],
+  ["PostgreSQL", postgres],
+])("the IncidentStore contract, %s", (_name, store) => {
+  it("records an incident once with its slot, and resolves it once", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const slot = aSlot({
+      key: "incident.2026-11-16T08:00",
+      team: "*",
+      kind: "incident",
+      job: "incident",
+      destinations: [SLACK],
+    });
+    expect(await ledger.recordIncident(slot, INCIDENT)).toBe(true);
+    expect(await other.recordIncident(slot, INCIDENT)).toBe(false);
+    expect(await other.getIncident(slot.key)).toMatchObject({
+      key: slot.key,
+      record: INCIDENT,
+      resolvedBy: null,
+    });
+    expect((await other.getSlot(slot.key))?.deliveries.map((d) => d.state)).toEqual(["pending"]);
+    expect((await ledger.openIncidents()).map((i) => i.key)).toEqual([slot.key]);
+
+    const resolution = { ...slot, key: `${slot.key}.resolved` };
+    expect(await other.resolveIncident(slot.key, resolution)).toBe(true);
+    expect(await ledger.resolveIncident(slot.key, resolution)).toBe(false);
+    expect(await ledger.openIncidents()).toEqual([]);
+    expect((await ledger.getIncident(slot.key))?.resolvedBy).toBe(resolution.key);
+    expect(await ledger.getIncident("nobody.incident")).toBeNull();
+  });
+});
+
+const INCIDENT: IncidentRecord = {
+  summary: "3 projects in 2 teams: flaky rate up",
+  channel: "C0INCIDENTS",
+  members: [
+    {
+      team: "checkout",
+      alert: "flaky-rate",
+      metric: "flaky_rate",
+      scope: "pdqmxlz",
+      name: "Web",
+      value: 4,
+      fireKey: "checkout.alert.flaky-rate.2026-11-16",
+      channel: "C0ALERTS",
+    },
+  ],
+};
 
 function anEvaluation(state: "warn" | "critical"): NewAlertEvaluation {
   const since = new Date("2026-11-16T08:00:00.000Z");

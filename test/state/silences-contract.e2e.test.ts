@@ -71,7 +71,7 @@ function aSilence(overrides: Partial<NewSilence> = {}): NewSilence {
 describe.each([
   ["SQLite", sqlite],
   ["PostgreSQL", postgres],
-])("the silences contract, %s", (_name, store) => {
+])("the AlertHolds contract: silences, %s", (_name, store) => {
   it("stores a silence with its author, scope, start and end, and an id", async () => {
     const { ledger } = await store.open();
     const { silence, created } = await ledger.addSilence(aSilence(), NOW);
@@ -170,7 +170,7 @@ describe.each([
 describe.each([
   ["SQLite", sqlite],
   ["PostgreSQL", postgres],
-])("the acknowledgements contract, %s", (_name, store) => {
+])("the AlertHolds contract: acknowledgements, %s", (_name, store) => {
   const anAck = (
     key = "ack:C0ALERTS:1764064800.000100:U0MARIA",
     fireKey = "checkout.alert.flaky-rate.2026-11-24",
