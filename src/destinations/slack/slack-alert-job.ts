@@ -140,7 +140,7 @@ export function slackAlertJob(
         await deps.moveThread?.(slack.threadKey, slack.channel, posted.ts);
       }
       if (!posted.threaded) await uploadCharts(posted.ts, progress);
-      return { slackTs: posted.ts };
+      return { ref: posted.ts };
     },
     // After a crash mid-post, or an attempt abandoned at send_timeout: the message is found by
     // its key, a fire in the channel, a reply or an escalation in the fire's thread. Being
@@ -159,7 +159,7 @@ export function slackAlertJob(
             );
             // The fire's charts the interrupted attempt did not get to upload.
             if (found && thread === null) await uploadCharts(found.ts, progress, true);
-            return found ? { slackTs: found.ts } : null;
+            return found ? { ref: found.ts } : null;
           },
         }
       : {}),

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { SlotWithDeliveries, SyncLedger } from "../ledger.js";
+import { receiptColumns } from "../receipt-columns.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "../slot-rows.js";
 import { createClaimStore } from "./delivery-claims.js";
 
@@ -89,13 +90,10 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
 
     markSent: (key, destination, receipt, claim) =>
       write(() => {
-        const slackTs = receipt.slackTs ?? null;
-        const messageId = receipt.messageId ?? null;
         const written = q.sent.run({
           key,
           destination,
-          slackTs,
-          messageId,
+          ...receiptColumns(destination, receipt),
           note: receipt.note ?? null,
           now: stamp(),
           claim: claim ?? null,
