@@ -145,24 +145,20 @@ export function slackAlertJob(
     // After a crash mid-post, or an attempt abandoned at send_timeout: the message is found by
     // its key, a fire in the channel, a reply or an escalation in the fire's thread. Being
     // searchable, every one of them is also capped at send_timeout (deliverAll).
-    ...(deps.findSlackPost
-      ? {
-          recover: async (progress) => {
-            const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
-            const found = await deps.findSlackPost?.(
-              slack.channel,
-              key,
-              deps.since,
-              progress.signal,
-              thread ?? undefined,
-              deps.reads,
-            );
-            // The fire's charts the interrupted attempt did not get to upload.
-            if (found && thread === null) await uploadCharts(found.ts, progress, true);
-            return found ? { ref: found.ts } : null;
-          },
-        }
-      : {}),
+    recover: async (progress) => {
+      const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
+      const found = await slackOut.findPosted(
+        slack.channel,
+        key,
+        deps.since,
+        progress.signal,
+        thread ?? undefined,
+        deps.reads,
+      );
+      // The fire's charts the interrupted attempt did not get to upload.
+      if (found && thread === null) await uploadCharts(found.ts, progress, true);
+      return found ? { ref: found.ts } : null;
+    },
   };
 }
 

@@ -59,16 +59,21 @@ async function setup(findTs: () => string | null = () => null) {
     apiUrl: slack.url,
     minRetryDelayMs: 5,
   });
-  const destination = createSlackAlertDestination(clients, { warn: () => {} });
+  const destination = createSlackAlertDestination(
+    clients,
+    { warn: () => {} },
+    {
+      findPosted: async () => {
+        const ts = findTs();
+        return ts ? { channel: FIRE.channel, ts } : null;
+      },
+    },
+  );
   const job = slackAlertJob(KEY, FIRE, destination, {
     logger: { warn: () => {} } as never,
     since: new Date(0),
     threadTs: async () => null,
     images: { fireCharts: async () => [DRAWN] },
-    findSlackPost: async () => {
-      const ts = findTs();
-      return ts ? { ts } : null;
-    },
   });
   return { slack, job };
 }
