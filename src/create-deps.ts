@@ -10,7 +10,6 @@ import {
   type DestinationShapes,
   type DigestClients,
 } from "./destinations/registry.js";
-import type { SlackDestination } from "./destinations/slack/slack-clients.js";
 import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
 import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
@@ -131,17 +130,6 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
       await api.close();
     },
   };
-}
-
-/**
- * Slack's lookup of an earlier top-level post, for an alert's recovery after a crash mid-post
- * (a fire's post is found like a digest's); none without a Slack client.
- */
-export function findSlackPostOf(clients: Pick<Clients, "digests">): {
-  findSlackPost?: SlackDestination["findPosted"];
-} {
-  const slack = clients.digests.slack;
-  return slack ? { findSlackPost: (...args) => slack.findPosted(...args) } : {};
 }
 
 /** Each destination kind's clients, for digests and for alerts. */

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
-import { createClients, findSlackPostOf } from "../create-deps.js";
+import { createClients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
 import { deliveryWord } from "../deliver/deliver-all.js";
 import { createRequestCache } from "../insights/collect-insights.js";
@@ -63,7 +63,6 @@ export async function alertsCommand(
         ledger: claims,
         dryRun,
         outbox: dryRun,
-        ...findSlackPostOf(clients),
         slackButtons: clients.slackButtons,
         chartPainter: clients.chartPainter,
         cache: createRequestCache(),

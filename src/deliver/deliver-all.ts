@@ -8,8 +8,8 @@ import type { DeliveryProgress } from "./types.js";
 
 /** What a destination hands back once it has delivered. */
 export interface Receipt {
-  slackTs?: string;
-  messageId?: string;
+  /** What the destination hands back to find the delivery by: a Slack post's ts, a mail's Message-ID. */
+  ref?: string;
   /** Delivered, but not wholly: e.g. the SMTP server refused some recipients. */
   warning?: string;
   /**

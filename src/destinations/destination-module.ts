@@ -102,18 +102,6 @@ export interface AlertJobDeps {
    * a new post, which later changes reply to and edit (see `threadTs`). Absent: not kept.
    */
   moveThread?: (rootKey: string, channel: string, ts: string) => Promise<void>;
-  /**
-   * Finds an earlier post of a key (crash recovery): a top-level post, or with `thread` a reply
-   * in that thread (see SlackDestination.findPosted).
-   */
-  findSlackPost?: (
-    channel: string,
-    key: string,
-    since: Date,
-    signal?: AbortSignal,
-    thread?: string,
-    reads?: Map<string, unknown>,
-  ) => Promise<{ ts: string } | null>;
   /** The run's shared reads (`RequestCache.reads`): a channel is looked in once per tick. */
   reads?: Map<string, unknown>;
   /**

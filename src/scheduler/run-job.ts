@@ -1,5 +1,5 @@
 import type { IncidentsConfig } from "../config/types.js";
-import { type Clients, findSlackPostOf } from "../create-deps.js";
+import type { Clients } from "../create-deps.js";
 import { type AlertStore, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
@@ -39,7 +39,6 @@ export function createJobRunner(
           ...common,
           ...clients.alerts,
           ledger,
-          ...findSlackPostOf(clients),
           slackButtons: clients.slackButtons,
         },
       );

@@ -104,8 +104,11 @@ export interface NotClaimed {
 }
 
 export interface DeliveryReceipt {
-  slackTs?: string;
-  messageId?: string;
+  /**
+   * What the destination handed back (a Slack post's ts, a mail's Message-ID); kept in the
+   * column of the destination's kind (see `receiptColumns`), read back as `slackTs`/`messageId`.
+   */
+  ref?: string;
   /** What the operator must act on though it was delivered; kept as the row's `lastError`. */
   note?: string;
 }

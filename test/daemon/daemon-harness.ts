@@ -98,7 +98,7 @@ export function recordingRunner(now: () => Date, options: RunnerOptions = {}) {
         const attempt = (attempts.get(`${key} ${id}`) ?? 0) + 1;
         attempts.set(`${key} ${id}`, attempt);
         if (options.fails?.(id, attempt)) throw new Error(`${id} refused attempt ${attempt}`);
-        return { slackTs: `${attempt}.000100` };
+        return { ref: `${attempt}.000100` };
       },
     }));
     const deliveries = await deliverAll(key, jobs, context);

@@ -162,7 +162,7 @@ describe("a run's view of the ledger", () => {
     await h.ledger.markFailed(KEY, "a:waiting", "x", new Date(at.getTime() + MINUTE));
     await h.ledger.markFailed(KEY, "b:due", "x", at);
     await h.ledger.markFailed(KEY, "c:given-up", "x", null);
-    await h.ledger.markSent(KEY, "e:sent", { slackTs: "1.1" });
+    await h.ledger.markSent(KEY, "e:sent", { ref: "1.1" });
     const atThatTime = openLedger(h.ledger.location, { now: () => at });
     const view = dueDestinationsOnly(atThatTime, { owner: "test", sendTimeoutMs: 5 * MINUTE });
     const taken: [string, string][] = [];

@@ -53,7 +53,7 @@ function twoParts(sent: string[]): DeliveryJob {
       await progress.record("post", "1.1");
       sent.push("thread 1");
       await progress.record("thread 1", null);
-      return { slackTs: "1.1" };
+      return { ref: "1.1" };
     },
   };
 }
@@ -95,7 +95,7 @@ describe("a send whose claim was taken over", () => {
   it("is reported waiting, not sent, when the fenced write of its receipt is refused", async () => {
     const { ledger, calls } = claimLedger({ holds: (n) => n < 2, writes: false });
     const { lines, logger } = captureLogs();
-    const job: DeliveryJob = { id: SLACK, send: async () => ({ slackTs: "1.1" }) };
+    const job: DeliveryJob = { id: SLACK, send: async () => ({ ref: "1.1" }) };
     const results = await deliverAll(KEY, [job], { ledger, logger });
     expect(results).toEqual([{ id: SLACK, status: "waiting" }]);
     expect(calls).toEqual([`markSent ${SLACK} claim ${CLAIM}`]);
@@ -109,7 +109,7 @@ describe("a send whose claim was taken over", () => {
       ledger,
       logger: captureLogs().logger,
     });
-    expect(results).toEqual([{ id: SLACK, status: "sent", receipt: { slackTs: "1.1" } }]);
+    expect(results).toEqual([{ id: SLACK, status: "sent", receipt: { ref: "1.1" } }]);
     expect(sent).toEqual(["post", "thread 1"]);
     expect(calls).toEqual([
       "recordPart post",

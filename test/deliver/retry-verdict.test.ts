@@ -56,7 +56,7 @@ async function deliver(message: SlackPost, failure?: FakeFailure) {
     [
       {
         id: SLACK,
-        send: async () => ({ slackTs: (await destination.post("C0123ABCD", message)).ts }),
+        send: async () => ({ ref: (await destination.post("C0123ABCD", message)).ts }),
       },
     ],
     { ledger, logger: silentLogger(), retryAt: () => RETRY_AT },

@@ -87,7 +87,6 @@ const alertJob = (clients: Clients) =>
       logger: silentLogger(),
       since: SINCE,
       threadTs: async () => null,
-      findSlackPost: createSlackDestination({ clients }).findPosted,
     },
   );
 
@@ -103,7 +102,6 @@ const escalationJob = (clients: Clients) =>
       logger: silentLogger(),
       since: SINCE,
       threadTs: async () => fireTs,
-      findSlackPost: createSlackDestination({ clients }).findPosted,
     },
   );
 

@@ -107,7 +107,7 @@ async function sentToSlack(earlierTs: (slack: FakeSlack, ts: string) => string |
     threadTs: async (rootKey) => (rootKey === EARLIER ? ts : null),
   });
   const receipt = await job.send(recordingProgress());
-  const post = slack.posts.find((p) => p.ts === receipt.slackTs);
+  const post = slack.posts.find((p) => p.ts === receipt.ref);
   return { text: JSON.stringify(post?.blocks), earlierTs: earlier.ts };
 }
 

@@ -169,7 +169,6 @@ describe("an alert whose edit of the fire's first message lands but whose answer
           logger: silentLogger(),
           since: SINCE,
           threadTs: async () => fire.ts,
-          findSlackPost: createSlackDestination({ clients }).findPosted,
         },
       );
       const faulted = proxy.failAfterLanding((c) => c.method === "chat.update", fault);

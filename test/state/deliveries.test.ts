@@ -71,7 +71,7 @@ describe("the delivery state machine", () => {
       slackTs: null,
       messageId: null,
     });
-    await ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
+    await ledger.markSent(KEY, SLACK, { ref: "1763280000.000100" });
     expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "sent",
       attempts: 1,
@@ -87,7 +87,7 @@ describe("the delivery state machine", () => {
     const ledger = ledgers.open(undefined, clock);
     await ledger.recordSlot(aSlot());
     await beginAttempt(ledger, KEY, SLACK);
-    await ledger.markSent(KEY, SLACK, { slackTs: "1763280000.000100" });
+    await ledger.markSent(KEY, SLACK, { ref: "1763280000.000100" });
 
     await beginAttempt(ledger, KEY, EMAIL);
     const retryAt = new Date(clock.now().getTime() + MINUTE);
@@ -114,7 +114,7 @@ describe("the delivery state machine", () => {
     expect(await beginAttempt(ledger, KEY, EMAIL)).toMatchObject({ state: "failed", attempts: 1 });
     expect(await ledger.dueRetries(retryAt)).toEqual([]); // sending now, not due
     await ledger.markSent(KEY, EMAIL, {
-      messageId: "<checkout.daily.2026-11-15@insights-reporter>",
+      ref: "<checkout.daily.2026-11-15@insights-reporter>",
     });
     expect(await ledger.isSlotDelivered(KEY)).toBe(true);
     const slot = await ledger.getSlot(KEY);
@@ -144,7 +144,7 @@ describe("the delivery state machine", () => {
     const ledger = ledgers.open();
     await ledger.recordSlot(aSlot({ destinations: [SLACK] }));
     await beginAttempt(ledger, KEY, SLACK);
-    await ledger.markSent(KEY, SLACK, { slackTs: "1.2" });
+    await ledger.markSent(KEY, SLACK, { ref: "1.2" });
     await ledger.markFailed(KEY, SLACK, "late timeout", new Date());
     expect((await ledger.getSlot(KEY))?.deliveries[0]).toMatchObject({
       state: "sent",
@@ -204,9 +204,9 @@ describe("a crash mid-send", () => {
       id: SLACK,
       send: async () => {
         posts.push(ts);
-        return { slackTs: ts };
+        return { ref: ts };
       },
-      recover: async () => (posts.length > 0 ? { slackTs: posts[0] } : null),
+      recover: async () => (posts.length > 0 ? { ref: posts[0] } : null),
     });
 
     const crashed = ledgers.open(path);
@@ -293,7 +293,7 @@ describe("claiming a destination for sending", () => {
       state: "sending",
       claimedBy: "run pid 2",
     });
-    expect(await ledger.markSent(KEY, SLACK, { slackTs: "1.1" }, fresh.token)).toBe(true);
+    expect(await ledger.markSent(KEY, SLACK, { ref: "1.1" }, fresh.token)).toBe(true);
     expect(await ledger.isSlotDelivered(KEY)).toBe(false); // the email is still pending
     expect(await ledger.claimDelivery(KEY, SLACK, run)).toMatchObject({ claimed: false });
   });
@@ -309,7 +309,7 @@ describe("claiming a destination for sending", () => {
       claimed: true,
       before: { state: "failed" },
     });
-    await ledger.markSent(KEY, SLACK, { slackTs: "1.1" });
+    await ledger.markSent(KEY, SLACK, { ref: "1.1" });
     expect((await ledger.claimDelivery(KEY, SLACK, run)).claimed).toBe(false);
     expect(await ledger.claimDelivery(KEY, SLACK, { ...run, take: "any" })).toMatchObject({
       claimed: true,

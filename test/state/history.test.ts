@@ -25,15 +25,13 @@ describe("history", () => {
     for (const key of ["checkout.daily.2026-11-13", "checkout.daily.2026-11-14"]) {
       for (const destination of ["slack:C0123", "email:qa@example.com"]) {
         await beginAttempt(ledger, key, destination);
-        await ledger.markSent(
-          key,
-          destination,
-          destination.startsWith("slack") ? { slackTs: "1.1" } : { messageId: "<m>" },
-        );
+        await ledger.markSent(key, destination, {
+          ref: destination.startsWith("slack") ? "1.1" : "<m>",
+        });
       }
     }
     await beginAttempt(ledger, "checkout.daily.2026-11-15", "slack:C0123");
-    await ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { slackTs: "2.2" });
+    await ledger.markSent("checkout.daily.2026-11-15", "slack:C0123", { ref: "2.2" });
     await beginAttempt(ledger, "checkout.daily.2026-11-15", "email:qa@example.com");
     clock.advance(MINUTE);
     await ledger.markFailed(

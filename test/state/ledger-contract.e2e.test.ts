@@ -271,9 +271,9 @@ describe.each([
     expect(await other.holdsClaim(aSlot().key, SLACK, 2)).toBe(true);
 
     // The first sender's late writes are refused by the token; its successor's stand.
-    expect(await ledger.markSent(aSlot().key, SLACK, { slackTs: "1.1" }, first.token)).toBe(false);
+    expect(await ledger.markSent(aSlot().key, SLACK, { ref: "1.1" }, first.token)).toBe(false);
     expect(await ledger.markFailed(aSlot().key, SLACK, "late", null, first.token)).toBe(false);
-    expect(await other.markSent(aSlot().key, SLACK, { slackTs: "2.2" }, 2)).toBe(true);
+    expect(await other.markSent(aSlot().key, SLACK, { ref: "2.2" }, 2)).toBe(true);
     const delivery = (await ledger.getSlot(aSlot().key))?.deliveries.find(
       (d) => d.destination === SLACK,
     );
@@ -294,7 +294,7 @@ describe.each([
     const run = await ledger.claimDelivery(key, SLACK, { ...daemon("run"), take: "open" });
     expect(run).toMatchObject({ claimed: true, before: { state: "failed", attempts: 1 } });
     if (!run.claimed) throw new Error("must win");
-    await ledger.markSent(key, SLACK, { slackTs: "9.9" }, run.token);
+    await ledger.markSent(key, SLACK, { ref: "9.9" }, run.token);
     expect((await ledger.claimDelivery(key, SLACK, { ...daemon(), take: "open" })).claimed).toBe(
       false,
     );
@@ -319,7 +319,7 @@ describe.each([
     expect(due[0]?.slot.team).toBe("checkout");
     expect(await ledger.dueRetries(new Date(Date.now() - 60_000))).toEqual([]);
 
-    await ledger.markSent(key, SLACK, { slackTs: "1.2" });
+    await ledger.markSent(key, SLACK, { ref: "1.2" });
     expect(await ledger.isSlotDelivered(key)).toBe(false);
     await ledger.markFailed(key, EMAIL, "given up", null);
     expect(await ledger.isSlotDelivered(key)).toBe(true);
@@ -331,9 +331,9 @@ describe.each([
     const key = aSlot().key;
     await ledger.recordSlot(aSlot());
     await ledger.markFailed(key, EMAIL, "smtp down", null);
-    await ledger.markSent(key, EMAIL, { messageId: "<m@x>" });
+    await ledger.markSent(key, EMAIL, { ref: "<m@x>" });
     const note = "left out Ghost (zzghost): not found";
-    await ledger.markSent(key, SLACK, { slackTs: "1.2", note });
+    await ledger.markSent(key, SLACK, { ref: "1.2", note });
     const rows = (await ledger.getSlot(key))?.deliveries ?? [];
     expect(rows.map((d) => [d.destination, d.state, d.lastError]).sort()).toEqual(
       [

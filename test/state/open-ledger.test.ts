@@ -100,7 +100,7 @@ describe("openLedger", () => {
     expect((await cli.getSlot("checkout.daily.2026-11-15"))?.key).toBe("checkout.daily.2026-11-15");
     await beginAttempt(cli, "checkout.daily.2026-11-15", "slack:C0123");
     await cli.markSent("checkout.daily.2026-11-15", "slack:C0123", {
-      slackTs: "1700000000.000100",
+      ref: "1700000000.000100",
     });
     const seen = (await daemon.getSlot("checkout.daily.2026-11-15"))?.deliveries.find(
       (d) => d.destination === "slack:C0123",

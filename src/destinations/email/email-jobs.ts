@@ -39,9 +39,9 @@ export function emailDigestJob(
         );
       }
       const sent = await email.send(sized.message);
-      if (sent.rejected.length === 0) return { messageId: sent.messageId };
+      if (sent.rejected.length === 0) return { ref: sent.messageId };
       return {
-        messageId: sent.messageId,
+        ref: sent.messageId,
         warning: `the SMTP server refused ${sent.rejected.join(", ")}; the others got the mail — check those addresses in email.to`,
       };
     },
@@ -74,7 +74,7 @@ export function emailAlertJob(
         // A regressed fire opens its own thread but names the earlier fire's, which a reader finds.
         ...(regressedFrom?.length ? { references: regressedFrom.map(messageIdForKey) } : {}),
       });
-      return { messageId: sent.messageId };
+      return { ref: sent.messageId };
     },
   };
 }

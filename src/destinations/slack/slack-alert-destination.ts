@@ -3,7 +3,8 @@ import { SlackDeliveryError } from "../../errors.js";
 import type { SlackMessage, SlackPost } from "../../messages.js";
 import { createChannelResolver } from "./slack-channel-resolver.js";
 import type { SlackClients, SlackLogger } from "./slack-client.js";
-import type { SlackAlertDestination, SlackAlertPosted } from "./slack-clients.js";
+import type { SlackAlertDestination, SlackAlertPosted, SlackDestination } from "./slack-clients.js";
+import { createSlackDestination } from "./slack-destination.js";
 import { toSlackDeliveryError } from "./slack-errors.js";
 import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 
@@ -14,13 +15,27 @@ import { createSlackLookups, filesSharedIn } from "./slack-thread.js";
 
 const GONE = new Set(["message_not_found", "thread_not_found"]);
 
+export interface SlackAlertDestinationOptions {
+  /** Messages per page of a thread's lookup (default 200). */
+  threadPageSize?: number;
+  /**
+   * How an earlier message is found: the digest half's lookup over the same clients, so both
+   * share its channel resolution. Absent: one of its own over `clients`.
+   */
+  findPosted?: SlackDestination["findPosted"];
+}
+
 /** The alert half of the Slack adapter, over the same clients as digests. */
 export function createSlackAlertDestination(
   clients: SlackClients,
   logger?: SlackLogger,
-  threadPageSize = 200,
+  options: SlackAlertDestinationOptions = {},
 ): SlackAlertDestination {
   const { calls, writes, paced } = clients;
+  const { threadPageSize = 200 } = options;
+  const findPosted =
+    options.findPosted ??
+    createSlackDestination({ clients, ...(logger ? { logger } : {}) }).findPosted;
   const resolve = createChannelResolver(clients, logger);
   const { threadPages } = createSlackLookups(clients, logger, threadPageSize);
 
@@ -129,6 +144,8 @@ export function createSlackAlertDestination(
       }
       return files;
     },
+
+    findPosted,
 
     async permalink(channel, ts, signal) {
       const id = await resolve(channel);

@@ -140,29 +140,25 @@ export function slackAlertJob(
         await deps.moveThread?.(slack.threadKey, slack.channel, posted.ts);
       }
       if (!posted.threaded) await uploadCharts(posted.ts, progress);
-      return { slackTs: posted.ts };
+      return { ref: posted.ts };
     },
     // After a crash mid-post, or an attempt abandoned at send_timeout: the message is found by
     // its key, a fire in the channel, a reply or an escalation in the fire's thread. Being
     // searchable, every one of them is also capped at send_timeout (deliverAll).
-    ...(deps.findSlackPost
-      ? {
-          recover: async (progress) => {
-            const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
-            const found = await deps.findSlackPost?.(
-              slack.channel,
-              key,
-              deps.since,
-              progress.signal,
-              thread ?? undefined,
-              deps.reads,
-            );
-            // The fire's charts the interrupted attempt did not get to upload.
-            if (found && thread === null) await uploadCharts(found.ts, progress, true);
-            return found ? { slackTs: found.ts } : null;
-          },
-        }
-      : {}),
+    recover: async (progress) => {
+      const thread = slack.threadKey ? await tsOf(slack.threadKey) : null;
+      const found = await slackOut.findPosted(
+        slack.channel,
+        key,
+        deps.since,
+        progress.signal,
+        thread ?? undefined,
+        deps.reads,
+      );
+      // The fire's charts the interrupted attempt did not get to upload.
+      if (found && thread === null) await uploadCharts(found.ts, progress, true);
+      return found ? { ref: found.ts } : null;
+    },
   };
 }
 

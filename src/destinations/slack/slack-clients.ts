@@ -79,4 +79,9 @@ export interface SlackAlertDestination {
   filesInThread(channel: string, ts: string, signal?: AbortSignal): Promise<Set<string>>;
   /** The link to the message `ts` (chat.getPermalink); null where there is none (an outbox). */
   permalink(channel: string, ts: string, signal?: AbortSignal): Promise<string | null>;
+  /**
+   * An earlier alert message of this key (crash recovery): a fire in the channel, or with
+   * `thread` a reply in the fire's thread; found as a digest's post is (`SlackDestination.findPosted`).
+   */
+  findPosted: SlackDestination["findPosted"];
 }

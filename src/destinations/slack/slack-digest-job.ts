@@ -27,7 +27,7 @@ export function slackDigestJob(
   return {
     id: slackDestinationId(channel),
     send: async (progress) => ({
-      slackTs: (await slack.post(channel, post, file, progress, charts)).ts,
+      ref: (await slack.post(channel, post, file, progress, charts)).ts,
     }),
     recover: async (progress) => {
       const ts =
@@ -39,7 +39,7 @@ export function slackDigestJob(
       await progress.record("post", ts);
       // The thread replies and the upload the interrupted attempt did not get to.
       await slack.post(channel, post, file, progress, charts);
-      return { slackTs: ts };
+      return { ref: ts };
     },
   };
 }

@@ -62,7 +62,7 @@ export function slackIncidentJob(
         }
         await progress.record(part, null);
       }
-      return { slackTs: posted.ts };
+      return { ref: posted.ts };
     },
   };
 }
@@ -90,7 +90,7 @@ export function slackIncidentResolutionJob(
         await progress.record("edit", null);
       }
       const replied = progress.done.get("reply");
-      if (replied) return { slackTs: replied };
+      if (replied) return { ref: replied };
       const posted = await deps.slack.alert.postAlert(
         channel,
         slackIncidentResolvedReply(key, record),
@@ -98,7 +98,7 @@ export function slackIncidentResolutionJob(
         { signal: progress.signal },
       );
       await progress.record("reply", posted.ts);
-      return { slackTs: posted.ts };
+      return { ref: posted.ts };
     },
   };
 }

@@ -22,9 +22,10 @@ export function slackOnFirstUse(
           import("./slack-alert-destination.js"),
         ]);
       const clients = createSlackClients({ token, apiUrl, logger });
+      const digests = createSlackDestination({ clients, logger });
       return {
-        digests: createSlackDestination({ clients, logger }),
-        alerts: createSlackAlertDestination(clients, logger),
+        digests,
+        alerts: createSlackAlertDestination(clients, logger, { findPosted: digests.findPosted }),
       };
     })();
     return built;
@@ -39,6 +40,7 @@ export function slackOnFirstUse(
     uploadToThread: async (...args) => (await load()).alerts.uploadToThread(...args),
     filesInThread: async (...args) => (await load()).alerts.filesInThread(...args),
     permalink: async (...args) => (await load()).alerts.permalink(...args),
+    findPosted: async (...args) => (await load()).alerts.findPosted(...args),
   };
   return { digest, alert, close: async () => {} };
 }

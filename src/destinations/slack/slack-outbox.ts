@@ -32,6 +32,8 @@ export function slackOutbox(files: OutboxFiles): {
   };
 
   const alert: SlackAlertDestination = {
+    // Nothing written to an outbox is found again: a retry writes it anew.
+    findPosted: digest.findPosted,
     async postAlert(channel, post, threadTs, options = {}) {
       const key = post.metadata.event_payload.key;
       const body = postBody(channel, post);

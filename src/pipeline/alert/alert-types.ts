@@ -1,7 +1,6 @@
 import type { Evaluation } from "../../alerts/types.js";
 import type { DeliveryLedger, DeliveryResult, RetryAt } from "../../deliver/deliver-all.js";
 import type { AlertNotification } from "../../destinations/alert-notification.js";
-import type { AlertJobDeps } from "../../destinations/destination-module.js";
 import type { AlertClients } from "../../destinations/registry.js";
 import type { RequestCache } from "../../insights/collect-insights.js";
 import type { InsightsApi } from "../../insights/types.js";
@@ -44,8 +43,6 @@ export interface AlertDeps extends AlertClients {
   retryAt?: RetryAt;
   /** The destinations write to an outbox: what they do is "written", never "sent". */
   outbox?: boolean;
-  /** Finds an earlier top-level post of a key in a channel (crash recovery of a fire's post). */
-  findSlackPost?: AlertJobDeps["findSlackPost"];
   /**
    * Put Acknowledge and Snooze on a firing alert's Slack messages: only where a daemon listens
    * for the presses (`slack.app_token`), or to show what one would post (the demo).

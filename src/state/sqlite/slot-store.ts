@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { DeliveryLog, SlotLog, SlotWithDeliveries, Sync } from "../ledger.js";
+import { receiptColumns } from "../receipt-columns.js";
 import { cleanError, type DeliveryRow, type SlotRow, toDelivery, toSlot } from "../slot-rows.js";
 import { createClaimStore } from "./delivery-claims.js";
 
@@ -74,13 +75,10 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
 
     markSent: (key, destination, receipt, claim) =>
       write(() => {
-        const slackTs = receipt.slackTs ?? null;
-        const messageId = receipt.messageId ?? null;
         const written = q.sent.run({
           key,
           destination,
-          slackTs,
-          messageId,
+          ...receiptColumns(destination, receipt),
           note: receipt.note ?? null,
           now: stamp(),
           claim: claim ?? null,

@@ -59,16 +59,21 @@ async function setup(findTs: () => string | null = () => null) {
     apiUrl: slack.url,
     minRetryDelayMs: 5,
   });
-  const destination = createSlackAlertDestination(clients, { warn: () => {} });
+  const destination = createSlackAlertDestination(
+    clients,
+    { warn: () => {} },
+    {
+      findPosted: async () => {
+        const ts = findTs();
+        return ts ? { channel: FIRE.channel, ts } : null;
+      },
+    },
+  );
   const job = slackAlertJob(KEY, FIRE, destination, {
     logger: { warn: () => {} } as never,
     since: new Date(0),
     threadTs: async () => null,
     images: { fireCharts: async () => [DRAWN] },
-    findSlackPost: async () => {
-      const ts = findTs();
-      return ts ? { ts } : null;
-    },
   });
   return { slack, job };
 }
@@ -80,10 +85,10 @@ describe("an alert fire's chart in Slack", () => {
     const receipt = await job.send(p);
     expect(slack.posts).toHaveLength(1);
     expect(slack.uploads.map((u) => [u.filename, u.thread_ts])).toEqual([
-      [CHART.filename, receipt.slackTs],
+      [CHART.filename, receipt.ref],
     ]);
     expect([...p.parts]).toEqual([
-      ["post", receipt.slackTs],
+      ["post", receipt.ref],
       [`upload ${CHART.filename}`, null],
     ]);
   });
@@ -105,7 +110,7 @@ describe("an alert fire's chart in Slack", () => {
 
     // The retry looks first: it finds the post and finishes the upload.
     const found = await job.recover?.(p);
-    expect(found).toEqual({ slackTs: posted });
+    expect(found).toEqual({ ref: posted });
     expect(slack.posts).toHaveLength(1);
     expect(slack.uploads.map((u) => [u.filename, u.thread_ts])).toEqual([[CHART.filename, posted]]);
     // And once more: everything is recorded, nothing goes out again.
@@ -132,7 +137,7 @@ describe("an alert fire's chart in Slack", () => {
     posted = String(ledger.parts.get("post"));
 
     const found = await job.recover?.(ledger);
-    expect(found).toEqual({ slackTs: posted });
+    expect(found).toEqual({ ref: posted });
     expect(slack.posts).toHaveLength(1);
     expect(slack.uploads).toHaveLength(1);
     expect([...ledger.parts]).toEqual([

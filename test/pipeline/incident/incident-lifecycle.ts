@@ -193,7 +193,7 @@ async function sent(ledger: Ledger, key: string, destination: string, slackTs: s
     take: "due",
   });
   if (!claim.claimed) throw new Error("not claimed");
-  await ledger.markSent(key, destination, { slackTs }, claim.token);
+  await ledger.markSent(key, destination, { ref: slackTs }, claim.token);
 }
 
 const incidentPosts = (slack: FakeSlack) =>

@@ -1,0 +1,17 @@
+import type { DeliveryReceipt } from "./ledger.js";
+
+// A receipt's `ref` is whatever the destination handed back; the ledger keeps it in the column
+// its kind has always used (`slack_ts`, `message_id`), so stores written before `ref` read the
+// same. The one place that knows which kind's ref goes where; a kind with no column keeps none.
+
+/** The delivery row's receipt columns for a receipt sent to `destination` (`slack:C0123`). */
+export function receiptColumns(
+  destination: string,
+  receipt: DeliveryReceipt,
+): { slackTs: string | null; messageId: string | null } {
+  const ref = receipt.ref ?? null;
+  return {
+    slackTs: destination.startsWith("slack:") ? ref : null,
+    messageId: destination.startsWith("email:") ? ref : null,
+  };
+}
