@@ -29,13 +29,8 @@ export interface JobRef {
   job: string;
 }
 
-export interface Slot {
-  key: string;
-  team: string;
-  kind: SlotKind;
-  job: string;
-  fireAt: Date;
-  period: { start: string; end: string };
+/** A slot as the ledger holds it: what was recorded, and when it was finished. */
+export interface Slot extends Omit<NewSlot, "destinations"> {
   createdAt: Date;
   /** When every destination was sent or finally failed; null while any is still open. */
   finishedAt: Date | null;
