@@ -12,8 +12,9 @@ import { collectorOfThisThread } from "./collector.js";
 // each stripe (its pixels and pixmap, ~2 MB a stripe, freed before the next is drawn, ~1 ms);
 // a full one once Vega is loaded, and each time the worker has nothing left to draw (a digest's
 // charts all answered, so it delays none of them). Measured on Node 20 (docs/performance.md,
-// 2026-11-28, the first digest): the first digest's peak 52.8 → 48.1 MB added; each alone, or a
-// full collection after every chart, gained a megabyte or two, or cost 15 ms a chart.
+// 2026-11-28, the first digest within 50 MB): the first digest's peak +55.2 → +47.8 MB (medians
+// of 14); either kind alone gained at most 2 MB, and a full collection after every chart cost
+// 15 ms a chart.
 
 const setup = workerData as ChartWorkerSetup;
 const collect = collectorOfThisThread();
