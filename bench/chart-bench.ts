@@ -155,6 +155,8 @@ async function main(): Promise<void> {
     extraRssBytes: later.extraRssBytes,
     /** The first digest: the peak RSS above a process that has drawn nothing yet. */
     firstExtraRssBytes: Math.max(first.extraRssBytes, peakRss - first.rssBefore),
+    /** The first digest's own peak RSS above the RSS before it (sampled every 5 ms). */
+    firstOwnExtraRssBytes: first.extraRssBytes,
     /** What the charts hold between digests while the worker runs. */
     heldRssBytes: later.rssBefore - first.rssBefore,
     /** What is left after the worker has ended. */

@@ -58,12 +58,19 @@ export function chartOfSpecFile(file: string): Runtime {
   return parseChart(JSON.parse(readFileSync(file, "utf8")));
 }
 
+/** What a painter calls while it draws, for its thread's memory (the chart worker's: chart-worker.ts). */
+export interface PaintHooks {
+  /** After each stripe of a chart is compressed, with nothing holding the stripe. */
+  betweenStripes?: () => void;
+}
+
 /** A painter of the compiled specs in `files`, each read and parsed on its first chart. */
 export function painterOfSpecFiles(
   files: Readonly<Record<ChartSpecName, string>>,
   options: DrawOptions,
+  hooks: PaintHooks = {},
 ): ChartPainter {
-  return chartPainter((spec) => chartOfSpecFile(files[spec]), options);
+  return chartPainter((spec) => chartOfSpecFile(files[spec]), options, hooks);
 }
 
 /**
@@ -91,6 +98,7 @@ export async function layOutChart(view: View, data: ChartData): Promise<void> {
 export function chartPainter(
   runtimeOf: (spec: ChartSpecName) => Runtime,
   options: DrawOptions,
+  hooks: PaintHooks = {},
 ): ChartPainter {
   measureChartTextBy(fontWidthsOfFile(CHART_FONT.widths));
   const views = new Map<ChartSpecName, View>();
@@ -128,6 +136,7 @@ export function chartPainter(
       width: deviceWidth,
       background: "#ffffff",
       font: svg.includes("<text") ? font : NO_FONT,
+      betweenStripes: hooks.betweenStripes,
     });
   }
 

@@ -57,6 +57,15 @@ export function encodePngOfOwnPixels(
   return png;
 }
 
+/**
+ * The last image's scanline buffer (0.9 MB for a digest's chart), kept for the next image's
+ * stripes for as long as the thread lives: on Node 20, a buffer an image would wait for V8's
+ * collector, and in the chart worker, which collects its young generation after each stripe
+ * (chart-worker.ts), it would outlive those collections and be moved to the old generation,
+ * which only a full collection frees.
+ */
+let spareLines: Buffer | undefined;
+
 /** A PNG written a stripe of rows at a time, so that no copy of the whole image is ever held. */
 export interface PngRows {
   /** Adds the next rows (RGBA, as `encodePng` takes them), freed with `free` once compressed. */
@@ -88,7 +97,8 @@ export function pngRows(
     deflate.once("error", reject);
   });
   let rows = 0;
-  let lines: Buffer | undefined;
+  let lines: Buffer | undefined = spareLines;
+  spareLines = undefined;
   return {
     async add(pixels) {
       const added = pixels.length / stride;
@@ -111,10 +121,12 @@ export function pngRows(
     },
     async end() {
       if (rows !== height) throw new RangeError(`${rows} rows of a ${height}-row PNG were added`);
-      if (lines) free(lines);
-      lines = undefined;
       deflate.end();
       await ended;
+      // Kept for the next image's stripes, unless another image's is kept already.
+      if (lines && !spareLines) spareLines = lines;
+      else if (lines) free(lines);
+      lines = undefined;
       return pngFile(width, height, Buffer.concat(compressed));
     },
   };

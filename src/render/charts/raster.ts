@@ -1,6 +1,6 @@
 import { setImmediate as turnOfTheLoop } from "node:timers/promises";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
-import { pngRows } from "./png.js";
+import { type PngRows, pngRows } from "./png.js";
 
 // A chart's SVG drawn to PNG a stripe of rows at a time, from one parse of it. resvg draws a
 // whole image into a pixmap of its own (1200 × 767 × 4 bytes, 3.7 MB, for a digest's chart,
@@ -20,6 +20,12 @@ export interface RasterOptions {
   background: string;
   font: NonNullable<ResvgRenderOptions["font"]>;
   stripeRows?: number;
+  /**
+   * Called after each stripe is compressed, once nothing holds the stripe: the chart worker
+   * collects V8's young generation there (chart-worker.ts), so that the stripe's pixels go
+   * before the next stripe's are drawn.
+   */
+  betweenStripes?: () => void;
 }
 
 export interface Raster {
@@ -54,18 +60,34 @@ export async function rasterInStripes(svg: string, options: RasterOptions): Prom
     bounds.y = top / scale;
     bounds.width = cssWidth;
     bounds.height = rows / scale;
-    tree.cropByBBox(bounds);
-    const stripe = tree.render();
-    if (stripe.width !== options.width || stripe.height !== rows) {
-      throw new Error(
-        `resvg drew a stripe of ${stripe.width}×${stripe.height} pixels, not ${options.width}×${rows}`,
-      );
-    }
-    // The copy of its pixels is ours, freed once compressed (free-bytes.ts); the stripe's
-    // pixmap is freed by a finalizer that Node runs from the event loop once V8 has collected
-    // the stripe: a turn of the loop lets the last one go before the next is drawn.
-    await png.add(stripe.pixels);
+    await drawStripe(tree, bounds, options.width, rows, png);
+    options.betweenStripes?.();
+    // The stripe's pixmap is freed by a finalizer that Node runs from the event loop once V8
+    // has collected the stripe: a turn of the loop lets it go before the next is drawn.
     await turnOfTheLoop();
   }
   return { png: await png.end(), width: options.width, height };
+}
+
+/**
+ * One stripe drawn and added to the PNG. A function of its own so that nothing refers to the
+ * stripe once it returns: a collection then finds it dead, where one while the loop's body still
+ * held it would keep it, and promote it to the old generation, which frees it only much later.
+ */
+async function drawStripe(
+  tree: Resvg,
+  bounds: NonNullable<ReturnType<Resvg["getBBox"]>>,
+  width: number,
+  rows: number,
+  png: PngRows,
+): Promise<void> {
+  tree.cropByBBox(bounds);
+  const stripe = tree.render();
+  if (stripe.width !== width || stripe.height !== rows) {
+    throw new Error(
+      `resvg drew a stripe of ${stripe.width}×${stripe.height} pixels, not ${width}×${rows}`,
+    );
+  }
+  // The copy of its pixels is ours, freed once compressed (free-bytes.ts).
+  await png.add(stripe.pixels);
 }
