@@ -62,11 +62,14 @@ const alertNotification = z.object({
   email: z
     .object({
       to: z.array(z.string()),
+      // Absent in rows written before owners were copied, or before charts were drawn at send.
+      cc: z.array(z.string()).optional(),
       subject: z.string(),
       html: z.string(),
       text: z.string(),
       threadKey: z.string().nullable().optional(),
       regressedFrom: z.array(z.string()).optional(),
+      chartsAt: z.object({ html: z.number().int(), text: z.number().int() }).optional(),
     })
     .nullable(),
   // Absent in rows written before Teams and webhooks: nothing to send there.
