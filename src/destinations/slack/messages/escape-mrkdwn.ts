@@ -67,7 +67,12 @@ export function plainName(text: string): string {
   return defuseLinks(text);
 }
 
-/** A mrkdwn link `<url|label>` with both parts escaped; a `|` in the URL would end it early. */
+/** A mrkdwn link `<url|label>` with both parts escaped. */
 export function mrkdwnLink(url: string, label: string): string {
-  return `<${escapeEntities(url.replace(/\|/g, "%7C"))}|${escapeMrkdwn(label)}>`;
+  return `<${mrkdwnUrl(url)}|${escapeMrkdwn(label)}>`;
+}
+
+/** A URL as a mrkdwn link's target: entities escaped, and a `|`, which would end it early, encoded. */
+export function mrkdwnUrl(url: string): string {
+  return escapeEntities(url.replace(/\|/g, "%7C"));
 }

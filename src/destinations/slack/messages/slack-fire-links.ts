@@ -1,5 +1,6 @@
 import type { SlackBlock, SlackMessage } from "../../../messages.js";
 import { type AlertMessageInput, earlierFireWords } from "../../../render/alert/alert-view.js";
+import { mrkdwnUrl } from "./escape-mrkdwn.js";
 
 // A regressed fire's post names the earlier fire ("regressed: it fired Nov 10 and resolved
 // Nov 12"). Its first message's permalink is only known by asking Slack, at send time, so the
@@ -30,9 +31,11 @@ export function withFireLinks(
   links: readonly (FireLink & { url: string })[],
 ): SlackMessage {
   if (links.length === 0) return message;
+  // The words are already escaped mrkdwn (they stand in the message); only the URL is new.
   const link = (text: string) =>
     links.reduce(
-      (out, l) => out.replaceAll(`regressed: ${l.text}`, `regressed: <${l.url}|${l.text}>`),
+      (out, l) =>
+        out.replaceAll(`regressed: ${l.text}`, `regressed: <${mrkdwnUrl(l.url)}|${l.text}>`),
       text,
     );
   const blocks = message.blocks.map((block): SlackBlock => {

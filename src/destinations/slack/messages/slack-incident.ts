@@ -1,18 +1,20 @@
 import type { SlackBlock, SlackMessage, SlackPost } from "../../../messages.js";
 import { incidentMemberLine } from "../../../render/alert/incident-words.js";
 import type { IncidentRecord } from "../../../state/incidents.js";
+import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 
 // An incident in Slack (issue 38 item 3): one post naming what fired together, a reply per
 // member, the line each member's own message gains, and the green edit and reply when the last
-// member resolves. Plain text throughout: names and values need no escaping there.
+// member resolves. The blocks are plain text, names defused so Slack links none of them; the
+// top-level text (the notification) is mrkdwn, so it is escaped like every message's.
 
 const plain = (text: string): SlackBlock => ({
   type: "section",
-  text: { type: "plain_text", text, emoji: true },
+  text: { type: "plain_text", text: plainName(text), emoji: true },
 });
 const context = (text: string): SlackBlock => ({
   type: "context",
-  elements: [{ type: "plain_text", text, emoji: true }],
+  elements: [{ type: "plain_text", text: plainName(text), emoji: true }],
 });
 
 /** The incident's post: what moved together, then one reply per member in its thread. */
@@ -20,7 +22,7 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
   const text = `🚨 Incident: ${record.summary}`;
   return {
     main: {
-      text,
+      text: escapeMrkdwn(text),
       blocks: [
         plain(text),
         context(`${record.members.length} members, each a reply in this thread · ${key}`),
@@ -29,7 +31,7 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
     metadata: { event_type: "insights_incident", event_payload: { key } },
     thread: record.members.map((member) => {
       const line = incidentMemberLine(member);
-      return { text: line, blocks: [plain(line)] };
+      return { text: escapeMrkdwn(line), blocks: [plain(line)] };
     }),
   };
 }
@@ -38,7 +40,7 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
 export function slackIncidentResolved(key: string, record: IncidentRecord): SlackMessage {
   const text = `✅ Resolved incident: ${record.summary}`;
   return {
-    text,
+    text: escapeMrkdwn(text),
     blocks: [plain(text), context(`every member is back to normal · ${key}`)],
   };
 }
@@ -47,7 +49,7 @@ export function slackIncidentResolved(key: string, record: IncidentRecord): Slac
 export function slackIncidentResolvedReply(key: string, record: IncidentRecord): SlackPost {
   const text = `✅ Resolved: all ${record.members.length} members are back to normal.`;
   return {
-    main: { text, blocks: [plain(text)] },
+    main: { text: escapeMrkdwn(text), blocks: [plain(text)] },
     metadata: { event_type: "insights_incident", event_payload: { key } },
     thread: [],
   };

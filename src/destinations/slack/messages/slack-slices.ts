@@ -1,6 +1,7 @@
 import type { SlackMessage } from "../../../messages.js";
 import { deltaView, deltaWords } from "../../../render/delta-view.js";
 import { formatPp, formatRate } from "../../../render/format.js";
+import { shownChange } from "../../../render/shown-change.js";
 import { truncateText } from "../../../render/truncate-text.js";
 import type { AvailableProject, ProjectReport, Slice, SliceSplit } from "../../../report/types.js";
 import { escapeMrkdwn } from "./escape-mrkdwn.js";
@@ -55,7 +56,16 @@ function splitLine(split: SliceSplit): string {
 }
 
 function sliceText(slice: Slice): string {
-  const words = deltaWords(deltaView("flakyRate", slice.deltas.flakyRate));
-  const change = `${formatRate(slice.prior.flakyRate)} \u2192 ${formatRate(slice.current.flakyRate)}`;
-  return `${escapeMrkdwn(slice.name)} ${change}${words ? ` (${words})` : ""}`;
+  const view = deltaView("flakyRate", slice.deltas.flakyRate);
+  const prior = slice.prior.flakyRate;
+  const current = slice.current.flakyRate;
+  if (prior === null || current === null) {
+    const words = deltaWords(view);
+    const change = `${formatRate(prior)} \u2192 ${formatRate(current)}`;
+    return `${escapeMrkdwn(slice.name)} ${change}${words ? ` (${words})` : ""}`;
+  }
+  // The change as printed beside the two figures: their difference as shown (shownChange).
+  const shown = shownChange("flakyRate", prior, current);
+  const delta = view.verdict === "noise" ? `\u2248 ${shown.delta}` : shown.delta;
+  return `${escapeMrkdwn(slice.name)} ${shown.before} \u2192 ${shown.after}${delta ? ` (${delta})` : ""}`;
 }
