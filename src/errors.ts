@@ -132,13 +132,12 @@ export class MalformedResponseError extends ReporterError {
 }
 
 /**
- * What a failed send knows of what landed, in words the delivery loop reads for every kind:
- * whether it may have been delivered all the same (anything but the destination's own refusal),
- * and the reference of a part that did land before the failure (a Slack post's ts).
+ * What a failed send knows of whether it landed, in words the delivery loop reads for every
+ * kind: whether it may have been delivered all the same (anything but the destination's own
+ * refusal). The parts that did land are recorded as they land (`DeliveryProgress`).
  */
 export interface LandingVerdict {
   readonly mayHaveLanded: boolean;
-  readonly landedRef: string | null;
 }
 
 /** Whether an error carries its sender's landing verdict. */
@@ -174,11 +173,6 @@ export class SlackDeliveryError extends ReporterError implements RetryVerdict, L
   /** Slack answers with an error code only for a message it did not post. */
   get mayHaveLanded(): boolean {
     return this.slackError === null;
-  }
-
-  /** The post's ts, when the post landed before a later part failed. */
-  get landedRef(): string | null {
-    return typeof this.context.ts === "string" ? this.context.ts : null;
   }
 }
 
