@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["render"],
   ["report"],
   ["alerts", "insights", "deliver"],
-  ["schedule", "periods", "state"],
+  ["timetable", "periods", "state"],
   ["errors", "logger", "secret", "secret-text", "messages", "retry-policy"],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));

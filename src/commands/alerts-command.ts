@@ -9,8 +9,8 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { printableText } from "../render/printable-text.js";
-import { firstRetryAt } from "../schedule/retry-delays.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
+import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
 
 export interface AlertsOptions {

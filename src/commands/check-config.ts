@@ -7,8 +7,8 @@ import { configRedactor } from "../redact-errors.js";
 import { zoneAbbreviations } from "../render/fire-words.js";
 import { plural } from "../render/format.js";
 import { fitLine, pad, visibleLength } from "../render/terminal/terminal-style.js";
-import { nextFires } from "../schedule/cron-fires.js";
 import { describeUrl } from "../state/postgres/describe-url.js";
+import { nextFires } from "../timetable/cron-fires.js";
 import { coverageGap, coveredDays } from "./digest-coverage.js";
 
 export interface CheckConfigOptions {

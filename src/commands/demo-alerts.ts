@@ -10,8 +10,8 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { type IncidentAlert, runIncidents } from "../pipeline/incident/run-incidents.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
-import { nextFires } from "../schedule/cron-fires.js";
 import { openLedger } from "../state/sqlite/open-ledger.js";
+import { nextFires } from "../timetable/cron-fires.js";
 
 const DAYS = 7;
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@ import type { DigestConfig, Team } from "../config/types.js";
 import { datesIn, weekdayOf } from "../periods/calendar-date.js";
 import { digestSlot } from "../pipeline/digest/digest-slot.js";
 import { daysLabel } from "../render/fire-words.js";
-import { nextFires } from "../schedule/cron-fires.js";
+import { nextFires } from "../timetable/cron-fires.js";
 
 // Which days a digest's fires will report, for check-config: the reader sees "Mon covers
 // Fri – Sun" before trusting a schedule, and is warned when some day is never reported

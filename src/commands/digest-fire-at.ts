@@ -3,7 +3,7 @@ import type { DigestConfig, Team } from "../config/types.js";
 import { UsageError } from "../errors.js";
 import { digestSlot, latestDigestFire } from "../pipeline/digest/digest-slot.js";
 import { formatPeriod } from "../render/format.js";
-import { nextFires } from "../schedule/cron-fires.js";
+import { nextFires } from "../timetable/cron-fires.js";
 
 // Apart from the other commands' shared helpers (command-context.ts), since it needs the digest
 // path (run-digest.js and every destination's renderer): `export` and the rest do not load it.

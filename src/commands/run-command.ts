@@ -10,10 +10,10 @@ import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.j
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
 import { nameWithId } from "../render/project-name.js";
-import { firstRetryAt } from "../schedule/retry-delays.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Ledger } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
+import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
 

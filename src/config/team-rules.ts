@@ -1,7 +1,7 @@
 import { ALERT_METRIC_TABLE, ALERT_METRICS, type AlertMetric } from "../alerts/alert-metrics.js";
 import { DESTINATION_KINDS } from "../destinations/config-registry.js";
 import type { ConfigIssue } from "../errors.js";
-import { describeCronError } from "../schedule/cron-expression.js";
+import { describeCronError } from "../timetable/cron-expression.js";
 import { describeZoneProblem } from "./describe-zone-problem.js";
 import { asRecords, asText, type Loose } from "./loose-access.js";
 import { DEFAULT_ALERT_METRIC, DEFAULT_PERIOD } from "./schema.js";

@@ -8,7 +8,7 @@ import { createDaemonMetrics } from "../ops/metrics.js";
 import { startOpsServer } from "../ops/ops-server.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../pipeline/digest/render-stage.js";
 import { listJobs } from "../scheduler/jobs.js";
-import { createIncidentStep, createJobRunner } from "../scheduler/run-job.js";
+import { createIncidentStep, createJobRunner } from "../scheduler/run-slot.js";
 import { createDaemon, type Daemon } from "../scheduler/scheduler.js";
 import { handleAlertAction } from "../slack-app/alert-actions.js";
 import { slackResponder } from "../slack-app/slack-response-url.js";
@@ -107,7 +107,7 @@ export async function startDaemonService(
   const daemon = createDaemon({
     jobs: listJobs(config.teams),
     ledger,
-    runJob: createJobRunner(clients, ledger),
+    runSlot: createJobRunner(clients, ledger),
     incidents: config.incidents ? createIncidentStep(config.incidents, clients, ledger) : null,
     logger,
     metrics,

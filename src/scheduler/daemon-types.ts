@@ -23,8 +23,8 @@ export interface SlotRun {
   deliveries: DeliveryResult[];
 }
 
-/** Runs one slot of a job for its fire instant (`scheduler/run-job.ts` runs digests). */
-export type RunJob = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
+/** Runs one slot of a job for its fire instant (`scheduler/run-slot.ts` runs digests). */
+export type RunSlot = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -37,7 +37,7 @@ export type DaemonLedger = StoreHealth & SlotLog & DeliveryLog & LedgerLease;
 export interface DaemonOptions {
   jobs: readonly ScheduledJob[];
   ledger: DaemonLedger;
-  runJob: RunJob;
+  runSlot: RunSlot;
   logger: Logger;
   metrics?: DaemonMetrics | null;
   now?: () => Date;

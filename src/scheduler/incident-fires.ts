@@ -1,8 +1,8 @@
 import type { RetryAt } from "../deliver/deliver-all.js";
 import type { Logger } from "../logger.js";
 import type { DigestLedger } from "../pipeline/digest/digest-types.js";
-import { nextFires } from "../schedule/cron-fires.js";
-import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../schedule/retry-delays.js";
+import { nextFires } from "../timetable/cron-fires.js";
+import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../timetable/retry-delays.js";
 import type { ScheduledAlert, ScheduledJob } from "./jobs.js";
 
 // When the incident step runs (issue 38 item 3): after a tick's alert evaluations complete.

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
-import { nextFires } from "../schedule/cron-fires.js";
-import type { SkippedFire } from "../schedule/plan-catch-up.js";
 import type { DueRetry } from "../state/ledger.js";
+import { nextFires } from "../timetable/cron-fires.js";
+import type { SkippedFire } from "../timetable/plan-catch-up.js";
 import type { DaemonLedger } from "./daemon-types.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
 

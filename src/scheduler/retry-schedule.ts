@@ -1,7 +1,7 @@
 import type { RetryAt } from "../deliver/deliver-all.js";
 import { addDays, localDateOf, startOfLocalDay } from "../periods/calendar-date.js";
-import { nextFires } from "../schedule/cron-fires.js";
-import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../schedule/retry-delays.js";
+import { nextFires } from "../timetable/cron-fires.js";
+import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../timetable/retry-delays.js";
 import { keyForFire, type ScheduledJob } from "./jobs.js";
 
 /**

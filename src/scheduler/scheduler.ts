@@ -1,11 +1,11 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { LedgerLockedError } from "../errors.js";
 import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
-import { nextFires } from "../schedule/cron-fires.js";
-import { planCatchUp } from "../schedule/plan-catch-up.js";
-import { DEFAULT_RETRY_DELAYS_MS } from "../schedule/retry-delays.js";
 import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
+import { nextFires } from "../timetable/cron-fires.js";
+import { planCatchUp } from "../timetable/plan-catch-up.js";
+import { DEFAULT_RETRY_DELAYS_MS } from "../timetable/retry-delays.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import {
   dueDestinationsOnly,
@@ -31,11 +31,11 @@ const YIELD_EVERY_MS = 20;
 const ELSEWHERE_POLL_MS = 1_000;
 
 /**
- * When things run. Every tick, for each job: the planner (`schedule/plan-catch-up.ts`) names
+ * When things run. Every tick, for each job: the planner (`timetable/plan-catch-up.ts`) names
  * the one fire due now — on time, or the latest missed one within `catch_up` — and it runs
  * unless the job is already running; then failed deliveries whose retry is due run again for
  * their slot's recorded fire. The ledger is the source of truth, so a restart picks up where
- * the last process stopped. No report logic here: `runJob` does a slot.
+ * the last process stopped. No report logic here: `runSlot` does a slot.
  */
 export function createDaemon(options: DaemonOptions): Daemon {
   const { ledger, logger } = options;
@@ -73,7 +73,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       wakeWithin(ELSEWHERE_POLL_MS);
     },
     ledger,
-    runJob: options.runJob,
+    runSlot: options.runSlot,
     ...(options.maxRunsInFlight ? { maxInFlight: options.maxRunsInFlight } : {}),
     logger,
     metrics,

@@ -2,7 +2,7 @@ import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import type { ClaimOptions } from "../state/ledger.js";
-import type { DaemonLedger, RunJob, Timers } from "./daemon-types.js";
+import type { DaemonLedger, RunSlot, Timers } from "./daemon-types.js";
 import {
   dueDestinationsOnly,
   hasDueDestination,
@@ -22,7 +22,7 @@ export interface SlotRunsOptions {
   claim: Omit<ClaimOptions, "take">;
   /** A run ended leaving some of its slot to another process's send in flight: look again later. */
   onLeftToOthers(job: ScheduledJob, due: { fire: Date; key: string }): void;
-  runJob: RunJob;
+  runSlot: RunSlot;
   /**
    * Runs at once at most (default no limit: `state.max_slots_in_flight` in the daemon). More
    * wait their turn, oldest fire first, so a burst of a thousand slots holds the memory of
@@ -77,7 +77,7 @@ export interface SlotRuns {
   settleWithin(ms: number): Promise<boolean>;
 }
 
-/** The registry of runs in flight, launching each through `runJob`. */
+/** The registry of runs in flight, launching each through `runSlot`. */
 export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
   const { ledger, metrics, clock, timers, claim } = options;
   const { sendTimeoutMs } = claim;
@@ -156,7 +156,7 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
       try {
         const lookFirst = await ledgerNewerThan(job, fire);
         const outcome = await options
-          .runJob(job, fire, {
+          .runSlot(job, fire, {
             ledger: dueDestinationsOnly(
               ledger,
               claim,

@@ -11,11 +11,11 @@ import { digestSlot, latestDigestFire } from "../pipeline/digest/digest-slot.js"
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { fireAtWords } from "../render/fire-words.js";
 import { atZone, formatPeriod } from "../render/format.js";
-import { firstRetryAt } from "../schedule/retry-delays.js";
 import { metricLabels } from "../scheduler/jobs.js";
 import { slotResult } from "../scheduler/settle-slot.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { Delivery, Ledger } from "../state/ledger.js";
+import { firstRetryAt } from "../timetable/retry-delays.js";
 
 // `/insights digest <team> [digest]` (issue 24): the digest posted now, to the team's own
 // destinations, for the slot of the schedule's latest fire (issue 36: the daemon's own slot, not

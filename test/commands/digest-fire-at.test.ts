@@ -4,7 +4,7 @@ import type { DigestConfig, Team } from "../../src/config/types.js";
 import { addDays, datesIn } from "../../src/periods/calendar-date.js";
 import type { Period } from "../../src/periods/types.js";
 import { describeDigestFire, digestSlot } from "../../src/pipeline/digest/digest-slot.js";
-import { firesBetween } from "../../src/schedule/cron-fires.js";
+import { firesBetween } from "../../src/timetable/cron-fires.js";
 
 /**
  * A command's digest is the slot of the latest scheduled fire at or before --at (default now):

@@ -12,7 +12,7 @@ import {
   createDaemon,
   type Daemon,
   type DaemonOptions,
-  type RunJob,
+  type RunSlot,
 } from "../../src/scheduler/scheduler.js";
 import type { Ledger } from "../../src/state/ledger.js";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
@@ -78,7 +78,7 @@ export function recordingRunner(now: () => Date, options: RunnerOptions = {}) {
   const runs: Run[] = [];
   const attempts = new Map<string, number>();
   const destinations = options.destinations ?? ["slack:C0123ABCD"];
-  const runJob: RunJob = async (job, fire, context) => {
+  const runSlot: RunSlot = async (job, fire, context) => {
     if (job.kind !== "digest") throw new Error("recordingRunner runs digests only");
     const { key, periods } = digestSlot({ team: job.team, digest: job.digest, fireAt: fire });
     runs.push({ job: job.id, fire, key, startedAt: now() });
@@ -104,7 +104,7 @@ export function recordingRunner(now: () => Date, options: RunnerOptions = {}) {
     const deliveries = await deliverAll(key, jobs, context);
     return { key, deliveries };
   };
-  return { runJob, runs };
+  return { runSlot, runs };
 }
 
 /** Log lines as parsed JSON, for asserting what the daemon said. */
@@ -154,12 +154,12 @@ export function useHarness(): (
     const ledger = openLedger(join(dir, "ledger.sqlite"), { now: clock });
     cleanups.push(() => ledger.close());
     await ledger.acquireDaemonLease("test daemon");
-    const { runJob, runs } = recordingRunner(clock, options);
+    const { runSlot, runs } = recordingRunner(clock, options);
     const { lines, logger } = captureLogs();
     const daemon = createDaemon({
       jobs: listJobs(teams),
       ledger,
-      runJob,
+      runSlot,
       logger,
       now: clock,
       ...options,

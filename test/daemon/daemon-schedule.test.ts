@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDaemonMetrics } from "../../src/ops/metrics.js";
-import { localLabel } from "../schedule/local-label.js";
+import { localLabel } from "../timetable/local-label.js";
 import { aDigest, aTeam, useHarness } from "./daemon-harness.js";
 
 const SECOND = 1_000;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { DigestConfig } from "../../src/config/types.js";
-import { firesBetween } from "../../src/schedule/cron-fires.js";
-import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../../src/schedule/retry-delays.js";
 import { keyForFire, listJobs, type ScheduledJob } from "../../src/scheduler/jobs.js";
 import { slotDeadline, slotRetryAt } from "../../src/scheduler/retry-schedule.js";
+import { firesBetween } from "../../src/timetable/cron-fires.js";
+import { MAX_RETRY_SPAN_MS, nextAttemptAt } from "../../src/timetable/retry-delays.js";
 import { aDigest, aTeam } from "./daemon-harness.js";
 
 const MINUTE = 60_000;

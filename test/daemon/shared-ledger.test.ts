@@ -48,7 +48,7 @@ describe("a ledger shared by replicas", () => {
       const daemon = createDaemon({
         jobs: listJobs([team]),
         ledger: view,
-        runJob: runner.runJob,
+        runSlot: runner.runSlot,
         logger,
         now: a.now,
         owner,
@@ -93,7 +93,7 @@ describe("a ledger of one daemon", () => {
     const daemon = createDaemon({
       jobs: listJobs([team]),
       ledger: view,
-      runJob: runner.runJob,
+      runSlot: runner.runSlot,
       logger: captureLogs().logger,
       now: h.now,
     });

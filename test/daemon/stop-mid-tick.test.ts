@@ -32,7 +32,7 @@ it("starts no run once stopped, though its tick was waiting on the ledger", asyn
   const daemon = createDaemon({
     jobs: listJobs([team]),
     ledger: slow,
-    runJob: runner.runJob,
+    runSlot: runner.runSlot,
     logger: captureLogs().logger,
     now: h.now,
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AlertConfig } from "../../src/config/types.js";
-import type { RunJob } from "../../src/scheduler/scheduler.js";
+import type { RunSlot } from "../../src/scheduler/scheduler.js";
 import { rule } from "../alerts/alert-builders.js";
 import { aTeam, keyForFire, useHarness } from "./daemon-harness.js";
 
@@ -27,7 +27,7 @@ const alert: AlertConfig = {
 describe("a slot whose run failed before it was recorded", () => {
   it("is run again after the retry delay, and not before", async () => {
     const calls: string[] = [];
-    const runJob: RunJob = async (job, fire, context) => {
+    const runSlot: RunSlot = async (job, fire, context) => {
       const key = keyForFire(job, fire);
       calls.push(key);
       if (calls.length === 1) throw new Error("the insights API did not answer");
@@ -43,7 +43,7 @@ describe("a slot whose run failed before it was recorded", () => {
       return { key, deliveries: [] };
     };
     const h = await harness([aTeam({ digests: [], alerts: [alert] })], {
-      runJob,
+      runSlot,
       retryDelaysMs: [60_000],
     });
 

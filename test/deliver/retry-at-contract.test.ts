@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RetryAt } from "../../src/deliver/deliver-all.js";
-import { DEFAULT_RETRY_DELAYS_MS, firstRetryAt } from "../../src/schedule/retry-delays.js";
 import { listJobs } from "../../src/scheduler/jobs.js";
 import { slotRetryAt } from "../../src/scheduler/retry-schedule.js";
+import { DEFAULT_RETRY_DELAYS_MS, firstRetryAt } from "../../src/timetable/retry-delays.js";
 import { aDigest, aTeam } from "../daemon/daemon-harness.js";
 
 // RetryAt's contract, which deliverAll relies on and does not re-check: a retry is never due

@@ -15,11 +15,11 @@ import { slackDigestJob } from "../../src/destinations/slack/slack-digest-job.js
 import { slackDestinationId } from "../../src/destinations/slack/slack-id.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
-import { firstRetryAt } from "../../src/schedule/retry-delays.js";
 import { listJobs } from "../../src/scheduler/jobs.js";
 import { slotDeadline, slotRetryAt } from "../../src/scheduler/retry-schedule.js";
 import { Secret } from "../../src/secret.js";
 import type { Ledger } from "../../src/state/ledger.js";
+import { firstRetryAt } from "../../src/timetable/retry-delays.js";
 import { aDigest, aTeam } from "../daemon/daemon-harness.js";
 import {
   FAKE_SLACK_TOKEN,

@@ -13,8 +13,8 @@ import { slackDigestJob } from "../../src/destinations/slack/slack-digest-job.js
 import { slackDestinationId } from "../../src/destinations/slack/slack-id.js";
 import { silentLogger } from "../../src/logger.js";
 import type { SlackPost } from "../../src/messages.js";
-import { firstRetryAt } from "../../src/schedule/retry-delays.js";
 import { Secret } from "../../src/secret.js";
+import { firstRetryAt } from "../../src/timetable/retry-delays.js";
 import {
   FAKE_SLACK_TOKEN,
   type FakeSlack,

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../../src/config/types.js";
 import { createClients } from "../../src/create-deps.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { listJobs } from "../../src/scheduler/jobs.js";
-import { createJobRunner } from "../../src/scheduler/run-job.js";
+import { createJobRunner } from "../../src/scheduler/run-slot.js";
 import { createDaemon } from "../../src/scheduler/scheduler.js";
 import { isSlackResponseUrl, slackResponder } from "../../src/slack-app/slack-response-url.js";
 import type { SlackEnvelope } from "../../src/slack-app/slack-socket.js";
@@ -237,7 +237,7 @@ describe("/insights digest", () => {
     const daemon = createDaemon({
       jobs: listJobs(config.teams).filter((job) => job.kind === "digest"),
       ledger,
-      runJob: createJobRunner(clients, ledger),
+      runSlot: createJobRunner(clients, ledger),
       logger: createQuietLogger(),
       now: () => clock.at,
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { periodsForFire } from "../../src/periods/periods-for-fire.js";
-import { nextFires } from "../../src/schedule/cron-fires.js";
 import { slotKey } from "../../src/state/slot-key.js";
+import { nextFires } from "../../src/timetable/cron-fires.js";
 
 describe("slotKey", () => {
   it.each([

@@ -3,8 +3,8 @@ import { localDateOf, startOfLocalDay } from "../../periods/calendar-date.js";
 import { periodsForFire } from "../../periods/periods-for-fire.js";
 import type { PeriodPair } from "../../periods/types.js";
 import { fireWords } from "../../render/fire-words.js";
-import { latestFireAtOrBefore, previousFire } from "../../schedule/cron-fires.js";
 import { slotKey } from "../../state/slot-key.js";
+import { latestFireAtOrBefore, previousFire } from "../../timetable/cron-fires.js";
 
 // Which days a digest's fire reports and the slot that names them: what run-digest.ts reports,
 // and all that check-config, `run`'s ledger check and the daemon's schedule need of a digest,

@@ -8,7 +8,7 @@ import {
   type IncidentDeps,
   runIncidents,
 } from "../pipeline/incident/run-incidents.js";
-import type { RunJob } from "./daemon-types.js";
+import type { RunSlot } from "./daemon-types.js";
 import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
 /**
@@ -20,7 +20,7 @@ export function createJobRunner(
   clients: Pick<Clients, "api" | "digests" | "alerts" | "chartPainter" | "slackButtons"> &
     Partial<Pick<Clients, "outboxFiles">>,
   alertLedger: AlertStore,
-): RunJob {
+): RunSlot {
   return async (job, fireAt, context) => {
     const common = {
       api: clients.api,

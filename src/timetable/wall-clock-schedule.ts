@@ -5,7 +5,7 @@ import type { CronFieldCollection } from "cron-parser";
 // match. cron-parser parses and checks the expression; the stepping is ours, field by field
 // (a month, a day, an hour at a time), because cron-parser's own iteration builds luxon dates
 // at every step: a millisecond a step, which made `check-config` and a daemon's first plan
-// slow. The matching rules are cron-parser's (`test/schedule/wall-clock-schedule.test.ts`
+// slow. The matching rules are cron-parser's (`test/timetable/wall-clock-schedule.test.ts`
 // compares the two on random expressions): day of month and day of week match either when both
 // are restricted, `L` is a month's last day (or last such weekday), `#n` its nth such weekday.
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { periodsForFire } from "../../src/periods/periods-for-fire.js";
-import { nextFires } from "../../src/schedule/cron-fires.js";
-import { type CatchUpInput, planCatchUp } from "../../src/schedule/plan-catch-up.js";
 import { slotKey } from "../../src/state/slot-key.js";
+import { nextFires } from "../../src/timetable/cron-fires.js";
+import { type CatchUpInput, planCatchUp } from "../../src/timetable/plan-catch-up.js";
 import { localLabel } from "./local-label.js";
 
 const ZONE = "Europe/Berlin";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeCronError } from "../../src/schedule/cron-expression.js";
+import { describeCronError } from "../../src/timetable/cron-expression.js";
 
 describe("describeCronError", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firesBetween, latestFireAtOrBefore, nextFires } from "../../src/schedule/cron-fires.js";
+import { firesBetween, latestFireAtOrBefore, nextFires } from "../../src/timetable/cron-fires.js";
 
 /*
  * firesBetween against a brute-force oracle that walks real time minute by minute and reads

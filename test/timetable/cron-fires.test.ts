@@ -5,7 +5,7 @@ import {
   latestFireAtOrBefore,
   nextFires,
   previousFire,
-} from "../../src/schedule/cron-fires.js";
+} from "../../src/timetable/cron-fires.js";
 import { labels, localLabel } from "./local-label.js";
 
 const at = (iso: string) => new Date(iso);

@@ -1,7 +1,7 @@
 import { CronExpressionParser } from "cron-parser";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wallClockSchedule } from "../../src/schedule/wall-clock-schedule.js";
+import { wallClockSchedule } from "../../src/timetable/wall-clock-schedule.js";
 
 /*
  * Our stepping against cron-parser's own iteration in UTC, where the two must agree: random
