@@ -286,6 +286,6 @@ function slotOf(
 async function postedTs(key: string, channel: string, deps: IncidentDeps): Promise<string | null> {
   const id = slackDestinationId(channel);
   const slot = await deps.ledger.getSlot(key);
-  const ts = slot?.deliveries.find((d) => d.destination === id)?.slackTs;
+  const ts = slot?.deliveries.find((d) => d.destination === id)?.ref;
   return ts ?? (await deps.ledger.partsDone(key, id)).get("post") ?? null;
 }
