@@ -11,14 +11,11 @@ export interface ReceiptColumns {
 }
 
 /** The delivery row's receipt columns for a receipt sent to `destination` (`slack:C0123`). */
-export function receiptColumns(
-  destination: string,
-  receipt: DeliveryReceipt,
-): { slackTs: string | null; messageId: string | null } {
+export function receiptColumns(destination: string, receipt: DeliveryReceipt): ReceiptColumns {
   const ref = receipt.ref ?? null;
   return {
-    slackTs: destination.startsWith("slack:") ? ref : null,
-    messageId: destination.startsWith("email:") ? ref : null,
+    slack_ts: destination.startsWith("slack:") ? ref : null,
+    message_id: destination.startsWith("email:") ? ref : null,
   };
 }
 

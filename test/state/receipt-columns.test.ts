@@ -3,10 +3,10 @@ import { receiptColumns, receiptRef } from "../../src/state/receipt-columns.js";
 
 describe("a receipt's ref in the ledger's columns", () => {
   it.each([
-    ["slack:C0123", { ref: "1.1" }, { slackTs: "1.1", messageId: null }],
-    ["email:qa@example.com", { ref: "<m@x>" }, { slackTs: null, messageId: "<m@x>" }],
-    ["webhook:alerts", { ref: "r" }, { slackTs: null, messageId: null }],
-    ["slack:C0123", {}, { slackTs: null, messageId: null }],
+    ["slack:C0123", { ref: "1.1" }, { slack_ts: "1.1", message_id: null }],
+    ["email:qa@example.com", { ref: "<m@x>" }, { slack_ts: null, message_id: "<m@x>" }],
+    ["webhook:alerts", { ref: "r" }, { slack_ts: null, message_id: null }],
+    ["slack:C0123", {}, { slack_ts: null, message_id: null }],
   ])("%s %j is kept as %j", (destination, receipt, columns) => {
     expect(receiptColumns(destination, receipt)).toEqual(columns);
   });

@@ -179,7 +179,7 @@ export function postgresStatements(
     // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     markSent: (key, destination, receipt, claim) =>
       transaction(async (client) => {
-        const { slackTs, messageId } = receiptColumns(destination, receipt);
+        const columns = receiptColumns(destination, receipt);
         const written = await client.query(
           `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
            VALUES ($1, $2, 'sent', 1, $3, $4, $6, clock_timestamp())
@@ -187,7 +187,14 @@ export function postgresStatements(
              state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(), last_error = $6,
              slack_ts = coalesce($3, d.slack_ts), message_id = coalesce($4, d.message_id)
            WHERE $5::integer IS NULL OR d.claim = $5`,
-          [key, destination, slackTs, messageId, claim ?? null, receipt.note ?? null],
+          [
+            key,
+            destination,
+            columns.slack_ts,
+            columns.message_id,
+            claim ?? null,
+            receipt.note ?? null,
+          ],
         );
         await client.query(REFRESH_FINISHED, [key]);
         return (written.rowCount ?? 0) > 0;
