@@ -54,7 +54,10 @@ export interface IncidentAlert {
 
 export interface IncidentDeps {
   config: IncidentsConfig;
-  ledger: SlotLog & AlertStateLog & IncidentStore & DeliveryLog;
+  ledger: IncidentStore &
+    Pick<SlotLog, "getSlot"> &
+    Pick<AlertStateLog, "alertStates" | "getAlertEvaluation"> &
+    Pick<DeliveryLog, "partsDone">;
   /** The ledger as the incident's deliveries claim it (the daemon's: only what is due). */
   deliveries: DeliveryLedger;
   /** Slack's clients: an incident there is a post with a thread, and a line on each member's. */
