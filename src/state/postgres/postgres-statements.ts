@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryResultRow } from "pg";
 import {
   type AlertStateRow,
   type EvaluationRow,
+  evaluationValues,
   toAlertState,
   toEvaluation,
 } from "../alert-state-rows.js";
@@ -17,7 +18,6 @@ import {
   toDelivery,
   toSlot,
 } from "../slot-rows.js";
-import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
 import { postgresIncidents } from "./postgres-incidents.js";
 import { postgresSilences } from "./postgres-silences.js";
@@ -305,20 +305,11 @@ export function postgresStatements(
             ],
           );
         }
-        const { key, team, period } = record.slot;
         await client.query(
           `INSERT INTO alert_evaluations (slot_key, team, alert, period_start, period_end, results,
              notification, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())`,
-          [
-            key,
-            team,
-            record.alert,
-            period.start,
-            period.end,
-            encodeResults(record.results),
-            encodeNotification(record.notification),
-          ],
+          evaluationValues(record),
         );
         return true;
       }),
