@@ -27,7 +27,7 @@ export interface BackoffOptions {
   capMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, capMs: 30_000 };
+const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, capMs: 30_000 };
 
 /** Whether a response status is transient (rate limit or server trouble). */
 export function isRetryableStatus(status: number): boolean {

@@ -24,7 +24,7 @@ export function secretTextProblem(value: string, inHeader: boolean): SecretTextP
 }
 
 /** The schema's check for a value written into the config file itself. */
-export function isHeaderSafe(value: string): boolean {
+function isHeaderSafe(value: string): boolean {
   return secretTextProblem(value, true) === null;
 }
 

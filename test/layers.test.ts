@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["report"],
   ["alerts", "insights", "deliver"],
   ["timetable", "periods", "state"],
-  ["errors", "logger", "secret", "secret-text", "messages", "retry-policy"],
+  ["errors", "logger", "secret", "secret-text", "messages", "retry-policy", "read-start"],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));
 

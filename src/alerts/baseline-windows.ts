@@ -10,7 +10,7 @@ import type { ScopeWindow, WindowCounts } from "./types.js";
 // rather than making it look quiet).
 
 /** Windows a normal is the median of. */
-export const BASELINE_WINDOWS = 4;
+const BASELINE_WINDOWS = 4;
 
 /**
  * The baseline of a window, newest first: the same span 1–4 weeks back for a window of up to

@@ -62,7 +62,7 @@ export function fireHistory(
 }
 
 /** Days after a resolution within which a new fire of the scope is a regression. */
-export const REGRESSION_DAYS = 7;
+const REGRESSION_DAYS = 7;
 
 /** A recorded evaluation as the regression check reads it: each scope's transition. */
 export interface RecordedTransitions {

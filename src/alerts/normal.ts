@@ -19,7 +19,7 @@ export function withNormal(rule: AlertRule, window: ScopeWindow, sample: Sample)
 }
 
 /** The normal of `metric` over the baseline windows; null when fewer than 3 hold `minTests`. */
-export function normalOf(
+function normalOf(
   metric: AlertMetric,
   baseline: readonly (WindowCounts | null)[],
   minTests: number,

@@ -11,7 +11,7 @@ import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
 import { nameWithId } from "../render/project-name.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
-import type { Ledger } from "../state/ledger.js";
+import type { SlotLog, StoreHealth } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
@@ -119,7 +119,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
 
 /** "key: being sent …" when another process (the daemon) is sending the slot now, else null. */
 async function describeSendingElsewhere(
-  ledger: Ledger,
+  ledger: Pick<SlotLog, "getSlot">,
   key: string,
   sendTimeoutMs: number,
 ): Promise<string | null> {
@@ -132,7 +132,10 @@ async function describeSendingElsewhere(
 }
 
 /** "key: already delivered …" when the ledger has the slot done, else null. */
-async function describeDelivered(ledger: Ledger, key: string): Promise<string | null> {
+async function describeDelivered(
+  ledger: Pick<SlotLog, "isSlotDelivered" | "getSlot"> & Pick<StoreHealth, "location">,
+  key: string,
+): Promise<string | null> {
   if (!(await ledger.isSlotDelivered(key))) return null;
   const deliveries = (await ledger.getSlot(key))?.deliveries ?? [];
   const states = deliveries.map(

@@ -21,7 +21,3 @@ export function asRecords(value: unknown): [number, Loose][] {
 export function asText(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
-
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}

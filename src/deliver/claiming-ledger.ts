@@ -7,7 +7,7 @@ import type { DeliveryLedger } from "./deliver-all.js";
  * `run --force` anything). A destination not won reads as `sent` or `later`, and is left alone.
  */
 /** What a claiming view is made of: the slot log (to record the slot) and the delivery log. */
-export type ClaimingLedgerBase = SlotLog & DeliveryLog;
+export type ClaimingLedgerBase = Pick<SlotLog, "recordSlot"> & Omit<DeliveryLog, "dueRetries">;
 
 export function claimingLedger(
   ledger: ClaimingLedgerBase,

@@ -262,7 +262,7 @@ export class SendTimeoutError extends Error {
  * A delivery part that is no part: the last attempt failed in a way that may have delivered
  * (a timeout, a 5xx, abandoned at send_timeout), so the next one looks before it sends.
  */
-export const OUTCOME_UNKNOWN = "outcome unknown";
+const OUTCOME_UNKNOWN = "outcome unknown";
 
 /**
  * Whether a failed send may have been delivered all the same: anything but the destination's

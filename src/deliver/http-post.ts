@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { WebhookDeliveryError } from "../errors.js";
+import { readStart } from "../read-start.js";
 import { parseRetryAfter, retryDelay } from "../retry-policy.js";
 import { redactSecrets, type Secret, secretForms } from "../secret.js";
 
@@ -87,7 +88,7 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
       await answer.body?.cancel().catch(() => {});
       return answer.status;
     }
-    const detail = bodyExcerpt(await readStart(answer.body, BODY_BYTES_READ), [
+    const detail = bodyExcerpt(await readStart(untilCut(answer.body), BODY_BYTES_READ), [
       ...secretForms(request.url.reveal()),
       ...sentValues(headers),
     ]);
@@ -102,31 +103,14 @@ export async function postWithRetries(request: PostRequest, options: PostOptions
   }
 }
 
-/**
- * The start of a body as text: at most `maxBytes` are read, then the stream is cancelled, which
- * closes the connection instead of draining the rest.
- */
-export async function readStart(
-  body: ReadableStream<Uint8Array> | null,
-  maxBytes: number,
-): Promise<string> {
-  if (!body) return "";
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/** A body's chunks until it ends or is cut short: what arrived is what there is to quote. */
+async function* untilCut(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
+  if (!body) return;
   try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
+    yield* body;
   } catch {
-    // A body cut short: what arrived is what there is to quote.
-  } finally {
-    await reader.cancel().catch(() => {});
+    // Cut short mid-read: the chunks before stand.
   }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
 }
 
 /**

@@ -74,7 +74,7 @@ function eachKind(render: (kind: DestinationKind) => unknown): AlertNotification
 }
 
 /** For each fire that a transition follows, every scope it announced, as it stands now. */
-export function rootViews(evaluation: Evaluation, now: string): RootView[] {
+function rootViews(evaluation: Evaluation, now: string): RootView[] {
   const keys = [
     ...new Set(
       evaluation.transitions

@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import { readStart } from "../read-start.js";
 
 /**
  * What one HTTP attempt produced: a whole response, a body past the size cap (left unread),
@@ -66,7 +67,7 @@ async function exchange(request: AttemptRequest, signal: AbortSignal): Promise<A
     });
     const text = isSuccess(response.statusCode)
       ? await readCapped(response, request.maxBodyBytes)
-      : await readStart(response, ERROR_BODY_BYTES);
+      : await readStart(response.body, ERROR_BODY_BYTES);
     if (text === null) return { kind: "too-large", status: response.statusCode };
     const header = (name: string): string | undefined => {
       const value = response.headers[name];
@@ -101,22 +102,6 @@ const ERROR_BODY_BYTES = 4096;
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
-}
-
-/** The first `maxBytes` of the body as text; the rest is not read (the connection is dropped). */
-async function readStart(response: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= maxBytes) {
-      // A body read to its end keeps the connection for the next request; this one is dropped.
-      response.body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
 }
 
 /**

@@ -62,7 +62,7 @@ export function medianBaseline(compareTo: CompareTo, current: Period): Period[] 
  * The period of `kind` that a fire on local date `today` covers; it always ends before `today`.
  * `previousDay` is the local date of the schedule's previous fire (for `since_previous_run`).
  */
-export function currentPeriod(
+function currentPeriod(
   kind: PeriodKind,
   today: string,
   weekStartsOn: Weekday,
@@ -95,7 +95,7 @@ export function currentPeriod(
 }
 
 /** The period `current` is compared with. */
-export function priorPeriod(kind: PeriodKind, compareTo: CompareTo, current: Period): Period {
+function priorPeriod(kind: PeriodKind, compareTo: CompareTo, current: Period): Period {
   if (compareTo === "median_of_4_weeks" && periodDays(current) <= 7) {
     return { start: addDays(current.start, -28), end: addDays(current.end, -7) };
   }

@@ -57,7 +57,7 @@ export const WEEKDAYS = [
  * What a median baseline is made of: "the last 4 Tuesdays" (a day), "the previous 4 weeks"
  * (a week), "the same days of the previous 4 weeks" (a span of 2 to 6 days).
  */
-export function baselineWords(periods: PeriodPair): string {
+function baselineWords(periods: PeriodPair): string {
   const weeks = periods.baseline?.length ?? 0;
   const days = periodDays(periods.current);
   if (days === 1) return `the last ${weeks} ${WEEKDAYS[weekdayOf(periods.current.start) - 1]}`;

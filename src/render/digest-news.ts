@@ -259,7 +259,7 @@ function alertLine(alert: FiringAlert, names: Map<string, string>): NewsLine {
 }
 
 /** 0.06 → "6%", 0.025 → "2.5%": a threshold as it was configured. */
-export function thresholdWords(fraction: number): string {
+function thresholdWords(fraction: number): string {
   return `${roundTo(fraction * 100, 2)}%`;
 }
 

@@ -9,7 +9,7 @@ const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** "Fri Oct 23". */
-export function dayLabel(date: string): string {
+function dayLabel(date: string): string {
   const month = MONTHS[Number(date.slice(5, 7)) - 1] ?? "";
   return `${WEEKDAYS[weekdayOf(date) - 1] ?? ""} ${month} ${Number(date.slice(8, 10))}`;
 }

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import type { Period } from "../periods/types.js";
-import type { AmountFigure, ProjectReport, RateFigure } from "../report/types.js";
+import type { AmountFigure, RateFigure } from "../report/types.js";
 
 // How figures read wherever people read them (Slack, mail, terminal): rates with one decimal,
 // humanised durations, deltas in pp or %, noise marked. Pure; shared by every renderer.
@@ -103,16 +103,6 @@ export function sparkline(values: readonly (number | null)[], top?: number): str
       return BARS[index];
     })
     .join("");
-}
-
-/** The shared top of the projects' flaky-rate sparklines: the highest daily flaky rate of any. */
-export function flakyScale(projects: readonly ProjectReport[]): number {
-  let top = 0;
-  for (const p of projects) {
-    if (p.status !== "ok") continue;
-    for (const day of p.daily) top = Math.max(top, day.figures.flakyRate ?? 0);
-  }
-  return top;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

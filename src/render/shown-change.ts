@@ -74,7 +74,7 @@ function amountChange(
 }
 
 /** The duration `formatDuration` prints, in ms: whole seconds, or whole minutes past an hour. */
-export function shownDurationMs(ms: number): number {
+function shownDurationMs(ms: number): number {
   const seconds = Math.round(ms / 1000);
   return (seconds >= 3600 ? Math.floor(seconds / 60) * 60 : seconds) * 1000;
 }

@@ -7,7 +7,7 @@ import { formatCount, formatDuration, formatRate } from "./format.js";
 // stays readable on a 390 px phone. Every figure of every project is in the workbook.
 
 /** Value columns a project table carries at most. */
-export const TABLE_FIGURES_MAX = 4;
+const TABLE_FIGURES_MAX = 4;
 
 /** One value column: its short heading and how a value reads. */
 export interface TableFigure {

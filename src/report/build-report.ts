@@ -134,7 +134,7 @@ function projectReport(
 }
 
 /** "prior period not available: …", with the API's earliest date when it stated one. */
-export function priorUnavailableNote(error: { message: string; earliestDate?: string }): string {
+function priorUnavailableNote(error: { message: string; earliestDate?: string }): string {
   return error.earliestDate !== undefined
     ? lookbackNote(error.earliestDate)
     : `prior period not available: ${error.message}`;

@@ -41,7 +41,7 @@ export function missingDaysNote(
 }
 
 /** "2025-11-01..2025-11-03, 2025-11-09", the first few ranges and a count of the rest. */
-export function describeDates(dates: readonly string[]): string {
+function describeDates(dates: readonly string[]): string {
   const ranges: { start: string; end: string }[] = [];
   for (const date of dates) {
     const last = ranges.at(-1);

@@ -77,7 +77,7 @@ export function shiftShare(
  * null with the first count that would go negative: the slices then overlap or the API's
  * answers disagree, and a split built on them would be wrong.
  */
-export function otherFigures(
+function otherFigures(
   whole: Figures,
   slices: readonly Figures[],
 ): { ok: true; figures: Figures } | { ok: false; count: string } {

@@ -11,7 +11,7 @@ import { metricLabels, type ScheduledJob } from "./jobs.js";
 // deliveries were given up, and count the outcome, all from what the ledger now holds.
 
 export interface SettleDeps {
-  ledger: SlotLog & DeliveryLog;
+  ledger: Pick<SlotLog, "getSlot"> & Pick<DeliveryLog, "markFailed">;
   metrics: DaemonMetrics | null;
   logger: Logger;
   retryAt: (attempts: number) => Date | null;

@@ -54,7 +54,7 @@ export function parseSlashText(text: string): SlashRequest {
 export interface SlashCommandDeps {
   /** The teams of the config in force (a reload changes them). */
   teams(): readonly Team[];
-  ledger: AlertStateLog & AlertHolds;
+  ledger: Pick<AlertStateLog, "firingAlerts"> & Pick<AlertHolds, "silences">;
   digestNow(
     team: Team,
     digest: DigestConfig,

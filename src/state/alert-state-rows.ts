@@ -1,6 +1,11 @@
 import type { Instant } from "./instant.js";
-import type { AlertEvaluation, AlertLevel, AlertState } from "./ledger.js";
-import { decodeNotification, decodeResults } from "./stored-evaluation.js";
+import type { AlertEvaluation, AlertLevel, AlertState, NewAlertEvaluation } from "./ledger.js";
+import {
+  decodeNotification,
+  decodeResults,
+  encodeNotification,
+  encodeResults,
+} from "./stored-evaluation.js";
 
 // The rows of alert states and evaluations, the same columns in SQLite and PostgreSQL, and their
 // mapping to the ledger's plain records.
@@ -57,4 +62,23 @@ export function toEvaluation(row: EvaluationRow): AlertEvaluation {
     notification: decodeNotification(row.notification, row.slot_key),
     createdAt: new Date(row.created_at),
   };
+}
+
+/**
+ * An evaluation's row as both stores insert it, in column order: slot_key, team, alert,
+ * period_start, period_end, results, notification (created_at is each store's clock).
+ */
+export function evaluationValues(
+  record: NewAlertEvaluation,
+): [string, string, string, string, string, string, string | null] {
+  const { key, team, period } = record.slot;
+  return [
+    key,
+    team,
+    record.alert,
+    period.start,
+    period.end,
+    encodeResults(record.results),
+    encodeNotification(record.notification),
+  ];
 }

@@ -43,8 +43,11 @@ export interface Delivery {
   lastError: string | null;
   /** When a failed delivery is retried; null when not failed, or failed for good. */
   nextAttemptAt: Date | null;
-  slackTs: string | null;
-  messageId: string | null;
+  /**
+   * What the destination handed back once sent (its receipt's `ref`); null before, and for a kind
+   * whose ref the ledger does not keep (see `receipt-columns.ts`).
+   */
+  ref: string | null;
   updatedAt: Date;
   /**
    * The token of its last claim (see claimDelivery): a write that repairs the row after reading
@@ -81,8 +84,8 @@ export interface ClaimOptions {
 export interface PreviousAttempt {
   state: DeliveryState | "new";
   attempts: number;
-  slackTs: string | null;
-  messageId: string | null;
+  /** The `ref` of the receipt it was sent with, as `Delivery.ref`. */
+  ref: string | null;
 }
 
 /** A claim won: the token later writes must carry, and the state it was taken from. */
@@ -100,8 +103,8 @@ export interface NotClaimed {
 
 export interface DeliveryReceipt {
   /**
-   * What the destination handed back (a Slack post's ts, a mail's Message-ID); kept in the
-   * column of the destination's kind (see `receiptColumns`), read back as `slackTs`/`messageId`.
+   * What the destination handed back (a Slack post's ts, a mail's Message-ID); read back as the
+   * delivery's `ref`. Stored in the column its kind has always used (see `receipt-columns.ts`).
    */
   ref?: string;
   /** What the operator must act on though it was delivered; kept as the row's `lastError`. */

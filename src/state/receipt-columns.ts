@@ -4,14 +4,22 @@ import type { DeliveryReceipt } from "./ledger.js";
 // its kind has always used (`slack_ts`, `message_id`), so stores written before `ref` read the
 // same. The one place that knows which kind's ref goes where; a kind with no column keeps none.
 
+/** A delivery row's receipt columns, as both stores name them. */
+export interface ReceiptColumns {
+  slack_ts: string | null;
+  message_id: string | null;
+}
+
 /** The delivery row's receipt columns for a receipt sent to `destination` (`slack:C0123`). */
-export function receiptColumns(
-  destination: string,
-  receipt: DeliveryReceipt,
-): { slackTs: string | null; messageId: string | null } {
+export function receiptColumns(destination: string, receipt: DeliveryReceipt): ReceiptColumns {
   const ref = receipt.ref ?? null;
   return {
-    slackTs: destination.startsWith("slack:") ? ref : null,
-    messageId: destination.startsWith("email:") ? ref : null,
+    slack_ts: destination.startsWith("slack:") ? ref : null,
+    message_id: destination.startsWith("email:") ? ref : null,
   };
+}
+
+/** The ref a delivery row keeps: whichever receipt column its kind wrote (never both). */
+export function receiptRef(row: ReceiptColumns): string | null {
+  return row.slack_ts ?? row.message_id;
 }

@@ -1,5 +1,6 @@
 import type { Instant } from "./instant.js";
 import type { Claimed, Delivery, DeliveryState, Slot, SlotKind } from "./ledger.js";
+import { type ReceiptColumns, receiptRef } from "./receipt-columns.js";
 
 // The rows of slots and deliveries, and their mapping to the ledger's plain records. SQLite
 // stores instants as ISO strings in UTC, which sort and compare as text; PostgreSQL as
@@ -17,15 +18,13 @@ export interface SlotRow {
   finished_at: Instant | null;
 }
 
-export interface DeliveryRow {
+export interface DeliveryRow extends ReceiptColumns {
   slot_key: string;
   destination: string;
   state: DeliveryState;
   attempts: number;
   last_error: string | null;
   next_attempt_at: Instant | null;
-  slack_ts: string | null;
-  message_id: string | null;
   updated_at: Instant;
   claim: number;
   claimed_by: string | null;
@@ -33,12 +32,10 @@ export interface DeliveryRow {
 }
 
 /** What a winning claim statement returns (`RETURNING …`), in either store. */
-export interface ClaimRow {
+export interface ClaimRow extends ReceiptColumns {
   claim: number;
   claimed_from: DeliveryState | "new";
   attempts: number;
-  slack_ts: string | null;
-  message_id: string | null;
 }
 
 /** A won claim's row as the claim: its token, and the delivery as it was before. */
@@ -49,8 +46,7 @@ export function toClaimed(row: ClaimRow): Claimed {
     before: {
       state: row.claimed_from,
       attempts: row.attempts - 1,
-      slackTs: row.slack_ts,
-      messageId: row.message_id,
+      ref: receiptRef(row),
     },
   };
 }
@@ -80,8 +76,7 @@ export function toDelivery(row: DeliveryRow): Delivery {
     attempts: row.attempts,
     lastError: row.last_error,
     nextAttemptAt: optionalDate(row.next_attempt_at),
-    slackTs: row.slack_ts,
-    messageId: row.message_id,
+    ref: receiptRef(row),
     updatedAt: new Date(row.updated_at),
     claim: row.claim,
     claimedBy: row.claimed_by,

@@ -14,7 +14,7 @@ interface FieldRule {
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 
-export const CRON_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
+const CRON_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   minute: { min: 0, max: 59, names: [], allowed: "0–59" },
   hour: { min: 0, max: 23, names: [], allowed: "0–23" },
   "day-of-month": { min: 1, max: 31, names: [], allowed: "1–31" },

@@ -67,7 +67,7 @@ describe("the daemon as a process", () => {
     const [post] = digestPosts(setup.slack);
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect(post?.metadata?.event_payload.key).toBe(key);
-    expect(slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect(slack).toMatchObject({ state: "sent", ref: post?.ts });
     expect(setup.slack.calls.map((c) => c.method)).toContain("conversations.history");
 
     // history works beside the running daemon.
@@ -116,7 +116,7 @@ describe("the daemon as a process", () => {
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect((await slackDelivery(setup)).slack).toMatchObject({
       state: "sent",
-      slackTs: digestPosts(setup.slack)[0]?.ts,
+      ref: digestPosts(setup.slack)[0]?.ts,
     });
     // The history lookup came only once the interrupted post had been stored.
     const lookups = setup.slack.calls.filter(
@@ -146,7 +146,7 @@ describe("the daemon as a process", () => {
     expect(setup.slack.uploads).toEqual([
       expect.objectContaining({ thread_ts: post?.ts, filename: expect.stringMatching(/\.xlsx$/) }),
     ]);
-    expect((await slackDelivery(setup)).slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect((await slackDelivery(setup)).slack).toMatchObject({ state: "sent", ref: post?.ts });
   });
 
   it("killed after Slack took the workbook, then a chart, but before either was recorded, restarts find each in the thread instead of uploading it again", async () => {
@@ -195,7 +195,7 @@ describe("the daemon as a process", () => {
     expect(names.filter((n) => n.endsWith(".png")).length).toBe(1);
     for (const upload of setup.slack.uploads) expect(upload.thread_ts).toBe(post?.ts);
     const { key, slack } = await slackDelivery(setup);
-    expect(slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect(slack).toMatchObject({ state: "sent", ref: post?.ts });
     // The two found in the thread are recorded as done, like the ones uploaded.
     const ledger = openLedger(setup.ledgerPath);
     try {
@@ -242,7 +242,7 @@ describe("the daemon as a process", () => {
     expect(digestPosts(setup.slack)).toHaveLength(1);
     expect((await slackDelivery(setup)).slack).toMatchObject({
       state: "sent",
-      slackTs: digestPosts(setup.slack)[0]?.ts,
+      ref: digestPosts(setup.slack)[0]?.ts,
     });
   });
 

@@ -78,7 +78,7 @@ describe("retries of a failed destination", () => {
     expect(await delivery(h, SLACK)).toMatchObject({
       state: "sent",
       attempts: 1,
-      slackTs: "1.000100",
+      ref: "1.000100",
     });
     expect(await h.ledger.isSlotDelivered(KEY)).toBe(true);
   });

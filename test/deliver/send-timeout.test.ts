@@ -203,7 +203,7 @@ describe("a Slack attempt and state.send_timeout", () => {
     expect(again?.status).toBe("recovered");
     expect(replies()).toHaveLength(1);
     expect(replies()[0]?.reply_broadcast).toBe(true);
-    expect(await slackRow(ledger)).toMatchObject({ state: "sent", slackTs: replies()[0]?.ts });
+    expect(await slackRow(ledger)).toMatchObject({ state: "sent", ref: replies()[0]?.ts });
     const lookups = slack.calls.filter((c) => c.method === "conversations.replies");
     expect(lookups.map((c) => c.params.ts)).toEqual([fireTs, fireTs]);
   });

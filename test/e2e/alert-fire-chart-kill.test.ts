@@ -44,7 +44,7 @@ describe("an alert fire's chart across a kill", () => {
     expect(s.slack.uploads).toHaveLength(1);
     expect(upload?.thread_ts).toBe(post?.ts);
     const after = await slackDelivery(s);
-    expect(after.slack).toMatchObject({ state: "sent", slackTs: post?.ts });
+    expect(after.slack).toMatchObject({ state: "sent", ref: post?.ts });
     expect([...after.parts.keys()].sort()).toEqual(["post", `upload ${upload?.filename}`]);
     // The restart read the fire's thread to know.
     const replies = s.slack.calls.filter((c) => c.method === "conversations.replies");

@@ -13,6 +13,6 @@ export async function beginAttempt(
 ): Promise<PreviousAttempt> {
   const claim = await ledger.claimDelivery(key, destination, ANY_OPEN);
   if (claim.claimed) return claim.before;
-  const { state = "new", attempts = 0, slackTs = null, messageId = null } = claim.delivery ?? {};
-  return { state, attempts, slackTs, messageId };
+  const { state = "new", attempts = 0, ref = null } = claim.delivery ?? {};
+  return { state, attempts, ref };
 }

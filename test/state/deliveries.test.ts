@@ -39,8 +39,7 @@ describe("recording a slot", () => {
         attempts: 0,
         lastError: null,
         nextAttemptAt: null,
-        slackTs: null,
-        messageId: null,
+        ref: null,
         updatedAt: new Date("2026-11-16T08:00:00.000Z"),
         claim: 0,
         claimedBy: null,
@@ -68,18 +67,16 @@ describe("the delivery state machine", () => {
     expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "pending",
       attempts: 0,
-      slackTs: null,
-      messageId: null,
+      ref: null,
     });
     await ledger.markSent(KEY, SLACK, { ref: "1763280000.000100" });
     expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "sent",
       attempts: 1,
-      slackTs: "1763280000.000100",
-      messageId: null,
+      ref: "1763280000.000100",
     });
     const slack = (await ledger.getSlot(KEY))?.deliveries.find((d) => d.destination === SLACK);
-    expect(slack).toMatchObject({ state: "sent", attempts: 1, slackTs: "1763280000.000100" });
+    expect(slack).toMatchObject({ state: "sent", attempts: 1, ref: "1763280000.000100" });
   });
 
   it("failed with a next attempt → due at that time → retried → sent; the slot finishes then", async () => {
@@ -122,7 +119,7 @@ describe("the delivery state machine", () => {
     expect(slot?.deliveries.find((d) => d.destination === EMAIL)).toMatchObject({
       state: "sent",
       attempts: 2,
-      messageId: "<checkout.daily.2026-11-15@insights-reporter>",
+      ref: "<checkout.daily.2026-11-15@insights-reporter>",
       nextAttemptAt: null,
     });
   });
@@ -170,8 +167,7 @@ describe("the delivery state machine", () => {
     expect(await beginAttempt(ledger, KEY, SLACK)).toEqual({
       state: "new",
       attempts: 0,
-      slackTs: null,
-      messageId: null,
+      ref: null,
     });
     expect(await ledger.isSlotDelivered(KEY)).toBe(false);
     await ledger.markSent(KEY, SLACK, {});

@@ -9,6 +9,7 @@ import type { AlertNotification } from "../../src/messages.js";
 import type { IncidentRecord } from "../../src/state/incidents.js";
 import type { ClaimOptions, Ledger, NewAlertEvaluation } from "../../src/state/ledger.js";
 import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
+import type { ReceiptColumns } from "../../src/state/receipt-columns.js";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { Database } from "../../src/state/sqlite/sqlite.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
@@ -30,6 +31,8 @@ interface Store {
     setEvaluationJson: (key: string, results: string, notification: string | null) => Promise<void>;
     /** Takes the ledger back to the schema before first sightings, as an older version left it. */
     forgetFirstSightings: () => Promise<void>;
+    /** Marks a delivery sent with its receipt in these columns, as an older version wrote it. */
+    writeSentColumns: (key: string, destination: string, columns: ReceiptColumns) => Promise<void>;
   }>;
 }
 
@@ -65,7 +68,23 @@ const sqlite: Store = {
         db.close();
       }
     };
-    return { ledger: await connect(), again: connect, setEvaluationJson, forgetFirstSightings };
+    const writeSentColumns = async (key: string, destination: string, columns: ReceiptColumns) => {
+      const db = new Database(path);
+      try {
+        db.prepare(
+          "UPDATE deliveries SET state = 'sent', attempts = 1, slack_ts = ?, message_id = ? WHERE slot_key = ? AND destination = ?",
+        ).run(columns.slack_ts, columns.message_id, key, destination);
+      } finally {
+        db.close();
+      }
+    };
+    return {
+      ledger: await connect(),
+      again: connect,
+      setEvaluationJson,
+      forgetFirstSightings,
+      writeSentColumns,
+    };
   },
 };
 
@@ -98,7 +117,25 @@ const postgres: Store = {
         await client.end();
       }
     };
-    return { ledger: await connect(), again: connect, setEvaluationJson, forgetFirstSightings };
+    const writeSentColumns = async (key: string, destination: string, columns: ReceiptColumns) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(
+          "UPDATE deliveries SET state = 'sent', attempts = 1, slack_ts = $1, message_id = $2 WHERE slot_key = $3 AND destination = $4",
+          [columns.slack_ts, columns.message_id, key, destination],
+        );
+      } finally {
+        await client.end();
+      }
+    };
+    return {
+      ledger: await connect(),
+      again: connect,
+      setEvaluationJson,
+      forgetFirstSightings,
+      writeSentColumns,
+    };
   },
 };
 
@@ -277,7 +314,7 @@ describe.each([
     const delivery = (await ledger.getSlot(aSlot().key))?.deliveries.find(
       (d) => d.destination === SLACK,
     );
-    expect(delivery).toMatchObject({ state: "sent", slackTs: "2.2", claimedBy: "replica-b" });
+    expect(delivery).toMatchObject({ state: "sent", ref: "2.2", claimedBy: "replica-b" });
   });
 
   it("claims a failure only when its retry is due (or for a person's run), never a sent one", async () => {
@@ -302,7 +339,7 @@ describe.each([
     expect(await ledger.markFailed(key, SLACK, "late failure", null)).toBe(false);
     expect(await ledger.claimDelivery(key, SLACK, { ...daemon(), take: "any" })).toMatchObject({
       claimed: true,
-      before: { state: "sent", slackTs: "9.9" },
+      before: { state: "sent", ref: "9.9" },
     });
   });
 
@@ -341,6 +378,31 @@ describe.each([
         [SLACK, "sent", note],
       ].sort(),
     );
+  });
+
+  it("reads the receipt an older version kept in its kind's column as the delivery's ref", async () => {
+    const { ledger, writeSentColumns } = await store.open();
+    const key = aSlot().key;
+    const WEBHOOK = "webhook:alerts";
+    await ledger.recordSlot(aSlot({ destinations: [SLACK, EMAIL, WEBHOOK] }));
+    await writeSentColumns(key, SLACK, { slack_ts: "1700000000.000100", message_id: null });
+    await writeSentColumns(key, EMAIL, { slack_ts: null, message_id: "<k@insights-reporter>" });
+    await writeSentColumns(key, WEBHOOK, { slack_ts: null, message_id: null });
+    const refs = (await ledger.getSlot(key))?.deliveries.map((d) => [d.destination, d.ref]);
+    expect(refs?.sort()).toEqual(
+      [
+        [EMAIL, "<k@insights-reporter>"],
+        [SLACK, "1700000000.000100"],
+        [WEBHOOK, null],
+      ].sort(),
+    );
+    const any: ClaimOptions = { ...daemon(), take: "any" };
+    expect(await ledger.claimDelivery(key, EMAIL, any)).toMatchObject({
+      before: { state: "sent", ref: "<k@insights-reporter>" },
+    });
+    expect(await ledger.claimDelivery(key, SLACK, any)).toMatchObject({
+      before: { state: "sent", ref: "1700000000.000100" },
+    });
   });
 
   it("keeps the parts of a delivery, each once", async () => {

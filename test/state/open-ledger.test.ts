@@ -105,7 +105,7 @@ describe("openLedger", () => {
     const seen = (await daemon.getSlot("checkout.daily.2026-11-15"))?.deliveries.find(
       (d) => d.destination === "slack:C0123",
     );
-    expect(seen).toMatchObject({ state: "sent", slackTs: "1700000000.000100", attempts: 1 });
+    expect(seen).toMatchObject({ state: "sent", ref: "1700000000.000100", attempts: 1 });
   });
 });
 

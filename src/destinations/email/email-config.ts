@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
-import type { DestinationConfigPart } from "../destination-module.js";
+import { configPart } from "../config-part.js";
 
 // Email's part of the config: the SMTP settings every email destination shares (`email:`),
 // and what a digest's or an alert's `email:` says. config/schema.ts composes these fragments;
@@ -74,19 +74,8 @@ export const resolveEmail = {
   alert: (input: z.output<typeof alert>): EmailAlertTarget => ({ to: input.to }),
 };
 
-/** The types of email's config part (its module's shape adds the rest). */
-type EmailConfigShape = {
-  schema: typeof emailSchema;
-  global: EmailGlobal;
-  digestTarget: EmailDigestTarget;
-  alertTarget: EmailAlertTarget;
-};
-
 /** What the config needs of email (see DestinationConfigPart). */
-export const EMAIL_CONFIG: DestinationConfigPart<"email", EmailConfigShape> = {
-  kind: "email",
-  schema: emailSchema,
-  resolve: resolveEmail,
+export const EMAIL_CONFIG = configPart("email", emailSchema, resolveEmail, {
   envDefaults: { smtp_url: "SMTP_URL" },
   credential: { key: "smtp_url", variable: "SMTP_URL" },
-};
+});

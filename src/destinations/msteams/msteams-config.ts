@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretUrl } from "../../secret-text.js";
-import type { DestinationConfigPart } from "../destination-module.js";
+import { configPart } from "../config-part.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
 
@@ -49,19 +49,5 @@ export const resolveMsteams = {
   alert: (input: z.output<typeof alert>): MsteamsTarget => target(input),
 };
 
-/** The types of msteams's config part (its module's shape adds the rest). */
-type MsteamsConfigShape = {
-  schema: typeof msteamsSchema;
-  global: MsteamsGlobal;
-  digestTarget: MsteamsTarget;
-  alertTarget: MsteamsTarget;
-};
-
 /** What the config needs of Teams (see DestinationConfigPart): each destination has its own URL. */
-export const MSTEAMS_CONFIG: DestinationConfigPart<"msteams", MsteamsConfigShape> = {
-  kind: "msteams",
-  schema: msteamsSchema,
-  resolve: resolveMsteams,
-  envDefaults: {},
-  credential: null,
-};
+export const MSTEAMS_CONFIG = configPart("msteams", msteamsSchema, resolveMsteams);

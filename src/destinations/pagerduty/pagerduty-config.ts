@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
-import type { DestinationConfigPart } from "../destination-module.js";
+import { configPart } from "../config-part.js";
+import { hashedDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
 
 // PagerDuty's part of the config: an alert names the routing key of an Events API v2
@@ -68,7 +68,7 @@ export interface PagerdutyTarget {
  * the logs and `history` tell services apart without the key.
  */
 export function pagerdutyDestinationId(routingKey: Secret): string {
-  return `pagerduty:${createHash("sha256").update(routingKey.reveal()).digest("hex").slice(0, 6)}`;
+  return hashedDestinationId("pagerduty", routingKey, 6);
 }
 
 /** The config as written → camelCase, the routing key wrapped. */
@@ -86,20 +86,9 @@ export const resolvePagerduty = {
   },
 };
 
-/** The types of pagerduty's config part (its module's shape adds the rest). */
-type PagerdutyConfigShape = {
-  schema: typeof pagerdutySchema;
-  global: PagerdutyGlobal;
-  digestTarget: never;
-  alertTarget: PagerdutyTarget;
-};
-
 /** What the config needs of PagerDuty (see DestinationConfigPart). */
-export const PAGERDUTY_CONFIG: DestinationConfigPart<"pagerduty", PagerdutyConfigShape> = {
-  kind: "pagerduty",
-  schema: pagerdutySchema,
-  resolve: resolvePagerduty,
+export const PAGERDUTY_CONFIG = configPart("pagerduty", pagerdutySchema, resolvePagerduty, {
   envDefaults: { events_url: "PAGERDUTY_EVENTS_URL" },
   // Each alert carries its own routing key: nothing shared to ask for.
   credential: null,
-};
+});

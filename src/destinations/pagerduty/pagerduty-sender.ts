@@ -44,7 +44,7 @@ export function createPagerdutySender(
 }
 
 /** The event as the Events API v2 takes it (snake_case, the routing key in it). */
-export function wireEvent(routingKey: Secret, event: PagerdutyEvent): Record<string, unknown> {
+function wireEvent(routingKey: Secret, event: PagerdutyEvent): Record<string, unknown> {
   const { payload } = event;
   return {
     routing_key: routingKey.reveal(),
@@ -68,7 +68,7 @@ export function wireEvent(routingKey: Secret, event: PagerdutyEvent): Record<str
 }
 
 /** What a failed event means, and whether trying again can help. */
-export function describePagerdutyFailure(destination: string, routingKey: Secret): DescribeFailure {
+function describePagerdutyFailure(destination: string, routingKey: Secret): DescribeFailure {
   return ({ status, detail, redirect }) => {
     const said = pagerdutyWords(redactSecrets(detail, [routingKey.reveal()]));
     if (status === null) {

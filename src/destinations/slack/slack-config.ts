@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { headerSecret } from "../../secret-text.js";
-import type { DestinationConfigPart } from "../destination-module.js";
+import { configPart } from "../config-part.js";
 
 // Slack's part of the config: the credentials every Slack destination shares (`slack:`), and
 // what a digest's or an alert's `slack:` says. config/schema.ts composes these fragments; the
@@ -97,23 +97,12 @@ export const resolveSlack = {
   }),
 };
 
-/** The types of slack's config part (its module's shape adds the rest). */
-type SlackConfigShape = {
-  schema: typeof slackSchema;
-  global: SlackGlobal;
-  digestTarget: SlackDigestTarget;
-  alertTarget: SlackAlertTarget;
-};
-
 /** What the config needs of Slack (see DestinationConfigPart). */
-export const SLACK_CONFIG: DestinationConfigPart<"slack", SlackConfigShape> = {
-  kind: "slack",
-  schema: slackSchema,
-  resolve: resolveSlack,
+export const SLACK_CONFIG = configPart("slack", slackSchema, resolveSlack, {
   envDefaults: {
     token: "SLACK_BOT_TOKEN",
     api_url: "SLACK_API_URL",
     app_token: "SLACK_APP_TOKEN",
   },
   credential: { key: "token", variable: "SLACK_BOT_TOKEN" },
-};
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Secret } from "../../secret.js";
 import { secretText, secretUrl } from "../../secret-text.js";
-import type { DestinationConfigPart } from "../destination-module.js";
+import { configPart } from "../config-part.js";
 import { urlDestinationId } from "../url-destination-id.js";
 import { urlTimeoutSection } from "../url-timeout-config.js";
 
@@ -88,19 +88,5 @@ export const resolveWebhook = {
   alert: (input: z.output<typeof alert>): WebhookTarget => target(input),
 };
 
-/** The types of webhook's config part (its module's shape adds the rest). */
-type WebhookConfigShape = {
-  schema: typeof webhookSchema;
-  global: WebhookGlobal;
-  digestTarget: WebhookTarget;
-  alertTarget: WebhookTarget;
-};
-
 /** What the config needs of webhooks (see DestinationConfigPart): each destination has its own URL. */
-export const WEBHOOK_CONFIG: DestinationConfigPart<"webhook", WebhookConfigShape> = {
-  kind: "webhook",
-  schema: webhookSchema,
-  resolve: resolveWebhook,
-  envDefaults: {},
-  credential: null,
-};
+export const WEBHOOK_CONFIG = configPart("webhook", webhookSchema, resolveWebhook);

@@ -21,14 +21,18 @@ export function webhookSignature(secret: string, timestamp: number, rawBody: str
   return `v1=${mac.digest("hex")}`;
 }
 
-/** The headers of one signed request: its timestamp, signature and idempotency key. */
-export function signedWebhookHeaders(input: {
+/** What one request's headers are signed from, in either format. */
+interface SigningInput {
   secret: string;
   rawBody: string;
+  /** The slot key: the idempotency key (or the webhook-id), the same on every attempt. */
   key: string;
   /** Unix seconds, from the caller's clock. */
   now: number;
-}): Record<string, string> {
+}
+
+/** The headers of one signed request: its timestamp, signature and idempotency key. */
+export function signedWebhookHeaders(input: SigningInput): Record<string, string> {
   const timestamp = Math.floor(input.now);
   return {
     "Content-Type": "application/json",
@@ -75,15 +79,9 @@ export function verifyWebhookSignature(input: {
  * (standardwebhooks.com): `webhook-signature: v1,<base64 HMAC-SHA256>` over
  * "<webhook-id>.<webhook-timestamp>.<raw body>", keyed with the base64 key after `whsec_`. The
  * slot key is the webhook-id, the same on every attempt, so a receiver drops a resend by it.
+ * `secret` is `whsec_<base64>`, as the config checked it.
  */
-export function standardWebhookHeaders(input: {
-  /** `whsec_<base64>`, as the config checked it. */
-  secret: string;
-  rawBody: string;
-  key: string;
-  /** Unix seconds, from the caller's clock. */
-  now: number;
-}): Record<string, string> {
+export function standardWebhookHeaders(input: SigningInput): Record<string, string> {
   const timestamp = Math.floor(input.now);
   const key = Buffer.from(input.secret.replace(/^whsec_/, ""), "base64");
   const mac = createHmac("sha256", key).update(

@@ -110,7 +110,7 @@ function threadTsOf(deps: AlertDeps) {
     // Slack's ts are fixed-width and grow with time: the greatest is the latest move.
     const moves = [...parts.keys()].filter((p) => p.startsWith(MOVED_TO)).sort();
     const moved = moves.at(-1)?.slice(MOVED_TO.length);
-    return moved ?? delivery?.slackTs ?? parts.get("post") ?? null;
+    return moved ?? delivery?.ref ?? parts.get("post") ?? null;
   };
 }
 

@@ -54,7 +54,10 @@ export interface IncidentAlert {
 
 export interface IncidentDeps {
   config: IncidentsConfig;
-  ledger: SlotLog & AlertStateLog & IncidentStore & DeliveryLog;
+  ledger: IncidentStore &
+    Pick<SlotLog, "getSlot"> &
+    Pick<AlertStateLog, "alertStates" | "getAlertEvaluation"> &
+    Pick<DeliveryLog, "partsDone">;
   /** The ledger as the incident's deliveries claim it (the daemon's: only what is due). */
   deliveries: DeliveryLedger;
   /** Slack's clients: an incident there is a post with a thread, and a line on each member's. */
@@ -286,6 +289,6 @@ function slotOf(
 async function postedTs(key: string, channel: string, deps: IncidentDeps): Promise<string | null> {
   const id = slackDestinationId(channel);
   const slot = await deps.ledger.getSlot(key);
-  const ts = slot?.deliveries.find((d) => d.destination === id)?.slackTs;
+  const ts = slot?.deliveries.find((d) => d.destination === id)?.ref;
   return ts ?? (await deps.ledger.partsDone(key, id)).get("post") ?? null;
 }

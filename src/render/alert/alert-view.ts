@@ -174,7 +174,7 @@ export function shortPeriod(period: Period): string {
 }
 
 /** 3 days and 2 hours → "3 days"; under a day "5 hours"; under an hour "45 minutes". */
-export function spanWords(fromIso: string, toIso: string): string {
+function spanWords(fromIso: string, toIso: string): string {
   const minutes = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000));
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (minutes >= 1440) return unit(Math.round(minutes / 1440), "day");
@@ -198,7 +198,7 @@ export function transitionSentence(input: AlertMessageInput, t: Transition, now:
  * " — regressed: it fired Nov 10 and resolved Nov 12" for a fire within 7 days of the scope's
  * last resolution; "" otherwise.
  */
-export function regressedText(t: Transition): string {
+function regressedText(t: Transition): string {
   const earlier = t.kind === "fired" ? t.regressed : undefined;
   if (!earlier) return "";
   return ` \u2014 regressed: ${earlierFireWords(earlier)} and resolved ${shortPeriod(earlier.resolvedIn)}`;
@@ -303,14 +303,14 @@ export function resolvedAfter(
 }
 
 /** The value with its interval: "6.2% (5.8–6.6%)". */
-export function valueWithInterval(metric: AlertMetric, t: Transition): string {
+function valueWithInterval(metric: AlertMetric, t: Transition): string {
   const value = formatMetric(metric, t.sample.value);
   const i = t.sample.interval;
   return i ? `${value} (${fixed(i.low, 1)}\u2013${fixed(i.high, 1)}%)` : value;
 }
 
 /** "+1.4 pp vs prior window", "−12 runs vs prior window", or "" without a prior. */
-export function changeText(metric: AlertMetric, t: Transition): string {
+function changeText(metric: AlertMetric, t: Transition): string {
   const { value, prior } = t.sample;
   if (value === null || prior === null) return "";
   const diff = value - prior;

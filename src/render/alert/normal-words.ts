@@ -19,7 +19,7 @@ export function formatMetric(metric: AlertMetric, value: number | null): string 
 }
 
 /** "the last 4 Thursdays" for a day, "the last 4 weeks" for a week, else "the 4 windows before". */
-export function baselineWindows(period: Period): string {
+function baselineWindows(period: Period): string {
   const days = periodDays(period);
   if (days === 1) return `the last 4 ${WEEKDAYS[weekdayOf(period.start) - 1]}`;
   if (days === 7) return "the last 4 weeks";
@@ -42,7 +42,7 @@ export function noNormalReason(period: Period, minTests: number): string {
  * How far a value sits from its normal, towards `side`, as shown: "1.6 pp" for rates, "25%"
  * of the normal for counts and durations.
  */
-export function distanceText(metric: AlertMetric, value: number, normal: number): string {
+function distanceText(metric: AlertMetric, value: number, normal: number): string {
   if (isRate(metric)) {
     const shown = (v: number) => Number(v.toFixed(1));
     return `${Math.abs(shown(value) - shown(normal)).toFixed(1)} pp`;

@@ -147,7 +147,7 @@ function spanNames(
  * The days that carry a date label: every `step` days counted back and forward from the
  * current period's first day (so it has one), `step` chosen for at most 9 labels.
  */
-export function dateTicks(window: Period, anchor: string): string[] {
+function dateTicks(window: Period, anchor: string): string[] {
   const days = datesIn(window);
   const step = [1, 2, 7, 14, 28, 56, 91, 182, 364].find((s) => days.length / s <= 9) ?? 364;
   const at = days.indexOf(anchor);
@@ -156,7 +156,7 @@ export function dateTicks(window: Period, anchor: string): string[] {
 }
 
 /** The rate axis's step: 1, 2 or 5 times a power of ten, at most 5 steps over `range`. */
-export function tickStep(range: number): number {
+function tickStep(range: number): number {
   const power = 10 ** Math.floor(Math.log10(range / 5));
   const multiple = [1, 2, 5, 10].find((m) => range / (m * power) <= 5 + 1e-9) ?? 10;
   return multiple * power;

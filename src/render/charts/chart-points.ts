@@ -43,7 +43,7 @@ export function risesBad(metric: ChartMetric): boolean {
 }
 
 /** Confidence of the band drawn around each day's rate. */
-export const BAND_CONFIDENCE = 0.95;
+const BAND_CONFIDENCE = 0.95;
 
 export interface ChartPoint {
   date: string;

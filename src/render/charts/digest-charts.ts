@@ -32,7 +32,7 @@ const ATTENTION_CHARTED = 5;
  * The projects charted after the team: those the news names for a significant worsening or an
  * alert firing (silent and unfetched ones have no days to draw), each once, in the news' order.
  */
-export function attentionProjects(report: Report): { projectId: string; name: string }[] {
+function attentionProjects(report: Report): { projectId: string; name: string }[] {
   const seen = new Set<string>();
   return digestNews(report)
     .lines.flatMap((line) => {

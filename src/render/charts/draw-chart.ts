@@ -49,7 +49,7 @@ export interface ChartPainter {
 }
 
 /** A compiled Vega spec (the JSON of a file in assets/charts), parsed, ready to draw many charts from. */
-export function parseChart(spec: unknown): Runtime {
+function parseChart(spec: unknown): Runtime {
   return vega.parse(spec as Spec);
 }
 

@@ -25,7 +25,7 @@ export function fontWidthsOfFile(file: string): FontWidths {
  * The width of `text` set at `fontSize` pixels: its characters' advances. Kerning is left
  * out; DejaVu's pairs only ever narrow a line, so a title measured to fit does fit.
  */
-export function textWidth(widths: FontWidths, text: string, fontSize: number): number {
+function textWidth(widths: FontWidths, text: string, fontSize: number): number {
   let units = 0;
   for (const character of text) {
     units += widths.advances[character.codePointAt(0) ?? 0] ?? widths.notdef;

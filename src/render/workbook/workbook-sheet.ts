@@ -64,7 +64,7 @@ const HEADER_WIDTH = 7;
  * print at 70–90% on landscape A4. A wider sheet (42 columns printed at 23%, 2.5 pt text) is
  * printed at full size across pages instead, its first column repeated on each.
  */
-export const MAX_FITTED_COLUMNS = 20;
+const MAX_FITTED_COLUMNS = 20;
 
 /** Landscape A4, all columns on the page's width, as many pages down as it takes. */
 export const PRINT_SETUP = {

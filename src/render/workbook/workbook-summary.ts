@@ -177,7 +177,7 @@ const rateGroup = (name: string, field: RateFigure): Col[] => [
  * (why a project is unavailable, what the total leaves out) are on `Runs`; an unavailable
  * project's significance cells say so here.
  */
-export function summaryColumns(dashboardUrl: string | null): Col[] {
+function summaryColumns(dashboardUrl: string | null): Col[] {
   return [
     projectName(dashboardUrl),
     count("Runs", "runs"),

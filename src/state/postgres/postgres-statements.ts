@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryResultRow } from "pg";
 import {
   type AlertStateRow,
   type EvaluationRow,
+  evaluationValues,
   toAlertState,
   toEvaluation,
 } from "../alert-state-rows.js";
@@ -17,7 +18,6 @@ import {
   toDelivery,
   toSlot,
 } from "../slot-rows.js";
-import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 import { postgresAcknowledgements } from "./postgres-acknowledgements.js";
 import { postgresIncidents } from "./postgres-incidents.js";
 import { postgresSilences } from "./postgres-silences.js";
@@ -179,7 +179,7 @@ export function postgresStatements(
     // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     markSent: (key, destination, receipt, claim) =>
       transaction(async (client) => {
-        const { slackTs, messageId } = receiptColumns(destination, receipt);
+        const columns = receiptColumns(destination, receipt);
         const written = await client.query(
           `INSERT INTO deliveries AS d (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
            VALUES ($1, $2, 'sent', 1, $3, $4, $6, clock_timestamp())
@@ -187,7 +187,14 @@ export function postgresStatements(
              state = 'sent', next_attempt_at = NULL, updated_at = clock_timestamp(), last_error = $6,
              slack_ts = coalesce($3, d.slack_ts), message_id = coalesce($4, d.message_id)
            WHERE $5::integer IS NULL OR d.claim = $5`,
-          [key, destination, slackTs, messageId, claim ?? null, receipt.note ?? null],
+          [
+            key,
+            destination,
+            columns.slack_ts,
+            columns.message_id,
+            claim ?? null,
+            receipt.note ?? null,
+          ],
         );
         await client.query(REFRESH_FINISHED, [key]);
         return (written.rowCount ?? 0) > 0;
@@ -298,20 +305,11 @@ export function postgresStatements(
             ],
           );
         }
-        const { key, team, period } = record.slot;
         await client.query(
           `INSERT INTO alert_evaluations (slot_key, team, alert, period_start, period_end, results,
              notification, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, clock_timestamp())`,
-          [
-            key,
-            team,
-            record.alert,
-            period.start,
-            period.end,
-            encodeResults(record.results),
-            encodeNotification(record.notification),
-          ],
+          evaluationValues(record),
         );
         return true;
       }),

@@ -2,11 +2,11 @@ import type Database from "better-sqlite3";
 import {
   type AlertStateRow,
   type EvaluationRow,
+  evaluationValues,
   toAlertState,
   toEvaluation,
 } from "../alert-state-rows.js";
 import type { AlertStateLog, SlotLog, Sync } from "../ledger.js";
-import { encodeNotification, encodeResults } from "../stored-evaluation.js";
 
 // The last known state of each alert, per team and scope, and each evaluation with the
 // notification it decided on, so transitions survive restarts and a retry re-sends what was
@@ -70,17 +70,7 @@ export function createAlertStateStore(
               updatedAt: at,
             });
           }
-          const { key, team, period } = record.slot;
-          insertEvaluation.run(
-            key,
-            team,
-            record.alert,
-            period.start,
-            period.end,
-            encodeResults(record.results),
-            encodeNotification(record.notification),
-            at,
-          );
+          insertEvaluation.run(...evaluationValues(record), at);
           return true;
         })
         .immediate(),

@@ -150,10 +150,10 @@ function prepare(db: Database.Database) {
     // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     sent: db.prepare(
       `INSERT INTO deliveries (slot_key, destination, state, attempts, slack_ts, message_id, last_error, updated_at)
-       VALUES (@key, @destination, 'sent', 1, @slackTs, @messageId, @note, @now)
+       VALUES (@key, @destination, 'sent', 1, @slack_ts, @message_id, @note, @now)
        ON CONFLICT (slot_key, destination) DO UPDATE SET
          state = 'sent', next_attempt_at = NULL, updated_at = @now, last_error = @note,
-         slack_ts = coalesce(@slackTs, slack_ts), message_id = coalesce(@messageId, message_id)
+         slack_ts = coalesce(@slack_ts, slack_ts), message_id = coalesce(@message_id, message_id)
        WHERE @claim IS NULL OR claim = @claim`,
     ),
     // A failure reported after the destination was sent never undoes the send.

@@ -8,7 +8,7 @@ import { COLOURS, escapeHtml, FONT, headingHtml } from "./email-html.js";
 // as alt text, and the plain-text part says the same, so a mail with images blocked still
 // tells the whole story.
 
-export const TRENDS_TITLE = "Trends";
+const TRENDS_TITLE = "Trends";
 
 /** A chart as the mail shows it. */
 export interface EmailChart {

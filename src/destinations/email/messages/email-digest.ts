@@ -79,10 +79,7 @@ export function renderDigestEmail(report: Report, options: DigestEmailOptions): 
 }
 
 /** The owners to copy: of every project with bad news, email addresses only, each once. */
-export function ownersCc(
-  news: DigestNews,
-  owners: Readonly<Record<string, readonly string[]>>,
-): string[] {
+function ownersCc(news: DigestNews, owners: Readonly<Record<string, readonly string[]>>): string[] {
   const cc = new Set<string>();
   for (const line of news.lines) {
     if (line.tone !== "bad" || line.projectId === null) continue;

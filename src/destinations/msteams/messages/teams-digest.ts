@@ -51,7 +51,7 @@ export function renderTeamsDigest(report: Report, options: TeamsDigestOptions = 
 }
 
 /** The card's notification text: team, digest and period, then the news and the headline figures. */
-export function teamsFallbackText(report: Report): string {
+function teamsFallbackText(report: Report): string {
   return `${titleOf(report)}: ${newsSummary(digestNews(report))}`;
 }
 

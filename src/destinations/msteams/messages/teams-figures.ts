@@ -25,7 +25,7 @@ const TONE_COLOUR: Record<"good" | "bad" | "neutral", CardColour> = {
 };
 
 /** A delta as a run: "↑ +1.2 pp" in green or red when it is news, "≈ +0.1 pp" subtle when not. */
-export function deltaRun(figure: RateFigure | AmountFigure, delta: RateDelta | AmountDelta): Run {
+function deltaRun(figure: RateFigure | AmountFigure, delta: RateDelta | AmountDelta): Run {
   const view = deltaView(figure, delta);
   if (view.verdict === "none" || view.verdict === "unavailable") return { text: "" };
   const tone = toneOf(view);

@@ -1,5 +1,5 @@
 import type { SlackBlock, SlackMessage, SlackPost } from "../../../messages.js";
-import { incidentMemberLine } from "../../../render/alert/incident-words.js";
+import { incidentMemberLine, incidentTitle } from "../../../render/alert/incident-words.js";
 import type { IncidentRecord } from "../../../state/incidents.js";
 import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 
@@ -19,7 +19,7 @@ const context = (text: string): SlackBlock => ({
 
 /** The incident's post: what moved together, then one reply per member in its thread. */
 export function slackIncidentPost(key: string, record: IncidentRecord): SlackPost {
-  const text = `🚨 Incident: ${record.summary}`;
+  const text = `🚨 ${incidentTitle(record, false)}`;
   return {
     main: {
       text: escapeMrkdwn(text),
@@ -38,7 +38,7 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
 
 /** The incident's first message once its last member resolved: green, saying so. */
 export function slackIncidentResolved(key: string, record: IncidentRecord): SlackMessage {
-  const text = `✅ Resolved incident: ${record.summary}`;
+  const text = `✅ ${incidentTitle(record, true)}`;
   return {
     text: escapeMrkdwn(text),
     blocks: [plain(text), context(`every member is back to normal · ${key}`)],

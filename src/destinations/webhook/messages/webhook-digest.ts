@@ -64,7 +64,7 @@ export function webhookDigestBody(report: Report, key: string): WebhookDigestBod
 }
 
 /** One news line on the wire. */
-export function wireNewsLine(line: NewsLine): WebhookDigestBody["news"]["lines"][number] {
+function wireNewsLine(line: NewsLine): WebhookDigestBody["news"]["lines"][number] {
   return {
     kind: line.kind,
     project_id: line.projectId,
