@@ -1,4 +1,4 @@
-import { setTimeout as delay } from "node:timers/promises";
+import { setTimeout as delay, setImmediate as yieldToLoop } from "node:timers/promises";
 import { AuthError } from "../errors.js";
 import type { InsightsApi } from "../insights/types.js";
 import type { Logger } from "../logger.js";
@@ -71,6 +71,7 @@ const DEFAULT_GUARD_MS = 2 * 60_000;
 const CLAIM_EXPIRY_MS = 10 * 60_000;
 const PASS_EVERY_MS = 15 * 60_000;
 const RETRY_PASS_MS = 60_000;
+const YIELD_EVERY_MS = 20;
 
 export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetcher {
   const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
@@ -78,19 +79,31 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
   const gapMs = Math.ceil(60_000 / Math.max(1, options.maxRequestsPerMinute));
   const stopping = new AbortController();
   let running: Promise<void> | null = null;
+  let since = performance.now();
+
+  /**
+   * Hands the event loop back every `YIELD_EVERY_MS` of planning: the fires and days of a
+   * thousand teams take a while, and /healthz and the scheduler's timers must not wait on them.
+   */
+  async function handBack(): Promise<void> {
+    if (performance.now() - since < YIELD_EVERY_MS) return;
+    await yieldToLoop();
+    since = performance.now();
+  }
 
   /** The ranges to fetch now, by series, the next fire's first. */
   async function plan(store: DayStore, nowMs: number) {
     const wanted = new Map<string, { one: PrefetchSeries; days: Set<string> }>();
-    const upcoming = options
-      .jobs()
-      .flatMap((job) =>
-        nextFires(job.schedule, job.zone, new Date(nowMs), FIRES_PER_JOB)
-          .filter((fire) => fire.getTime() <= nowMs + options.aheadMs)
-          .map((fire) => ({ job, fire })),
-      )
-      .sort((a, b) => a.fire.getTime() - b.fire.getTime());
+    const upcoming: { job: ScheduledJob; fire: Date }[] = [];
+    for (const job of options.jobs()) {
+      for (const fire of nextFires(job.schedule, job.zone, new Date(nowMs), FIRES_PER_JOB)) {
+        if (fire.getTime() <= nowMs + options.aheadMs) upcoming.push({ job, fire });
+      }
+      await handBack();
+    }
+    upcoming.sort((a, b) => a.fire.getTime() - b.fire.getTime());
     for (const { job, fire } of upcoming) {
+      await handBack();
       const days = settledDaysAhead({
         spans: spansOfFire(job, fire),
         timezone: job.zone,
@@ -107,6 +120,7 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
     }
     const work: { one: PrefetchSeries; start: string; end: string }[] = [];
     for (const { one, days } of wanted.values()) {
+      await handBack();
       const sorted = [...days].sort();
       const first = sorted[0];
       const last = sorted.at(-1);
@@ -130,11 +144,12 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
   }
 
   /** The first instant of any job's next fire, less the guard: the prefetch stops by then. */
-  function quietUntil(nowMs: number): number {
+  async function quietUntil(nowMs: number): Promise<number> {
     let next = Number.POSITIVE_INFINITY;
     for (const job of options.jobs()) {
       const fire = nextFires(job.schedule, job.zone, new Date(nowMs), 1)[0]?.getTime();
       if (fire !== undefined && fire < next) next = fire;
+      await handBack();
     }
     return next - guardMs;
   }
@@ -144,7 +159,7 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
     const store = await options.days();
     if (!store) return { ...result, finished: true };
     const startMs = options.now().getTime();
-    const until = quietUntil(startMs);
+    const until = await quietUntil(startMs);
     const quiet = () =>
       !stopping.signal.aborted && !options.busy() && options.now().getTime() < until;
     if (!quiet()) return result;
@@ -197,6 +212,7 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
           );
         }
       } catch (error) {
+        finished = true; // tried again at the next pass, not every minute
         options.logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
           "the prefetch of settled days failed; trying again later",
