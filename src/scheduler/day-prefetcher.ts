@@ -96,8 +96,13 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
     const wanted = new Map<string, { one: PrefetchSeries; days: Set<string> }>();
     const upcoming: { job: ScheduledJob; fire: Date }[] = [];
     for (const job of options.jobs()) {
-      for (const fire of nextFires(job.schedule, job.zone, new Date(nowMs), FIRES_PER_JOB)) {
-        if (fire.getTime() <= nowMs + options.aheadMs) upcoming.push({ job, fire });
+      // One fire at a time, up to the horizon: a weekly job's next 8 fires cost 8 weeks of cron.
+      let after = new Date(nowMs);
+      for (let i = 0; i < FIRES_PER_JOB; i++) {
+        const fire = nextFires(job.schedule, job.zone, after, 1)[0];
+        if (!fire || fire.getTime() > nowMs + options.aheadMs) break;
+        upcoming.push({ job, fire });
+        after = fire;
       }
       await handBack();
     }

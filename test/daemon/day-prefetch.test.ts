@@ -254,4 +254,32 @@ describe("the quiet hours' prefetch", () => {
     expect(asked.some((request) => request.start === "2026-10-05")).toBe(false);
     expect(asked.length).toBeGreaterThan(0);
   });
+
+  it("hands the event loop back while it plans the next fires of many teams", async () => {
+    // 600 teams with a daily and a weekly digest each: planning takes several 20 ms stretches.
+    const one = team();
+    const teams = Array.from({ length: 600 }, (_, i) => ({ ...one, name: `team-${i}` }));
+    const { api } = storedApi();
+    clock = Date.parse("2026-11-29T18:00:00Z");
+    const prefetch = createDayPrefetcher({
+      ...prefetcherOptions(api, () => teams),
+      // The plan is what is measured: no range is asked for.
+      busy: (() => {
+        let asked = 0;
+        return () => asked++ > 0;
+      })(),
+    });
+    let planning = true;
+    let interleaved = 0;
+    const beat = setInterval(() => {
+      if (planning) interleaved++;
+    }, 1);
+    try {
+      await prefetch.pass();
+      planning = false;
+    } finally {
+      clearInterval(beat);
+    }
+    expect(interleaved).toBeGreaterThan(2);
+  });
 });
