@@ -13,6 +13,7 @@ import {
 import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
 import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
+import type { DayStore } from "./state/day-store.js";
 import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
 
 export {
@@ -47,6 +48,8 @@ export interface Clients {
   slackButtons: boolean;
   /** What draws the trend charts of digests and alert fires: a chart worker in the built package. */
   chartPainter: OwnedChartPainter;
+  /** The day store behind `api` (the daemon's prefetch fills it); absent or null: none. */
+  dayStore?: () => Promise<DayStore | null>;
   /** Ends the chart worker, then closes the destinations and the API client. */
   close(): Promise<void>;
 }
@@ -89,6 +92,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
       }
     : plainApi;
   const chartPainter = createChartPainter();
+  const dayStore = () => plainApi.dayStore();
 
   if (options.outbox) {
     const files = createOutboxFiles(options.outbox);
@@ -102,6 +106,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
       outboxFiles: files.written,
       slackButtons,
       chartPainter,
+      dayStore,
       async close() {
         await chartPainter.close();
         await api.close();
@@ -123,6 +128,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     outboxFiles: null,
     slackButtons,
     chartPainter,
+    dayStore,
     async close() {
       // First: it ends at once, and a destination's close may be cut short (the daemon's stop).
       await chartPainter.close();

@@ -11,6 +11,7 @@ import { createRequestBudget, type SharedRequestWindow } from "./insights/reques
 import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
+import type { DayStore } from "./state/day-store.js";
 import { openDayStore } from "./state/open/open-day-store.js";
 import { storeExists } from "./state/open/open-store.js";
 
@@ -20,6 +21,12 @@ import { storeExists } from "./state/open/open-store.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
+/** The insights API client behind the day store, and that store (opened on its first use). */
+export interface StoredApiClient extends InsightsClient {
+  /** The day store the client reads and fills; null without a ledger, or when it did not open. */
+  dayStore(): Promise<DayStore | null>;
+}
+
 /** The insights API client alone, for commands that send nothing (preview, export, check-config). */
 export function createApiClient(
   config: ResolvedConfig,
@@ -27,7 +34,7 @@ export function createApiClient(
   logger?: Logger,
   now: () => number = Date.now,
   sharedWindow?: SharedRequestWindow,
-): InsightsClient {
+): StoredApiClient {
   return redactingErrors(
     withLedgerDays(config, createPlainApiClient(config, onRequest, sharedWindow), logger, now),
     configRedactor(config),
@@ -43,7 +50,7 @@ function withLedgerDays(
   client: InsightsClient,
   logger: Logger = createLogger({ level: "silent" }),
   now: () => number = Date.now,
-): InsightsClient {
+): StoredApiClient {
   const store = openOnce(
     async () => (storeExists(config.state) ? openDayStore(config.state, logger) : null),
     (error) =>
@@ -60,6 +67,7 @@ function withLedgerDays(
   });
   return {
     ...stored,
+    dayStore: store.days,
     close: async () => {
       await client.close();
       await store.close();

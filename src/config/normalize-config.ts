@@ -15,6 +15,7 @@ import type {
   DigestConfig,
   DigestDestinations,
   IncidentsConfig,
+  PrefetchConfig,
   ProjectConfig,
   ResolvedConfig,
   Team,
@@ -77,10 +78,21 @@ export function normalizeConfigWithoutApi(
     history: {
       settleAfterMs: parseDuration(input.history.settle_after),
       keep: parseRetention(input.history.keep),
+      prefetch: resolvePrefetch(input.history.prefetch),
     },
     server: { port: input.server.port, host: input.server.host },
     incidents: input.incidents ? resolveIncidents(input.incidents) : null,
     teams: input.teams.map((team) => normalizeTeam(team, input.dashboard_url)),
+  };
+}
+
+/** `history.prefetch` resolved: null when off, else how far ahead and at what pace. */
+function resolvePrefetch(input: ConfigInput["history"]["prefetch"]): PrefetchConfig | null {
+  if (input === false) return null;
+  const settings = input === true ? { ahead: "24h" } : input;
+  return {
+    aheadMs: parseDuration(settings.ahead),
+    maxRequestsPerMinute: settings.max_requests_per_minute ?? null,
   };
 }
 

@@ -56,6 +56,8 @@ export const DURATION_MAX = {
   historyKeep: "10y",
   /** The charts' span (days or weeks). */
   chartWindow: "104w",
+  /** How far ahead of a fire its days are prefetched: a weekly schedule's next fire at most. */
+  prefetchAhead: "7d",
 } as const;
 
 const DAYS_IN = { d: 1, w: 7, y: 366 } as const;
@@ -498,8 +500,31 @@ export const configSchema = z
           .describe(
             `How long the day store keeps a day: days, weeks or calendar years ("2y", "18w", "400d"). Older days are deleted once a day; a digest or export that reaches further names them as missing. At most ${DURATION_MAX.historyKeep}.`,
           ),
+        prefetch: z
+          .union([
+            z.boolean(),
+            z.strictObject({
+              ahead: atMost(positiveDuration, DURATION_MAX.prefetchAhead)
+                .default("24h")
+                .describe(
+                  `How long before a fire its settled days are fetched, from then on whenever the daemon is idle. At most ${DURATION_MAX.prefetchAhead}.`,
+                ),
+              max_requests_per_minute: z
+                .number()
+                .int()
+                .min(1)
+                .optional()
+                .describe(
+                  "Requests a minute the prefetch sends at most, within api.max_requests_per_minute (default: a quarter of it, or 60 without it).",
+                ),
+            }),
+          ])
+          .default(true)
+          .describe(
+            "The daemon fetches into the store, ahead of time, the days of the next day's digests and alerts that are settled already (their periods, priors, baselines and chart windows), one range at a time while no slot runs and no fire is due within 2 minutes, so that a burst of fires asks the API only for each project's last days. true (the default) or { ahead, max_requests_per_minute }; false turns it off.",
+          ),
       })
-      .default({ settle_after: "48h", keep: "2y" })
+      .default({ settle_after: "48h", keep: "2y", prefetch: true })
       .describe("The day store: each project day fetched is kept in the ledger."),
     server: z
       .strictObject({

@@ -32,12 +32,18 @@ export interface ResolvedConfig extends DestinationGlobals {
   /** The ledger: an SQLite file, or with `url` a PostgreSQL database (then `path` is unused). */
   /** `maxSlotsInFlight`: slot runs at once per process; the rest wait in fire order. */
   state: { path: string; url: Secret | null; sendTimeoutMs: number; maxSlotsInFlight: number };
-  /** The day store; absent in configs built by hand (then 48 h, and days kept for ever). */
-  history?: { settleAfterMs: number; keep: Retention };
+  /** The day store; absent in configs built by hand (then 48 h, days kept for ever, no prefetch). */
+  history?: { settleAfterMs: number; keep: Retention; prefetch: PrefetchConfig | null };
   server: { port: number; host: string };
   /** `incidents:`; null when off, absent in configs built by hand (off). */
   incidents?: IncidentsConfig | null;
   teams: Team[];
+}
+
+/** `history.prefetch`: how far ahead, and at what pace (null: a quarter of the API budget, else 60). */
+export interface PrefetchConfig {
+  aheadMs: number;
+  maxRequestsPerMinute: number | null;
 }
 
 /** Where incidents go and how many projects firing together make one. */

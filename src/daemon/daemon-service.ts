@@ -23,6 +23,7 @@ import { createSlashCommandHandler } from "../slack-app/slash-command.js";
 import { createDigestNow } from "../slack-app/slash-digest.js";
 import { openStore } from "../state/open/open-store.js";
 import { restartOnlyChanges } from "./restart-only-changes.js";
+import { startPrefetch } from "./start-prefetch.js";
 
 // The running daemon and what it stands on, assembled in order: the ledger (and its lease —
 // a second daemon on the same file stops here), the clients, the scheduler, Slack's Socket
@@ -226,10 +227,21 @@ export async function startDaemonService(
   const jobs = listJobs(config.teams).map((j) => j.id);
   logger.info({ ledger: ledger.location, ops: ops.url, jobs, preloaded }, "daemon started");
   daemon.start();
+  // Tomorrow's settled days, fetched while nothing runs (history.prefetch).
+  const prefetch = startPrefetch(config, {
+    clients,
+    daemon,
+    teams: () => current.teams,
+    owner,
+    logger,
+    now,
+  });
 
   let stopping: Promise<void> | null = null;
   async function stopService(graceMs: number): Promise<void> {
     const deadline = performance.now() + graceMs;
+    // No request more; the one in flight (if any) may end within the grace.
+    const prefetchStopped = prefetch?.stop();
     const unfinished = await daemon.stop(graceMs);
     if (unfinished.length > 0) {
       logger.warn(
@@ -239,6 +251,9 @@ export async function startDaemonService(
     }
     // A handler still answering a command (its digest cut off above) gets what is left of the grace.
     await socket?.stop(Math.max(0, deadline - performance.now()));
+    if (prefetchStopped) {
+      await Promise.race([prefetchStopped, delay(Math.max(0, deadline - performance.now()))]);
+    }
     await ops.close();
     await ledger.releaseLease();
     await ledger.close();

@@ -26,6 +26,17 @@ export function restartOnlyChanges(before: ResolvedConfig, after: ResolvedConfig
     ]),
     ["state", (c) => [c.state.path, reveal(c.state.url), c.state.sendTimeoutMs]],
     ["server", (c) => [c.server.host, c.server.port]],
+    // The day store's client and the prefetch were built at start with these.
+    [
+      "history",
+      (c) => [
+        c.history?.settleAfterMs,
+        JSON.stringify(c.history?.keep),
+        c.history?.prefetch === null,
+        c.history?.prefetch?.aheadMs,
+        c.history?.prefetch?.maxRequestsPerMinute,
+      ],
+    ],
     // The incident step was built at start with its channel and threshold.
     [
       "incidents",

@@ -198,4 +198,39 @@ describe("the daemon service", () => {
       ),
     );
   });
+  it("fetches the settled days of the next fire into the day store while idle, before anything is due", async () => {
+    // One weekly digest (charts over 8 weeks) firing 12 hours from now: nothing is due.
+    const hour = Number(
+      new Intl.DateTimeFormat("en-GB", {
+        timeZone: "Europe/Berlin",
+        hour: "2-digit",
+        hourCycle: "h23",
+      }).format(new Date()),
+    );
+    live = await startLiveSetup({
+      digests: [
+        {
+          name: "weekly",
+          schedule: `0 ${(hour + 12) % 24} * * *`,
+          period: "previous_week",
+          charts: { window: "8w" },
+          slack: { channel: "C0123ABCD" },
+        },
+      ],
+    });
+    const raw = parse(readFileSync(live.configPath, "utf8"));
+    raw.history = { prefetch: { max_requests_per_minute: 600 } };
+    writeFileSync(live.configPath, stringify(raw));
+    const { logs } = await start(live);
+
+    const pass = await waitFor("a prefetch pass", () =>
+      logs.find((l) => l.msg === "prefetched settled days of the next fires into the day store"),
+    );
+    expect(pass).toMatchObject({ finished: true, leftToOthers: 0 });
+    // Every request was the prefetch's, each for days before the fire's recent ones.
+    const asked = live.emulator.requestLog.filter((r) => r.path.endsWith("/insights"));
+    expect(asked).toHaveLength(Number(pass.requests));
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(digestPosts(live.slack)).toHaveLength(0);
+  });
 });
