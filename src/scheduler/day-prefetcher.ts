@@ -43,6 +43,8 @@ export interface DayPrefetcherOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** No request goes out this close to any fire (default 2 min: past the budget's minute). */
   guardMs?: number;
+  /** Planning hands the event loop back after this much work (default 20 ms; tests pass 0). */
+  yieldEveryMs?: number;
 }
 
 /** How a pass ended: every range asked, or stopped early (busy, a fire near, stopping). */
@@ -76,17 +78,18 @@ const YIELD_EVERY_MS = 20;
 export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetcher {
   const sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
   const guardMs = options.guardMs ?? DEFAULT_GUARD_MS;
+  const yieldEveryMs = options.yieldEveryMs ?? YIELD_EVERY_MS;
   const gapMs = Math.ceil(60_000 / Math.max(1, options.maxRequestsPerMinute));
   const stopping = new AbortController();
   let running: Promise<void> | null = null;
   let since = performance.now();
 
   /**
-   * Hands the event loop back every `YIELD_EVERY_MS` of planning: the fires and days of a
+   * Hands the event loop back every `yieldEveryMs` of planning: the fires and days of a
    * thousand teams take a while, and /healthz and the scheduler's timers must not wait on them.
    */
   async function handBack(): Promise<void> {
-    if (performance.now() - since < YIELD_EVERY_MS) return;
+    if (performance.now() - since < yieldEveryMs) return;
     await yieldToLoop();
     since = performance.now();
   }
