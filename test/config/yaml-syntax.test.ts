@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { unreadableYaml } from "../../src/config/parse-yaml-text.js";
 import { issueLines, parse } from "./config-builders.js";
 
 describe("YAML syntax errors", () => {
@@ -51,5 +52,13 @@ describe("YAML that parses but cannot become data", () => {
   it("still merges mappings, an alias of one and a list of them", () => {
     const text = "a: &a { url: u }\nb: &b { key: k }\napi:\n  <<: [*a, *b]\nteams: []\n";
     expect(issueLines(parse(text)).join("\n")).not.toMatch(/merge|alias/);
+  });
+});
+
+describe("YAML the library cannot convert", () => {
+  it("says what to write instead", () => {
+    expect(unreadableYaml(new Error("Set items must all have null values"))).toBe(
+      "the YAML cannot be read as data: Set items must all have null values — write that part as plain keys, lists and quoted values, without YAML tags (!!set, !!omap, …) or aliases (*name)",
+    );
   });
 });
