@@ -129,6 +129,22 @@ describe("operator commands at 80 columns", () => {
     expect(text).toMatch(/no day missing|\d+ days? missing/);
   });
 
+  it("store without an answer from the API shows the ids and says how to get the names", async () => {
+    // Nothing listens on the discard port: the API cannot be reached.
+    const result = await runCli(["store", "--config", config], {
+      env: apiEnv("http://127.0.0.1:9/api/external/v1"),
+      cwd: dirs.dir,
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expectFits(result.stdout);
+    const text = words(result.stdout);
+    expect(text).toContain(IDS.checkoutApi);
+    expect(text).toMatch(
+      /names not shown, .* — check INSIGHTS_API_URL and INSIGHTS_API_KEY with `check-config --online`, or give each project a name: in the config/,
+    );
+  });
+
   it("run and preview break the fire they took between words", async () => {
     const run = await cli([
       "run",
