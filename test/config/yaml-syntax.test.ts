@@ -49,6 +49,20 @@ describe("YAML that parses but cannot become data", () => {
     }
   });
 
+  it("names an alias inside the value it names, which would contain itself, with its line", () => {
+    for (const text of [
+      "api: &a\n  url: *a\nteams: []\n",
+      "teams: &t\n  - name: x\n    projects: *t\n",
+      "api: &a\n  <<: *a\nteams: []\n",
+    ]) {
+      const lines = issueLines(parse(text));
+      expect(lines, text).toHaveLength(1);
+      expect(lines[0], text).toMatch(
+        /^YAML alias \*[at] at line \d is inside the value &[at] it names, which would then contain itself — move the alias out of &[at], or write the value out$/,
+      );
+    }
+  });
+
   it("still merges mappings, an alias of one and a list of them", () => {
     const text = "a: &a { url: u }\nb: &b { key: k }\napi:\n  <<: [*a, *b]\nteams: []\n";
     expect(issueLines(parse(text)).join("\n")).not.toMatch(/merge|alias/);
