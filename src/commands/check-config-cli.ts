@@ -2,6 +2,7 @@ import type { ResolvedConfig } from "../config/types.js";
 import { DESTINATION_KINDS } from "../destinations/config-registry.js";
 import type { DestinationModule, DestinationShape } from "../destinations/destination-module.js";
 import type { DESTINATIONS } from "../destinations/registry.js";
+import type { DestinationKind } from "../destinations/shapes.js";
 import { checkConfigCommand } from "./check-config.js";
 import { loadCommandConfig, terminalWidth } from "./command-context.js";
 
@@ -16,21 +17,29 @@ function urlProbes(config: ResolvedConfig, destinations: typeof DESTINATIONS) {
     string,
     { destination: string; usedBy: string; probe(): Promise<{ ok: boolean; message: string }> }
   >();
-  for (const team of config.teams) {
-    for (const item of [...team.digests, ...team.alerts]) {
-      for (const kind of DESTINATION_KINDS) {
-        const module = destinations[kind] as DestinationModule<string, DestinationShape>;
-        const target = item[kind];
-        if (!target || !module.probe) continue;
-        const destination = module.id(target);
-        const probe = module.probe;
-        if (!probes.has(destination)) {
-          probes.set(destination, {
-            destination,
-            usedBy: `${team.name}/${item.name}`,
-            probe: () => probe(target, config[kind]),
-          });
-        }
+  // Every digest and alert, and the incidents' destinations, which are configured on their own.
+  const users: { usedBy: string; targets: Partial<Record<DestinationKind, unknown>> }[] = [
+    ...config.teams.flatMap((team) =>
+      [...team.digests, ...team.alerts].map((item) => ({
+        usedBy: `${team.name}/${item.name}`,
+        targets: item,
+      })),
+    ),
+    ...(config.incidents ? [{ usedBy: "incidents", targets: config.incidents }] : []),
+  ];
+  for (const { usedBy, targets } of users) {
+    for (const kind of DESTINATION_KINDS) {
+      const module = destinations[kind] as DestinationModule<string, DestinationShape>;
+      const target = targets[kind];
+      if (!target || !module.probe) continue;
+      const destination = module.id(target);
+      const probe = module.probe;
+      if (!probes.has(destination)) {
+        probes.set(destination, {
+          destination,
+          usedBy,
+          probe: () => probe(target, config[kind]),
+        });
       }
     }
   }

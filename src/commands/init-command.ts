@@ -56,10 +56,14 @@ export async function initCommand(
     projects,
     today: localDateOf(now(), timezone),
   });
-  // What is written must load: a starter that check-config refuses would be a bug of ours.
+  // What is written must load: a starter that check-config would refuse is never written. What
+  // can make it refuse is what the options put in it (an empty --channel), so they are named.
   const checked = tryParseConfigText(text, opts.out, { env, requireCredentials: false });
   if ("issues" in checked) {
-    throw new Error(`init wrote a config that does not load: ${JSON.stringify(checked.issues)}`);
+    const problems = checked.issues.map((i) => `${i.label ?? i.path}: ${i.message}`).join("; ");
+    throw new UsageError(
+      `the starter config would not load (${problems}), so nothing was written — give --channel a channel id (C0123ABCD) or #name and --team lowercase letters, digits and -, or start from config/reporter.example.yaml`,
+    );
   }
   await writeNew(opts.out, text);
   const width = terminalWidth();

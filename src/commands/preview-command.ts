@@ -62,7 +62,8 @@ export async function previewCommand(
     out(renderTerminalReport(report, { color: useColor(), width: terminalWidth() }).trimEnd());
     // After the post's own text, which it shows as sent: which fire's slot this is.
     out("");
-    out(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
+    const fire = `${digestSlot(job).key}: ${describeDigestFire(job)}`;
+    for (const line of fitLine(fire, terminalWidth())) out(line);
     if (opts.charts !== undefined) {
       // The digest's own window, or the default for its period when its config has no charts.
       const days = digest.charts?.windowDays ?? defaultChartDays(digest.period);

@@ -10,11 +10,12 @@ import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.j
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
 import { nameWithId } from "../render/project-name.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
 import type { SlotLog, StoreHealth } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
-import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
+import { findDigest, findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
 
 export interface RunOptions {
@@ -39,7 +40,8 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
   // The fire taken may not be today's (a Saturday's run is Friday's): say which, first.
-  out(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
+  for (const line of fitLine(`${digestSlot(job).key}: ${describeDigestFire(job)}`, terminalWidth()))
+    out(line);
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   // An outbox run records nothing, yet shows what a real post of the slot would carry: the

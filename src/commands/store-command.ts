@@ -71,7 +71,10 @@ async function projectNames(
     for (const project of await api.listProjects())
       if (!names.has(project.id)) names.set(project.id, project.name);
   } catch (error) {
-    say(`(names not shown: ${error instanceof Error ? error.message : String(error)})`);
+    const reason = error instanceof Error ? error.message : String(error);
+    say(
+      `(names not shown, the API did not answer: ${reason} — check INSIGHTS_API_URL and INSIGHTS_API_KEY with \`check-config --online\`, or give each project a name: in the config)`,
+    );
   } finally {
     await api.close();
   }

@@ -54,9 +54,17 @@ export function parseYamlText(
       return { issues: [{ path: "", message: TOO_MANY_ALIASES }] };
     }
     // Anything else the library meets only while converting is still a problem of the text.
-    const message = error instanceof Error ? reason(error.message) : String(error);
-    return { issues: [{ path: "", message: `the YAML cannot be read as data: ${message}` }] };
+    return { issues: [{ path: "", message: unreadableYaml(error) }] };
   }
+}
+
+/**
+ * The issue for YAML that parsed yet could not be converted to data, with the way out: what
+ * always converts is plain keys, lists and values, so the fix is to write that part out plainly.
+ */
+export function unreadableYaml(error: unknown): string {
+  const message = error instanceof Error ? reason(error.message) : String(error);
+  return `the YAML cannot be read as data: ${message} — write that part as plain keys, lists and quoted values, without YAML tags (!!set, !!omap, …) or aliases (*name)`;
 }
 
 // Ample for sharing a channel or a schedule by alias; far short of what an alias bomb expands to.

@@ -11,9 +11,11 @@ import {
 } from "yaml";
 import type { ConfigIssue } from "../errors.js";
 
-// YAML that parses but cannot become data: an alias to an anchor set nowhere above it, a merge
-// key (`<<`) whose value is not a mapping. The yaml library finds these only while converting,
-// and throws; found here first, each is one issue with its line and its fix.
+// YAML that parses but cannot become data: an alias to an anchor set nowhere above it, or
+// inside the very value it names (a value containing itself), a merge key (`<<`) whose value
+// is not a mapping. The yaml library finds these only while converting, and throws (or, for a
+// value containing itself, builds one that the checks after it recurse into without end);
+// found here first, each is one issue with its line and its fix.
 
 /** Every alias and merge key in `doc` that cannot be resolved, each with its line. */
 export function unresolvableReferences(doc: Document, lines: LineCounter): ConfigIssue[] {
@@ -25,12 +27,18 @@ export function unresolvableReferences(doc: Document, lines: LineCounter): Confi
     return range ? lines.linePos(range[0]).line : undefined;
   };
   const at = (line: number | undefined) => (line === undefined ? "" : ` at line ${line}`);
-  visit(doc, (_key, node) => {
+  visit(doc, (_key, node, path) => {
     if (isAlias(node)) {
       if (!anchors.has(node.source)) {
         issues.push({
           path: "",
           message: `YAML alias *${node.source}${at(lineOf(node))} has no anchor &${node.source} before it — set it above (e.g. &${node.source} on the value to share), or write the value out`,
+        });
+      } else if ((path as readonly unknown[]).includes(anchors.get(node.source))) {
+        // A value that contains itself never ends: converting it would recurse until it fails.
+        issues.push({
+          path: "",
+          message: `YAML alias *${node.source}${at(lineOf(node))} is inside the value &${node.source} it names, which would then contain itself — move the alias out of &${node.source}, or write the value out`,
         });
       }
       return;

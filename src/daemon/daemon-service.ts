@@ -8,7 +8,11 @@ import { createDaemonMetrics } from "../ops/metrics.js";
 import { startOpsServer } from "../ops/ops-server.js";
 import { attachesWorkbook, loadWorkbookRenderer } from "../pipeline/digest/render-stage.js";
 import { listJobs } from "../scheduler/jobs.js";
-import { createIncidentStep, createJobRunner } from "../scheduler/run-slot.js";
+import {
+  createAcknowledgementResend,
+  createIncidentStep,
+  createJobRunner,
+} from "../scheduler/run-slot.js";
 import { createDaemon, type Daemon } from "../scheduler/scheduler.js";
 import { handleAlertAction } from "../slack-app/alert-actions.js";
 import { slackResponder } from "../slack-app/slack-response-url.js";
@@ -110,6 +114,10 @@ export async function startDaemonService(
     ledger,
     runSlot: createJobRunner(clients, ledger),
     incidents: config.incidents ? createIncidentStep(config.incidents, clients, ledger) : null,
+    acknowledgements: createAcknowledgementResend(clients, {
+      sendTimeoutMs: config.state.sendTimeoutMs,
+      now,
+    }),
     logger,
     metrics,
     now,
@@ -175,6 +183,11 @@ export async function startDaemonService(
                 teams: () => current.teams,
                 logger,
                 now,
+                deliveries: {
+                  owner: `Slack press, ${owner}`,
+                  sendTimeoutMs: config.state.sendTimeoutMs,
+                  ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
+                },
               });
               break;
             case "slash_commands":

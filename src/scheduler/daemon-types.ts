@@ -1,3 +1,4 @@
+import type { AlertConfig } from "../config/types.js";
 import type { DeliveryResult, RetryAt } from "../deliver/deliver-all.js";
 import type { RequestCache } from "../insights/collect-insights.js";
 import type { Logger } from "../logger.js";
@@ -22,6 +23,16 @@ export interface SlotRun {
   key: string;
   deliveries: DeliveryResult[];
 }
+
+/**
+ * Sends an acknowledgement's recorded slot again, for its alert as configured now (see
+ * `pipeline/alert/acknowledge-stage.ts`): handed in by the daemon, which holds the clients.
+ */
+export type ResendAcknowledgement = (
+  key: string,
+  alert: AlertConfig,
+  context: Omit<RunContext, "cache">,
+) => Promise<void>;
 
 /** Runs one slot of a job for its fire instant (`scheduler/run-slot.ts` runs digests). */
 export type RunSlot = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
@@ -58,6 +69,8 @@ export interface DaemonOptions {
   timers?: Timers;
   /** What runs after a tick's alert evaluations (incidents); absent or null: nothing. */
   incidents?: IncidentStep | null;
+  /** What sends an acknowledgement's slot again when its retry is due; absent: left due. */
+  acknowledgements?: ResendAcknowledgement | null;
   /** The daemon cannot go on (another daemon took its ledger over); the caller shuts down. */
   onFatal?: (error: Error) => void;
 }

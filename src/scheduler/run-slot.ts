@@ -1,5 +1,6 @@
 import type { IncidentsConfig } from "../config/types.js";
 import type { Clients } from "../create-deps.js";
+import { deliverAcknowledgement } from "../pipeline/alert/acknowledge-stage.js";
 import { type AlertStore, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
@@ -8,7 +9,7 @@ import {
   type IncidentDeps,
   runIncidents,
 } from "../pipeline/incident/run-incidents.js";
-import type { RunSlot } from "./daemon-types.js";
+import type { ResendAcknowledgement, RunSlot } from "./daemon-types.js";
 import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
 /**
@@ -84,5 +85,22 @@ export function createIncidentStep(
   return {
     afterFire: (fire, alerts, context) => runIncidents(fire, alerts, depsOf(context)),
     resend: (key, context) => deliverIncident(key, depsOf(context)),
+  };
+}
+
+/** Sends an acknowledgement's slot again through the alert clients built at start. */
+export function createAcknowledgementResend(
+  clients: Pick<Clients, "alerts">,
+  options: { sendTimeoutMs: number; now: () => Date },
+): ResendAcknowledgement {
+  return async (key, alert, context) => {
+    await deliverAcknowledgement(key, alert, {
+      ledger: context.ledger,
+      clients: clients.alerts,
+      logger: context.logger,
+      now: options.now,
+      sendTimeoutMs: options.sendTimeoutMs,
+      retryAt: context.retryAt,
+    });
   };
 }

@@ -1,11 +1,16 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import type { AlertConfig } from "../config/types.js";
 import { LedgerLockedError } from "../errors.js";
 import { createRequestCache, type RequestCache } from "../insights/collect-insights.js";
 import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
 import type { DueRetry } from "../state/ledger.js";
 import { nextFires } from "../timetable/cron-fires.js";
 import { planCatchUp } from "../timetable/plan-catch-up.js";
-import { DEFAULT_RETRY_DELAYS_MS } from "../timetable/retry-delays.js";
+import {
+  DEFAULT_RETRY_DELAYS_MS,
+  MAX_RETRY_SPAN_MS,
+  nextAttemptAt,
+} from "../timetable/retry-delays.js";
 import type { Daemon, DaemonOptions, Timers } from "./daemon-types.js";
 import {
   dueDestinationsOnly,
@@ -231,6 +236,13 @@ export function createDaemon(options: DaemonOptions): Daemon {
         incidents.retry(slot.key);
         continue;
       }
+      if (slot.kind === "acknowledgement") {
+        // Passed on for the fire's alert: sent again while the config still has that alert.
+        const alert = jobs.find((j) => j.id === jobId(slot.team, "alert", slot.job));
+        if (alert?.kind !== "alert") jobGone.push(...retries);
+        else resendAcknowledgement(slot, alert.alert);
+        continue;
+      }
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
       if (!job) jobGone.push(...retries);
       else if (keyForFire(job, slot.fireAt) !== slot.key) periodMoved.push(...retries);
@@ -241,6 +253,30 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const reporting = { ledger, logger, metrics };
     await giveUp(jobGone, "its job is no longer in the config", reporting);
     await giveUp(periodMoved, "its job now covers another period (the config changed)", reporting);
+  }
+
+  /**
+   * An acknowledgement's failed send, again: one of the daemon's runs (waited for at shutdown),
+   * on the delivery backoff until a day after the press. While it sends, the ledger has it due
+   * only once the send timeout has passed, so the next tick does not start it twice.
+   */
+  function resendAcknowledgement(slot: DueRetry["slot"], alert: AlertConfig): void {
+    const resend = options.acknowledgements;
+    if (!resend || stopping) return;
+    const deadline = new Date(slot.fireAt.getTime() + MAX_RETRY_SPAN_MS);
+    const context = {
+      ledger: dueDestinationsOnly(ledger, claim, undefined, false),
+      logger,
+      retryAt: (attempts: number, notBefore?: Date) =>
+        nextAttemptAt(attempts, clock(), deadline, retryDelaysMs, notBefore),
+    };
+    runs
+      .runUnscheduled(slot.key, () => resend(slot.key, alert, context))
+      .then(
+        () => failures.recovered(slot.key),
+        (error: unknown) =>
+          failures.failed(slot.key, error, "could not send an acknowledgement again; retrying"),
+      );
   }
 
   // A tick that waits on the ledger may still be planning when stop() has found nothing in

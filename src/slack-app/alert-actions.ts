@@ -2,8 +2,7 @@ import { isFiring } from "../alerts/evaluate-alert.js";
 import { snoozeOf } from "../alerts/silencing.js";
 import { SNOOZE_LENGTHS, snoozeUntil } from "../alerts/snooze-until.js";
 import type { Team } from "../config/types.js";
-import { deliverAll } from "../deliver/deliver-all.js";
-import { acknowledgementJobs } from "../destinations/delivery-jobs.js";
+import { claimingLedger } from "../deliver/claiming-ledger.js";
 import type { AlertClients } from "../destinations/registry.js";
 import {
   acknowledgedContext,
@@ -14,9 +13,20 @@ import {
 import type { SlackActionsApi } from "../destinations/slack/slack-actions-api.js";
 import type { Logger } from "../logger.js";
 import type { SlackBlock } from "../messages.js";
+import {
+  acknowledgementKey,
+  deliverAcknowledgement,
+  recordAcknowledgement,
+} from "../pipeline/alert/acknowledge-stage.js";
 import { atZone } from "../render/format.js";
-import type { AlertHolds, AlertStateLog } from "../state/ledger.js";
+import { SEND_TIMEOUT_MS } from "../state/delivery-due.js";
+import type { AlertHolds, AlertStateLog, DeliveryLog, SlotLog } from "../state/ledger.js";
 import type { Silence } from "../state/silences.js";
+import {
+  DEFAULT_RETRY_DELAYS_MS,
+  MAX_RETRY_SPAN_MS,
+  nextAttemptAt,
+} from "../timetable/retry-delays.js";
 import { type AlertPress, parseAlertPress } from "./alert-press.js";
 
 // A press of an alert's button (issue 24): Acknowledge, a Snooze length, or End snooze. The
@@ -26,7 +36,8 @@ import { type AlertPress, parseAlertPress } from "./alert-press.js";
 // stored and answers nothing (ADRs 0007, 0008).
 
 export interface AlertActionDeps {
-  ledger: AlertHolds & Pick<AlertStateLog, "alertStates">;
+  /** Holds, states, and the slots and deliveries an acknowledgement passed on is recorded in. */
+  ledger: AlertHolds & Pick<AlertStateLog, "alertStates"> & SlotLog & DeliveryLog;
   /** Null without a bot token: the press is applied, and nothing is answered. */
   slack: SlackActionsApi | null;
   /** What tells the alert's other destinations of an acknowledgement (PagerDuty's `acknowledge`). */
@@ -35,6 +46,11 @@ export interface AlertActionDeps {
   teams(): readonly Team[];
   logger: Logger;
   now(): Date;
+  /**
+   * How an acknowledgement's sends are claimed and retried (the daemon's: its name on claims,
+   * state.send_timeout, its retry delays); defaults for a press handled outside the daemon.
+   */
+  deliveries?: { owner: string; sendTimeoutMs: number; retryDelaysMs?: readonly number[] };
 }
 
 /** Handles one `interactive` envelope's payload; payloads that are not our buttons are ignored. */
@@ -79,6 +95,9 @@ const APPLY: Record<
 > = {
   async acknowledge(press, team, deps) {
     const at = deps.now();
+    // Recorded before the acknowledgement is stored, under the press's own key: a process that
+    // stops in between leaves the pass-on due, and a redelivered press records nothing new.
+    const passOn = await passOnRecorded(press, team, deps);
     const { acknowledgement, created } = await deps.ledger.acknowledge(
       {
         key: press.key,
@@ -90,7 +109,7 @@ const APPLY: Record<
       at,
     );
     if (!created) return "already applied";
-    await tellDestinations(press, team, deps);
+    if (passOn) await tellDestinations(press, team, deps);
     const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
     // The first message as the press saw it, with the acknowledgement above its buttons.
     await answer(press, deps, "the first message", () =>
@@ -184,22 +203,43 @@ const APPLY: Record<
   },
 };
 
+/** Records the acknowledgement's slot for the destinations that keep the fire's state; false: none. */
+async function passOnRecorded(press: AlertPress, team: Team, deps: AlertActionDeps) {
+  const alert = team.alerts.find((a) => a.name === press.alert);
+  if (!alert) return false;
+  const key = acknowledgementKey(press.fireKey, press.key);
+  const sendTimeoutMs = deps.deliveries?.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  await recordAcknowledgement(
+    { key, team: team.name, alert },
+    { ledger: deps.ledger, clients: deps.alertClients, now: deps.now, sendTimeoutMs },
+  );
+  return (await deps.ledger.getSlot(key)) !== null;
+}
+
 /**
  * Tells the destinations that keep the fire's state themselves (PagerDuty) that it was
  * acknowledged: once, by the process whose acknowledgement was recorded (`created`), so a
- * redelivered press or a second replica sends nothing. A failure is logged by deliverAll after
- * its own retries; the acknowledgement stands in the ledger and in Slack either way.
+ * redelivered press or a second replica sends nothing. The send is a recorded slot: a failure
+ * is retried by the daemon on the delivery backoff, within a day; the acknowledgement stands
+ * in the ledger and in Slack either way.
  */
 async function tellDestinations(press: AlertPress, team: Team, deps: AlertActionDeps) {
   const alert = team.alerts.find((a) => a.name === press.alert);
   if (!alert) return;
-  const jobs = acknowledgementJobs(press.fireKey, alert, deps.alertClients);
-  if (jobs.length === 0) return;
-  const results = await deliverAll(press.key, jobs, { ledger: null, logger: deps.logger });
-  deps.logger.info(
-    { fire: press.fireKey, deliveries: Object.fromEntries(results.map((r) => [r.id, r.status])) },
-    "acknowledgement passed on",
-  );
+  const owner = deps.deliveries?.owner ?? `Slack press pid ${process.pid}`;
+  const sendTimeoutMs = deps.deliveries?.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  const delays = deps.deliveries?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const deadline = new Date(deps.now().getTime() + MAX_RETRY_SPAN_MS);
+  await deliverAcknowledgement(acknowledgementKey(press.fireKey, press.key), alert, {
+    // Its own pass-on, whose retry is not due yet: taken as `run` takes an open failure.
+    ledger: claimingLedger(deps.ledger, { owner, sendTimeoutMs, take: "open", lookFirst: false }),
+    clients: deps.alertClients,
+    logger: deps.logger,
+    now: deps.now,
+    sendTimeoutMs,
+    retryAt: (attempts, notBefore) =>
+      nextAttemptAt(attempts, deps.now(), deadline, delays, notBefore),
+  });
 }
 
 /** Whether `user` is listed, or in a listed user group; anyone when no list is configured. */

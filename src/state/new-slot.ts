@@ -2,10 +2,11 @@
 // incidents' too) writes with, apart from the ledger so they need not import each other.
 
 /**
- * What a slot delivers: a digest, the notification of an alert evaluation, or an incident
- * (many projects firing in one tick) and its resolution.
+ * What a slot delivers: a digest, the notification of an alert evaluation, an incident (many
+ * projects firing in one tick) and its resolution, or an acknowledgement from Slack passed on
+ * to the destinations that keep a fire's state (PagerDuty).
  */
-export type SlotKind = "digest" | "alert" | "incident";
+export type SlotKind = "digest" | "alert" | "incident" | "acknowledgement";
 
 export interface NewSlot {
   /** `checkout.daily.2026-11-15` (see `state/slot-key.ts`). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { unreadableYaml } from "../../src/config/parse-yaml-text.js";
 import { issueLines, parse } from "./config-builders.js";
 
 describe("YAML syntax errors", () => {
@@ -48,8 +49,30 @@ describe("YAML that parses but cannot become data", () => {
     }
   });
 
+  it("names an alias inside the value it names, which would contain itself, with its line", () => {
+    for (const text of [
+      "api: &a\n  url: *a\nteams: []\n",
+      "teams: &t\n  - name: x\n    projects: *t\n",
+      "api: &a\n  <<: *a\nteams: []\n",
+    ]) {
+      const lines = issueLines(parse(text));
+      expect(lines, text).toHaveLength(1);
+      expect(lines[0], text).toMatch(
+        /^YAML alias \*[at] at line \d is inside the value &[at] it names, which would then contain itself — move the alias out of &[at], or write the value out$/,
+      );
+    }
+  });
+
   it("still merges mappings, an alias of one and a list of them", () => {
     const text = "a: &a { url: u }\nb: &b { key: k }\napi:\n  <<: [*a, *b]\nteams: []\n";
     expect(issueLines(parse(text)).join("\n")).not.toMatch(/merge|alias/);
+  });
+});
+
+describe("YAML the library cannot convert", () => {
+  it("says what to write instead", () => {
+    expect(unreadableYaml(new Error("Set items must all have null values"))).toBe(
+      "the YAML cannot be read as data: Set items must all have null values — write that part as plain keys, lists and quoted values, without YAML tags (!!set, !!omap, …) or aliases (*name)",
+    );
   });
 });

@@ -23,6 +23,12 @@ function startRun(setup: LiveSetup, env: NodeJS.ProcessEnv, ...extra: string[]) 
   );
 }
 
+/**
+ * `run`'s output as the lines it meant: a line broken to fit the terminal goes on, indented two
+ * more, on the next; every line here starts at the margin, so each indented one is joined back.
+ */
+const unwrapped = (out: string) => out.replaceAll(/\n {2}(?=\S)/g, " ");
+
 async function finished(cli: ReturnType<typeof runCli>) {
   const out: string[] = [];
   cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
@@ -40,7 +46,7 @@ describe("run and the ledger", () => {
 
     const again = await run(live);
     expect(again.code).toBe(0);
-    expect(again.out).toMatch(
+    expect(unwrapped(again.out)).toMatch(
       /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: already delivered \(slack:C0123ABCD sent\), says the ledger .* — --force sends it again\n$/,
     );
     expect(digestPosts(live.slack)).toHaveLength(1);
@@ -107,7 +113,7 @@ describe("run and the ledger", () => {
       await held.arrived;
       const clash = await run(live);
       expect(clash.code).toBe(1);
-      expect(clash.out).toMatch(
+      expect(unwrapped(clash.out)).toMatch(
         /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: another process is sending it right now \(slack:C0123ABCD since .*\) — check `history` in a few minutes/,
       );
       held.release();
@@ -145,7 +151,7 @@ describe("run and the ledger", () => {
       await daemon.logged("digest done");
       expect(digestPosts(setup.slack)).toHaveLength(1);
       expect(clash.code).toBe(1);
-      expect(clash.out).toMatch(/slack:C0123ABCD .*another process is sending it/);
+      expect(unwrapped(clash.out)).toMatch(/slack:C0123ABCD .*another process is sending it/);
     } finally {
       daemon.child.kill("SIGTERM");
       await daemon.exit;

@@ -99,6 +99,19 @@ describe("the first hour", () => {
     expect(again.stderr).toContain("already exists");
   });
 
+  it("init refuses options its starter config could not load with, names the fix and writes nothing", async () => {
+    const out = join(dirs.dir, "empty-channel.yaml");
+    const init = await runCli(["init", "--channel", "", "--out", out], {
+      env: apiEnv(emulator.url),
+      cwd: dirs.dir,
+    });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(
+      /slack\.channel: .* nothing was written — give --channel a channel id/,
+    );
+    await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   it("init takes the machine's zone when --timezone is not given", async () => {
     const out = join(dirs.dir, "machine-zone.yaml");
     const result = await runCli(["init", "--channel", "C0123ABCD", "--out", out], {

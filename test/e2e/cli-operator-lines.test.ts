@@ -129,6 +129,45 @@ describe("operator commands at 80 columns", () => {
     expect(text).toMatch(/no day missing|\d+ days? missing/);
   });
 
+  it("store without an answer from the API shows the ids and says how to get the names", async () => {
+    // Nothing listens on the discard port: the API cannot be reached.
+    const result = await runCli(["store", "--config", config], {
+      env: apiEnv("http://127.0.0.1:9/api/external/v1"),
+      cwd: dirs.dir,
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expectFits(result.stdout);
+    const text = words(result.stdout);
+    expect(text).toContain(IDS.checkoutApi);
+    expect(text).toMatch(
+      /names not shown, .* — check INSIGHTS_API_URL and INSIGHTS_API_KEY with `check-config --online`, or give each project a name: in the config/,
+    );
+  });
+
+  it("run and preview break the fire they took between words", async () => {
+    const run = await cli([
+      "run",
+      "--team",
+      "checkout",
+      "--digest",
+      "weekly",
+      "--outbox",
+      join(dirs.dir, "outbox"),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const preview = await cli(["preview", "--team", "checkout", "--digest", "weekly"]);
+    expect(preview.code, preview.stderr).toBe(0);
+    for (const stdout of [run.stdout, preview.stdout]) {
+      // The fire's line and what it wrapped onto, up to the next line of its own.
+      const fire = /^checkout\.weekly\.\S+: the fire of .*(\n {2}.*)*/m.exec(stdout)?.[0] ?? "";
+      expectFits(fire);
+      expect(words(fire)).toMatch(
+        /^checkout\.weekly\.\S+: the fire of Mon \w{3} \d+ 08:00 \S+, covering Mon \w{3} \d+ – Sun \w{3} \d+$/,
+      );
+    }
+  });
+
   it("preview --team without --digest lists the team's digests and alerts", async () => {
     const result = await cli(["preview", "--team", "checkout"]);
     expect(result.code, result.stderr).toBe(0);

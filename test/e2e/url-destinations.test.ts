@@ -166,6 +166,27 @@ describe("check-config --online, for a Teams workflow and a webhook", () => {
   });
 });
 
+describe("check-config --online, for the incidents' Teams workflow and webhook", () => {
+  it("checks the URLs incidents go to as it checks a digest's, posting nothing", async () => {
+    const path = await f.config([{ name: "daily", slack: { channel: "C0123ABCD" } }]);
+    const config = parse(readFileSync(path, "utf8"));
+    config.incidents = {
+      msteams: { webhook_url: "${TEAMS_WEBHOOK_URL}" },
+      webhook: { url: hook.url, secret: "${INSIGHTS_WEBHOOK_SECRET}" },
+    };
+    writeFileSync(path, stringify(config));
+    const live = await f.cli(["check-config", "--online", "--config", path], env());
+    expect(live.code, live.stdout + live.stderr).toBe(0);
+    const said = live.stdout.replace(/\s+/g, " ");
+    expect(said).toMatch(
+      /msteams:[0-9a-f]{12} \(incidents\): answers \(HTTP 405 to a GET; nothing was posted\)/,
+    );
+    expect(said).toMatch(/webhook:[0-9a-f]{12} \(incidents\): answers \(HTTP 405/);
+    expect([...teams.requests, ...hook.requests].map((r) => r.method)).toEqual(["GET", "GET"]);
+    expectNoSecrets(live.stdout + live.stderr);
+  });
+});
+
 describe("an alert's life in Teams and on the webhook", () => {
   let setup: AlertSetup;
   beforeAll(async () => {

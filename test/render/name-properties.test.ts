@@ -1,21 +1,33 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateAlert } from "../../src/alerts/evaluate-alert.js";
+import { formIncident } from "../../src/alerts/form-incident.js";
 import type { ScopeState, ScopeWindow } from "../../src/alerts/types.js";
 import { formatHistory } from "../../src/commands/history-table.js";
 import { projectLines } from "../../src/commands/projects-command.js";
 import { storeLines } from "../../src/commands/store-command.js";
 import { buildAlertNotification } from "../../src/destinations/alert-notification.js";
 import { renderDigestEmail } from "../../src/destinations/email/messages/email-digest.js";
+import { renderIncidentEmail } from "../../src/destinations/email/messages/email-incident.js";
 import { renderTeamsDigest } from "../../src/destinations/msteams/messages/teams-digest.js";
+import { renderTeamsIncident } from "../../src/destinations/msteams/messages/teams-incident.js";
+import { pagerdutyIncidentEvent } from "../../src/destinations/pagerduty/messages/pagerduty-events.js";
 import { renderSlackDigest } from "../../src/destinations/slack/messages/slack-digest.js";
+import {
+  slackIncidentPost,
+  slackIncidentResolved,
+  slackIncidentResolvedReply,
+  withIncidentLine,
+} from "../../src/destinations/slack/messages/slack-incident.js";
 import { slackLimitProblems } from "../../src/destinations/slack/messages/slack-limits.js";
 import { webhookBodySchema } from "../../src/destinations/webhook/messages/webhook-body-schema.js";
 import { webhookDigestBody } from "../../src/destinations/webhook/messages/webhook-digest.js";
+import { webhookIncidentBody } from "../../src/destinations/webhook/messages/webhook-incident.js";
 import type { SlackMessage } from "../../src/messages.js";
 import { renderTerminalAlert } from "../../src/render/alert/terminal-alert.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import type { Report } from "../../src/report/types.js";
+import type { IncidentRecord } from "../../src/state/incidents.js";
 import { counts, rule } from "../alerts/alert-builders.js";
 import { cardProblems } from "../fake-webhooks/check-card.js";
 import { checkoutReport, unavailable } from "./report-fixture.js";
@@ -260,6 +272,61 @@ describe("names from the API or config, in every destination", () => {
             { key, window: { start: "2026-11-18", end: "2026-11-18" }, evaluation },
           ),
         );
+      }),
+      RUNS,
+    );
+  });
+
+  it("an incident's Slack post, thread, edit and line, its mail, card, webhook and pager event show any names as names", () => {
+    fc.assert(
+      fc.property(fc.array(nameArb, { minLength: 2, maxLength: 4 }), nameArb, (names, id) => {
+        const plan = formIncident(
+          names.map((name, i) => ({
+            team: i % 2 ? "checkout" : "payments",
+            alert: "flaky",
+            metric: "flaky_rate" as const,
+            scope: `${id}${i}`,
+            name,
+            value: 4,
+            fireKey: `t.alert.flaky.2026-11-18.${i}`,
+          })),
+          2,
+        );
+        if (!plan) throw new Error("no incident");
+        const record: IncidentRecord = {
+          summary: plan.summary,
+          channel: "C1",
+          members: plan.members.map((m) => ({ ...m, channel: "C2" })),
+        };
+        const key = "incident.2026-11-18T08:00:00.000Z";
+        const post = slackIncidentPost(key, record);
+        const memberMessage = hostileAlert("t", names[0] ?? "").notification?.slack?.post.main;
+        if (!memberMessage) throw new Error("no member message");
+        for (const message of [
+          post.main,
+          ...post.thread,
+          slackIncidentResolved(key, record),
+          slackIncidentResolvedReply(key, record).main,
+          withIncidentLine(memberMessage, key, record.channel),
+        ])
+          expectSafeForSlack(message);
+
+        for (const resolved of [false, true]) {
+          const input = { key, incidentKey: key, record, resolved, now: NOW };
+          const mail = renderIncidentEmail(input);
+          for (const tag of ["<script", "<img src=x", "<!channel", "<@U1", "<#C1", "<http"])
+            expect(mail.html).not.toContain(tag);
+          expectPrintable([mail.subject]);
+          expect(cardProblems(JSON.stringify(renderTeamsIncident(input)))).toEqual([]);
+          const body = webhookBodySchema.parse(
+            JSON.parse(JSON.stringify(webhookIncidentBody(input))),
+          );
+          expect(body.kind === "incident" && body.incident.members.map((m) => m.name)).toEqual(
+            record.members.map((m) => m.name),
+          );
+          const event = pagerdutyIncidentEvent(input);
+          expectPrintable([event.payload?.summary ?? ""]);
+        }
       }),
       RUNS,
     );

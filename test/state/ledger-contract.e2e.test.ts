@@ -363,6 +363,32 @@ describe.each([
     expect((await ledger.getSlot(key))?.finishedAt).toBeInstanceOf(Date);
   });
 
+  it("records an acknowledgement's slot, and keeps a send's claim through the failure it marks while sending", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const PD = "pagerduty:3f9a2c";
+    const ack = aSlot({
+      key: "checkout.alert.flaky.2026-11-15.acknowledged.acknowledge:C1:1.2:3.4:U1",
+      kind: "acknowledgement",
+      job: "flaky",
+      destinations: [PD],
+    });
+    expect(await ledger.recordSlot(ack)).toBe(true);
+    const claim = await ledger.claimDelivery(ack.key, PD, { ...daemon(), take: "open" });
+    if (!claim.claimed) throw new Error("not claimed");
+    // Marked a failure due later while it sends: another process leaves it until then.
+    const later = new Date(Date.now() + 60_000);
+    expect(await ledger.markFailed(ack.key, PD, "not sent yet", later, claim.token)).toBe(true);
+    expect((await other.claimDelivery(ack.key, PD, daemon("replica-b"))).claimed).toBe(false);
+    expect(await ledger.dueRetries(new Date())).toEqual([]);
+    expect((await ledger.dueRetries(later)).map((r) => [r.slot.kind, r.destination])).toEqual([
+      ["acknowledgement", PD],
+    ]);
+    // The sender's own claim still holds: its outcome is written.
+    expect(await ledger.markSent(ack.key, PD, {}, claim.token)).toBe(true);
+    expect(await ledger.isSlotDelivered(ack.key)).toBe(true);
+  });
+
   it("keeps the note a delivery was sent with, and drops an earlier failure's error once sent", async () => {
     const { ledger } = await store.open();
     const key = aSlot().key;

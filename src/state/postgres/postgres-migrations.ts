@@ -180,6 +180,12 @@ const MIGRATIONS: readonly string[] = [
     used integer NOT NULL
   );
   `,
+  // 9: acknowledgements passed on to PagerDuty, a slot kind of their own (SQLite's migration 11).
+  `
+  ALTER TABLE slots DROP CONSTRAINT IF EXISTS slots_kind_check;
+  ALTER TABLE slots ADD CONSTRAINT slots_kind_check
+    CHECK (kind IN ('digest', 'alert', 'incident', 'acknowledgement'));
+  `,
 ];
 
 /** The tables of the ledger's schema, all of which a ledger that can be written has. */

@@ -237,6 +237,27 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
   `,
+  // 11: an acknowledgement from Slack passed on to PagerDuty is a slot of its own, so its send
+  // is recorded and retried like every delivery. slots is made again, as in migration 10.
+  `
+  CREATE TABLE slots_v3 (
+    key TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('digest', 'alert', 'incident', 'acknowledgement')),
+    job TEXT NOT NULL,
+    fire_at TEXT NOT NULL,
+    period_start TEXT NOT NULL,
+    period_end TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  INSERT INTO slots_v3 (key, team, kind, job, fire_at, period_start, period_end, created_at, finished_at)
+    SELECT key, team, kind, job, fire_at, period_start, period_end, created_at, finished_at FROM slots;
+  DROP TABLE slots;
+  ALTER TABLE slots_v3 RENAME TO slots;
+  CREATE INDEX slots_by_fire ON slots (fire_at);
+  CREATE INDEX slots_by_team_fire ON slots (team, fire_at);
+  `,
 ];
 
 /** The schema version this code writes. */

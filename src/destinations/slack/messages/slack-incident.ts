@@ -1,12 +1,16 @@
 import type { SlackBlock, SlackMessage, SlackPost } from "../../../messages.js";
 import { incidentMemberLine, incidentTitle } from "../../../render/alert/incident-words.js";
-import type { IncidentRecord } from "../../../state/incidents.js";
+import { truncateText } from "../../../render/truncate-text.js";
+import type { IncidentMemberRecord, IncidentRecord } from "../../../state/incidents.js";
 import { escapeMrkdwn, plainName } from "./escape-mrkdwn.js";
 
 // An incident in Slack (issue 38 item 3): one post naming what fired together, a reply per
 // member, the line each member's own message gains, and the green edit and reply when the last
 // member resolves. The blocks are plain text, names defused so Slack links none of them; the
 // top-level text (the notification) is mrkdwn, so it is escaped like every message's.
+
+/** A project's name in a member's reply, as an alert's message cuts it: Slack refuses a long one. */
+const NAME_CHARS = 80;
 
 const plain = (text: string): SlackBlock => ({
   type: "section",
@@ -30,10 +34,15 @@ export function slackIncidentPost(key: string, record: IncidentRecord): SlackPos
     },
     metadata: { event_type: "insights_incident", event_payload: { key } },
     thread: record.members.map((member) => {
-      const line = incidentMemberLine(member);
+      const line = memberLine(member);
       return { text: escapeMrkdwn(line), blocks: [plain(line)] };
     }),
   };
+}
+
+/** A member's line with its project's name cut, so the reply stays within Slack's limits. */
+function memberLine(member: IncidentMemberRecord): string {
+  return incidentMemberLine({ ...member, name: truncateText(member.name, NAME_CHARS) });
 }
 
 /** The incident's first message once its last member resolved: green, saying so. */

@@ -1,0 +1,121 @@
+import type { AlertConfig } from "../../config/types.js";
+import {
+  type DeliveryLedger,
+  type DeliveryResult,
+  deliverAll,
+  type RetryAt,
+} from "../../deliver/deliver-all.js";
+import { acknowledgementJobs } from "../../destinations/delivery-jobs.js";
+import type { AlertClients } from "../../destinations/registry.js";
+import type { Logger } from "../../logger.js";
+import type { SlotLog } from "../../state/ledger.js";
+
+// An acknowledgement from Slack passed on to the destinations that keep a fire's state
+// themselves (PagerDuty's `acknowledge`), durably: it is a slot of its own, recorded with its
+// destinations before anything is sent, and each of them stays a failure with a retry due until
+// it is sent. A failed send is retried on the delivery backoff by the daemon (the scheduler
+// finds it among the due retries); a process that dies mid-send leaves it due once the send
+// timeout has passed, so the acknowledgement is never lost, and claims keep it from going twice.
+
+/** What an acknowledgement's sends need: the ledger and the alert's clients. */
+export interface AcknowledgementDeps {
+  /** The ledger as this process's sends claim it (see `claimingLedger`). */
+  ledger: DeliveryLedger;
+  clients: AlertClients;
+  logger: Logger;
+  now(): Date;
+  /** How long one send may take: an attempt unfinished by then is retried. */
+  sendTimeoutMs: number;
+  retryAt: RetryAt;
+}
+
+const MARK = ".acknowledged.";
+
+/** The slot of one press of Acknowledge on a fire: `<fire key>.acknowledged.<press key>`. */
+export function acknowledgementKey(fireKey: string, pressKey: string): string {
+  return `${fireKey}${MARK}${pressKey}`;
+}
+
+/** The fire an acknowledgement's slot acknowledges, or null for another key. */
+export function acknowledgedFire(key: string): string | null {
+  const at = key.indexOf(MARK);
+  return at > 0 ? key.slice(0, at) : null;
+}
+
+/** Why a destination not sent yet reads as failed in `history`, with its retry due. */
+export const NOT_SENT_YET = "not sent yet: the acknowledgement goes again if this send never ends";
+
+/**
+ * Records the slot of an acknowledgement (team, alert, fire) with each destination owed it,
+ * each a failure whose retry falls due once a send could have ended: so a process that stops
+ * before the send began leaves it to the daemon's retries. False when there is nothing to
+ * record (no destination takes acknowledgements) or it was recorded already.
+ */
+export async function recordAcknowledgement(
+  ack: { key: string; team: string; alert: AlertConfig },
+  deps: Pick<AcknowledgementDeps, "clients" | "now" | "sendTimeoutMs"> & {
+    ledger: Pick<SlotLog, "recordSlot"> & Pick<DeliveryLedger, "markFailed">;
+  },
+): Promise<boolean> {
+  const fireKey = acknowledgedFire(ack.key);
+  if (fireKey === null) return false;
+  const ids = acknowledgementJobs(fireKey, ack.alert, deps.clients).map((job) => job.id);
+  if (ids.length === 0) return false;
+  const at = deps.now();
+  const day = at.toISOString().slice(0, 10);
+  const fresh = await deps.ledger.recordSlot({
+    key: ack.key,
+    team: ack.team,
+    kind: "acknowledgement",
+    job: ack.alert.name,
+    fireAt: at,
+    period: { start: day, end: day },
+    destinations: ids,
+  });
+  if (!fresh) return false;
+  const due = new Date(at.getTime() + deps.sendTimeoutMs);
+  await Promise.all(ids.map((id) => deps.ledger.markFailed(ack.key, id, NOT_SENT_YET, due)));
+  return true;
+}
+
+/**
+ * Sends the acknowledgement's slot `key` to each destination the ledger lets this process
+ * claim. Each claimed destination is first marked a failure due after the send timeout, so a
+ * process that dies mid-send leaves a retry behind rather than a send in flight forever.
+ */
+export async function deliverAcknowledgement(
+  key: string,
+  alert: AlertConfig,
+  deps: AcknowledgementDeps,
+): Promise<DeliveryResult[]> {
+  const fireKey = acknowledgedFire(key);
+  if (fireKey === null) return [];
+  const jobs = acknowledgementJobs(fireKey, alert, deps.clients);
+  if (jobs.length === 0) return [];
+  const { ledger } = deps;
+  const retried: DeliveryLedger = {
+    ...ledger,
+    beginAttempt: async (slot, id) => {
+      const attempt = await ledger.beginAttempt(slot, id);
+      if (attempt.claim !== undefined) {
+        const due = new Date(deps.now().getTime() + deps.sendTimeoutMs);
+        await ledger.markFailed(slot, id, NOT_SENT_YET, due, attempt.claim);
+      }
+      return attempt;
+    },
+  };
+  const results = await deliverAll(key, jobs, {
+    ledger: retried,
+    logger: deps.logger,
+    retryAt: deps.retryAt,
+  });
+  deps.logger.info(
+    {
+      slot: key,
+      fire: fireKey,
+      deliveries: Object.fromEntries(results.map((r) => [r.id, r.status])),
+    },
+    "acknowledgement passed on",
+  );
+  return results;
+}

@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AlertConfig } from "../../src/config/types.js";
+import { pagerdutyDestinationId } from "../../src/destinations/pagerduty/pagerduty-config.js";
+import {
+  createPagerdutySender,
+  type PagerdutySender,
+} from "../../src/destinations/pagerduty/pagerduty-sender.js";
+import { noClients } from "../../src/destinations/registry.js";
+import {
+  ALERT_ACTION,
+  alertActionsBlockId,
+  alertActionsBlocks,
+} from "../../src/destinations/slack/messages/slack-alert-actions.js";
+import { createLogger } from "../../src/logger.js";
+import { jobId, type ScheduledAlert } from "../../src/scheduler/jobs.js";
+import { createAcknowledgementResend } from "../../src/scheduler/run-slot.js";
+import { createDaemon } from "../../src/scheduler/scheduler.js";
+import { Secret } from "../../src/secret.js";
+import { handleAlertAction } from "../../src/slack-app/alert-actions.js";
+import type { Ledger } from "../../src/state/ledger.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { aTeam } from "../daemon/daemon-harness.js";
+import {
+  FAKE_ROUTING_KEY,
+  type FakeEventsApi,
+  startFakeEventsApi,
+} from "../fake-pagerduty/fake-events-api.js";
+
+// An acknowledgement pressed in Slack reaches PagerDuty even when the Events API fails or the
+// process handling the press stops mid-send: it is recorded as a slot before it is sent, and
+// the daemon sends it again on the delivery backoff — one acknowledge event in the end.
+
+const FIRE = "checkout.alert.flaky-rate.2026-11-24";
+const PRESSED = Date.parse("2026-11-25T13:05:00.000Z");
+const SEND_TIMEOUT_MS = 5 * 60_000;
+const MINUTE = 60_000;
+
+let pd: FakeEventsApi | null = null;
+let ledger: Ledger | null = null;
+let dir: string | null = null;
+afterEach(async () => {
+  await pd?.close();
+  await ledger?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  pd = ledger = dir = null;
+});
+
+async function setUp() {
+  pd = await startFakeEventsApi();
+  dir = mkdtempSync(join(tmpdir(), "ack-retries-"));
+  const store = openLedger(join(dir, "ledger.sqlite"));
+  ledger = store;
+  const routingKey = new Secret(FAKE_ROUTING_KEY);
+  const alert = {
+    name: "flaky-rate",
+    schedule: "0 9 * * *",
+    catchUpMs: 0,
+    pagerduty: { routingKey, destination: pagerdutyDestinationId(routingKey) },
+  } as AlertConfig;
+  const team = aTeam({ digests: [], alerts: [alert] });
+  // One attempt per send: a failure is the ledger's to retry, not the sender's.
+  const sender = createPagerdutySender({ eventsUrl: pd.url, timeoutMs: 5_000, attempts: 1 });
+  const clock = { now: PRESSED };
+  const now = () => new Date(clock.now);
+  const logger = createLogger({ level: "silent" });
+
+  /** Someone presses Acknowledge on the fire's first message, `sender` passing it on. */
+  const press = (through: PagerdutySender = sender) =>
+    handleAlertAction(
+      {
+        type: "block_actions",
+        user: { id: "U0ONCALL" },
+        channel: { id: "C0ALERTS" },
+        message: { ts: "1764075900.000100", text: "", blocks: alertActionsBlocks(FIRE) },
+        actions: [
+          {
+            action_id: ALERT_ACTION.acknowledge,
+            block_id: alertActionsBlockId(FIRE),
+            action_ts: "1764075960.000200",
+          },
+        ],
+      },
+      {
+        ledger: store,
+        slack: null,
+        alertClients: { ...noClients(), pagerduty: through },
+        teams: () => [team],
+        logger,
+        now,
+        deliveries: { owner: "press", sendTimeoutMs: SEND_TIMEOUT_MS },
+      },
+    );
+
+  /** The daemon's tick at `at`, and every run it started, to their end. */
+  const daemonTick = async (at: number) => {
+    clock.now = at;
+    const job: ScheduledAlert = {
+      id: jobId(team.name, "alert", alert.name),
+      kind: "alert",
+      team,
+      name: alert.name,
+      schedule: alert.schedule,
+      zone: team.timezone,
+      catchUpMs: 0,
+      alert,
+    };
+    await store.acquireDaemonLease("test daemon");
+    const daemon = createDaemon({
+      jobs: [job],
+      ledger: store,
+      runSlot: async () => {
+        throw new Error("no alert is due in this test");
+      },
+      acknowledgements: createAcknowledgementResend(
+        { alerts: { ...noClients(), pagerduty: sender } },
+        { sendTimeoutMs: SEND_TIMEOUT_MS, now },
+      ),
+      logger,
+      now,
+      sendTimeoutMs: SEND_TIMEOUT_MS,
+    });
+    try {
+      await daemon.tick();
+      await daemon.idle();
+    } finally {
+      await daemon.stop(0);
+      await store.releaseLease();
+    }
+  };
+
+  const acknowledges = () => (pd?.events ?? []).filter((e) => e.event_action === "acknowledge");
+  const delivery = async () => {
+    const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
+    return slot?.deliveries[0];
+  };
+  return { pd, press, daemonTick, acknowledges, delivery };
+}
+
+describe("an acknowledgement passed on to PagerDuty", () => {
+  it("is recorded when the Events API fails, and the daemon's retry sends exactly one acknowledge event", async () => {
+    const { pd, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    expect(acknowledges()).toEqual([]);
+    const failed = await delivery();
+    expect(failed?.state).toBe("failed");
+    expect(failed?.nextAttemptAt?.getTime()).toBe(PRESSED + MINUTE);
+
+    await daemonTick(PRESSED + 2 * MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect(acknowledges()[0]?.dedup_key).toBe(FIRE);
+    expect((await delivery())?.state).toBe("sent");
+
+    // Later ticks find nothing owed: the acknowledgement went once.
+    await daemonTick(PRESSED + 90 * MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+  });
+
+  it("left mid-send by a process that stopped, is sent once by the daemon after the send timeout", async () => {
+    const { press, daemonTick, acknowledges, delivery } = await setUp();
+    // The press's own send never ends: its process stopped there, once it had begun.
+    let began: () => void = () => {};
+    const sending = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    void press({
+      send: () => {
+        began();
+        return new Promise<void>(() => {});
+      },
+    });
+    await sending;
+
+    // Before the send timeout, the send may still land: the daemon leaves it alone.
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
+    expect(acknowledges()).toEqual([]);
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect((await delivery())?.state).toBe("sent");
+  });
+});
