@@ -15,8 +15,22 @@ import { build, type Plugin } from "esbuild";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = "dist/cli-bundle";
 
-/** Pure JavaScript that every command loads at start; the other packages stay in node_modules. */
-const BUNDLED = new Set(["zod", "yaml", "luxon", "commander", "cron-parser"]);
+/**
+ * Pure JavaScript that commands load: at start (zod, yaml, luxon, commander, cron-parser), or for
+ * a digest (the API client's undici, exceljs and its zip with some 250 modules, nodemailer's
+ * mail composer). The others stay in node_modules: native (SQLite, resvg), run in a worker
+ * (Vega, pino's streams), or loaded by the daemon alone (Slack's SDKs, pg, prom-client).
+ */
+const BUNDLED = new Set([
+  "zod",
+  "yaml",
+  "luxon",
+  "commander",
+  "cron-parser",
+  "undici",
+  "exceljs",
+  "nodemailer",
+]);
 
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
   dependencies: Record<string, string>;
@@ -55,6 +69,23 @@ const oneLuxon: Plugin = {
   },
 };
 
+/**
+ * archiver-utils (exceljs's zip) still calls `new Buffer`, deprecated: Node warns of it once a
+ * process (DEP0005) unless the caller is in node_modules, which bundled code no longer is.
+ */
+const noBufferConstructor: Plugin = {
+  name: "no-buffer-constructor",
+  setup(bundle) {
+    bundle.onLoad({ filter: /[/\\]archiver-utils[/\\]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, "utf8")
+        .replaceAll("new Buffer(0)", "Buffer.alloc(0)")
+        .replaceAll("new Buffer(size)", "Buffer.alloc(size)")
+        .replaceAll("new Buffer(source)", "Buffer.from(source)"),
+      loader: "js",
+    }));
+  },
+};
+
 /** Builds dist/cli-bundle/ from src/cli.ts and points dist/cli.js at it. */
 export async function bundleCli(): Promise<void> {
   rmSync(`${ROOT}${OUT}`, { recursive: true, force: true });
@@ -70,7 +101,7 @@ export async function bundleCli(): Promise<void> {
     chunkNames: "[name]-[hash]",
     sourcemap: true,
     external,
-    plugins: [moduleUrls, oneLuxon],
+    plugins: [moduleUrls, oneLuxon, noBufferConstructor],
     // The CommonJS packages bundled (yaml, commander, cron-parser) require Node's modules.
     banner: {
       js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',
