@@ -17,9 +17,11 @@ const OUT = "dist/cli-bundle";
 
 /**
  * Pure JavaScript that commands load: at start (zod, yaml, luxon, commander, cron-parser), or for
- * a digest (the API client's undici, exceljs and its zip with some 250 modules, nodemailer's
- * mail composer). The others stay in node_modules: native (SQLite, resvg), run in a worker
- * (Vega, pino's streams), or loaded by the daemon alone (Slack's SDKs, pg, prom-client).
+ * a digest (pino, the API client's undici, exceljs and its zip with some 250 modules,
+ * nodemailer's mail composer). The others stay in node_modules: native (SQLite, resvg), run in
+ * the chart worker (Vega), or loaded by the daemon alone (Slack's SDKs, pg, prom-client), and
+ * pino-pretty, for a terminal. pino's transports, which run a worker from pino's own folder,
+ * are never used: the log goes to a stream.
  */
 const BUNDLED = new Set([
   "zod",
@@ -27,6 +29,7 @@ const BUNDLED = new Set([
   "luxon",
   "commander",
   "cron-parser",
+  "pino",
   "undici",
   "exceljs",
   "nodemailer",
