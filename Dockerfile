@@ -15,6 +15,8 @@ RUN npm ci --ignore-scripts \
   && node -e "new (require('better-sqlite3-napi'))(':memory:').close()"
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The CLI's bundle, built after tsc (esbuild's binary comes in its platform package, no script).
+COPY scripts/bundle-cli.ts ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

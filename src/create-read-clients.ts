@@ -12,7 +12,6 @@ import { openOnce, withDayStore } from "./insights/stored-insights-api.js";
 import { createLogger, type Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
 import type { DayStore } from "./state/day-store.js";
-import { openDayStore } from "./state/open/open-day-store.js";
 import { storeExists } from "./state/open/open-store.js";
 
 // The clients of a command that sends nothing (preview, export, check-config, projects): the
@@ -52,7 +51,11 @@ function withLedgerDays(
   now: () => number = Date.now,
 ): StoredApiClient {
   const store = openOnce(
-    async () => (storeExists(config.state) ? openDayStore(config.state, logger) : null),
+    // The SQLite driver is loaded only for a ledger that is there.
+    async () =>
+      storeExists(config.state)
+        ? (await import("./state/open/open-day-store.js")).openDayStore(config.state, logger)
+        : null,
     (error) =>
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },

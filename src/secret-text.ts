@@ -2,7 +2,7 @@
 // used to reach undici, which refused the header and then left later requests hanging. And the
 // schema marks that say a config field holds a secret: below config/, so a destination module
 // declares its own secret fields (config/secret-fields.ts reads the marks off the schema).
-import { z } from "zod";
+import * as z from "zod";
 
 /** Why a secret cannot be used: a control character, or (in a header) one outside Latin-1. */
 export type SecretTextProblem = "control" | "not-latin1";

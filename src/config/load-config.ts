@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ConfigError, type ConfigIssue } from "../errors.js";
 import { compareConfigPaths, labelConfigPath } from "./config-path.js";
 import { checkConfigRules } from "./config-rules.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ALERT_METRICS, type AlertMetric, describeAlertMetrics } from "../alerts/alert-metrics.js";
 import { DESTINATION_CONFIGS, DESTINATION_KINDS } from "../destinations/config-registry.js";
 import type { DestinationKind, DestinationShapes } from "../destinations/registry.js";

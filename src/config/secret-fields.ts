@@ -1,7 +1,7 @@
 // Which config fields hold secrets is declared once, on the schema field itself (`secretText`,
 // `headerSecret`, in ../secret-text.ts), and every list of secret paths is read off the composed schema: a field a
 // destination module adds is redacted and checked without anyone editing a list.
-import { z } from "zod";
+import * as z from "zod";
 import type { Secret } from "../secret.js";
 import { secretMarks } from "../secret-text.js";
 

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ConfigShape, DestinationConfigPart, DestinationShape } from "./destination-module.js";
 
 /** A kind's config fragments: the shared settings, a digest's and an alert's destination. */

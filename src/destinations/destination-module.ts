@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { DeliveryJob } from "../deliver/deliver-all.js";
 import type { OutboxFiles } from "../deliver/outbox.js";
 import type { Logger } from "../logger.js";

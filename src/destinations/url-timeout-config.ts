@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The section at the top of the config that a one-URL destination (Teams, the signed webhook)
 // has: how long one request may take.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Parsed, problemOf } from "./shape-problem.js";
 import type { ProjectSummary } from "./types.js";
 

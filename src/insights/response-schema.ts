@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { datesIn, daysBetween, isIsoDate } from "../periods/calendar-date.js";
 import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** A body that did not fit: `field` is the path of the offending value, e.g. `runs.overall_data`. */
 export interface ShapeProblem {

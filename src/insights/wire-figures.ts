@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 // The figures of a day and of the totals, as the API sends them, and the values they may
 // take. What the API cannot mean is refused here, naming the field, rather than rendered:

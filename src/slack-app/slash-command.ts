@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { DigestConfig, Team } from "../config/types.js";
 import { escapeMrkdwn } from "../destinations/slack/messages/escape-mrkdwn.js";
 import type { Logger } from "../logger.js";

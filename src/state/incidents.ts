@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { NewSlot } from "./new-slot.js";
 
 // Incidents in the ledger (issue 38 item 3): many projects that fired in one tick, recorded

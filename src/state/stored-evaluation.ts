@@ -3,7 +3,7 @@
 // share a PostgreSQL ledger during a rolling upgrade, and a retry reads what an older process
 // wrote. So each document is written with its format version and read back through this
 // schema, never with a cast; a version this build does not know is refused by name.
-import { z } from "zod";
+import * as z from "zod";
 import { LedgerError } from "../errors.js";
 import type { AlertNotification } from "../messages.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { Secret } from "../../secret.js";
 import { secretText } from "../../secret-text.js";
 import { configPart } from "../config-part.js";

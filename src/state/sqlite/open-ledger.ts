@@ -15,6 +15,8 @@ import { createAcknowledgementStore } from "./sqlite-acknowledgements.js";
 import { createIncidentStore } from "./sqlite-incidents.js";
 import { createSilenceStore } from "./sqlite-silences.js";
 
+export { ledgerExists } from "./ledger-exists.js";
+
 // The SQLite ledger: one file, WAL so one-off commands read and write beside a running
 // daemon, a busy timeout so they wait for each other's short transactions instead of failing,
 // and the schema migrated at open.
@@ -38,23 +40,6 @@ export function openLedger(path: string, options: LedgerOptions = {}): Ledger {
   try {
     return asyncLedger(reportingLedgerProblems(openSqliteLedger(location, options), location));
   } catch (error) {
-    throw ledgerProblem(location, error) ?? error;
-  }
-}
-
-/**
- * Whether something is at `path` to open. Only "nothing there" is false: a path that cannot
- * be looked at (a file for a parent, no permission) is a LedgerError, not a missing ledger.
- */
-export function ledgerExists(path: string): boolean {
-  const location = resolve(path);
-  try {
-    statSync(location);
-    return true;
-  } catch (error) {
-    // Only ENOENT means no ledger: a path under a file (ENOTDIR) is a mistake to name, though
-    // Node 24's `throwIfNoEntry: false` would answer it with "nothing here" too.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw ledgerProblem(location, error) ?? error;
   }
 }

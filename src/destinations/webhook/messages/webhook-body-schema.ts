@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ALERT_METRICS } from "../../../alerts/alert-metrics.js";
 
 // The signed webhook's body, version 1: the one description of the wire format. The TypeScript

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { webhookBodySchema } from "./webhook-body-schema.js";
 
 /** Where the generated schema is committed, relative to the repository root. */

@@ -1,0 +1,120 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+// The CLI as a bundle, built after `tsc -b` by `npm run build` (docs/performance.md, "CLI
+// start-up"). Node 20 resolves, reads and compiles each ES module on its own, with no code cache:
+// a command's 300 to 700 modules cost most of its start. The bundle is a few files, each
+// command's modules in a chunk of their own loaded when the command runs, and zod without the
+// locales and JSON Schema converters we never call.
+//
+// dist/ keeps tsc's module for every source: the chart worker runs from it, and the tests import
+// it. dist/cli.js, the package's bin, is replaced by a line that imports the bundle's entry.
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const OUT = "dist/cli-bundle";
+
+/**
+ * Pure JavaScript that commands load: at start (zod, yaml, luxon, commander, cron-parser), or for
+ * a digest (pino, the API client's undici, exceljs and its zip with some 250 modules,
+ * nodemailer's mail composer). The others stay in node_modules: native (SQLite, resvg), run in
+ * the chart worker (Vega), or loaded by the daemon alone (Slack's SDKs, pg, prom-client), and
+ * pino-pretty, for a terminal. pino's transports, which run a worker from pino's own folder,
+ * are never used: the log goes to a stream.
+ */
+const BUNDLED = new Set([
+  "zod",
+  "yaml",
+  "luxon",
+  "commander",
+  "cron-parser",
+  "pino",
+  "undici",
+  "exceljs",
+  "nodemailer",
+]);
+
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as {
+  dependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+};
+const external = Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+/**
+ * Every module keeps the URL it has as tsc builds it (dist/<its path>.js): the fonts, chart
+ * specs, the chart worker, the demo's config and package.json are found beside it as before.
+ */
+const moduleUrls: Plugin = {
+  name: "module-urls",
+  setup(bundle) {
+    bundle.onLoad({ filter: /[/\\]src[/\\].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes("import.meta.url")) return undefined;
+      const built = relative(`${ROOT}src`, args.path).replaceAll("\\", "/").replace(/\.ts$/, ".js");
+      const url = `new URL(${JSON.stringify(`../${built}`)}, import.meta.url).href`;
+      return { contents: source.replaceAll("import.meta.url", url), loader: "ts" };
+    });
+  },
+};
+
+/** cron-parser requires luxon's CommonJS build, we import its ES build: one copy is enough. */
+const oneLuxon: Plugin = {
+  name: "one-luxon",
+  setup(bundle) {
+    bundle.onResolve({ filter: /^luxon$/ }, (args) =>
+      args.kind === "require-call"
+        ? bundle.resolve("luxon", { kind: "import-statement", resolveDir: args.resolveDir })
+        : undefined,
+    );
+  },
+};
+
+/**
+ * archiver-utils (exceljs's zip) still calls `new Buffer`, deprecated: Node warns of it once a
+ * process (DEP0005) unless the caller is in node_modules, which bundled code no longer is.
+ */
+const noBufferConstructor: Plugin = {
+  name: "no-buffer-constructor",
+  setup(bundle) {
+    bundle.onLoad({ filter: /[/\\]archiver-utils[/\\]index\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, "utf8")
+        .replaceAll("new Buffer(0)", "Buffer.alloc(0)")
+        .replaceAll("new Buffer(size)", "Buffer.alloc(size)")
+        .replaceAll("new Buffer(source)", "Buffer.from(source)"),
+      loader: "js",
+    }));
+  },
+};
+
+/** Builds dist/cli-bundle/ from src/cli.ts and points dist/cli.js at it. */
+export async function bundleCli(): Promise<void> {
+  rmSync(`${ROOT}${OUT}`, { recursive: true, force: true });
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: { cli: "src/cli.ts" },
+    outdir: OUT,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20.19",
+    chunkNames: "[name]-[hash]",
+    sourcemap: true,
+    external,
+    plugins: [moduleUrls, oneLuxon, noBufferConstructor],
+    // The CommonJS packages bundled (yaml, commander, cron-parser) require Node's modules.
+    banner: {
+      js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',
+    },
+    logLevel: "warning",
+  });
+  writeFileSync(
+    `${ROOT}dist/cli.js`,
+    "#!/usr/bin/env node\n// The CLI's bundle (scripts/bundle-cli.ts); tsc's modules beside this file are its sources.\nimport './cli-bundle/cli.js';\n",
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await bundleCli();
