@@ -113,9 +113,12 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     paragraph(
       "Next: the same config against an emulator you keep running, as against your workspace:",
     );
-    // Commands a reader copies: a long one goes on after a backslash, as a shell reads it.
+    // Commands a reader copies: a long one goes on after a backslash, as a shell reads it,
+    // never between an option and its value (each pair is one word to `wrap`, joined by a
+    // no-break space that is put back as a space).
     const command = (line: string) => {
-      const lines = wrap(line, width - 2, "  ", "    ");
+      const paired = line.replaceAll(/(--\S+) (?![-#])/g, "$1\u00a0");
+      const lines = wrap(paired, width - 2, "  ", "    ").map((l) => l.replaceAll("\u00a0", " "));
       for (const [i, l] of lines.entries()) out(i < lines.length - 1 ? `${l} \\` : l);
     };
     command("npx insights-reporter emulator --port 4010       # in another terminal");
