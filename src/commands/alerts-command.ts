@@ -11,7 +11,7 @@ import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { printableText } from "../render/printable-text.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
-import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
+import { findAlert, findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
 
 export interface AlertsOptions {
   team: string;
@@ -71,7 +71,11 @@ export async function alertsCommand(
       },
     );
     if (outcome.evaluation) {
-      for (const line of renderTerminalAlert(alert, { ...outcome, evaluation: outcome.evaluation }))
+      for (const line of renderTerminalAlert(
+        alert,
+        { ...outcome, evaluation: outcome.evaluation },
+        terminalWidth(),
+      ))
         out(line);
     } else {
       out(

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { ResolvedConfig } from "../config/types.js";
 import type { Clients } from "../create-deps.js";
 import { claimingLedger } from "../deliver/claiming-ledger.js";
@@ -10,8 +10,11 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { type IncidentAlert, runIncidents } from "../pipeline/incident/run-incidents.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
+import { printableText } from "../render/printable-text.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { openLedger } from "../state/sqlite/open-ledger.js";
 import { nextFires } from "../timetable/cron-fires.js";
+import { outboxLines } from "./outbox-lines.js";
 
 const DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -19,14 +22,18 @@ const DAY_MS = 86_400_000;
 /**
  * The demo's alerts: each alert evaluated at each of its fires over the last week, oldest
  * first, against a ledger of the demo's own (a temporary file), so the states carry
- * from one day to the next exactly as the daemon's would. Returns the failed deliveries.
+ * from one day to the next exactly as the daemon's would. Every line fits `width` columns.
+ * Returns the failed deliveries.
  */
 export async function runDemoAlerts(
   config: ResolvedConfig,
   clients: Clients,
-  deps: { cache: RequestCache; logger: Logger; now: Date; out: string },
+  deps: { cache: RequestCache; logger: Logger; now: Date; out: string; width: number },
   out: (line: string) => void,
 ): Promise<number> {
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, deps.width)) out(fitted);
+  };
   // Outside the outbox, which holds only what would be sent; gone when the demo ends.
   const dir = mkdtempSync(join(tmpdir(), "insights-demo-ledger-"));
   const ledger = openLedger(join(dir, "ledger.sqlite"));
@@ -46,7 +53,7 @@ export async function runDemoAlerts(
     for (const team of config.teams) {
       for (const alert of team.alerts) {
         out("");
-        out(`━━ ${team.name} / alert ${alert.name} ━━ each day of the last ${DAYS}, in order`);
+        say(`━━ ${team.name} / alert ${alert.name} ━━ each day of the last ${DAYS}, in order`);
         const from = new Date(deps.now.getTime() - DAYS * DAY_MS);
         const fires = nextFires(alert.schedule, team.timezone, from, DAYS * 24).filter(
           (f) => f <= deps.now,
@@ -72,20 +79,17 @@ export async function runDemoAlerts(
           );
           failed += outcome.deliveries.filter((d) => d.status === "failed").length;
           if (!outcome.evaluation) continue;
-          for (const line of renderTerminalAlert(alert, {
-            ...outcome,
-            evaluation: outcome.evaluation,
-          }))
-            out(line);
-          const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
-          if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
+          const evaluated = { ...outcome, evaluation: outcome.evaluation };
+          for (const line of renderTerminalAlert(alert, evaluated, deps.width)) out(line);
+          const files = (clients.outboxFiles ?? []).slice(before);
+          for (const line of outboxLines(deps.out, files, "  ", deps.width)) out(line);
         }
       }
     }
     if (config.incidents) {
       const incidents = config.incidents;
       out("");
-      out(
+      say(
         `━━ incidents ━━ alerts firing for ${incidents.minProjects} projects or more at one instant, across teams`,
       );
       const slack =
@@ -107,15 +111,17 @@ export async function runDemoAlerts(
         await runIncidents(new Date(at), alerts, step);
         const after = await ledger.openIncidents();
         for (const incident of after.filter((i) => !open.has(i.key))) {
-          out(`  ${incident.fireAt.toISOString().slice(0, 16)}Z  🚨 ${incident.record.summary}`);
-          for (const m of incident.record.members) out(`      ${m.team} / ${m.alert}: ${m.name}`);
+          const at = incident.fireAt.toISOString().slice(0, 16);
+          say(`  ${at}Z  🚨 ${printableText(incident.record.summary)}`);
+          for (const m of incident.record.members)
+            say(`      ${m.team} / ${m.alert}: ${printableText(m.name)}`);
         }
         const still = new Set(after.map((i) => i.key));
         for (const key of [...open].filter((k) => !still.has(k))) {
-          out(`  ${new Date(at).toISOString().slice(0, 16)}Z  ✅ resolved ${key}`);
+          say(`  ${new Date(at).toISOString().slice(0, 16)}Z  ✅ resolved ${printableText(key)}`);
         }
-        const files = (clients.outboxFiles ?? []).slice(before).map((f) => basename(f));
-        if (files.length > 0) out(`  \u2192 ${deps.out}/ ${files.join("  ")}`);
+        const files = (clients.outboxFiles ?? []).slice(before);
+        for (const line of outboxLines(deps.out, files, "  ", deps.width)) out(line);
       }
     }
   } finally {

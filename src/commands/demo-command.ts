@@ -1,4 +1,4 @@
-import { basename, isAbsolute, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../config/load-config.js";
 import { SECRET_LOG_PATHS } from "../config/secret-paths.js";
@@ -9,8 +9,10 @@ import { startEmulator } from "../insights/emulator/start-emulator.js";
 import { createLogger } from "../logger.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
-import { useColor } from "./command-context.js";
+import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
+import { terminalWidth, useColor } from "./command-context.js";
 import { runDemoAlerts } from "./demo-alerts.js";
+import { outboxLines } from "./outbox-lines.js";
 import { writeCharts } from "./write-charts.js";
 
 /** The demo config ships with the package, beside `dist/`. */
@@ -50,13 +52,22 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
   const clients = createClients(config, { logger, outbox: opts.out });
   const cache = createRequestCache();
   const color = useColor();
+  // A newcomer's first command fits their terminal (80 columns when piped): a line wider
+  // breaks between words, the rest indented.
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
+  // Prose, which reads best wrapped as a paragraph, not as a line that goes on indented.
+  const paragraph = (text: string) => {
+    for (const line of wrap(text, width, "", "")) out(line);
+  };
   let failed = 0;
   let chartFiles = 0;
   try {
-    out(
-      "Every digest of config/demo.yaml, run now against the built-in emulator of the insights API",
+    paragraph(
+      "Every digest of config/demo.yaml, run now against the built-in emulator of the insights API (synthetic data; nothing is sent: the messages, emails and workbooks go to files).",
     );
-    out("(synthetic data; nothing is sent: the messages, emails and workbooks go to files).");
     for (const team of config.teams) {
       for (const digest of team.digests) {
         const before = clients.outboxFiles?.length ?? 0;
@@ -74,48 +85,48 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
         );
         failed += outcome.deliveries.filter((d) => d.status === "failed").length;
         out("");
-        out(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
-        out(renderTerminalReport(outcome.report, { color }).trimEnd());
+        say(`━━ ${team.name} / ${digest.name} ━━ ${outcome.key}`);
+        out(renderTerminalReport(outcome.report, { color, width }).trimEnd());
         const charts = await writeCharts(opts.out, outcome.charts, `${outcome.key}.`);
         chartFiles += charts.length;
-        const files = [...(clients.outboxFiles ?? []).slice(before), ...charts].map((f) =>
-          basename(f),
-        );
+        const files = [...(clients.outboxFiles ?? []).slice(before), ...charts];
         out("");
-        out(`\u2192 ${opts.out}/ ${files.join("  ")}`);
+        for (const line of outboxLines(opts.out, files, "", width)) out(line);
       }
     }
     failed += await runDemoAlerts(
       config,
       clients,
-      { cache, logger, now: fireAt, out: opts.out },
+      { cache, logger, now: fireAt, out: opts.out, width },
       out,
     );
     out("");
-    out(`Wrote ${(clients.outboxFiles?.length ?? 0) + chartFiles} files to ${opts.out}/:`);
-    out(
-      "  *.slack.json  the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
-    );
-    out("  *.eml         the emails, with the workbook attached — open one in your mail client");
-    out("  *.xlsx        the workbooks (Summary, Daily and About sheets; Charts with charts)");
-    out("  *.png         the trend charts of the digests that have them (also inline in the .eml)");
-    out(
-      "  *.teams.json  the Microsoft Teams cards (paste attachments[0].content into adaptivecards.io/designer)",
-    );
-    out("  *.webhook.json the signed webhook's bodies (docs/webhook-v1.schema.json)");
-    out(
-      "  <team>.alert.*.slack.json  alert messages: a fire is a new post, later changes carry thread_ts;",
-    );
-    out("  *.update.*.slack.json      the edits (chat.update) of a fire's first message");
+    say(`Wrote ${(clients.outboxFiles?.length ?? 0) + chartFiles} files to ${opts.out}/:`);
+    for (const { column, kinds } of LEGEND) {
+      for (const [files, what] of kinds) {
+        const first = `  ${pad(files, column)} `;
+        for (const line of wrap(what, width, first, " ".repeat(visibleLength(first)))) out(line);
+      }
+    }
     out("");
     const demoConfig = shownPath(DEMO_CONFIG);
-    out("Next: the same config against an emulator you keep running, as against your workspace:");
-    out("  npx insights-reporter emulator --port 4010       # in another terminal");
-    out(
-      "  export INSIGHTS_API_URL=http://127.0.0.1:4010/api/external/v1 INSIGHTS_API_KEY=demo-key",
+    paragraph(
+      "Next: the same config against an emulator you keep running, as against your workspace:",
     );
-    out(`  npx insights-reporter preview --config ${demoConfig} --team checkout --digest daily`);
-    out(
+    // Commands a reader copies: a long one goes on after a backslash, as a shell reads it,
+    // never between an option and its value (each pair is one word to `wrap`, joined by a
+    // no-break space that is put back as a space).
+    const command = (line: string) => {
+      const paired = line.replaceAll(/(--\S+) (?![-#])/g, "$1\u00a0");
+      const lines = wrap(paired, width - 2, "  ", "    ").map((l) => l.replaceAll("\u00a0", " "));
+      for (const [i, l] of lines.entries()) out(i < lines.length - 1 ? `${l} \\` : l);
+    };
+    command("npx insights-reporter emulator --port 4010       # in another terminal");
+    command(
+      "export INSIGHTS_API_URL=http://127.0.0.1:4010/api/external/v1 INSIGHTS_API_KEY=demo-key",
+    );
+    command(`npx insights-reporter preview --config ${demoConfig} --team checkout --digest daily`);
+    paragraph(
       "Then copy config/reporter.example.yaml to config/reporter.yaml with your own projects (`insights-reporter projects` lists them).",
     );
     return failed > 0 ? 1 : 0;
@@ -124,6 +135,40 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
     await emulator.close();
   }
 }
+
+/**
+ * The kinds of file the demo writes, each with what it is and how to look at one; a group's
+ * descriptions start at one column, wrapped lines too.
+ */
+const LEGEND: readonly { column: number; kinds: readonly [string, string][] }[] = [
+  {
+    column: 13,
+    kinds: [
+      [
+        "*.slack.json",
+        "the exact Slack messages (paste `blocks` into Slack's Block Kit Builder to see them)",
+      ],
+      ["*.eml", "the emails, with the workbook attached — open one in your mail client"],
+      ["*.xlsx", "the workbooks (Summary, Daily and About sheets; Charts with charts)"],
+      ["*.png", "the trend charts of the digests that have them (also inline in the .eml)"],
+      [
+        "*.teams.json",
+        "the Microsoft Teams cards (paste attachments[0].content into adaptivecards.io/designer)",
+      ],
+      ["*.webhook.json", "the signed webhook's bodies (docs/webhook-v1.schema.json)"],
+    ],
+  },
+  {
+    column: 26,
+    kinds: [
+      [
+        "<team>.alert.*.slack.json",
+        "alert messages: a fire is a new post, later changes carry thread_ts;",
+      ],
+      ["*.update.*.slack.json", "the edits (chat.update) of a fire's first message"],
+    ],
+  },
+];
 
 /** A path as a user types it from here: relative when it is below the working directory. */
 function shownPath(path: string): string {

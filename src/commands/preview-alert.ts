@@ -9,7 +9,7 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
-import { findAlert } from "./command-context.js";
+import { findAlert, terminalWidth } from "./command-context.js";
 
 // `preview --alert`, apart from the digest's preview: it alone needs the alert pipeline and
 // the destinations' renderers, which a digest's preview then never loads.
@@ -49,7 +49,11 @@ export async function previewAlert(
     };
     const outcome = await runAlert({ team, alert, fireAt }, deps);
     if (!outcome.evaluation) return 0;
-    for (const line of renderTerminalAlert(alert, { ...outcome, evaluation: outcome.evaluation }))
+    for (const line of renderTerminalAlert(
+      alert,
+      { ...outcome, evaluation: outcome.evaluation },
+      terminalWidth(),
+    ))
       out(line);
     return 0;
   } finally {

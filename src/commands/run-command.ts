@@ -9,6 +9,7 @@ import { createLogger } from "../logger.js";
 import { describeDigestFire, digestSlot } from "../pipeline/digest/digest-slot.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
 import { plural } from "../render/format.js";
+import { printableText } from "../render/printable-text.js";
 import { nameWithId } from "../render/project-name.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { sendingElsewhere } from "../state/delivery-due.js";
@@ -39,9 +40,14 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
   const team = findTeam(config, opts.team);
   const digest = findDigest(team, opts.digest);
   const job = { team, digest, fireAt: digestFireAt(opts.at, team, digest) };
+  // Every line fits the terminal (80 columns when piped): a wider one breaks between words,
+  // the rest indented two more. A file's path stays on its line: it cannot be broken.
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
   // The fire taken may not be today's (a Saturday's run is Friday's): say which, first.
-  for (const line of fitLine(`${digestSlot(job).key}: ${describeDigestFire(job)}`, terminalWidth()))
-    out(line);
+  say(`${digestSlot(job).key}: ${describeDigestFire(job)}`);
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger = opts.outbox ? null : await openStore(config.state, { logger });
   // An outbox run records nothing, yet shows what a real post of the slot would carry: the
@@ -53,12 +59,12 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
       const key = digestSlot(job).key;
       const busy = await describeSendingElsewhere(ledger, key, config.state.sendTimeoutMs);
       if (busy) {
-        out(busy);
+        say(busy);
         return 1;
       }
       const delivered = await describeDelivered(ledger, key);
       if (delivered) {
-        out(delivered);
+        say(delivered);
         return 0;
       }
     }
@@ -93,17 +99,19 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         // Left open rather than failed for good, so the daemon still delivers the slot.
         ...(ledger ? { retryAt: firstRetryAt(() => new Date()) } : {}),
       });
-      out(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
+      say(`${outcome.key}: ${plural(outcome.report.projects.length, "project")}`);
       for (const p of outcome.report.projects) {
-        if (p.status === "unavailable")
-          out(`  ! ${nameWithId(p.name, p.projectId)} left out, unavailable: ${p.reason.message}`);
+        if (p.status === "unavailable") {
+          const name = printableText(nameWithId(p.name, p.projectId));
+          say(`  ! ${name} left out, unavailable: ${p.reason.message}`);
+        }
       }
       for (const delivery of outcome.deliveries)
-        out(
+        say(
           `  ${describeDelivery(delivery, { recorded: ledger !== null, outbox: Boolean(opts.outbox) })}`,
         );
       if (outcome.deliveries.length === 0)
-        out("  no destination (add slack or email to the digest)");
+        say("  no destination (add slack or email to the digest)");
       for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
       const undelivered = outcome.deliveries.some(
         (d) => d.status === "failed" || d.status === "waiting",

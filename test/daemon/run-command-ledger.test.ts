@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { runCli, startDaemonProcess } from "./daemon-process.js";
 import { digestPosts, type LiveSetup, startLiveSetup, waitFor } from "./live-setup.js";
 
@@ -23,12 +24,6 @@ function startRun(setup: LiveSetup, env: NodeJS.ProcessEnv, ...extra: string[]) 
   );
 }
 
-/**
- * `run`'s output as the lines it meant: a line broken to fit the terminal goes on, indented two
- * more, on the next; every line here starts at the margin, so each indented one is joined back.
- */
-const unwrapped = (out: string) => out.replaceAll(/\n {2}(?=\S)/g, " ");
-
 async function finished(cli: ReturnType<typeof runCli>) {
   const out: string[] = [];
   cli.child.stdout?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
@@ -46,7 +41,7 @@ describe("run and the ledger", () => {
 
     const again = await run(live);
     expect(again.code).toBe(0);
-    expect(unwrapped(again.out)).toMatch(
+    expect(unwrapLines(again.out)).toMatch(
       /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: already delivered \(slack:C0123ABCD sent\), says the ledger .* — --force sends it again\n$/,
     );
     expect(digestPosts(live.slack)).toHaveLength(1);
@@ -79,7 +74,7 @@ describe("run and the ledger", () => {
     live.slack.failNext("chat.postMessage", "http500");
     const failed = await run(live);
     expect(failed.code).toBe(1);
-    expect(failed.out).toMatch(
+    expect(unwrapLines(failed.out)).toMatch(
       /✗ slack:C0123ABCD failed: .*\(recorded; a running daemon retries it\)/,
     );
     expect(digestPosts(live.slack)).toHaveLength(0);
@@ -113,7 +108,7 @@ describe("run and the ledger", () => {
       await held.arrived;
       const clash = await run(live);
       expect(clash.code).toBe(1);
-      expect(unwrapped(clash.out)).toMatch(
+      expect(unwrapLines(clash.out)).toMatch(
         /^checkout\.weekly\.\S+: the fire of .+\ncheckout\.weekly\.\S+: another process is sending it right now \(slack:C0123ABCD since .*\) — check `history` in a few minutes/,
       );
       held.release();
@@ -151,7 +146,7 @@ describe("run and the ledger", () => {
       await daemon.logged("digest done");
       expect(digestPosts(setup.slack)).toHaveLength(1);
       expect(clash.code).toBe(1);
-      expect(unwrapped(clash.out)).toMatch(/slack:C0123ABCD .*another process is sending it/);
+      expect(unwrapLines(clash.out)).toMatch(/slack:C0123ABCD .*another process is sending it/);
     } finally {
       daemon.child.kill("SIGTERM");
       await daemon.exit;

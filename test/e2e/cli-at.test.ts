@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
 
 /**
@@ -68,7 +69,9 @@ describe("--at", () => {
     const again = await run(path, "2026-11-14");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("the fire of Fri Nov 13 09:00 CET, covering Thu Nov 12");
-    expect(again.stdout).toMatch(/checkout\.daily\.2026-11-12: already delivered .*--force/);
+    expect(unwrapLines(again.stdout)).toMatch(
+      /checkout\.daily\.2026-11-12: already delivered .*--force/,
+    );
     expect(f.slack.posts.filter((p) => p.thread_ts === null)).toHaveLength(1);
   });
 

@@ -3,6 +3,7 @@ import { openLedger } from "../../src/state/sqlite/open-ledger.js";
 import { runCli } from "../daemon/daemon-process.js";
 import { type LiveSetup, startLiveSetup } from "../daemon/live-setup.js";
 import { FAKE_SLACK_TOKEN } from "../fake-slack/fake-slack-server.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 
 /**
  * A receiver (Slack, or a proxy on the way) that answers with an error quoting the request's
@@ -31,7 +32,7 @@ describe("a token echoed in an error", () => {
 
     const run = await cli(live, "run", "--team", "checkout", "--digest", "weekly");
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(/✗ slack:C0123ABCD failed: .*Bearer \[redacted\]/);
+    expect(unwrapLines(run.out)).toMatch(/✗ slack:C0123ABCD failed: .*Bearer \[redacted\]/);
     for (const printed of [run.out, run.logs, run.text]) {
       expect(printed).not.toContain(FAKE_SLACK_TOKEN);
     }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_SLACK_TOKEN } from "../fake-slack/fake-slack-server.js";
 import { cell, loadWorkbook, records, sheet } from "../render/workbook-read.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import {
   type RunFixture,
   rawTeam,
@@ -155,7 +156,7 @@ describe("run, when part of it goes wrong", () => {
     expect(f.smtp.messages).toHaveLength(1);
     expect(f.smtp.messages[0]?.envelope.to).toEqual(["qa-leads@example.com"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(
+    expect(unwrapLines(result.stdout)).toMatch(
       /email:qa-leads@example\.com,gone@example\.com sent, but: .*gone@example\.com/,
     );
   });

@@ -5,6 +5,7 @@ import { waitFor } from "../daemon/live-setup.js";
 import { runCli } from "../e2e/run-cli.js";
 import { FAKE_WEBHOOK_SECRET, startFakeReceiver } from "../fake-webhooks/fake-receiver.js";
 import { FAKE_TEAMS_SIG, startFakeTeams } from "../fake-webhooks/fake-teams.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 
 /**
  * ADR 0005 for the destinations that cannot be searched, tested as it is written: the daemon
@@ -71,7 +72,7 @@ describe("a kill between send and record, for a Teams workflow and a signed webh
         { env: live.env as Record<string, string> },
       );
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(
+      expect(unwrapLines(again.stdout)).toMatch(
         /already delivered \(msteams:[0-9a-f]{12} sent, webhook:[0-9a-f]{12} sent\)/,
       );
       expect(receiver.keys).toEqual([key, key]);

@@ -22,7 +22,7 @@ function lineStarting(text: string, start: string): string {
 }
 
 describe("renderTerminalReport", () => {
-  const plain = renderTerminalReport(checkoutReport(), { color: false });
+  const plain = renderTerminalReport(checkoutReport(), { color: false, width: 100 });
 
   it("names the period and the prior period with their dates", () => {
     expect(plain).toContain("Checkout squad \u00b7 weekly \u00b7 Nov 9 \u2013 15, 2026");
@@ -30,6 +30,7 @@ describe("renderTerminalReport", () => {
     expect(plain).toContain("Compared  vs previous 7 days (Nov 2 \u2013 8, 2026)");
     const day = renderTerminalReport(checkoutReport({ periods: DAY_VS_LAST_WEEK }), {
       color: false,
+      width: 100,
     });
     expect(day).toContain("Period    Nov 15, 2026 \u00b7 Europe/Berlin");
     expect(day).toContain("Compared  vs Nov 8, 2026 (same day last week)");
@@ -101,7 +102,7 @@ describe("renderTerminalReport", () => {
       priorNote: LOOKBACK_NOTE,
       deltas: unavailableDeltas(LOOKBACK_NOTE),
     };
-    const text = renderTerminalReport(report, { color: false });
+    const text = renderTerminalReport(report, { color: false, width: 100 });
     expect(text).toContain(`Note: ${LOOKBACK_NOTE}`);
     expect(lineStarting(text, "Flaky rate")).toBe("  Flaky rate                2.0%  n/a");
   });
@@ -109,8 +110,8 @@ describe("renderTerminalReport", () => {
   it("has no ANSI codes when colour is off, even for names holding escape sequences", () => {
     const report = checkoutReport();
     report.team = { ...report.team, title: "\x1b[31mred\x1b[0m team" };
-    expect(renderTerminalReport(report, { color: false })).not.toMatch(ANSI);
-    expect(renderTerminalReport(report, { color: false })).toContain("[31mred[0m team");
+    expect(renderTerminalReport(report, { color: false, width: 100 })).not.toMatch(ANSI);
+    expect(renderTerminalReport(report, { color: false, width: 100 })).toContain("[31mred[0m team");
   });
 
   it("colours by direction when colour is on: worse red, better green, noise dim", () => {
@@ -122,7 +123,7 @@ describe("renderTerminalReport", () => {
       pValue: 0.001,
       large: true,
     };
-    const text = renderTerminalReport(report, { color: true });
+    const text = renderTerminalReport(report, { color: true, width: 100 });
     expect(lineStarting(text, "Flaky rate")).toContain(`${RED}\u2191 +1.1 pp`);
     expect(lineStarting(text, "Run pass rate")).toContain(`${GREEN}\u2191 +1.2 pp`);
     expect(lineStarting(text, "Test pass rate")).toContain(`${DIM}\u2248 \u00b10.0 pp (noise)`);
@@ -137,7 +138,7 @@ describe("renderTerminalReport", () => {
       Array.from({ length: 31 }, (_, i) => (i % 5) / 100),
     );
     report.projects = report.projects.map((p) => (p.status === "ok" ? { ...p, daily: month } : p));
-    const text = renderTerminalReport(report, { color: false });
+    const text = renderTerminalReport(report, { color: false, width: 100 });
     // The name keeps 16 columns; the sparkline keeps the most recent days that fit.
     // Its heading says which days it shows (issue 36 item 6), never "last N days".
     expect(text).toMatch(/Flaky, Oct \d+ \u2013 31/);

@@ -22,11 +22,13 @@ import { clip, pad, paint, wrap } from "./terminal-style.js";
 export interface TerminalOptions {
   /** ANSI colour; the CLI decides from isTTY and NO_COLOR. */
   color: boolean;
-  /** Columns to fit; default 100. */
-  width?: number;
+  /**
+   * Columns to fit: the command's `terminalWidth()` (a TTY's own, else 80). Required, so no
+   * caller lays the report out for a width its terminal does not have.
+   */
+  width: number;
 }
 
-const DEFAULT_WIDTH = 100;
 const HANGING = INDENT.repeat(2);
 
 /**
@@ -35,7 +37,7 @@ const HANGING = INDENT.repeat(2);
  * projects. Text from the API or config is stripped of control characters.
  */
 export function renderTerminalReport(report: Report, options: TerminalOptions): string {
-  const layout: TerminalLayout = { color: options.color, width: options.width ?? DEFAULT_WIDTH };
+  const layout: TerminalLayout = { color: options.color, width: options.width };
   const news = digestNews(report);
   const available = worstFirst(
     report.projects.filter((p) => p.status === "ok"),
@@ -70,7 +72,7 @@ function heading(report: Report, layout: TerminalLayout): string[] {
 
 /** News lines (or `No significant change` and the two figures), bad in red, good in green. */
 function newsLines(news: DigestNews, lines: readonly NewsLine[], layout: TerminalLayout): string[] {
-  if (news.lines.length === 0) return [clip(`${NO_NEWS}: ${news.figures}`, layout.width)];
+  if (news.lines.length === 0) return wrap(`${NO_NEWS}: ${news.figures}`, layout.width, "", INDENT);
   const out = lines.flatMap((line) =>
     wrap(`${MARK[line.kind]} ${printableText(newsSentence(line))}`, layout.width, "", INDENT).map(
       (l) => paint(l, line.tone, layout.color),

@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import stringWidth from "string-width";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { DEMO_PROJECT_COUNT } from "../../src/insights/emulator/project-catalog.js";
+import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
+import { tempDir } from "./e2e-setup.js";
+import { requireBuiltCli, runCli } from "./run-cli.js";
+
+// Issue 39: every operator command fits 80 columns. Piped (as here: not a TTY, no COLUMNS), a
+// command lays its output out for 80; each line is measured as a terminal counts it, by
+// string-width (an emoji or a CJK character takes two columns).
+
+const DEMO_CONFIG = fileURLToPath(new URL("../../config/demo.yaml", import.meta.url));
+
+/** The lines of `stdout` wider than 80 columns, each with its width, to name in a failure. */
+function tooWide(stdout: string): string[] {
+  return stdout
+    .split("\n")
+    .filter((line) => stringWidth(line) > 80)
+    .map((line) => `${stringWidth(line)}: ${line}`);
+}
+
+interface DemoTeam {
+  name: string;
+  digests?: { name: string }[];
+  alerts?: { name: string }[];
+}
+
+let teams: DemoTeam[];
+let f: RunFixture;
+beforeAll(async () => {
+  teams = (parse(await readFile(DEMO_CONFIG, "utf8")) as { teams: DemoTeam[] }).teams;
+  f = await startRunFixture({ projects: DEMO_PROJECT_COUNT });
+});
+afterAll(async () => {
+  await f.close();
+});
+
+describe("at 80 columns", () => {
+  it("the demo prints no line wider than 80 columns", async () => {
+    requireBuiltCli();
+    const dirs = await tempDir();
+    try {
+      // A short outbox path, as a newcomer's `--out out`: a path is never broken.
+      const result = await runCli(["demo", "--at", "2026-11-23", "--out", "out"], {
+        cwd: dirs.dir,
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(tooWide(result.stdout)).toEqual([]);
+    } finally {
+      await dirs.remove();
+    }
+  }, 70_000);
+
+  it("preview of every digest and alert of the demo config, and of each team, fits", async () => {
+    const at = ["--at", "2026-11-18", "--config", DEMO_CONFIG];
+    const commands = teams.flatMap((t) => [
+      ["preview", "--team", t.name, "--config", DEMO_CONFIG],
+      ...(t.digests ?? []).map((d) => ["preview", "--team", t.name, "--digest", d.name, ...at]),
+      ...(t.alerts ?? []).map((a) => ["preview", "--team", t.name, "--alert", a.name, ...at]),
+    ]);
+    for (const args of commands) {
+      const result = await f.cli(args);
+      expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(0);
+      expect(tooWide(result.stdout), args.join(" ")).toEqual([]);
+    }
+  }, 120_000);
+
+  it("run's lines fit: sent, a refused recipient, a project left out, and already delivered", async () => {
+    const path = await f.config(
+      [
+        {
+          name: "daily",
+          slack: { channel: "C0123ABCD" },
+          email: { to: ["qa-leads@example.com", "gone@example.com"] },
+        },
+      ],
+      [{ id: "zzghost", name: "Ghost" }],
+    );
+    f.smtp.refuseRecipient("gone@example.com");
+    const first = await f.run(path, "daily");
+    expect(first.stdout).toMatch(/sent, but: /);
+    expect(first.stdout).toMatch(/left out, unavailable/);
+    expect(tooWide(first.stdout)).toEqual([]);
+    const again = await f.run(path, "daily");
+    expect(again.stdout).toMatch(/already delivered/);
+    expect(tooWide(again.stdout)).toEqual([]);
+  }, 60_000);
+});
