@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { configSchema } from "../../src/config/schema.js";
 import { SECRET_PATHS } from "../../src/config/secret-paths.js";
 import { createOutboxFiles } from "../../src/deliver/outbox.js";
