@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_SLACK_TOKEN } from "../fake-slack/fake-slack-server.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { AT, type RunFixture, SMTP_PASS, SMTP_USER, startRunFixture } from "./cli-run-fixture.js";
 import { API_KEY, apiEnv } from "./e2e-setup.js";
 
@@ -47,7 +48,7 @@ describe("run, when something is wrong", () => {
     f.slack.failNext("chat.postMessage", "not_in_channel");
     const result = await f.run(path, "daily");
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(
+    expect(unwrapLines(result.stdout)).toMatch(
       /slack:C0123ABCD failed: the bot is not a member .* invite the bot/,
     );
   });
@@ -74,7 +75,7 @@ describe("run, when something is wrong", () => {
     const wrong = f.smtp.url({ user: SMTP_USER, pass: "wrong-smtp-pass-3k" });
     const result = await f.run(path, "mail", f.env({ SMTP_URL: wrong }));
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/email:qa-leads@example\.com failed: .*SMTP_URL/);
+    expect(unwrapLines(result.stdout)).toMatch(/email:qa-leads@example\.com failed: .*SMTP_URL/);
     expect(result.stdout + result.stderr).not.toContain("wrong-smtp-pass-3k");
     expect(f.smtp.messages).toEqual([]);
   });
