@@ -1,9 +1,19 @@
-import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
+import {
+  AuthError,
+  InvalidRangeError,
+  isProjectScopedError,
+  LookbackError,
+  type ReporterError,
+} from "../errors.js";
+import { addDays } from "../periods/calendar-date.js";
 import type { Period, PeriodPair } from "../periods/types.js";
+import { apiEarliestDate } from "./api-lookback.js";
+import { insightsWithin } from "./insights-within.js";
 import { medianOutcome } from "./median-insights.js";
 import type {
   FetchOutcome,
   InsightsApi,
+  InsightsQuery,
   ProjectFilters,
   ProjectInsights,
   ProjectSelection,
@@ -64,14 +74,14 @@ export async function collectInsights(
   const fetched = Promise.all(
     team.projects.map(async (project) => {
       const baseline = periods.baseline;
-      const [current, prior] = await Promise.all([
-        fetchOutcome(api, project, team.timezone, periods.current, cache),
-        baseline
-          ? Promise.all(
+      const [current, prior] = baseline
+        ? await Promise.all([
+            fetchOutcome(api, project, team.timezone, periods.current, cache),
+            Promise.all(
               baseline.map((span) => fetchOutcome(api, project, team.timezone, span, cache)),
-            ).then((spans) => medianOutcome(spans, periods.prior))
-          : fetchOutcome(api, project, team.timezone, periods.prior, cache),
-      ]);
+            ).then((spans) => medianOutcome(spans, periods.prior)),
+          ])
+        : await fetchPeriodPair(api, project, team.timezone, periods, cache);
       done += 1;
       options.onProjectDone?.(done, team.projects.length);
       return { project, current, prior };
@@ -111,14 +121,63 @@ export async function collectSpan(
  * One project's insights over one span, through the run's request cache; an error scoped to
  * the project becomes an error outcome, a refused key stops the run.
  */
-export async function fetchOutcome(
+export function fetchOutcome(
   api: InsightsApi,
   project: ProjectSelection,
   timezone: string,
   period: Period,
   cache: RequestCache,
 ): Promise<FetchOutcome> {
-  const query = {
+  const query = spanQuery(project, timezone, period);
+  return outcomeOf(cached(cache, project.id, query, () => api.getInsights(project.id, query)));
+}
+
+/**
+ * One project's insights over a current period and the prior one, through the run's request
+ * cache. When the prior ends the day before the current starts, and neither is asked yet, one
+ * request for both periods' days answers both (`insightsWithin`): half the requests of a cycle
+ * of daily digests. A range the API refuses as such (past its lookback, after its today), or
+ * answers with days missing, leaves each period to be asked on its own, as it would have been.
+ */
+export async function fetchPeriodPair(
+  api: InsightsApi,
+  project: ProjectSelection,
+  timezone: string,
+  periods: { current: Period; prior: Period },
+  cache: RequestCache,
+): Promise<[FetchOutcome, FetchOutcome]> {
+  const { current, prior } = periods;
+  const queries = [current, prior].map((period) => spanQuery(project, timezone, period));
+  const alone = (query: InsightsQuery) => () => api.getInsights(project.id, query);
+  let ask = alone;
+  // A range longer than the API's lookback is refused whatever its end: not tried (an export's
+  // years, whose days the day store holds, are read period by period as before).
+  const adjacent =
+    addDays(prior.end, 1) === current.start && prior.start >= apiEarliestDate(current.end);
+  if (adjacent && !queries.some((query) => cache.insights.has(requestKey(project.id, query)))) {
+    // Not kept in the run's cache: only its two periods are, each holding its own days.
+    const range = alone(spanQuery(project, timezone, { start: prior.start, end: current.end }))();
+    ask = (query) => () =>
+      range.then(
+        (insights) =>
+          insightsWithin(insights, { start: query.startDate, end: query.endDate }) ??
+          alone(query)(),
+        (error: unknown) => {
+          if (error instanceof LookbackError || error instanceof InvalidRangeError) {
+            return alone(query)();
+          }
+          throw error;
+        },
+      );
+  }
+  const [currentOutcome, priorOutcome] = await Promise.all(
+    queries.map((query) => outcomeOf(cached(cache, project.id, query, ask(query)))),
+  );
+  return [currentOutcome as FetchOutcome, priorOutcome as FetchOutcome];
+}
+
+function spanQuery(project: ProjectSelection, timezone: string, period: Period): InsightsQuery {
+  return {
     startDate: period.start,
     endDate: period.end,
     timezone,
@@ -126,13 +185,30 @@ export async function fetchOutcome(
     author: project.author,
     tags: project.tags,
   };
-  // Tags all have to match, so their order is no part of the request's identity.
-  const key = JSON.stringify([project.id, { ...query, tags: [...query.tags].sort() }]);
+}
+
+/** Tags all have to match, so their order is no part of the request's identity. */
+function requestKey(projectId: string, query: InsightsQuery): string {
+  return JSON.stringify([projectId, { ...query, tags: [...query.tags].sort() }]);
+}
+
+/** The run's request for `query`, made by `ask` if no one asked it yet. */
+function cached(
+  cache: RequestCache,
+  projectId: string,
+  query: InsightsQuery,
+  ask: () => Promise<ProjectInsights>,
+): Promise<ProjectInsights> {
+  const key = requestKey(projectId, query);
   let request = cache.insights.get(key);
   if (!request) {
-    request = api.getInsights(project.id, query);
+    request = ask();
     cache.insights.set(key, request);
   }
+  return request;
+}
+
+async function outcomeOf(request: Promise<ProjectInsights>): Promise<FetchOutcome> {
   try {
     return { ok: true, insights: await request };
   } catch (error) {
