@@ -33,10 +33,16 @@ export interface RequestCache {
    * (Slack: a channel's posts since a time, read once per channel per tick; see findPosted).
    */
   reads: Map<string, unknown>;
+  /**
+   * The requests of `insights` by series (project, filters, zone), with their dates: a period
+   * inside one of them is cut from its answer rather than asked (a digest's chart window holds
+   * its period and the prior one).
+   */
+  spans: Map<string, { start: string; end: string; request: Promise<ProjectInsights> }[]>;
 }
 
 export function createRequestCache(): RequestCache {
-  return { insights: new Map(), projectList: null, reads: new Map() };
+  return { insights: new Map(), projectList: null, reads: new Map(), spans: new Map() };
 }
 
 /** One configured project's fetched insights, ready for `buildReport`. */
@@ -134,10 +140,12 @@ export function fetchOutcome(
 
 /**
  * One project's insights over a current period and the prior one, through the run's request
- * cache. When the prior ends the day before the current starts, and neither is asked yet, one
- * request for both periods' days answers both (`insightsWithin`): half the requests of a cycle
+ * cache. When neither is asked yet, both are cut from one answer (`insightsWithin`): a request
+ * of the run that holds both (the digest's chart window, asked first), else, when the prior
+ * ends the day before the current starts, one request for both: half the requests of a cycle
  * of daily digests. A range the API refuses as such (past its lookback, after its today), or
- * answers with days missing, leaves each period to be asked on its own, as it would have been.
+ * answers with days missing, leaves each period to be asked on its own, as it would have been,
+ * as does any failure of a request another asked.
  */
 export async function fetchPeriodPair(
   api: InsightsApi,
@@ -154,18 +162,24 @@ export async function fetchPeriodPair(
   // years, whose days the day store holds, are read period by period as before).
   const adjacent =
     addDays(prior.end, 1) === current.start && prior.start >= apiEarliestDate(current.end);
-  if (adjacent && !queries.some((query) => cache.insights.has(requestKey(project.id, query)))) {
-    // Not kept in the run's cache: only its two periods are, each holding its own days.
-    const range = alone(spanQuery(project, timezone, { start: prior.start, end: current.end }))();
+  const both = { start: prior.start, end: current.end };
+  const holding = coveringRequest(cache, project.id, spanQuery(project, timezone, both), both);
+  if (
+    (holding || adjacent) &&
+    !queries.some((query) => cache.insights.has(requestKey(project.id, query)))
+  ) {
+    // A union asked here is not kept in the run's cache: only its two periods are, each
+    // holding its own days.
+    const range = holding ?? alone(spanQuery(project, timezone, both))();
     ask = (query) => () =>
       range.then(
         (insights) =>
           insightsWithin(insights, { start: query.startDate, end: query.endDate }) ??
           alone(query)(),
         (error: unknown) => {
-          if (error instanceof LookbackError || error instanceof InvalidRangeError) {
-            return alone(query)();
-          }
+          // Another's request (a chart window) failing takes nothing from the periods.
+          const asRange = error instanceof LookbackError || error instanceof InvalidRangeError;
+          if (asRange || (holding && !(error instanceof AuthError))) return alone(query)();
           throw error;
         },
       );
@@ -192,6 +206,23 @@ function requestKey(projectId: string, query: InsightsQuery): string {
   return JSON.stringify([projectId, { ...query, tags: [...query.tags].sort() }]);
 }
 
+/** The series a request reads: its project, filters and zone, without its dates. */
+function seriesKey(projectId: string, query: InsightsQuery): string {
+  const { branch, author, timezone } = query;
+  return JSON.stringify([projectId, timezone, branch, author, [...query.tags].sort()]);
+}
+
+/** A request of the run over the same series whose dates hold `span`, or null. */
+function coveringRequest(
+  cache: RequestCache,
+  projectId: string,
+  query: InsightsQuery,
+  span: Period,
+): Promise<ProjectInsights> | null {
+  const asked = cache.spans.get(seriesKey(projectId, query)) ?? [];
+  return asked.find((a) => a.start <= span.start && a.end >= span.end)?.request ?? null;
+}
+
 /** The run's request for `query`, made by `ask` if no one asked it yet. */
 function cached(
   cache: RequestCache,
@@ -204,6 +235,10 @@ function cached(
   if (!request) {
     request = ask();
     cache.insights.set(key, request);
+    const series = seriesKey(projectId, query);
+    const asked = cache.spans.get(series) ?? [];
+    asked.push({ start: query.startDate, end: query.endDate, request });
+    cache.spans.set(series, asked);
   }
   return request;
 }

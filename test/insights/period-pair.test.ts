@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UpstreamError } from "../../src/errors.js";
 import {
   collectInsights,
+  collectSpan,
   createRequestCache,
   fetchOutcome,
 } from "../../src/insights/collect-insights.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
-import type { FetchOutcome, ProjectInsights } from "../../src/insights/types.js";
+import type { FetchOutcome, InsightsApi, ProjectInsights } from "../../src/insights/types.js";
 import { Secret } from "../../src/secret.js";
 import { testClient } from "./client-builders.js";
 
 // A digest's period and the prior one before it are one range of days: asked in one request
 // and cut in two, they give the figures each would have given asked alone. A range the API
-// refuses as such leaves each to be asked alone, as before.
+// refuses as such leaves each to be asked alone, as before. Inside a request the run already
+// made (a digest's chart window), both are cut from that.
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -128,5 +131,66 @@ describe("a period and the prior one before it", () => {
     expect(got?.current).toEqual(await alone(id ?? "", current));
     expect(got?.prior).toEqual(await alone(id ?? "", prior));
     expect(got?.prior.ok).toBe(false);
+  });
+
+  it("inside a chart window asked first: both cut from its answers, and asked alone when it failed", async () => {
+    const current = { start: "2026-11-17", end: "2026-11-17" };
+    const prior = { start: "2026-11-16", end: "2026-11-16" };
+    const window = { start: "2026-10-21", end: "2026-11-17" };
+    const from = emulator.requestLog.length;
+    const { client } = testClient(emulator.url, { key: new Secret("k") });
+    const cache = createRequestCache();
+    let collected: Awaited<ReturnType<typeof collectInsights>>;
+    try {
+      const drawn = collectSpan(client, team(), window, cache);
+      collected = await collectInsights(client, team(), { current, prior }, cache);
+      await drawn;
+    } finally {
+      await client.close();
+    }
+    expect(insightsAsked(from).sort()).toEqual(
+      emulator.projects.map((p) => `${p.id} ${window.start}..${window.end}`).sort(),
+    );
+    for (const project of collected) {
+      expect(insightsOf(project.current).days).toEqual(
+        insightsOf(await alone(project.projectId, current)).days,
+      );
+      expect(insightsOf(project.prior).overall).toEqual(
+        insightsOf(await alone(project.projectId, prior)).overall,
+      );
+    }
+
+    // The window failed: the periods are asked on their own, its failure not theirs.
+    const { client: second } = testClient(emulator.url, { key: new Secret("k") });
+    const asked: string[] = [];
+    const api: InsightsApi = {
+      listProjects: () => second.listProjects(),
+      getInsights: async (id, query) => {
+        asked.push(`${query.startDate}..${query.endDate}`);
+        if (query.startDate === window.start)
+          throw new UpstreamError("the window's answer was lost");
+        return second.getInsights(id, query);
+      },
+    };
+    const fresh = createRequestCache();
+    const [project] = team().projects;
+    const one = { projects: [project as ReturnType<typeof selection>], timezone: "Asia/Tokyo" };
+    let afterFailure: Awaited<ReturnType<typeof collectInsights>>;
+    try {
+      const drawn = collectSpan(api, one, window, fresh);
+      afterFailure = await collectInsights(api, one, { current, prior }, fresh);
+      expect((await drawn).get(project?.id ?? "")?.ok).toBe(false);
+    } finally {
+      await second.close();
+    }
+    expect(asked.sort()).toEqual(
+      [
+        `${window.start}..${window.end}`,
+        `${current.start}..${current.end}`,
+        `${prior.start}..${prior.end}`,
+      ].sort(),
+    );
+    expect(afterFailure[0]?.current.ok).toBe(true);
+    expect(afterFailure[0]?.prior.ok).toBe(true);
   });
 });
