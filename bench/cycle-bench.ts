@@ -30,8 +30,9 @@ export const POOL = 520;
 export const LATENCY_MS = 50;
 
 /**
- * The insights requests of a cycle, each once: current and prior day of every distinct project,
- * and with `charts` its 28-day chart window too.
+ * The insights requests of a cycle, each once: the prior and current day of every distinct
+ * project in one request (adjacent periods are asked as one range), or with `charts` its 28-day
+ * chart window, from which both days are cut.
  */
 export function uniqueInsightsPaths(
   teams: readonly TeamSpec[],
@@ -40,11 +41,7 @@ export function uniqueInsightsPaths(
 ): string[] {
   const day = (offset: number) =>
     new Date(Date.parse(`${today}T00:00:00Z`) - offset * 86_400_000).toISOString().slice(0, 10);
-  const spans = [
-    [day(1), day(1)],
-    [day(2), day(2)],
-    ...(options.charts ? [[day(28), day(1)]] : []),
-  ];
+  const spans = options.charts ? [[day(28), day(1)]] : [[day(2), day(1)]];
   return [...new Set(teams.flatMap((t) => t.projects))].flatMap((id) =>
     spans.map(
       ([start, end]) =>
@@ -141,10 +138,10 @@ export async function measureCycle(
     const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
     await service.stop(5_000);
     const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
-    // Current and prior of each distinct project, and the project list (names), once per cycle.
-    // With charts, each distinct project's chart window too (28 days for a daily digest).
+    // Current and prior of each distinct project in one range (with charts, its 28-day chart
+    // window, which holds both), and the project list (names), once per cycle.
     const distinct = new Set(teams.flatMap((t) => t.projects)).size;
-    const unique = (options.charts ? 3 : 2) * distinct + Math.ceil(POOL / 100);
+    const unique = distinct + Math.ceil(POOL / 100);
     const posts = (await readdir(dir)).filter((f) => f.endsWith(".slack.json"));
     const doneMs = (await Promise.all(posts.map((f) => stat(join(dir, f)))))
       .map((s) => s.mtimeMs - startedReal)

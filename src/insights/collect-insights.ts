@@ -1,9 +1,19 @@
-import { AuthError, isProjectScopedError, LookbackError, type ReporterError } from "../errors.js";
+import {
+  AuthError,
+  InvalidRangeError,
+  isProjectScopedError,
+  LookbackError,
+  type ReporterError,
+} from "../errors.js";
+import { addDays } from "../periods/calendar-date.js";
 import type { Period, PeriodPair } from "../periods/types.js";
+import { apiEarliestDate } from "./api-lookback.js";
+import { insightsWithin } from "./insights-within.js";
 import { medianOutcome } from "./median-insights.js";
 import type {
   FetchOutcome,
   InsightsApi,
+  InsightsQuery,
   ProjectFilters,
   ProjectInsights,
   ProjectSelection,
@@ -23,10 +33,16 @@ export interface RequestCache {
    * (Slack: a channel's posts since a time, read once per channel per tick; see findPosted).
    */
   reads: Map<string, unknown>;
+  /**
+   * The requests of `insights` by series (project, filters, zone), with their dates: a period
+   * inside one of them is cut from its answer rather than asked (a digest's chart window holds
+   * its period and the prior one).
+   */
+  spans: Map<string, { start: string; end: string; request: Promise<ProjectInsights> }[]>;
 }
 
 export function createRequestCache(): RequestCache {
-  return { insights: new Map(), projectList: null, reads: new Map() };
+  return { insights: new Map(), projectList: null, reads: new Map(), spans: new Map() };
 }
 
 /** One configured project's fetched insights, ready for `buildReport`. */
@@ -64,14 +80,14 @@ export async function collectInsights(
   const fetched = Promise.all(
     team.projects.map(async (project) => {
       const baseline = periods.baseline;
-      const [current, prior] = await Promise.all([
-        fetchOutcome(api, project, team.timezone, periods.current, cache),
-        baseline
-          ? Promise.all(
+      const [current, prior] = baseline
+        ? await Promise.all([
+            fetchOutcome(api, project, team.timezone, periods.current, cache),
+            Promise.all(
               baseline.map((span) => fetchOutcome(api, project, team.timezone, span, cache)),
-            ).then((spans) => medianOutcome(spans, periods.prior))
-          : fetchOutcome(api, project, team.timezone, periods.prior, cache),
-      ]);
+            ).then((spans) => medianOutcome(spans, periods.prior)),
+          ])
+        : await fetchPeriodPair(api, project, team.timezone, periods, cache);
       done += 1;
       options.onProjectDone?.(done, team.projects.length);
       return { project, current, prior };
@@ -111,14 +127,71 @@ export async function collectSpan(
  * One project's insights over one span, through the run's request cache; an error scoped to
  * the project becomes an error outcome, a refused key stops the run.
  */
-export async function fetchOutcome(
+export function fetchOutcome(
   api: InsightsApi,
   project: ProjectSelection,
   timezone: string,
   period: Period,
   cache: RequestCache,
 ): Promise<FetchOutcome> {
-  const query = {
+  const query = spanQuery(project, timezone, period);
+  return outcomeOf(cached(cache, project.id, query, () => api.getInsights(project.id, query)));
+}
+
+/**
+ * One project's insights over a current period and the prior one, through the run's request
+ * cache. When neither is asked yet, both are cut from one answer (`insightsWithin`): a request
+ * of the run that holds both (the digest's chart window, asked first), else, when the prior
+ * ends the day before the current starts, one request for both: half the requests of a cycle
+ * of daily digests. A range the API refuses as such (past its lookback, after its today), or
+ * answers with days missing, leaves each period to be asked on its own, as it would have been,
+ * as does any failure of a request another asked.
+ */
+export async function fetchPeriodPair(
+  api: InsightsApi,
+  project: ProjectSelection,
+  timezone: string,
+  periods: { current: Period; prior: Period },
+  cache: RequestCache,
+): Promise<[FetchOutcome, FetchOutcome]> {
+  const { current, prior } = periods;
+  const queries = [current, prior].map((period) => spanQuery(project, timezone, period));
+  const alone = (query: InsightsQuery) => () => api.getInsights(project.id, query);
+  let ask = alone;
+  // A range longer than the API's lookback is refused whatever its end: not tried (an export's
+  // years, whose days the day store holds, are read period by period as before).
+  const adjacent =
+    addDays(prior.end, 1) === current.start && prior.start >= apiEarliestDate(current.end);
+  const both = { start: prior.start, end: current.end };
+  const holding = coveringRequest(cache, project.id, spanQuery(project, timezone, both), both);
+  if (
+    (holding || adjacent) &&
+    !queries.some((query) => cache.insights.has(requestKey(project.id, query)))
+  ) {
+    // A union asked here is not kept in the run's cache: only its two periods are, each
+    // holding its own days.
+    const range = holding ?? alone(spanQuery(project, timezone, both))();
+    ask = (query) => () =>
+      range.then(
+        (insights) =>
+          insightsWithin(insights, { start: query.startDate, end: query.endDate }) ??
+          alone(query)(),
+        (error: unknown) => {
+          // Another's request (a chart window) failing takes nothing from the periods.
+          const asRange = error instanceof LookbackError || error instanceof InvalidRangeError;
+          if (asRange || (holding && !(error instanceof AuthError))) return alone(query)();
+          throw error;
+        },
+      );
+  }
+  const [currentOutcome, priorOutcome] = await Promise.all(
+    queries.map((query) => outcomeOf(cached(cache, project.id, query, ask(query)))),
+  );
+  return [currentOutcome as FetchOutcome, priorOutcome as FetchOutcome];
+}
+
+function spanQuery(project: ProjectSelection, timezone: string, period: Period): InsightsQuery {
+  return {
     startDate: period.start,
     endDate: period.end,
     timezone,
@@ -126,13 +199,51 @@ export async function fetchOutcome(
     author: project.author,
     tags: project.tags,
   };
-  // Tags all have to match, so their order is no part of the request's identity.
-  const key = JSON.stringify([project.id, { ...query, tags: [...query.tags].sort() }]);
+}
+
+/** Tags all have to match, so their order is no part of the request's identity. */
+function requestKey(projectId: string, query: InsightsQuery): string {
+  return JSON.stringify([projectId, { ...query, tags: [...query.tags].sort() }]);
+}
+
+/** The series a request reads: its project, filters and zone, without its dates. */
+function seriesKey(projectId: string, query: InsightsQuery): string {
+  const { branch, author, timezone } = query;
+  return JSON.stringify([projectId, timezone, branch, author, [...query.tags].sort()]);
+}
+
+/** A request of the run over the same series whose dates hold `span`, or null. */
+function coveringRequest(
+  cache: RequestCache,
+  projectId: string,
+  query: InsightsQuery,
+  span: Period,
+): Promise<ProjectInsights> | null {
+  const asked = cache.spans.get(seriesKey(projectId, query)) ?? [];
+  return asked.find((a) => a.start <= span.start && a.end >= span.end)?.request ?? null;
+}
+
+/** The run's request for `query`, made by `ask` if no one asked it yet. */
+function cached(
+  cache: RequestCache,
+  projectId: string,
+  query: InsightsQuery,
+  ask: () => Promise<ProjectInsights>,
+): Promise<ProjectInsights> {
+  const key = requestKey(projectId, query);
   let request = cache.insights.get(key);
   if (!request) {
-    request = api.getInsights(project.id, query);
+    request = ask();
     cache.insights.set(key, request);
+    const series = seriesKey(projectId, query);
+    const asked = cache.spans.get(series) ?? [];
+    asked.push({ start: query.startDate, end: query.endDate, request });
+    cache.spans.set(series, asked);
   }
+  return request;
+}
+
+async function outcomeOf(request: Promise<ProjectInsights>): Promise<FetchOutcome> {
   try {
     return { ok: true, insights: await request };
   } catch (error) {

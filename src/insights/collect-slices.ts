@@ -1,5 +1,5 @@
 import type { Period } from "../periods/types.js";
-import { fetchOutcome, type RequestCache } from "./collect-insights.js";
+import { fetchPeriodPair, type RequestCache } from "./collect-insights.js";
 import type { Attribution, FetchOutcome, InsightsApi, ProjectSelection } from "./types.js";
 
 // The slices of one project (issue 37): each declared branch, author and tag set is a filter
@@ -57,10 +57,7 @@ export async function collectSlices(
 ): Promise<FetchedSliceOutcome[]> {
   return Promise.all(
     queries.map(async ({ dimension, name, project }) => {
-      const [current, prior] = await Promise.all([
-        fetchOutcome(api, project, timezone, periods.current, cache),
-        fetchOutcome(api, project, timezone, periods.prior, cache),
-      ]);
+      const [current, prior] = await fetchPeriodPair(api, project, timezone, periods, cache);
       return { dimension, name, current, prior };
     }),
   );

@@ -3,13 +3,8 @@ import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
 import { firstKeptDate, type Retention } from "../periods/retention.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
-import type {
-  InsightsApi,
-  InsightsDay,
-  InsightsQuery,
-  ProjectInsights,
-  RunCounts,
-} from "./types.js";
+import { totalsOfDays } from "./insights-within.js";
+import type { InsightsApi, InsightsDay, InsightsQuery, ProjectInsights } from "./types.js";
 
 // The insights API behind the day store: a request is answered from the days the store holds
 // and asks the API only for days it lacks or that are not final (`planDayFetches`); every day
@@ -195,33 +190,14 @@ function assemble(
   end: string,
   days: readonly StoredDay[],
 ): ProjectInsights {
-  const runs: RunCounts = { passed: 0, failed: 0, meanDurationMs: null };
-  const tests = { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 };
-  let durationTotal = 0;
-  for (const day of days) {
-    if (day.runs) {
-      runs.passed += day.runs.passed;
-      runs.failed += day.runs.failed;
-      durationTotal += (day.runs.meanDurationMs ?? 0) * (day.runs.passed + day.runs.failed);
-    }
-    if (day.tests) {
-      tests.passed += day.tests.passed;
-      tests.failed += day.tests.failed;
-      tests.skipped += day.tests.skipped;
-      tests.flaky += day.tests.flaky;
-      tests.timedOut += day.tests.timedOut;
-    }
-  }
-  const count = runs.passed + runs.failed;
-  // Day means are whole milliseconds, so the range's mean may differ from the API's by under 1 ms.
-  if (count > 0) runs.meanDurationMs = Math.round(durationTotal / count);
+  const bare = days.map((day) => ({ date: day.date, runs: day.runs, tests: day.tests }));
   return {
     projectId,
     startDate: query.startDate,
     endDate: end,
     timezone: query.timezone,
-    days: days.map((day) => ({ date: day.date, runs: day.runs, tests: day.tests })),
-    overall: { runs, tests },
+    days: bare,
+    overall: totalsOfDays(bare),
   };
 }
 

@@ -12,12 +12,12 @@ import type { DigestDeps } from "./digest-types.js";
 // its text.
 
 /**
- * Asks for the chart window's days right after the period's, not once the report is built: they
- * queue behind this digest's own requests, so in a cycle of many digests each is drawn as soon as
- * its team's answers are in, not after every team's report. `digestCharts` then finds the same
- * requests in the run's cache; what fails here fails there again, and is handled there. A digest
- * whose report then fails (a refused key, every project down) has asked for its window in vain:
- * one more request a project, retried as any is, and never delivered.
+ * Asks for the chart window's days before the period's, not once the report is built: the
+ * window holds the period and the prior one, so the report cuts both from its answers (one
+ * request a project, not two; see `fetchPeriodPair`), and in a cycle of many digests each is
+ * drawn as soon as its team's answers are in, not after every team's report. `digestCharts` then
+ * finds the same requests in the run's cache; what fails here fails there again, and is handled
+ * there, while the report asks for its periods on their own.
  */
 export function fetchChartDaysAhead(
   job: DigestJob,

@@ -37,9 +37,8 @@ export async function runDigest(job: DigestJob, deps: DigestDeps): Promise<Diges
   const asked = job.digest.charts;
   let built: { report: Report; charts: Chart[]; jobs: DeliveryJob[] };
   try {
-    const building = buildDigestReport(job, deps, slot);
     if (asked) fetchChartDaysAhead(job, periods, asked.windowDays, deps);
-    const { report } = await building;
+    const { report } = await buildDigestReport(job, deps, slot);
     const charts = asked ? await chartsOrNone(job, key, report, asked, deps) : [];
     const messages = await renderDigest(job, key, report, charts, deps);
     built = { report, charts, jobs: digestJobs(job, key, report, messages, deps) };
