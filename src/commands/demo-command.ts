@@ -8,6 +8,7 @@ import { DEMO_PROJECT_COUNT } from "../insights/emulator/project-catalog.js";
 import { startEmulator } from "../insights/emulator/start-emulator.js";
 import { createLogger } from "../logger.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
+import { commandLines, shellWord } from "../render/terminal/shell-command.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
 import { terminalWidth, useColor } from "./command-context.js";
@@ -109,17 +110,12 @@ export async function demoCommand(opts: DemoOptions, out: (line: string) => void
       }
     }
     out("");
-    const demoConfig = shownPath(DEMO_CONFIG);
+    const demoConfig = shellWord(shownPath(DEMO_CONFIG));
     paragraph(
       "Next: the same config against an emulator you keep running, as against your workspace:",
     );
-    // Commands a reader copies: a long one goes on after a backslash, as a shell reads it,
-    // never between an option and its value (each pair is one word to `wrap`, joined by a
-    // no-break space that is put back as a space).
     const command = (line: string) => {
-      const paired = line.replaceAll(/(--\S+) (?![-#])/g, "$1\u00a0");
-      const lines = wrap(paired, width - 2, "  ", "    ").map((l) => l.replaceAll("\u00a0", " "));
-      for (const [i, l] of lines.entries()) out(i < lines.length - 1 ? `${l} \\` : l);
+      for (const l of commandLines(line, width)) out(l);
     };
     command("npx insights-reporter emulator --port 4010       # in another terminal");
     command(
