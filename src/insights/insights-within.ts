@@ -6,16 +6,24 @@ import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./type
 // it (adjacent) thus answers both: a request costs the API a round trip and us a socket write,
 // a parse and a check, whatever its number of days.
 
-/** The totals of some days: counts summed, the mean duration weighted by each day's runs. */
+/**
+ * The totals of some days: counts summed, the mean duration weighted by the runs of the days
+ * that have one (a day's runs without a mean say nothing of the others' durations).
+ */
 export function totalsOfDays(days: readonly InsightsDay[]): ProjectInsights["overall"] {
   const runs: RunCounts = { passed: 0, failed: 0, meanDurationMs: null };
   const tests: TestCounts = { passed: 0, failed: 0, skipped: 0, flaky: 0, timedOut: 0 };
   let durationTotal = 0;
+  let timedRuns = 0;
   for (const day of days) {
     if (day.runs) {
       runs.passed += day.runs.passed;
       runs.failed += day.runs.failed;
-      durationTotal += (day.runs.meanDurationMs ?? 0) * (day.runs.passed + day.runs.failed);
+      if (day.runs.meanDurationMs !== null) {
+        const count = day.runs.passed + day.runs.failed;
+        durationTotal += day.runs.meanDurationMs * count;
+        timedRuns += count;
+      }
     }
     if (day.tests) {
       tests.passed += day.tests.passed;
@@ -25,9 +33,8 @@ export function totalsOfDays(days: readonly InsightsDay[]): ProjectInsights["ove
       tests.timedOut += day.tests.timedOut;
     }
   }
-  const count = runs.passed + runs.failed;
   // Day means are whole milliseconds, so the range's mean may differ from the API's by under 1 ms.
-  if (count > 0) runs.meanDurationMs = Math.round(durationTotal / count);
+  if (timedRuns > 0) runs.meanDurationMs = Math.round(durationTotal / timedRuns);
   return { runs, tests };
 }
 
