@@ -4,7 +4,11 @@ import { IANAZone } from "luxon";
 import { createApiClient } from "../create-read-clients.js";
 import { writeFileAtomically } from "../deliver/atomic-file.js";
 import { UsageError } from "../errors.js";
-import { collectInsights, createRequestCache } from "../insights/collect-insights.js";
+import {
+  collectInsights,
+  createRequestCache,
+  forgetInsights,
+} from "../insights/collect-insights.js";
 import { localDateOf } from "../periods/calendar-date.js";
 import { periodForRange, priorOfRange } from "../periods/period-for-range.js";
 import type { Period, PeriodPair } from "../periods/types.js";
@@ -93,7 +97,7 @@ export async function exportCommand(
     // The report holds all the workbook needs: the fetched days (15 MB for 2 years of 100
     // projects) are let go before it is written, not held to the end of the command.
     collected = [];
-    cache.insights.clear();
+    forgetInsights(cache);
     // exceljs (~13 MB of heap, ~25 MB resident) is loaded only now, into the room the fetched
     // days left, not beside them while they are read.
     const { writeWorkbook } = await import("../render/workbook/workbook.js");

@@ -45,6 +45,12 @@ export function createRequestCache(): RequestCache {
   return { insights: new Map(), projectList: null, reads: new Map(), spans: new Map() };
 }
 
+/** Lets go of the run's fetched insights (their days), keeping the project list and reads. */
+export function forgetInsights(cache: RequestCache): void {
+  cache.insights.clear();
+  cache.spans.clear();
+}
+
 /** One configured project's fetched insights, ready for `buildReport`. */
 export interface CollectedProject {
   projectId: string;
