@@ -68,7 +68,7 @@ async function setUp() {
   const logger = createLogger({ level: "silent" });
 
   /** Someone presses Acknowledge on the fire's first message, `sender` passing it on. */
-  const press = (through: PagerdutySender = sender) =>
+  const press = (through: PagerdutySender = sender, pressLedger: Ledger = store) =>
     handleAlertAction(
       {
         type: "block_actions",
@@ -84,7 +84,7 @@ async function setUp() {
         ],
       },
       {
-        ledger: store,
+        ledger: pressLedger,
         slack: null,
         alertClients: { ...noClients(), pagerduty: through },
         teams: () => [team],
@@ -136,7 +136,24 @@ async function setUp() {
     const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
     return slot?.deliveries[0];
   };
-  return { pd, press, daemonTick, acknowledges, delivery };
+  return { pd, store, press, daemonTick, acknowledges, delivery };
+}
+
+/** The ledger of a process that stops once it has recorded a slot: every later call throws. */
+function stopsAfterRecordingSlot(store: Ledger): Ledger {
+  let stopped = false;
+  return new Proxy(store, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        if (stopped) throw new Error("the process stopped here");
+        const result: unknown = await value.apply(target, args);
+        if (name === "recordSlot") stopped = true;
+        return result;
+      };
+    },
+  });
 }
 
 describe("an acknowledgement passed on to PagerDuty", () => {
@@ -175,6 +192,21 @@ describe("an acknowledgement passed on to PagerDuty", () => {
     await sending;
 
     // Before the send timeout, the send may still land: the daemon leaves it alone.
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
+    expect(acknowledges()).toEqual([]);
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("left by a process that stopped right after recording its slot, is sent once by the daemon's retries", async () => {
+    const { store, press, daemonTick, acknowledges, delivery } = await setUp();
+    await expect(press(undefined, stopsAfterRecordingSlot(store))).rejects.toThrow(
+      "the process stopped here",
+    );
+    // Recorded in one write as owed a retry, never pending (which no schedule would send).
+    expect((await delivery())?.state).toBe("failed");
+
     await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
     expect(acknowledges()).toEqual([]);
     await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);

@@ -47,14 +47,14 @@ export const NOT_SENT_YET = "not sent yet: the acknowledgement goes again if thi
 
 /**
  * Records the slot of an acknowledgement (team, alert, fire) with each destination owed it,
- * each a failure whose retry falls due once a send could have ended: so a process that stops
- * before the send began leaves it to the daemon's retries. False when there is nothing to
- * record (no destination takes acknowledgements) or it was recorded already.
+ * each a failure whose retry falls due once a send could have ended, in one write: so a
+ * process that stops before the send began leaves it to the daemon's retries. False when there
+ * is nothing to record (no destination takes acknowledgements) or it was recorded already.
  */
 export async function recordAcknowledgement(
   ack: { key: string; team: string; alert: AlertConfig },
   deps: Pick<AcknowledgementDeps, "clients" | "now" | "sendTimeoutMs"> & {
-    ledger: Pick<SlotLog, "recordSlot"> & Pick<DeliveryLedger, "markFailed">;
+    ledger: Pick<SlotLog, "recordSlot">;
   },
 ): Promise<boolean> {
   const fireKey = acknowledgedFire(ack.key);
@@ -63,7 +63,8 @@ export async function recordAcknowledgement(
   if (ids.length === 0) return false;
   const at = deps.now();
   const day = at.toISOString().slice(0, 10);
-  const fresh = await deps.ledger.recordSlot({
+  // Never pending: nothing plans an acknowledgement's slot, so only a due retry sends it again.
+  return deps.ledger.recordSlot({
     key: ack.key,
     team: ack.team,
     kind: "acknowledgement",
@@ -71,11 +72,8 @@ export async function recordAcknowledgement(
     fireAt: at,
     period: { start: day, end: day },
     destinations: ids,
+    owedRetry: { error: NOT_SENT_YET, dueAt: new Date(at.getTime() + deps.sendTimeoutMs) },
   });
-  if (!fresh) return false;
-  const due = new Date(at.getTime() + deps.sendTimeoutMs);
-  await Promise.all(ids.map((id) => deps.ledger.markFailed(ack.key, id, NOT_SENT_YET, due)));
-  return true;
 }
 
 /**
