@@ -230,6 +230,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     // with thousands of them is worked through in batches, with one line each reason.
     const jobGone: DueRetry[] = [];
     const periodMoved: DueRetry[] = [];
+    const acknowledgerGone: DueRetry[] = [];
     for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
       if (slot.kind === "incident" && incidents) {
@@ -237,10 +238,17 @@ export function createDaemon(options: DaemonOptions): Daemon {
         continue;
       }
       if (slot.kind === "acknowledgement") {
-        // Passed on for the fire's alert: sent again while the config still has that alert.
+        // Passed on for the fire's alert: sent again to a recorded destination while the
+        // config still has that alert and passes acknowledgements on to that destination.
         const alert = jobs.find((j) => j.id === jobId(slot.team, "alert", slot.job));
+        const resend = options.acknowledgements;
         if (alert?.kind !== "alert") jobGone.push(...retries);
-        else resendAcknowledgement(slot, alert.alert);
+        else if (resend) {
+          const configured = resend.destinations(slot.key, alert.alert);
+          const [kept, gone] = partition(retries, (r) => configured.includes(r.destination));
+          acknowledgerGone.push(...gone);
+          if (kept.length > 0) resendAcknowledgement(slot, alert.alert, kept);
+        }
         continue;
       }
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
@@ -253,6 +261,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const reporting = { ledger, logger, metrics };
     await giveUp(jobGone, "its job is no longer in the config", reporting);
     await giveUp(periodMoved, "its job now covers another period (the config changed)", reporting);
+    await giveUp(
+      acknowledgerGone,
+      "its alert no longer passes acknowledgements on to this destination (its PagerDuty was removed or its routing key changed); acknowledge the incident in PagerDuty itself",
+      reporting,
+    );
   }
 
   /**
@@ -260,9 +273,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
    * on the delivery backoff until a day after the press. While it sends, the ledger has it due
    * only once the send timeout has passed, so the next tick does not start it twice.
    */
-  function resendAcknowledgement(slot: DueRetry["slot"], alert: AlertConfig): void {
+  function resendAcknowledgement(
+    slot: DueRetry["slot"],
+    alert: AlertConfig,
+    retries: readonly DueRetry[],
+  ): void {
     const resend = options.acknowledgements;
     if (!resend || stopping) return;
+    const recorded = retries.map((r) => r.destination);
     const deadline = new Date(slot.fireAt.getTime() + MAX_RETRY_SPAN_MS);
     const context = {
       ledger: dueDestinationsOnly(ledger, claim, undefined, false),
@@ -271,7 +289,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         nextAttemptAt(attempts, clock(), deadline, retryDelaysMs, notBefore),
     };
     runs
-      .runUnscheduled(slot.key, () => resend(slot.key, alert, context))
+      .runUnscheduled(slot.key, () => resend.resend(slot.key, alert, recorded, context))
       .then(
         () => failures.recovered(slot.key),
         (error: unknown) =>
@@ -320,3 +338,8 @@ const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** The items `keep` holds for, and the others, each in their order. */
+function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(keep), items.filter((item) => !keep(item))];
+}

@@ -94,18 +94,18 @@ async function setUp() {
       },
     );
 
-  /** The daemon's tick at `at`, and every run it started, to their end. */
-  const daemonTick = async (at: number) => {
+  /** The daemon's tick at `at` with the alert as configured then, and every run it started, to their end. */
+  const daemonTick = async (at: number, configured: AlertConfig = alert) => {
     clock.now = at;
     const job: ScheduledAlert = {
-      id: jobId(team.name, "alert", alert.name),
+      id: jobId(team.name, "alert", configured.name),
       kind: "alert",
-      team,
-      name: alert.name,
-      schedule: alert.schedule,
+      team: { ...team, alerts: [configured] },
+      name: configured.name,
+      schedule: configured.schedule,
       zone: team.timezone,
       catchUpMs: 0,
-      alert,
+      alert: configured,
     };
     await store.acquireDaemonLease("test daemon");
     const daemon = createDaemon({
@@ -136,7 +136,11 @@ async function setUp() {
     const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
     return slot?.deliveries[0];
   };
-  return { pd, store, press, daemonTick, acknowledges, delivery };
+  const deliveries = async () => {
+    const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
+    return slot?.deliveries ?? [];
+  };
+  return { pd, store, alert, press, daemonTick, acknowledges, delivery, deliveries };
 }
 
 /** The ledger of a process that stops once it has recorded a slot: every later call throws. */
@@ -212,5 +216,41 @@ describe("an acknowledgement passed on to PagerDuty", () => {
     await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
     expect(acknowledges()).toHaveLength(1);
     expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("is given up, saying why, once the alert no longer has PagerDuty: nothing is sent, and it is no longer due", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    const { pagerduty: _, ...withoutPagerduty } = alert;
+
+    await daemonTick(PRESSED + 2 * MINUTE, withoutPagerduty as AlertConfig);
+    expect(acknowledges()).toEqual([]);
+    const given = await delivery();
+    expect(given?.state).toBe("failed");
+    expect(given?.nextAttemptAt).toBeNull();
+    expect(given?.lastError).toContain("no longer passes acknowledgements on to this destination");
+    expect(await store.dueRetries(new Date(PRESSED + 2 * 24 * 60 * MINUTE))).toEqual([]);
+  });
+
+  it("is given up, not sent to the new service, once the alert's routing key changed", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, deliveries } = await setUp();
+    pd.failNext(500);
+    await press();
+    const routingKey = new Secret("R0UT1NGk3yNEWKEY0123456789abcdef");
+    const moved = {
+      ...alert,
+      pagerduty: { routingKey, destination: pagerdutyDestinationId(routingKey) },
+    } as AlertConfig;
+
+    await daemonTick(PRESSED + 2 * MINUTE, moved);
+    await daemonTick(PRESSED + 90 * MINUTE, moved);
+    // The new service never had the incident: nothing is acknowledged there.
+    expect(acknowledges()).toEqual([]);
+    const rows = await deliveries();
+    expect(rows.map((d) => [d.destination, d.state, d.nextAttemptAt])).toEqual([
+      [alert.pagerduty?.destination, "failed", null],
+    ]);
+    expect(await store.dueRetries(new Date(PRESSED + 2 * 24 * 60 * MINUTE))).toEqual([]);
   });
 });

@@ -77,18 +77,38 @@ export async function recordAcknowledgement(
 }
 
 /**
- * Sends the acknowledgement's slot `key` to each destination the ledger lets this process
- * claim. Each claimed destination is first marked a failure due after the send timeout, so a
- * process that dies mid-send leaves a retry behind rather than a send in flight forever.
+ * The destinations the alert as configured now passes an acknowledgement of the slot `key`'s
+ * fire on to; a recorded one not among them (PagerDuty removed, its routing key changed) is
+ * never sent again.
+ */
+export function acknowledgementDestinations(
+  key: string,
+  alert: AlertConfig,
+  clients: AlertClients,
+): string[] {
+  const fireKey = acknowledgedFire(key);
+  if (fireKey === null) return [];
+  return acknowledgementJobs(fireKey, alert, clients).map((job) => job.id);
+}
+
+/**
+ * Sends the acknowledgement's slot `key` to each of `recorded` (destinations recorded with the
+ * slot) that the alert still has and the ledger lets this process claim: never to one the slot
+ * does not have, which would acknowledge on a service that never had the incident. Each
+ * claimed destination is first marked a failure due after the send timeout, so a process that
+ * dies mid-send leaves a retry behind rather than a send in flight forever.
  */
 export async function deliverAcknowledgement(
   key: string,
   alert: AlertConfig,
+  recorded: readonly string[],
   deps: AcknowledgementDeps,
 ): Promise<DeliveryResult[]> {
   const fireKey = acknowledgedFire(key);
   if (fireKey === null) return [];
-  const jobs = acknowledgementJobs(fireKey, alert, deps.clients);
+  const jobs = acknowledgementJobs(fireKey, alert, deps.clients).filter((job) =>
+    recorded.includes(job.id),
+  );
   if (jobs.length === 0) return [];
   const { ledger } = deps;
   const retried: DeliveryLedger = {
