@@ -29,6 +29,8 @@ export interface SlotRun {
  * `pipeline/alert/acknowledge-stage.ts`): handed in by the daemon, which holds the clients.
  */
 export interface AcknowledgementResend {
+  /** Whether a new escalation of the fire cleared the acknowledgement since: not sent then. */
+  cleared(key: string): Promise<boolean>;
   /** The destinations the alert as configured now passes the slot's acknowledgement on to. */
   destinations(key: string, alert: AlertConfig): readonly string[];
   /** Sends the slot again to those of `recorded` the alert still has, and to no other. */

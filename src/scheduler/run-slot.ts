@@ -1,6 +1,7 @@
 import type { IncidentsConfig } from "../config/types.js";
 import type { Clients } from "../create-deps.js";
 import {
+  acknowledgementCleared,
   acknowledgementDestinations,
   deliverAcknowledgement,
 } from "../pipeline/alert/acknowledge-stage.js";
@@ -12,6 +13,7 @@ import {
   type IncidentDeps,
   runIncidents,
 } from "../pipeline/incident/run-incidents.js";
+import type { AlertHolds } from "../state/ledger.js";
 import type { AcknowledgementResend, RunSlot } from "./daemon-types.js";
 import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
@@ -94,9 +96,14 @@ export function createIncidentStep(
 /** Sends an acknowledgement's slot again through the alert clients built at start. */
 export function createAcknowledgementResend(
   clients: Pick<Clients, "alerts">,
-  options: { sendTimeoutMs: number; now: () => Date },
+  options: {
+    sendTimeoutMs: number;
+    now: () => Date;
+    ledger: Pick<AlertHolds, "acknowledgement">;
+  },
 ): AcknowledgementResend {
   return {
+    cleared: (key) => acknowledgementCleared(key, options.ledger),
     destinations: (key, alert) => acknowledgementDestinations(key, alert, clients.alerts),
     async resend(key, alert, recorded, context) {
       await deliverAcknowledgement(key, alert, recorded, {

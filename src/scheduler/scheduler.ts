@@ -231,6 +231,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const jobGone: DueRetry[] = [];
     const periodMoved: DueRetry[] = [];
     const acknowledgerGone: DueRetry[] = [];
+    const acknowledgementCleared: DueRetry[] = [];
     for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
       if (slot.kind === "incident" && incidents) {
@@ -239,11 +240,15 @@ export function createDaemon(options: DaemonOptions): Daemon {
       }
       if (slot.kind === "acknowledgement") {
         // Passed on for the fire's alert: sent again to a recorded destination while the
-        // config still has that alert and passes acknowledgements on to that destination.
+        // config still has that alert and passes acknowledgements on to that destination,
+        // and while no new escalation of the fire has cleared the acknowledgement.
         const alert = jobs.find((j) => j.id === jobId(slot.team, "alert", slot.job));
         const resend = options.acknowledgements;
-        if (alert?.kind !== "alert") jobGone.push(...retries);
-        else if (resend) {
+        if (alert?.kind !== "alert") {
+          jobGone.push(...retries);
+        } else if (resend && (await resend.cleared(slot.key))) {
+          acknowledgementCleared.push(...retries);
+        } else if (resend) {
           const configured = resend.destinations(slot.key, alert.alert);
           const [kept, gone] = partition(retries, (r) => configured.includes(r.destination));
           acknowledgerGone.push(...gone);
@@ -264,6 +269,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
     await giveUp(
       acknowledgerGone,
       "its alert no longer passes acknowledgements on to this destination (its PagerDuty was removed or its routing key changed); acknowledge the incident in PagerDuty itself",
+      reporting,
+    );
+    await giveUp(
+      acknowledgementCleared,
+      "the fire escalated again since and its acknowledgement was cleared; press Acknowledge on the fire again to pass it on",
       reporting,
     );
   }

@@ -116,7 +116,7 @@ async function setUp() {
       },
       acknowledgements: createAcknowledgementResend(
         { alerts: { ...noClients(), pagerduty: sender } },
-        { sendTimeoutMs: SEND_TIMEOUT_MS, now },
+        { sendTimeoutMs: SEND_TIMEOUT_MS, now, ledger: store },
       ),
       logger,
       now,
@@ -252,5 +252,20 @@ describe("an acknowledgement passed on to PagerDuty", () => {
       [alert.pagerduty?.destination, "failed", null],
     ]);
     expect(await store.dueRetries(new Date(PRESSED + 2 * 24 * 60 * MINUTE))).toEqual([]);
+  });
+
+  it("is given up once a new escalation of the fire cleared the acknowledgement: the escalated fire is not acknowledged", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    // The fire escalates before the retry is due: its acknowledgement no longer stands.
+    await store.clearAcknowledgements("checkout", alert.name, [FIRE], new Date(PRESSED + MINUTE));
+
+    await daemonTick(PRESSED + 2 * MINUTE);
+    await daemonTick(PRESSED + 90 * MINUTE);
+    expect(acknowledges()).toEqual([]);
+    const given = await delivery();
+    expect(given?.nextAttemptAt).toBeNull();
+    expect(given?.lastError).toContain("its acknowledgement was cleared");
   });
 });

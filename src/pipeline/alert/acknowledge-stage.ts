@@ -8,7 +8,7 @@ import {
 import { acknowledgementJobs } from "../../destinations/delivery-jobs.js";
 import type { AlertClients } from "../../destinations/registry.js";
 import type { Logger } from "../../logger.js";
-import type { SlotLog } from "../../state/ledger.js";
+import type { AlertHolds, SlotLog } from "../../state/ledger.js";
 
 // An acknowledgement from Slack passed on to the destinations that keep a fire's state
 // themselves (PagerDuty's `acknowledge`), durably: it is a slot of its own, recorded with its
@@ -40,6 +40,26 @@ export function acknowledgementKey(fireKey: string, pressKey: string): string {
 export function acknowledgedFire(key: string): string | null {
   const at = key.indexOf(MARK);
   return at > 0 ? key.slice(0, at) : null;
+}
+
+/** The key of the press an acknowledgement's slot passes on (its Acknowledgement's), or null. */
+function pressOf(key: string): string | null {
+  const at = key.indexOf(MARK);
+  return at > 0 ? key.slice(at + MARK.length) : null;
+}
+
+/**
+ * Whether a new escalation of the fire cleared the acknowledgement the slot `key` passes on:
+ * then it is not sent again, as it would acknowledge the escalated fire. One not stored (the
+ * press's process stopped before storing it) is not cleared: it is still passed on.
+ */
+export async function acknowledgementCleared(
+  key: string,
+  ledger: Pick<AlertHolds, "acknowledgement">,
+): Promise<boolean> {
+  const press = pressOf(key);
+  if (press === null) return false;
+  return ((await ledger.acknowledgement(press))?.clearedAt ?? null) !== null;
 }
 
 /** Why a destination not sent yet reads as failed in `history`, with its retry due. */
