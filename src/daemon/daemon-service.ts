@@ -117,6 +117,7 @@ export async function startDaemonService(
     acknowledgements: createAcknowledgementResend(clients, {
       sendTimeoutMs: config.state.sendTimeoutMs,
       now,
+      ledger,
     }),
     logger,
     metrics,

@@ -25,14 +25,22 @@ export interface SlotRun {
 }
 
 /**
- * Sends an acknowledgement's recorded slot again, for its alert as configured now (see
+ * An acknowledgement's recorded slot sent again, for its alert as configured now (see
  * `pipeline/alert/acknowledge-stage.ts`): handed in by the daemon, which holds the clients.
  */
-export type ResendAcknowledgement = (
-  key: string,
-  alert: AlertConfig,
-  context: Omit<RunContext, "cache">,
-) => Promise<void>;
+export interface AcknowledgementResend {
+  /** Whether a new escalation of the fire cleared the acknowledgement since: not sent then. */
+  cleared(key: string): Promise<boolean>;
+  /** The destinations the alert as configured now passes the slot's acknowledgement on to. */
+  destinations(key: string, alert: AlertConfig): readonly string[];
+  /** Sends the slot again to those of `recorded` the alert still has, and to no other. */
+  resend(
+    key: string,
+    alert: AlertConfig,
+    recorded: readonly string[],
+    context: Omit<RunContext, "cache">,
+  ): Promise<void>;
+}
 
 /** Runs one slot of a job for its fire instant (`scheduler/run-slot.ts` runs digests). */
 export type RunSlot = (job: ScheduledJob, fireAt: Date, context: RunContext) => Promise<SlotRun>;
@@ -70,7 +78,7 @@ export interface DaemonOptions {
   /** What runs after a tick's alert evaluations (incidents); absent or null: nothing. */
   incidents?: IncidentStep | null;
   /** What sends an acknowledgement's slot again when its retry is due; absent: left due. */
-  acknowledgements?: ResendAcknowledgement | null;
+  acknowledgements?: AcknowledgementResend | null;
   /** The daemon cannot go on (another daemon took its ledger over); the caller shuts down. */
   onFatal?: (error: Error) => void;
 }

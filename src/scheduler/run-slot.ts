@@ -1,6 +1,10 @@
 import type { IncidentsConfig } from "../config/types.js";
 import type { Clients } from "../create-deps.js";
-import { deliverAcknowledgement } from "../pipeline/alert/acknowledge-stage.js";
+import {
+  acknowledgementCleared,
+  acknowledgementDestinations,
+  deliverAcknowledgement,
+} from "../pipeline/alert/acknowledge-stage.js";
 import { type AlertStore, alertLedger as alertLedgerOf } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { runDigest } from "../pipeline/digest/run-digest.js";
@@ -9,7 +13,8 @@ import {
   type IncidentDeps,
   runIncidents,
 } from "../pipeline/incident/run-incidents.js";
-import type { ResendAcknowledgement, RunSlot } from "./daemon-types.js";
+import type { AlertHolds } from "../state/ledger.js";
+import type { AcknowledgementResend, RunSlot } from "./daemon-types.js";
 import type { IncidentContext, IncidentStep } from "./incident-fires.js";
 
 /**
@@ -91,16 +96,24 @@ export function createIncidentStep(
 /** Sends an acknowledgement's slot again through the alert clients built at start. */
 export function createAcknowledgementResend(
   clients: Pick<Clients, "alerts">,
-  options: { sendTimeoutMs: number; now: () => Date },
-): ResendAcknowledgement {
-  return async (key, alert, context) => {
-    await deliverAcknowledgement(key, alert, {
-      ledger: context.ledger,
-      clients: clients.alerts,
-      logger: context.logger,
-      now: options.now,
-      sendTimeoutMs: options.sendTimeoutMs,
-      retryAt: context.retryAt,
-    });
+  options: {
+    sendTimeoutMs: number;
+    now: () => Date;
+    ledger: Pick<AlertHolds, "acknowledgement">;
+  },
+): AcknowledgementResend {
+  return {
+    cleared: (key) => acknowledgementCleared(key, options.ledger),
+    destinations: (key, alert) => acknowledgementDestinations(key, alert, clients.alerts),
+    async resend(key, alert, recorded, context) {
+      await deliverAcknowledgement(key, alert, recorded, {
+        ledger: context.ledger,
+        clients: clients.alerts,
+        logger: context.logger,
+        now: options.now,
+        sendTimeoutMs: options.sendTimeoutMs,
+        retryAt: context.retryAt,
+      });
+    },
   };
 }

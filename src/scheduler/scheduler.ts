@@ -230,6 +230,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
     // with thousands of them is worked through in batches, with one line each reason.
     const jobGone: DueRetry[] = [];
     const periodMoved: DueRetry[] = [];
+    const acknowledgerGone: DueRetry[] = [];
+    const acknowledgementCleared: DueRetry[] = [];
     for (const retries of bySlot(await ledger.dueRetries(now))) {
       const { slot } = retries[0] as DueRetry;
       if (slot.kind === "incident" && incidents) {
@@ -237,10 +239,21 @@ export function createDaemon(options: DaemonOptions): Daemon {
         continue;
       }
       if (slot.kind === "acknowledgement") {
-        // Passed on for the fire's alert: sent again while the config still has that alert.
+        // Passed on for the fire's alert: sent again to a recorded destination while the
+        // config still has that alert and passes acknowledgements on to that destination,
+        // and while no new escalation of the fire has cleared the acknowledgement.
         const alert = jobs.find((j) => j.id === jobId(slot.team, "alert", slot.job));
-        if (alert?.kind !== "alert") jobGone.push(...retries);
-        else resendAcknowledgement(slot, alert.alert);
+        const resend = options.acknowledgements;
+        if (alert?.kind !== "alert") {
+          jobGone.push(...retries);
+        } else if (resend && (await resend.cleared(slot.key))) {
+          acknowledgementCleared.push(...retries);
+        } else if (resend) {
+          const configured = resend.destinations(slot.key, alert.alert);
+          const [kept, gone] = partition(retries, (r) => configured.includes(r.destination));
+          acknowledgerGone.push(...gone);
+          if (kept.length > 0) resendAcknowledgement(slot, alert.alert, kept);
+        }
         continue;
       }
       const job = jobs.find((j) => j.id === jobId(slot.team, slot.kind, slot.job));
@@ -253,6 +266,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const reporting = { ledger, logger, metrics };
     await giveUp(jobGone, "its job is no longer in the config", reporting);
     await giveUp(periodMoved, "its job now covers another period (the config changed)", reporting);
+    await giveUp(
+      acknowledgerGone,
+      "its alert no longer passes acknowledgements on to this destination (its PagerDuty was removed or its routing key changed); acknowledge the incident in PagerDuty itself",
+      reporting,
+    );
+    await giveUp(
+      acknowledgementCleared,
+      "the fire escalated again since and its acknowledgement was cleared; press Acknowledge on the fire again to pass it on",
+      reporting,
+    );
   }
 
   /**
@@ -260,9 +283,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
    * on the delivery backoff until a day after the press. While it sends, the ledger has it due
    * only once the send timeout has passed, so the next tick does not start it twice.
    */
-  function resendAcknowledgement(slot: DueRetry["slot"], alert: AlertConfig): void {
+  function resendAcknowledgement(
+    slot: DueRetry["slot"],
+    alert: AlertConfig,
+    retries: readonly DueRetry[],
+  ): void {
     const resend = options.acknowledgements;
     if (!resend || stopping) return;
+    const recorded = retries.map((r) => r.destination);
     const deadline = new Date(slot.fireAt.getTime() + MAX_RETRY_SPAN_MS);
     const context = {
       ledger: dueDestinationsOnly(ledger, claim, undefined, false),
@@ -271,7 +299,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         nextAttemptAt(attempts, clock(), deadline, retryDelaysMs, notBefore),
     };
     runs
-      .runUnscheduled(slot.key, () => resend(slot.key, alert, context))
+      .runUnscheduled(slot.key, () => resend.resend(slot.key, alert, recorded, context))
       .then(
         () => failures.recovered(slot.key),
         (error: unknown) =>
@@ -320,3 +348,8 @@ const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** The items `keep` holds for, and the others, each in their order. */
+function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(keep), items.filter((item) => !keep(item))];
+}

@@ -109,7 +109,7 @@ const APPLY: Record<
       at,
     );
     if (!created) return "already applied";
-    if (passOn) await tellDestinations(press, team, deps);
+    if (passOn.length > 0) await tellDestinations(press, team, passOn, deps);
     const shown = { by: acknowledgement.author, at: acknowledgement.acknowledgedAt.toISOString() };
     // The first message as the press saw it, with the acknowledgement above its buttons.
     await answer(press, deps, "the first message", () =>
@@ -203,17 +203,24 @@ const APPLY: Record<
   },
 };
 
-/** Records the acknowledgement's slot for the destinations that keep the fire's state; false: none. */
-async function passOnRecorded(press: AlertPress, team: Team, deps: AlertActionDeps) {
+/**
+ * Records the acknowledgement's slot for the destinations that keep the fire's state; the
+ * destinations it was recorded with (by this press or an earlier delivery of it), or none.
+ */
+async function passOnRecorded(
+  press: AlertPress,
+  team: Team,
+  deps: AlertActionDeps,
+): Promise<string[]> {
   const alert = team.alerts.find((a) => a.name === press.alert);
-  if (!alert) return false;
+  if (!alert) return [];
   const key = acknowledgementKey(press.fireKey, press.key);
   const sendTimeoutMs = deps.deliveries?.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   await recordAcknowledgement(
     { key, team: team.name, alert },
     { ledger: deps.ledger, clients: deps.alertClients, now: deps.now, sendTimeoutMs },
   );
-  return (await deps.ledger.getSlot(key)) !== null;
+  return (await deps.ledger.getSlot(key))?.deliveries.map((d) => d.destination) ?? [];
 }
 
 /**
@@ -223,14 +230,19 @@ async function passOnRecorded(press: AlertPress, team: Team, deps: AlertActionDe
  * is retried by the daemon on the delivery backoff, within a day; the acknowledgement stands
  * in the ledger and in Slack either way.
  */
-async function tellDestinations(press: AlertPress, team: Team, deps: AlertActionDeps) {
+async function tellDestinations(
+  press: AlertPress,
+  team: Team,
+  recorded: readonly string[],
+  deps: AlertActionDeps,
+) {
   const alert = team.alerts.find((a) => a.name === press.alert);
   if (!alert) return;
   const owner = deps.deliveries?.owner ?? `Slack press pid ${process.pid}`;
   const sendTimeoutMs = deps.deliveries?.sendTimeoutMs ?? SEND_TIMEOUT_MS;
   const delays = deps.deliveries?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const deadline = new Date(deps.now().getTime() + MAX_RETRY_SPAN_MS);
-  await deliverAcknowledgement(acknowledgementKey(press.fireKey, press.key), alert, {
+  await deliverAcknowledgement(acknowledgementKey(press.fireKey, press.key), alert, recorded, {
     // Its own pass-on, whose retry is not due yet: taken as `run` takes an open failure.
     ledger: claimingLedger(deps.ledger, { owner, sendTimeoutMs, take: "open", lookFirst: false }),
     clients: deps.alertClients,

@@ -38,6 +38,8 @@ export interface AcknowledgementStore {
   acknowledge(ack: NewAcknowledgement, at: Date): AddedAcknowledgement;
   /** The acknowledgements of an alert's fires that no escalation has cleared, oldest first. */
   acknowledgements(team: string, alert: string): Acknowledgement[];
+  /** The acknowledgement stored under the action `key`, cleared or not; null if none. */
+  acknowledgement(key: string): Acknowledgement | null;
   /** Clears the standing acknowledgements of these fires; how many it cleared. */
   clearAcknowledgements(team: string, alert: string, fireKeys: readonly string[], at: Date): number;
 }

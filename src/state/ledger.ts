@@ -299,6 +299,8 @@ export interface AlertHolds {
   acknowledge(ack: NewAcknowledgement, at: Date): Promise<AddedAcknowledgement>;
   /** The acknowledgements of an alert's fires that no escalation has cleared, oldest first. */
   acknowledgements(team: string, alert: string): Promise<Acknowledgement[]>;
+  /** The acknowledgement stored under the action `key`, cleared or not; null if none. */
+  acknowledgement(key: string): Promise<Acknowledgement | null>;
   /** Clears the standing acknowledgements of these fires (a new escalation); how many. */
   clearAcknowledgements(
     team: string,

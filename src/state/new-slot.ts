@@ -22,4 +22,11 @@ export interface NewSlot {
    * as pending with the slot, so a crash before the first send still leaves it undelivered.
    */
   destinations: readonly string[];
+  /**
+   * Records the destinations as already owed a retry instead of pending: failed with `error`,
+   * their retry due at `dueAt`. In the same write as the slot, so a process that stops before
+   * its send leaves them to the due retries; a slot no schedule plans (an acknowledgement) has
+   * no other way back to a pending destination.
+   */
+  owedRetry?: { error: string; dueAt: Date };
 }

@@ -68,7 +68,7 @@ async function setUp() {
   const logger = createLogger({ level: "silent" });
 
   /** Someone presses Acknowledge on the fire's first message, `sender` passing it on. */
-  const press = (through: PagerdutySender = sender) =>
+  const press = (through: PagerdutySender = sender, pressLedger: Ledger = store) =>
     handleAlertAction(
       {
         type: "block_actions",
@@ -84,7 +84,7 @@ async function setUp() {
         ],
       },
       {
-        ledger: store,
+        ledger: pressLedger,
         slack: null,
         alertClients: { ...noClients(), pagerduty: through },
         teams: () => [team],
@@ -94,18 +94,18 @@ async function setUp() {
       },
     );
 
-  /** The daemon's tick at `at`, and every run it started, to their end. */
-  const daemonTick = async (at: number) => {
+  /** The daemon's tick at `at` with the alert as configured then, and every run it started, to their end. */
+  const daemonTick = async (at: number, configured: AlertConfig = alert) => {
     clock.now = at;
     const job: ScheduledAlert = {
-      id: jobId(team.name, "alert", alert.name),
+      id: jobId(team.name, "alert", configured.name),
       kind: "alert",
-      team,
-      name: alert.name,
-      schedule: alert.schedule,
+      team: { ...team, alerts: [configured] },
+      name: configured.name,
+      schedule: configured.schedule,
       zone: team.timezone,
       catchUpMs: 0,
-      alert,
+      alert: configured,
     };
     await store.acquireDaemonLease("test daemon");
     const daemon = createDaemon({
@@ -116,7 +116,7 @@ async function setUp() {
       },
       acknowledgements: createAcknowledgementResend(
         { alerts: { ...noClients(), pagerduty: sender } },
-        { sendTimeoutMs: SEND_TIMEOUT_MS, now },
+        { sendTimeoutMs: SEND_TIMEOUT_MS, now, ledger: store },
       ),
       logger,
       now,
@@ -136,7 +136,28 @@ async function setUp() {
     const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
     return slot?.deliveries[0];
   };
-  return { pd, press, daemonTick, acknowledges, delivery };
+  const deliveries = async () => {
+    const [slot] = (await store.history({ limit: 10 })).filter((s) => s.kind === "acknowledgement");
+    return slot?.deliveries ?? [];
+  };
+  return { pd, store, alert, press, daemonTick, acknowledges, delivery, deliveries };
+}
+
+/** The ledger of a process that stops once it has recorded a slot: every later call throws. */
+function stopsAfterRecordingSlot(store: Ledger): Ledger {
+  let stopped = false;
+  return new Proxy(store, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        if (stopped) throw new Error("the process stopped here");
+        const result: unknown = await value.apply(target, args);
+        if (name === "recordSlot") stopped = true;
+        return result;
+      };
+    },
+  });
 }
 
 describe("an acknowledgement passed on to PagerDuty", () => {
@@ -180,5 +201,71 @@ describe("an acknowledgement passed on to PagerDuty", () => {
     await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
     expect(acknowledges()).toHaveLength(1);
     expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("left by a process that stopped right after recording its slot, is sent once by the daemon's retries", async () => {
+    const { store, press, daemonTick, acknowledges, delivery } = await setUp();
+    await expect(press(undefined, stopsAfterRecordingSlot(store))).rejects.toThrow(
+      "the process stopped here",
+    );
+    // Recorded in one write as owed a retry, never pending (which no schedule would send).
+    expect((await delivery())?.state).toBe("failed");
+
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
+    expect(acknowledges()).toEqual([]);
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("is given up, saying why, once the alert no longer has PagerDuty: nothing is sent, and it is no longer due", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    const { pagerduty: _, ...withoutPagerduty } = alert;
+
+    await daemonTick(PRESSED + 2 * MINUTE, withoutPagerduty as AlertConfig);
+    expect(acknowledges()).toEqual([]);
+    const given = await delivery();
+    expect(given?.state).toBe("failed");
+    expect(given?.nextAttemptAt).toBeNull();
+    expect(given?.lastError).toContain("no longer passes acknowledgements on to this destination");
+    expect(await store.dueRetries(new Date(PRESSED + 2 * 24 * 60 * MINUTE))).toEqual([]);
+  });
+
+  it("is given up, not sent to the new service, once the alert's routing key changed", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, deliveries } = await setUp();
+    pd.failNext(500);
+    await press();
+    const routingKey = new Secret("R0UT1NGk3yNEWKEY0123456789abcdef");
+    const moved = {
+      ...alert,
+      pagerduty: { routingKey, destination: pagerdutyDestinationId(routingKey) },
+    } as AlertConfig;
+
+    await daemonTick(PRESSED + 2 * MINUTE, moved);
+    await daemonTick(PRESSED + 90 * MINUTE, moved);
+    // The new service never had the incident: nothing is acknowledged there.
+    expect(acknowledges()).toEqual([]);
+    const rows = await deliveries();
+    expect(rows.map((d) => [d.destination, d.state, d.nextAttemptAt])).toEqual([
+      [alert.pagerduty?.destination, "failed", null],
+    ]);
+    expect(await store.dueRetries(new Date(PRESSED + 2 * 24 * 60 * MINUTE))).toEqual([]);
+  });
+
+  it("is given up once a new escalation of the fire cleared the acknowledgement: the escalated fire is not acknowledged", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    // The fire escalates before the retry is due: its acknowledgement no longer stands.
+    await store.clearAcknowledgements("checkout", alert.name, [FIRE], new Date(PRESSED + MINUTE));
+
+    await daemonTick(PRESSED + 2 * MINUTE);
+    await daemonTick(PRESSED + 90 * MINUTE);
+    expect(acknowledges()).toEqual([]);
+    const given = await delivery();
+    expect(given?.nextAttemptAt).toBeNull();
+    expect(given?.lastError).toContain("its acknowledgement was cleared");
   });
 });

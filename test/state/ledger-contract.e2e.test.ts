@@ -389,6 +389,31 @@ describe.each([
     expect(await ledger.isSlotDelivered(ack.key)).toBe(true);
   });
 
+  it("records a slot whose destinations are owed a retry in the same write: failed, due at the instant given, never pending", async () => {
+    const { ledger } = await store.open();
+    const PD = "pagerduty:3f9a2c";
+    const dueAt = new Date(Date.now() + 60_000);
+    const ack = aSlot({
+      key: "checkout.alert.flaky.2026-11-15.acknowledged.acknowledge:C1:1.2:3.4:U9",
+      kind: "acknowledgement",
+      job: "flaky",
+      destinations: [PD],
+      owedRetry: { error: "not sent yet", dueAt },
+    });
+    expect(await ledger.recordSlot(ack)).toBe(true);
+    const [delivery] = (await ledger.getSlot(ack.key))?.deliveries ?? [];
+    expect(delivery).toMatchObject({ state: "failed", attempts: 0, lastError: "not sent yet" });
+    expect(delivery?.nextAttemptAt?.getTime()).toBe(dueAt.getTime());
+    expect(await ledger.isSlotDelivered(ack.key)).toBe(false);
+    expect(await ledger.dueRetries(new Date(dueAt.getTime() - 1))).toEqual([]);
+    expect((await ledger.dueRetries(dueAt)).map((r) => [r.slot.key, r.destination])).toEqual([
+      [ack.key, PD],
+    ]);
+    // Recorded again (a redelivered press), it stays as the first write left it.
+    expect(await ledger.recordSlot({ ...ack, owedRetry: undefined })).toBe(false);
+    expect((await ledger.getSlot(ack.key))?.deliveries[0]?.state).toBe("failed");
+  });
+
   it("keeps the note a delivery was sent with, and drops an earlier failure's error once sent", async () => {
     const { ledger } = await store.open();
     const key = aSlot().key;

@@ -217,4 +217,14 @@ describe.each([
     expect(cleared.reduce((a, b) => a + b, 0)).toBe(2);
     expect(await ledger.acknowledgements("checkout", "flaky-rate")).toEqual([kept]);
   });
+
+  it("finds an acknowledgement by its action key, cleared or not", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const { acknowledgement } = await ledger.acknowledge(anAck("a", "fire-1"), NOW);
+    expect(await other.acknowledgement("a")).toEqual(acknowledgement);
+    await ledger.clearAcknowledgements("checkout", "flaky-rate", ["fire-1"], at(1));
+    expect(await other.acknowledgement("a")).toEqual({ ...acknowledgement, clearedAt: at(1) });
+    expect(await other.acknowledgement("never-pressed")).toBeNull();
+  });
 });

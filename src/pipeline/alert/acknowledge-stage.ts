@@ -8,7 +8,7 @@ import {
 import { acknowledgementJobs } from "../../destinations/delivery-jobs.js";
 import type { AlertClients } from "../../destinations/registry.js";
 import type { Logger } from "../../logger.js";
-import type { SlotLog } from "../../state/ledger.js";
+import type { AlertHolds, SlotLog } from "../../state/ledger.js";
 
 // An acknowledgement from Slack passed on to the destinations that keep a fire's state
 // themselves (PagerDuty's `acknowledge`), durably: it is a slot of its own, recorded with its
@@ -42,19 +42,39 @@ export function acknowledgedFire(key: string): string | null {
   return at > 0 ? key.slice(0, at) : null;
 }
 
+/** The key of the press an acknowledgement's slot passes on (its Acknowledgement's), or null. */
+function pressOf(key: string): string | null {
+  const at = key.indexOf(MARK);
+  return at > 0 ? key.slice(at + MARK.length) : null;
+}
+
+/**
+ * Whether a new escalation of the fire cleared the acknowledgement the slot `key` passes on:
+ * then it is not sent again, as it would acknowledge the escalated fire. One not stored (the
+ * press's process stopped before storing it) is not cleared: it is still passed on.
+ */
+export async function acknowledgementCleared(
+  key: string,
+  ledger: Pick<AlertHolds, "acknowledgement">,
+): Promise<boolean> {
+  const press = pressOf(key);
+  if (press === null) return false;
+  return ((await ledger.acknowledgement(press))?.clearedAt ?? null) !== null;
+}
+
 /** Why a destination not sent yet reads as failed in `history`, with its retry due. */
 export const NOT_SENT_YET = "not sent yet: the acknowledgement goes again if this send never ends";
 
 /**
  * Records the slot of an acknowledgement (team, alert, fire) with each destination owed it,
- * each a failure whose retry falls due once a send could have ended: so a process that stops
- * before the send began leaves it to the daemon's retries. False when there is nothing to
- * record (no destination takes acknowledgements) or it was recorded already.
+ * each a failure whose retry falls due once a send could have ended, in one write: so a
+ * process that stops before the send began leaves it to the daemon's retries. False when there
+ * is nothing to record (no destination takes acknowledgements) or it was recorded already.
  */
 export async function recordAcknowledgement(
   ack: { key: string; team: string; alert: AlertConfig },
   deps: Pick<AcknowledgementDeps, "clients" | "now" | "sendTimeoutMs"> & {
-    ledger: Pick<SlotLog, "recordSlot"> & Pick<DeliveryLedger, "markFailed">;
+    ledger: Pick<SlotLog, "recordSlot">;
   },
 ): Promise<boolean> {
   const fireKey = acknowledgedFire(ack.key);
@@ -63,7 +83,8 @@ export async function recordAcknowledgement(
   if (ids.length === 0) return false;
   const at = deps.now();
   const day = at.toISOString().slice(0, 10);
-  const fresh = await deps.ledger.recordSlot({
+  // Never pending: nothing plans an acknowledgement's slot, so only a due retry sends it again.
+  return deps.ledger.recordSlot({
     key: ack.key,
     team: ack.team,
     kind: "acknowledgement",
@@ -71,26 +92,43 @@ export async function recordAcknowledgement(
     fireAt: at,
     period: { start: day, end: day },
     destinations: ids,
+    owedRetry: { error: NOT_SENT_YET, dueAt: new Date(at.getTime() + deps.sendTimeoutMs) },
   });
-  if (!fresh) return false;
-  const due = new Date(at.getTime() + deps.sendTimeoutMs);
-  await Promise.all(ids.map((id) => deps.ledger.markFailed(ack.key, id, NOT_SENT_YET, due)));
-  return true;
 }
 
 /**
- * Sends the acknowledgement's slot `key` to each destination the ledger lets this process
- * claim. Each claimed destination is first marked a failure due after the send timeout, so a
- * process that dies mid-send leaves a retry behind rather than a send in flight forever.
+ * The destinations the alert as configured now passes an acknowledgement of the slot `key`'s
+ * fire on to; a recorded one not among them (PagerDuty removed, its routing key changed) is
+ * never sent again.
+ */
+export function acknowledgementDestinations(
+  key: string,
+  alert: AlertConfig,
+  clients: AlertClients,
+): string[] {
+  const fireKey = acknowledgedFire(key);
+  if (fireKey === null) return [];
+  return acknowledgementJobs(fireKey, alert, clients).map((job) => job.id);
+}
+
+/**
+ * Sends the acknowledgement's slot `key` to each of `recorded` (destinations recorded with the
+ * slot) that the alert still has and the ledger lets this process claim: never to one the slot
+ * does not have, which would acknowledge on a service that never had the incident. Each
+ * claimed destination is first marked a failure due after the send timeout, so a process that
+ * dies mid-send leaves a retry behind rather than a send in flight forever.
  */
 export async function deliverAcknowledgement(
   key: string,
   alert: AlertConfig,
+  recorded: readonly string[],
   deps: AcknowledgementDeps,
 ): Promise<DeliveryResult[]> {
   const fireKey = acknowledgedFire(key);
   if (fireKey === null) return [];
-  const jobs = acknowledgementJobs(fireKey, alert, deps.clients);
+  const jobs = acknowledgementJobs(fireKey, alert, deps.clients).filter((job) =>
+    recorded.includes(job.id),
+  );
   if (jobs.length === 0) return [];
   const { ledger } = deps;
   const retried: DeliveryLedger = {

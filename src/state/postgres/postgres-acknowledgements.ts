@@ -8,7 +8,7 @@ import type { AlertHolds } from "../ledger.js";
 /** The acknowledgements half of AlertHolds (silences are `postgres-silences.ts`). */
 type AcknowledgementStatements = Pick<
   AlertHolds,
-  "acknowledge" | "acknowledgements" | "clearAcknowledgements"
+  "acknowledge" | "acknowledgements" | "acknowledgement" | "clearAcknowledgements"
 >;
 
 export function postgresAcknowledgements(pool: Pool): AcknowledgementStatements {
@@ -38,6 +38,13 @@ export function postgresAcknowledgements(pool: Pool): AcknowledgementStatements 
           [team, alert],
         )
       ).map(toAcknowledgement),
+    acknowledgement: async (key) => {
+      const [row] = await rows<AcknowledgementRow>(
+        "SELECT * FROM acknowledgements WHERE key = $1",
+        [key],
+      );
+      return row ? toAcknowledgement(row) : null;
+    },
     clearAcknowledgements: async (team, alert, fireKeys, at) =>
       (
         await pool.query(

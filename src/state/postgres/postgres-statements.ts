@@ -82,11 +82,18 @@ export function postgresStatements(
        ON CONFLICT (key) DO NOTHING RETURNING key`,
       [slot.key, slot.team, slot.kind, slot.job, slot.fireAt, slot.period.start, slot.period.end],
     );
+    const owed = slot.owedRetry;
     await db.query(
-      `INSERT INTO deliveries (slot_key, destination, state, attempts, updated_at)
-       SELECT $1, destination, 'pending', 0, clock_timestamp() FROM unnest($2::text[]) AS destination
+      `INSERT INTO deliveries (slot_key, destination, state, attempts, last_error, next_attempt_at, updated_at)
+       SELECT $1, destination, $3, 0, $4, $5, clock_timestamp() FROM unnest($2::text[]) AS destination
        ON CONFLICT (slot_key, destination) DO NOTHING`,
-      [slot.key, [...slot.destinations]],
+      [
+        slot.key,
+        [...slot.destinations],
+        owed ? "failed" : "pending",
+        owed ? cleanError(owed.error) : null,
+        owed?.dueAt ?? null,
+      ],
     );
     await db.query(REFRESH_FINISHED, [slot.key]);
     return inserted.length > 0;

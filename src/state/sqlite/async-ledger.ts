@@ -38,6 +38,7 @@ export function asyncLedger(sync: SyncLedger): Ledger {
     endSilence: lift(sync.endSilence),
     acknowledge: lift(sync.acknowledge),
     acknowledgements: lift(sync.acknowledgements),
+    acknowledgement: lift(sync.acknowledgement),
     clearAcknowledgements: lift(sync.clearAcknowledgements),
     history: lift(sync.history),
     recordIncident: lift(sync.recordIncident),

@@ -61,7 +61,13 @@ export function createSlotStore(db: Database.Database, now: () => Date): SlotSto
           period.end,
           at,
         );
-        for (const destination of slot.destinations) q.insertPending.run(key, destination, at);
+        const owed = slot.owedRetry;
+        const error = owed ? cleanError(owed.error) : null;
+        const next = owed?.dueAt.toISOString() ?? null;
+        for (const destination of slot.destinations) {
+          if (owed) q.insertOwed.run(key, destination, error, next, at);
+          else q.insertPending.run(key, destination, at);
+        }
         refreshFinished(key);
         return inserted.changes > 0;
       }),
@@ -146,6 +152,10 @@ function prepare(db: Database.Database) {
     insertPending: db.prepare<[string, string, string]>(
       `INSERT OR IGNORE INTO deliveries (slot_key, destination, state, attempts, updated_at)
        VALUES (?, ?, 'pending', 0, ?)`,
+    ),
+    insertOwed: db.prepare<[string, string, string | null, string | null, string]>(
+      `INSERT OR IGNORE INTO deliveries (slot_key, destination, state, attempts, last_error, next_attempt_at, updated_at)
+       VALUES (?, ?, 'failed', 0, ?, ?, ?)`,
     ),
     // With a claim token, only the claim's holder writes: one whose claim was taken over does not.
     sent: db.prepare(

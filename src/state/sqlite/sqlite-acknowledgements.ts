@@ -42,6 +42,10 @@ export function createAcknowledgementStore(db: Database.Database): Acknowledgeme
         })
         .immediate(),
     acknowledgements: (team, alert) => standing.all(team, alert).map(toAcknowledgement),
+    acknowledgement: (key) => {
+      const row = byKey.get(key);
+      return row ? toAcknowledgement(row) : null;
+    },
     clearAcknowledgements: (team, alert, fireKeys, at) =>
       db
         .transaction(() =>
