@@ -11,9 +11,10 @@ import {
   type DigestClients,
 } from "./destinations/registry.js";
 import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
+import { API_BUDGET } from "./insights/request-budget.js";
 import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
-import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
+import { postgresSharedLimits } from "./state/postgres/postgres-shared-limits.js";
 
 export {
   createApiClient,
@@ -67,10 +68,15 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const slackButtons = config.slack.appToken !== null;
   // Replicas on PostgreSQL take their API requests from one window in the database, so that
   // together they stay within api.max_requests_per_minute (a limit only the API announces is
-  // kept by each process alone: the window needs the number before the first answer).
+  // kept by each process alone: the window needs the number before the first answer), and
+  // their Slack calls from Slack's limits there, held together by a 429.
+  const shared = config.state.url ? postgresSharedLimits(config.state.url.reveal(), logger) : null;
   const window =
-    config.state.url && config.api.maxRequestsPerMinute !== null
-      ? postgresRequestWindow(config.state.url.reveal(), logger)
+    shared && config.api.maxRequestsPerMinute !== null
+      ? {
+          take: (wanted: number, limit: number, atMs: number) =>
+            shared.take(API_BUDGET, wanted, limit, atMs),
+        }
       : null;
   const plainApi = createApiClient(
     config,
@@ -79,12 +85,12 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     now ? () => now().getTime() : Date.now,
     window ?? undefined,
   );
-  const api: InsightsClient = window
+  const api: InsightsClient = shared
     ? {
         ...plainApi,
         close: async () => {
           await plainApi.close();
-          await window.close();
+          await shared.close();
         },
       }
     : plainApi;
@@ -110,7 +116,8 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   }
 
   const built = perKind<{ [K in DestinationKind]: (KindClients[K] & Closable) | null }>(
-    <K extends DestinationKind>(kind: K) => DESTINATIONS[kind].clients(config[kind], logger),
+    <K extends DestinationKind>(kind: K) =>
+      DESTINATIONS[kind].clients(config[kind], logger, shared),
   );
   // Whatever a receiver answers, no configured secret goes on in an error (redact-errors.ts).
   const redact = configRedactor(config);

@@ -25,8 +25,11 @@ export interface RateLimitHeaders {
   resetMs?: number | null;
 }
 
+/** The name replicas share the API's budget under (state/shared-limits.ts). */
+export const API_BUDGET = "insights-api";
+
 /**
- * A window of requests shared by replicas (see `postgres-request-window.ts`): grants up to
+ * A window of requests shared by replicas (see `postgres-shared-limits.ts`): grants up to
  * `wanted` of `limit` requests a minute at `atMs`, to be sent at once, and says how long to
  * wait when it grants none.
  */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createInsightsClient } from "../../src/insights/create-insights-client.js";
-import { createRequestBudget } from "../../src/insights/request-budget.js";
+import { API_BUDGET, createRequestBudget } from "../../src/insights/request-budget.js";
 import { createLogger } from "../../src/logger.js";
 import { Secret } from "../../src/secret.js";
 import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
-import { postgresRequestWindow } from "../../src/state/postgres/postgres-request-window.js";
+import { postgresSharedLimits } from "../../src/state/postgres/postgres-shared-limits.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { query, TEST_KEY } from "./client-builders.js";
 import { startRateLimitedApi } from "./rate-limited-api.js";
@@ -29,14 +29,14 @@ describe("the request budget of replicas on PostgreSQL", () => {
     const api = await startRateLimitedApi(time, { perMinute: 20 });
     closers.push(api.close);
     const replica = () => {
-      const window = postgresRequestWindow(url, logger);
+      const window = postgresSharedLimits(url, logger);
       closers.push(() => window.close());
       // The database's answer is I/O the virtual clock must not run past.
       const shared = {
         take: async (wanted: number, limit: number, atMs: number) => {
           time.hold();
           try {
-            return await window.take(wanted, limit, atMs);
+            return await window.take(API_BUDGET, wanted, limit, atMs);
           } finally {
             time.release();
           }

@@ -173,11 +173,24 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
   `,
-  // 8: the insights API's requests per second, shared by replicas (postgres-request-window.ts).
+  // 8: the insights API's requests per second, shared by replicas (postgres-shared-limits.ts).
   `
   CREATE TABLE api_request_window (
     second bigint PRIMARY KEY,
     used integer NOT NULL
+  );
+  `,
+  // 9: the window is every shared budget's (the API's, and Slack's per method and channel),
+  // beside the holds a 429's Retry-After puts on one (postgres-shared-limits.ts).
+  `
+  ALTER TABLE api_request_window RENAME TO request_window;
+  ALTER TABLE request_window ADD COLUMN budget text NOT NULL DEFAULT 'insights-api';
+  ALTER TABLE request_window DROP CONSTRAINT api_request_window_pkey;
+  ALTER TABLE request_window ADD PRIMARY KEY (budget, second);
+  ALTER TABLE request_window ALTER COLUMN budget DROP DEFAULT;
+  CREATE TABLE request_holds (
+    budget text PRIMARY KEY,
+    until_ms bigint NOT NULL
   );
   `,
 ];
@@ -197,7 +210,8 @@ export const LEDGER_TABLES = [
   "acknowledgements",
   "day_fetch_claims",
   "incidents",
-  "api_request_window",
+  "request_window",
+  "request_holds",
 ] as const;
 
 /** The schema version this code writes. */

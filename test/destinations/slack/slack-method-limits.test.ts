@@ -45,7 +45,7 @@ describe("Slack's per-method limits", () => {
   it("holds every caller of a method for a 429's Retry-After, not only the refused one", async () => {
     const { pace, now } = pacer();
     const refusedAt = now();
-    pace.hold("conversations.history", undefined, 30_000);
+    await pace.hold("conversations.history", undefined, 30_000);
     await pace.turn("conversations.history");
     expect(now()).toBeGreaterThanOrEqual(refusedAt + 30_000);
     // Another method is not held.
