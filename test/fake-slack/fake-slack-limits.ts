@@ -36,6 +36,8 @@ export interface RateLimited {
   retryAfterS: number;
   /** The bot token the call came with (callers told apart by it). */
   caller: string;
+  /** For a call counted late: the earliest it can have arrived, when before `at`. */
+  arrivedAfter?: number;
 }
 
 export interface SlackLimits {
@@ -92,7 +94,7 @@ export function createSlackLimits(now: () => number = Date.now): SlackLimits {
         const arrived = Math.min(at, arrivedAfter);
         const ignored = windows.find(([answered]) => arrived - answered >= IN_FLIGHT_MS);
         const late = { ...call, retryAfterS: Math.ceil((bucket.retryUntil - at) / 1000) };
-        if (ignored) unhonoured.push(late);
+        if (ignored) unhonoured.push(arrived < at ? { ...late, arrivedAfter: arrived } : late);
         else if (windows.length === 0 && !bucket.refused.has(caller)) unwarned.push(late);
       } else bucket.refused.clear();
       bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) * perMinute) / 60_000);
