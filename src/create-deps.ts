@@ -11,7 +11,7 @@ import {
   type DigestClients,
 } from "./destinations/registry.js";
 import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
-import { API_BUDGET } from "./insights/request-budget.js";
+import { sharedApiWindow } from "./insights/request-budget.js";
 import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
 import { postgresSharedLimits } from "./state/postgres/postgres-shared-limits.js";
@@ -72,12 +72,7 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   // their Slack calls from Slack's limits there, held together by a 429.
   const shared = config.state.url ? postgresSharedLimits(config.state.url.reveal(), logger) : null;
   const window =
-    shared && config.api.maxRequestsPerMinute !== null
-      ? {
-          take: (wanted: number, limit: number, atMs: number) =>
-            shared.take(API_BUDGET, wanted, limit, atMs),
-        }
-      : null;
+    shared && config.api.maxRequestsPerMinute !== null ? sharedApiWindow(shared) : null;
   const plainApi = createApiClient(
     config,
     options.onApiRequest,

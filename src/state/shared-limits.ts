@@ -6,8 +6,8 @@
  */
 export interface SharedLimits {
   /**
-   * Grants up to `wanted` of `limit` turns of `budget` in any `windowS` seconds (61 unless
-   * given) at `atMs`, to be used at once; when it grants none, how long to wait, a hold's
+   * Grants up to `wanted` of `limit` turns of `budget` in any `windowS` whole seconds (61,
+   * any 60 s, unless given; at most 62) at `atMs`, to be used at once; when it grants none, how long to wait, a hold's
    * remainder included.
    */
   take(

@@ -8,13 +8,15 @@ import { describeUrl } from "./describe-url.js";
 // (`request_holds`), both migration 9. A grant at second s is allowed only while the window's
 // whole seconds up to s hold fewer than the limit, and every grant goes at once, in its second:
 // with a window of 61 seconds any 60 s (which touches at most 61 whole seconds) holds at most
-// the limit; with a window of 1, each second does. Turns are taken under an advisory lock per
-// budget, as many as a replica has callers waiting, in one transaction.
+// the limit, with 62 any 61 s does; with a window of 1, each second does. Turns are taken under
+// an advisory lock per budget, as many as a replica has callers waiting, in one transaction.
 
 // Any constant will do, as long as nothing else in the database takes the same advisory lock.
 const WINDOW_LOCK = 0x1e5d_9e02;
-/** The insights API's window, and the longest a budget may ask for. */
+/** A minute's window (any 60 s); the default. */
 const MINUTE_S = 61;
+/** The longest window a budget may ask for (the insights API's). */
+const LONGEST_S = 62;
 
 /**
  * The limits in the database at `url`, over a pool of its own: two connections (the API's
@@ -52,7 +54,7 @@ export function postgresSharedLimits(url: string, logger: Logger): SharedLimits 
 
   return {
     take(budget, wanted, limit, atMs, windowS = MINUTE_S) {
-      const seconds = Math.min(Math.max(1, windowS), MINUTE_S);
+      const seconds = Math.min(Math.max(1, windowS), LONGEST_S);
       const second = Math.floor(atMs / 1000);
       return inTransaction(budget, async (client) => {
         const held = await client.query<{ until_ms: string }>(
