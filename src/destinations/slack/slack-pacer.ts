@@ -141,7 +141,11 @@ export function createSlackPacer(
     async hold(method, channel, retryAfterMs) {
       const { key, burst } = limitOf(method, channel);
       const bucket = bucketOf(key, burst);
-      bucket.heldUntil = Math.max(bucket.heldUntil, now() + retryAfterMs);
+      // Slack's bucket is empty: after the wait, turns come at the limit's rate, not as a
+      // burst (each burst past Slack's own was another 429: 731 in a run of 1,000 digests).
+      bucket.at = Math.max(bucket.at, now());
+      bucket.tokens = 0;
+      bucket.heldUntil = Math.max(bucket.heldUntil, bucket.at + retryAfterMs);
       await shared?.hold(`slack ${key}`, bucket.heldUntil).catch(() => {});
     },
   };

@@ -53,6 +53,15 @@ describe("Slack's per-method limits", () => {
     await pace.turn("chat.update");
     expect(now()).toBe(before);
   });
+
+  it("after a 429's Retry-After, goes on at the limit's rate instead of spending its burst again", async () => {
+    const { pace, now } = pacer();
+    const refusedAt = now();
+    await pace.hold("chat.postMessage", "C1", 1_000);
+    for (let i = 0; i < 3; i++) await pace.turn("chat.postMessage", "C1");
+    // One at the Retry-After's end, then one a second: Slack's bucket is as empty as ours.
+    expect(now()).toBeGreaterThanOrEqual(refusedAt + 3_000);
+  });
 });
 
 describe("a rate-limited Slack method, over the fake Slack", () => {
