@@ -192,7 +192,7 @@ export async function measureScale(replicas: 1 | 3): Promise<ScaleFigures> {
       ),
       slackUnhonouredCalls: (slack.limits?.unhonoured ?? []).map(
         (c) =>
-          `${c.method} ${c.channel ?? ""} +${((c.at - fire.getTime()) / 1000).toFixed(3)} s${c.arrivedAfter === undefined ? "" : ` (arrived after +${((c.arrivedAfter - fire.getTime()) / 1000).toFixed(3)} s)`}`,
+          `${c.method} ${c.channel ?? ""} +${((c.at - fire.getTime()) / 1000).toFixed(3)} s${c.arrivedAfter === undefined ? "" : ` (arrived after +${((c.arrivedAfter - fire.getTime()) / 1000).toFixed(3)} s)`}${c.refusedAt === undefined ? "" : `, its 429 +${((c.refusedAt - fire.getTime()) / 1000).toFixed(3)} s`}`,
       ),
     };
   } finally {

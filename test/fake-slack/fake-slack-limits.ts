@@ -38,6 +38,8 @@ export interface RateLimited {
   caller: string;
   /** For a call counted late: the earliest it can have arrived, when before `at`. */
   arrivedAfter?: number;
+  /** For a call counted late: when the 429 it ignored was answered. */
+  refusedAt?: number;
 }
 
 export interface SlackLimits {
@@ -94,8 +96,12 @@ export function createSlackLimits(now: () => number = Date.now): SlackLimits {
         const arrived = Math.min(at, arrivedAfter);
         const ignored = windows.find(([answered]) => arrived - answered >= IN_FLIGHT_MS);
         const late = { ...call, retryAfterS: Math.ceil((bucket.retryUntil - at) / 1000) };
-        if (ignored) unhonoured.push(arrived < at ? { ...late, arrivedAfter: arrived } : late);
-        else if (windows.length === 0 && !bucket.refused.has(caller)) unwarned.push(late);
+        if (ignored) {
+          const refusedAt = ignored[0];
+          unhonoured.push(
+            arrived < at ? { ...late, arrivedAfter: arrived, refusedAt } : { ...late, refusedAt },
+          );
+        } else if (windows.length === 0 && !bucket.refused.has(caller)) unwarned.push(late);
       } else bucket.refused.clear();
       bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) * perMinute) / 60_000);
       bucket.at = at;
