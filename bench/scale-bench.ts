@@ -18,11 +18,13 @@ import { DAEMON_NODE_FLAGS } from "./bench-support.js";
 // that enforces Slack's limits with 429s; the daemon (`start`, the built binary) with
 // `api.max_requests_per_minute: 300`, alone on SQLite and as 3 replicas on PostgreSQL.
 //
-// Scaled down, ratios kept: 1,000 teams × 5 projects is 10,000+ requests, 33 minutes of a
-// 300-a-minute budget. The bench runs 100 teams × 5 projects (500 distinct, 1,005 requests: 3.4
-// minutes of the same budget) with catch_up 6m, a tenth of the 1h a full-size install would
-// need; 10 teams share each Slack channel (100 channels at full size). BENCH_SCALE_TEAMS and
-// BENCH_SCALE_CATCH_UP_MIN change both. Each run is bounded by the catch-up plus a minute.
+// By default scaled down, ratios kept: 1,000 teams × 5 projects is 5,000+ requests through the
+// day store (one range a project), 17 minutes of a 300-a-minute budget. The bench runs 100
+// teams × 5 projects (500 distinct, ~505 requests: 1.7 minutes of the same budget) with catch_up
+// 6m, a tenth of the 1h a full-size install would need; 10 teams share each Slack channel (100
+// channels at full size). BENCH_SCALE=full runs the whole 1,000 teams with catch_up 60m (some
+// 18 minutes a run); BENCH_SCALE_TEAMS and BENCH_SCALE_CATCH_UP_MIN set either alone. Each run
+// is bounded by the catch-up plus a minute.
 
 const PER_TEAM = 5;
 const BUDGET = 300;
@@ -52,6 +54,20 @@ export interface ScaleFigures {
   slackUnhonouredCalls: string[];
   /** Each daemon's peak RSS (VmHWM), MB. */
   peakRssMb: number[];
+  /** Seconds from the run's start (servers, daemons, the fire 20-80 s on) to its end. */
+  wallS: number;
+}
+
+/** The run's size: BENCH_SCALE=full is the promise's, else a tenth of it (or as set). */
+export function scaleSize(env: NodeJS.ProcessEnv = process.env): {
+  teams: number;
+  catchUpMin: number;
+} {
+  const full = env.BENCH_SCALE === "full";
+  return {
+    teams: Number(env.BENCH_SCALE_TEAMS ?? (full ? 1_000 : 100)),
+    catchUpMin: Number(env.BENCH_SCALE_CATCH_UP_MIN ?? (full ? 60 : 6)),
+  };
 }
 
 const channelOf = (team: number) => `C0SCALE${Math.floor(team / TEAMS_PER_CHANNEL)}`;
@@ -109,8 +125,8 @@ function postsByKey(slack: FakeSlack): Map<string, number> {
 
 /** One run: the daemons start, the minute fires, and it ends when every digest is in or at the catch-up's end. */
 export async function measureScale(replicas: 1 | 3): Promise<ScaleFigures> {
-  const teams = Number(process.env.BENCH_SCALE_TEAMS ?? 100);
-  const catchUpMin = Number(process.env.BENCH_SCALE_CATCH_UP_MIN ?? 6);
+  const { teams, catchUpMin } = scaleSize();
+  const started = Date.now();
   const emulator: RunningEmulator = await startEmulator({
     projects: teams * PER_TEAM,
     maxRequestsPerMinute: BUDGET,
@@ -170,11 +186,13 @@ export async function measureScale(replicas: 1 | 3): Promise<ScaleFigures> {
       slackUnhonoured: slack.limits?.unhonoured.length ?? 0,
       slackUnwarned: slack.limits?.unwarned.length ?? 0,
       peakRssMb: rss,
+      wallS: (Date.now() - started) / 1000,
       api429AtS: emulator.requestLog.flatMap((r, i) =>
         r.status === 429 ? [((emulator.arrivals[i] ?? 0) - fire.getTime()) / 1000] : [],
       ),
       slackUnhonouredCalls: (slack.limits?.unhonoured ?? []).map(
-        (c) => `${c.method} ${c.channel ?? ""} +${((c.at - fire.getTime()) / 1000).toFixed(3)} s`,
+        (c) =>
+          `${c.method} ${c.channel ?? ""} +${((c.at - fire.getTime()) / 1000).toFixed(3)} s${c.arrivedAfter === undefined ? "" : ` (arrived after +${((c.arrivedAfter - fire.getTime()) / 1000).toFixed(3)} s)`}${c.refusedAt === undefined ? "" : `, its 429 +${((c.refusedAt - fire.getTime()) / 1000).toFixed(3)} s`}`,
       ),
     };
   } finally {

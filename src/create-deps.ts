@@ -11,10 +11,11 @@ import {
   type DigestClients,
 } from "./destinations/registry.js";
 import type { InsightsClient, RequestInfo } from "./insights/create-insights-client.js";
+import { sharedApiWindow } from "./insights/request-budget.js";
 import type { Logger } from "./logger.js";
 import { configRedactor, redactingErrors } from "./redact-errors.js";
 import type { DayStore } from "./state/day-store.js";
-import { postgresRequestWindow } from "./state/postgres/postgres-request-window.js";
+import { postgresSharedLimits } from "./state/postgres/postgres-shared-limits.js";
 
 export {
   createApiClient,
@@ -70,11 +71,11 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   const slackButtons = config.slack.appToken !== null;
   // Replicas on PostgreSQL take their API requests from one window in the database, so that
   // together they stay within api.max_requests_per_minute (a limit only the API announces is
-  // kept by each process alone: the window needs the number before the first answer).
+  // kept by each process alone: the window needs the number before the first answer), and
+  // their Slack calls from Slack's limits there, held together by a 429.
+  const shared = config.state.url ? postgresSharedLimits(config.state.url.reveal(), logger) : null;
   const window =
-    config.state.url && config.api.maxRequestsPerMinute !== null
-      ? postgresRequestWindow(config.state.url.reveal(), logger)
-      : null;
+    shared && config.api.maxRequestsPerMinute !== null ? sharedApiWindow(shared) : null;
   const plainApi = createApiClient(
     config,
     options.onApiRequest,
@@ -82,12 +83,12 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
     now ? () => now().getTime() : Date.now,
     window ?? undefined,
   );
-  const api: InsightsClient = window
+  const api: InsightsClient = shared
     ? {
         ...plainApi,
         close: async () => {
           await plainApi.close();
-          await window.close();
+          await shared.close();
         },
       }
     : plainApi;
@@ -115,7 +116,8 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
   }
 
   const built = perKind<{ [K in DestinationKind]: (KindClients[K] & Closable) | null }>(
-    <K extends DestinationKind>(kind: K) => DESTINATIONS[kind].clients(config[kind], logger),
+    <K extends DestinationKind>(kind: K) =>
+      DESTINATIONS[kind].clients(config[kind], logger, shared),
   );
   // Whatever a receiver answers, no configured secret goes on in an error (redact-errors.ts).
   const redact = configRedactor(config);

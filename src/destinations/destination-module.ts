@@ -7,6 +7,7 @@ import type { AlertMessageInput, RootView } from "../render/alert/alert-view.js"
 import type { Chart } from "../render/charts/trend-chart.js";
 import type { Report } from "../report/types.js";
 import type { IncidentRecord } from "../state/incidents.js";
+import type { SharedLimits } from "../state/shared-limits.js";
 import type { FireImages } from "./fire-images.js";
 
 // What one destination (Slack, email, …) is to the rest of the reporter: its part of the
@@ -117,8 +118,15 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   extends DestinationConfigPart<K, T> {
   /** The destination's id within a slot, as the ledger records it: `slack:C0123`. */
   id(address: T["address"]): string;
-  /** The real clients, or null when the credential is not set; the SDK loads on first use. */
-  clients(global: T["global"], logger: Logger): (T["clients"] & { close(): Promise<void> }) | null;
+  /**
+   * The real clients, or null when the credential is not set; the SDK loads on first use.
+   * `shared`: the limits replicas keep together (state.url on PostgreSQL); none for one process.
+   */
+  clients(
+    global: T["global"],
+    logger: Logger,
+    shared?: SharedLimits | null,
+  ): (T["clients"] & { close(): Promise<void> }) | null;
   /**
    * `check-config --online` for one configured destination, without sending to it: for a kind
    * whose destinations each carry their own URL. Absent where the shared credential's check covers it.

@@ -6,7 +6,8 @@ import type { Reply } from "./fake-slack-state.js";
 // answered 429 with Retry-After (whole seconds, as Slack sends it). A call of the same method
 // (and channel) that arrives before a Retry-After it was given has run out, and later than
 // IN_FLIGHT_MS after that 429 was answered (sooner, it may have been sent before the 429 was
-// read), is counted as unhonoured when its caller (its token) was given that 429: a client that
+// read; "arrives" is the earliest it can have, loop-clock.ts, not when a stalled fake read it),
+// is counted as unhonoured when its caller (its token) was given that 429: a client that
 // honours every Retry-After it is given sends none (each 429 is judged on its own: a retry
 // after its own Retry-After is honest even if a sibling call got a later one). From another caller (a replica with a token of its own, not told)
 // it is counted apart, as unwarned.
@@ -35,11 +36,23 @@ export interface RateLimited {
   retryAfterS: number;
   /** The bot token the call came with (callers told apart by it). */
   caller: string;
+  /** For a call counted late: the earliest it can have arrived, when before `at`. */
+  arrivedAfter?: number;
+  /** For a call counted late: when the 429 it ignored was answered. */
+  refusedAt?: number;
 }
 
 export interface SlackLimits {
-  /** The 429 to answer for this call, or null to let it through; counts unhonoured calls. */
-  check(method: string, channel: string | null, caller?: string): Reply | null;
+  /**
+   * The 429 to answer for this call, or null to let it through; counts unhonoured calls.
+   * `arrivedAfter`: the earliest the call can have arrived (epoch ms), when before now.
+   */
+  check(
+    method: string,
+    channel: string | null,
+    caller?: string,
+    arrivedAfter?: number,
+  ): Reply | null;
   limited: RateLimited[];
   /** Calls that came while a Retry-After their caller was given for the method (and channel) still ran. */
   unhonoured: RateLimited[];
@@ -66,7 +79,7 @@ export function createSlackLimits(now: () => number = Date.now): SlackLimits {
     limited,
     unhonoured,
     unwarned,
-    check(method, channel, caller = "") {
+    check(method, channel, caller = "", arrivedAfter = Number.POSITIVE_INFINITY) {
       const perChannel = method === "chat.postMessage" && channel !== null;
       const key = perChannel ? `${method} ${channel}` : method;
       const perMinute = perChannel ? 60 : (PER_MINUTE[method] ?? DEFAULT_PER_MINUTE);
@@ -80,10 +93,15 @@ export function createSlackLimits(now: () => number = Date.now): SlackLimits {
       const call = { method, channel: perChannel ? channel : null, at, caller };
       if (at < bucket.retryUntil) {
         const windows = (bucket.refused.get(caller) ?? []).filter(([, ends]) => at < ends);
-        const ignored = windows.find(([answered]) => at - answered >= IN_FLIGHT_MS);
+        const arrived = Math.min(at, arrivedAfter);
+        const ignored = windows.find(([answered]) => arrived - answered >= IN_FLIGHT_MS);
         const late = { ...call, retryAfterS: Math.ceil((bucket.retryUntil - at) / 1000) };
-        if (ignored) unhonoured.push(late);
-        else if (windows.length === 0 && !bucket.refused.has(caller)) unwarned.push(late);
+        if (ignored) {
+          const refusedAt = ignored[0];
+          unhonoured.push(
+            arrived < at ? { ...late, arrivedAfter: arrived, refusedAt } : { ...late, refusedAt },
+          );
+        } else if (windows.length === 0 && !bucket.refused.has(caller)) unwarned.push(late);
       } else bucket.refused.clear();
       bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) * perMinute) / 60_000);
       bucket.at = at;

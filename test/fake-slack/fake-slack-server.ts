@@ -22,6 +22,7 @@ import {
   scopeFor,
 } from "./fake-slack-state.js";
 import { createSocketMode, FAKE_SLACK_APP_TOKEN, type FakeSocketMode } from "./fake-socket-mode.js";
+import { createLoopClock } from "./loop-clock.js";
 import { readSlackRequest, type SlackRequest, UnreadableRequest } from "./read-slack-request.js";
 
 export type { FakeResponse } from "./fake-response-urls.js";
@@ -89,6 +90,8 @@ export interface FakeSlackOptions {
 }
 
 export const FAKE_SLACK_TOKEN = "xoxb-test-token";
+/** How often the fake notes that its loop went round, with `rateLimits` (loop-clock.ts). */
+const BEAT_MS = 10;
 
 /** Channels of a fresh fake: the ids the example configs use, and one the bot is not in. */
 export const DEFAULT_CHANNELS: readonly FakeChannel[] = [
@@ -114,6 +117,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const faults = createFaults();
   const calls: FakeCall[] = [];
   const limits = options.rateLimits ? createSlackLimits() : null;
+  // Calls are judged against a 429 by when they can have arrived, not when the loop read them.
+  const loop = createLoopClock(BEAT_MS);
+  const beat = limits ? setInterval(loop.beat, BEAT_MS).unref() : null;
   let seq = 0;
   const epoch = Math.floor(Date.now() / 1000);
   const state: FakeSlackState = {
@@ -131,7 +137,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const socketMode = createSocketMode(options.appToken ?? FAKE_SLACK_APP_TOKEN, () => state.origin);
   const responseUrls = createResponseUrls(() => state.origin);
 
-  function dispatch(method: string, request: SlackRequest): Reply {
+  function dispatch(method: string, request: SlackRequest, arrivedAfter?: number): Reply {
     const failure = faults.failureFor(callName(method), request, scopes);
     if (failure) return failure;
     if (method.startsWith("upload/")) return receiveUpload(method.slice(7), request, state);
@@ -145,6 +151,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       method,
       typeof channel === "string" ? channel : null,
       request.token ?? undefined,
+      arrivedAfter,
     );
     if (refused) return refused;
     if (!request.token) return fail("not_authed");
@@ -160,6 +167,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedAfter = loop.earliest();
     const url = new URL(req.url ?? "/", state.origin);
     const method = url.pathname.startsWith("/api/")
       ? url.pathname.slice("/api/".length)
@@ -177,7 +185,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const logged = callName(method);
     calls.push({ method: logged, at: Date.now(), params: request.params });
     const hold = faults.holdFor(logged, request.params);
-    if (!hold) return send(res, dispatch(method, request));
+    if (!hold) return send(res, dispatch(method, request, arrivedAfter));
     res.on("close", () => {
       if (!res.writableEnded) hold.cut();
     });
@@ -232,6 +240,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     async close() {
       // Held requests end unanswered; their sockets go with closeAllConnections.
       faults.dropAll();
+      if (beat) clearInterval(beat);
       socketMode.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

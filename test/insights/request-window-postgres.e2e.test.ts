@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createInsightsClient } from "../../src/insights/create-insights-client.js";
-import { createRequestBudget } from "../../src/insights/request-budget.js";
+import { createRequestBudget, sharedApiWindow } from "../../src/insights/request-budget.js";
 import { createLogger } from "../../src/logger.js";
 import { Secret } from "../../src/secret.js";
 import { openPostgresLedger } from "../../src/state/postgres/postgres-ledger.js";
-import { postgresRequestWindow } from "../../src/state/postgres/postgres-request-window.js";
+import { postgresSharedLimits } from "../../src/state/postgres/postgres-shared-limits.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
 import { query, TEST_KEY } from "./client-builders.js";
 import { startRateLimitedApi } from "./rate-limited-api.js";
@@ -29,8 +29,9 @@ describe("the request budget of replicas on PostgreSQL", () => {
     const api = await startRateLimitedApi(time, { perMinute: 20 });
     closers.push(api.close);
     const replica = () => {
-      const window = postgresRequestWindow(url, logger);
-      closers.push(() => window.close());
+      const limits = postgresSharedLimits(url, logger);
+      closers.push(() => limits.close());
+      const window = sharedApiWindow(limits);
       // The database's answer is I/O the virtual clock must not run past.
       const shared = {
         take: async (wanted: number, limit: number, atMs: number) => {
@@ -64,5 +65,20 @@ describe("the request budget of replicas on PostgreSQL", () => {
     expect(answers.flat()).toHaveLength(60);
     expect(api.arrivals.filter((r) => r.status === 429)).toEqual([]);
     expect(api.busiestMinute()).toBeLessThanOrEqual(20);
+  });
+
+  it("counts requests less than 61 s apart in one minute, as one process's budget does", async () => {
+    const url = await createTestDatabase();
+    const logger = createLogger({ level: "silent" });
+    const ledger = await openPostgresLedger(url, { logger });
+    closers.push(() => ledger.close());
+    const limits = postgresSharedLimits(url, logger);
+    closers.push(() => limits.close());
+    const window = sharedApiWindow(limits);
+    expect(await window.take(1, 1, START + 999)).toMatchObject({ granted: 1 });
+    // 60.5 s on: the API, counting arrivals that lag sending unevenly, may see both in its
+    // minute (26 refusals in a scale run of three replicas when the window was 60 s).
+    expect(await window.take(1, 1, START + 61_499)).toMatchObject({ granted: 0 });
+    expect(await window.take(1, 1, START + 62_000)).toMatchObject({ granted: 1 });
   });
 });

@@ -110,7 +110,7 @@ const postgres: Store = {
       try {
         // Version 2 is the one before first sightings; later tables go too, to be made again.
         await client.query(
-          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen; DROP TABLE day_fetch_claims; DROP TABLE incidents; DROP TABLE api_request_window",
+          "DROP TABLE acknowledgements; DROP TABLE silences; DROP TABLE job_first_seen; DROP TABLE day_fetch_claims; DROP TABLE incidents; DROP TABLE request_window; DROP TABLE request_holds",
         );
         await client.query("UPDATE insights_reporter_schema SET version = 2");
       } finally {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, type RetryOptions, WebClient, type WebClientOptions } from "@slack/web-api";
 import type { Secret } from "../../secret.js";
+import type { SharedLimits } from "../../state/shared-limits.js";
 import { type SlackLogger, slackLibraryLogger } from "./slack-library-logger.js";
 import { createSlackPacer } from "./slack-pacer.js";
 
@@ -25,6 +26,8 @@ export interface SlackClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Epoch milliseconds, for the retry time budget. */
   now?: () => number;
+  /** Slack's limits and holds as replicas share them (state.url on PostgreSQL). */
+  shared?: SharedLimits;
 }
 
 /** The Slack clients a destination needs, and how a rate-limited call is retried. */
@@ -72,8 +75,13 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
   // every delivery at once, each with its own deadline).
   const signals = new AsyncLocalStorage<AbortSignal>();
   const noticed = new Set<string>();
-  // Every caller of a method takes its turns from one pacer, and a 429 holds them all.
-  const pacer = createSlackPacer({ now, sleep });
+  // Every caller of a method takes its turns from one pacer, and a 429 holds them all (and,
+  // with `shared`, every replica's callers).
+  const pacer = createSlackPacer({
+    now,
+    sleep,
+    ...(options.shared ? { shared: options.shared } : {}),
+  });
   return {
     calls: createSlackClient(options, signals),
     writes: createSlackClient({ ...options, retries: 0 }, signals),
@@ -88,7 +96,7 @@ export function createSlackClients(options: SlackClientOptions): SlackClients {
           const waitSeconds = rateLimitedFor(error);
           const spentMs = now() - started;
           if (waitSeconds === null) throw error;
-          pacer.hold(method, channel, waitSeconds * 1000);
+          await pacer.hold(method, channel, waitSeconds * 1000);
           if (retry >= retries) throw error;
           if (spentMs + waitSeconds * 1000 > maxRetryTimeMs) throw error;
           options.logger?.warn(

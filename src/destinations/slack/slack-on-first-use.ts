@@ -1,14 +1,19 @@
 import type { Logger } from "../../logger.js";
+import type { SharedLimits } from "../../state/shared-limits.js";
 import type { SlackAlertDestination, SlackDestination } from "./slack-clients.js";
 import type { SlackGlobal } from "./slack-config.js";
 
 // The Slack SDK is loaded when a destination is first used, not when the clients are built: a
 // daemon at rest, or one writing to an outbox, never holds it.
 
-/** Both Slack destinations over one set of clients, built with the SDK on the first call; null without a token. */
+/**
+ * Both Slack destinations over one set of clients, built with the SDK on the first call; null
+ * without a token. With `shared`, Slack's limits and 429 holds are the replicas' together.
+ */
 export function slackOnFirstUse(
   global: SlackGlobal,
   logger: Logger,
+  shared?: SharedLimits | null,
 ): { digest: SlackDestination; alert: SlackAlertDestination; close(): Promise<void> } | null {
   const { token, apiUrl } = global;
   if (!token) return null;
@@ -21,7 +26,7 @@ export function slackOnFirstUse(
           import("./slack-destination.js"),
           import("./slack-alert-destination.js"),
         ]);
-      const clients = createSlackClients({ token, apiUrl, logger });
+      const clients = createSlackClients({ token, apiUrl, logger, ...(shared ? { shared } : {}) });
       const digests = createSlackDestination({ clients, logger });
       return {
         digests,

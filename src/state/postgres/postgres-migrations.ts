@@ -173,7 +173,7 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX incidents_open ON incidents (resolved_by, fire_at);
   `,
-  // 8: the insights API's requests per second, shared by replicas (postgres-request-window.ts).
+  // 8: the insights API's requests per second, shared by replicas (postgres-shared-limits.ts).
   `
   CREATE TABLE api_request_window (
     second bigint PRIMARY KEY,
@@ -185,6 +185,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE slots DROP CONSTRAINT IF EXISTS slots_kind_check;
   ALTER TABLE slots ADD CONSTRAINT slots_kind_check
     CHECK (kind IN ('digest', 'alert', 'incident', 'acknowledgement'));
+  `,
+  // 10: the window is every shared budget's (the API's, and Slack's per method and channel),
+  // beside the holds a 429's Retry-After puts on one (postgres-shared-limits.ts).
+  `
+  ALTER TABLE api_request_window RENAME TO request_window;
+  ALTER TABLE request_window ADD COLUMN budget text NOT NULL DEFAULT 'insights-api';
+  ALTER TABLE request_window DROP CONSTRAINT api_request_window_pkey;
+  ALTER TABLE request_window ADD PRIMARY KEY (budget, second);
+  ALTER TABLE request_window ALTER COLUMN budget DROP DEFAULT;
+  CREATE TABLE request_holds (
+    budget text PRIMARY KEY,
+    until_ms bigint NOT NULL
+  );
   `,
 ];
 
@@ -203,7 +216,8 @@ export const LEDGER_TABLES = [
   "acknowledgements",
   "day_fetch_claims",
   "incidents",
-  "api_request_window",
+  "request_window",
+  "request_holds",
 ] as const;
 
 /** The schema version this code writes. */

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createSlackClients } from "../../../src/destinations/slack/slack-client.js";
 import { createSlackDestination } from "../../../src/destinations/slack/slack-destination.js";
@@ -45,13 +47,22 @@ describe("Slack's per-method limits", () => {
   it("holds every caller of a method for a 429's Retry-After, not only the refused one", async () => {
     const { pace, now } = pacer();
     const refusedAt = now();
-    pace.hold("conversations.history", undefined, 30_000);
+    await pace.hold("conversations.history", undefined, 30_000);
     await pace.turn("conversations.history");
     expect(now()).toBeGreaterThanOrEqual(refusedAt + 30_000);
     // Another method is not held.
     const before = now();
     await pace.turn("chat.update");
     expect(now()).toBe(before);
+  });
+
+  it("after a 429's Retry-After, goes on at the limit's rate instead of spending its burst again", async () => {
+    const { pace, now } = pacer();
+    const refusedAt = now();
+    await pace.hold("chat.postMessage", "C1", 1_000);
+    for (let i = 0; i < 3; i++) await pace.turn("chat.postMessage", "C1");
+    // One at the Retry-After's end, then one a second: Slack's bucket is as empty as ours.
+    expect(now()).toBeGreaterThanOrEqual(refusedAt + 3_000);
   });
 });
 
@@ -103,6 +114,31 @@ describe("a rate-limited Slack method, over the fake Slack", () => {
       expect(history()).toHaveLength(3);
     } finally {
       await slack.close();
+    }
+  });
+});
+
+describe("a 429 the daemon has not read yet", () => {
+  it("holds a turn asked for before the loop got to it: answers that came in are read first", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const { pace, slept } = pacer();
+    const read = new Promise<Socket>((resolve) => server.once("connection", resolve));
+    const client = connect(port, "127.0.0.1");
+    await once(client, "connect");
+    const answers = await read;
+    try {
+      // The 429 reaches this process's socket while its loop is busy (stalled, at scale) …
+      answers.once("data", () => void pace.hold("chat.postMessage", "C1", 1_000));
+      client.write("429");
+      // … and a turn is asked for before the loop has read it.
+      await pace.turn("chat.postMessage", "C1");
+      expect(slept).toEqual([1_000]);
+    } finally {
+      client.destroy();
+      answers.destroy();
+      server.close();
     }
   });
 });
