@@ -3,6 +3,7 @@ import { LedgerError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { Ledger } from "../ledger.js";
 import { describeUrl } from "./describe-url.js";
+import { inTransaction } from "./in-transaction.js";
 import { LEDGER_TABLES, migratePostgres, POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.js";
 import { createPostgresPool } from "./postgres-pool.js";
 import {
@@ -54,17 +55,7 @@ export async function openPostgresLedger(
   }
 
   const transaction = <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
-    withClient(pool, async (client) => {
-      await client.query("BEGIN");
-      try {
-        const result = await work(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    });
+    withClient(pool, (client) => inTransaction(client, work));
   const statements = postgresStatements(pool, transaction);
   const migrateAgain = tablesCreatedAgain(options.logger, location, () =>
     retrying(() => withClient(pool, (client) => migratePostgres(client, location))),

@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { Logger } from "../../logger.js";
 import type { SharedLimits } from "../shared-limits.js";
 import { describeUrl } from "./describe-url.js";
+import { inTransaction } from "./in-transaction.js";
 
 // Limits shared by replicas (state/shared-limits.ts), in the ledger database: turns counted per
 // second and budget (`request_window`), and the holds a refusal's Retry-After puts on a budget
@@ -36,17 +37,13 @@ export function postgresSharedLimits(url: string, logger: Logger): SharedLimits 
     return pool;
   };
 
-  async function inTransaction<T>(budget: string, work: (c: pg.PoolClient) => Promise<T>) {
+  async function underBudgetLock<T>(budget: string, work: (c: pg.PoolClient) => Promise<T>) {
     const client = await (await poolOf()).connect();
     try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [WINDOW_LOCK, budget]);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
+      return await inTransaction(client, async (locked) => {
+        await locked.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [WINDOW_LOCK, budget]);
+        return work(locked);
+      });
     } finally {
       client.release();
     }
@@ -56,7 +53,7 @@ export function postgresSharedLimits(url: string, logger: Logger): SharedLimits 
     take(budget, wanted, limit, atMs, windowS = MINUTE_S) {
       const seconds = Math.min(Math.max(1, windowS), LONGEST_S);
       const second = Math.floor(atMs / 1000);
-      return inTransaction(budget, async (client) => {
+      return underBudgetLock(budget, async (client) => {
         const held = await client.query<{ until_ms: string }>(
           "SELECT until_ms FROM request_holds WHERE budget = $1",
           [budget],
@@ -88,7 +85,7 @@ export function postgresSharedLimits(url: string, logger: Logger): SharedLimits 
       });
     },
     async hold(budget, untilMs) {
-      await inTransaction(budget, (client) =>
+      await underBudgetLock(budget, (client) =>
         client.query(
           `INSERT INTO request_holds (budget, until_ms) VALUES ($1, $2)
            ON CONFLICT (budget) DO UPDATE
