@@ -114,11 +114,7 @@ export async function startDaemonService(
     ledger,
     runSlot: createJobRunner(clients, ledger),
     incidents: config.incidents ? createIncidentStep(config.incidents, clients, ledger) : null,
-    acknowledgements: createAcknowledgementResend(clients, {
-      sendTimeoutMs: config.state.sendTimeoutMs,
-      now,
-      ledger,
-    }),
+    acknowledgements: createAcknowledgementResend(clients, { ledger }),
     logger,
     metrics,
     now,

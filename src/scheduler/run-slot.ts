@@ -96,11 +96,7 @@ export function createIncidentStep(
 /** Sends an acknowledgement's slot again through the alert clients built at start. */
 export function createAcknowledgementResend(
   clients: Pick<Clients, "alerts">,
-  options: {
-    sendTimeoutMs: number;
-    now: () => Date;
-    ledger: Pick<AlertHolds, "acknowledgement">;
-  },
+  options: { ledger: Pick<AlertHolds, "acknowledgement"> },
 ): AcknowledgementResend {
   return {
     cleared: (key) => acknowledgementCleared(key, options.ledger),
@@ -110,8 +106,6 @@ export function createAcknowledgementResend(
         ledger: context.ledger,
         clients: clients.alerts,
         logger: context.logger,
-        now: options.now,
-        sendTimeoutMs: options.sendTimeoutMs,
         retryAt: context.retryAt,
       });
     },

@@ -293,7 +293,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const recorded = retries.map((r) => r.destination);
     const deadline = new Date(slot.fireAt.getTime() + MAX_RETRY_SPAN_MS);
     const context = {
-      ledger: dueDestinationsOnly(ledger, claim, undefined, false),
+      // Nothing plans the slot again: its claim leaves it due should this send never end.
+      ledger: dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }, undefined, false),
       logger,
       retryAt: (attempts: number, notBefore?: Date) =>
         nextAttemptAt(attempts, clock(), deadline, retryDelaysMs, notBefore),

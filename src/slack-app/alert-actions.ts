@@ -244,11 +244,15 @@ async function tellDestinations(
   const deadline = new Date(deps.now().getTime() + MAX_RETRY_SPAN_MS);
   await deliverAcknowledgement(acknowledgementKey(press.fireKey, press.key), alert, recorded, {
     // Its own pass-on, whose retry is not due yet: taken as `run` takes an open failure.
-    ledger: claimingLedger(deps.ledger, { owner, sendTimeoutMs, take: "open", lookFirst: false }),
+    ledger: claimingLedger(deps.ledger, {
+      owner,
+      sendTimeoutMs,
+      take: "open",
+      lookFirst: false,
+      retryIfUnfinished: true,
+    }),
     clients: deps.alertClients,
     logger: deps.logger,
-    now: deps.now,
-    sendTimeoutMs,
     retryAt: (attempts, notBefore) =>
       nextAttemptAt(attempts, deps.now(), deadline, delays, notBefore),
   });

@@ -41,7 +41,10 @@ export interface Delivery {
   state: DeliveryState;
   attempts: number;
   lastError: string | null;
-  /** When a failed delivery is retried; null when not failed, or failed for good. */
+  /**
+   * When a failed delivery is retried; for one sending, when it is retried should its send never
+   * end (see `ClaimOptions.retryIfUnfinished`); null otherwise, and when failed for good.
+   */
   nextAttemptAt: Date | null;
   /**
    * What the destination handed back once sent (its receipt's `ref`); null before, and for a kind
@@ -78,6 +81,13 @@ export interface ClaimOptions {
    * (`run --force`).
    */
   take: "due" | "open" | "any";
+  /**
+   * The claim leaves the destination owed a retry, due once the send timeout has passed (the
+   * instant its claim goes stale), in the same write: for a slot that no schedule plans again
+   * (an acknowledgement), whose only way back to a send is `dueRetries`. A sender that stops
+   * before it records an outcome then leaves the send due rather than `sending` for good.
+   */
+  retryIfUnfinished?: boolean;
 }
 
 /** A destination's state before a claim moved it to sending; "new" if never recorded. */
@@ -111,7 +121,10 @@ export interface DeliveryReceipt {
   note?: string;
 }
 
-/** A failed delivery whose next attempt is due, with the slot it belongs to. */
+/**
+ * A delivery owed an attempt now, with the slot it belongs to: a failure whose retry is due, or
+ * a send claimed with `retryIfUnfinished` whose sender never finished it.
+ */
 export interface DueRetry {
   slot: Slot;
   destination: string;
@@ -258,7 +271,10 @@ export interface DeliveryLog {
   recordPart(key: string, destination: string, part: string, ref: string | null): Promise<void>;
   /** Forgets the parts done: a deliberate resend (`run --force`) records its own anew. */
   forgetParts(key: string, destination: string): Promise<void>;
-  /** Failed deliveries whose next attempt is at or before `now`, oldest first. */
+  /**
+   * Deliveries whose next attempt is at or before `now`, oldest first: failures, and sends
+   * claimed with `retryIfUnfinished` still unfinished then (their claim has gone stale).
+   */
   dueRetries(now: Date): Promise<DueRetry[]>;
 }
 

@@ -51,7 +51,10 @@ afterEach(async () => {
 async function setUp() {
   pd = await startFakeEventsApi();
   dir = mkdtempSync(join(tmpdir(), "ack-retries-"));
-  const store = openLedger(join(dir, "ledger.sqlite"));
+  const clock = { now: PRESSED };
+  const now = () => new Date(clock.now);
+  // The ledger's clock is the test's: a send's claim expires by it, as by the daemon's.
+  const store = openLedger(join(dir, "ledger.sqlite"), { now });
   ledger = store;
   const routingKey = new Secret(FAKE_ROUTING_KEY);
   const alert = {
@@ -63,8 +66,6 @@ async function setUp() {
   const team = aTeam({ digests: [], alerts: [alert] });
   // One attempt per send: a failure is the ledger's to retry, not the sender's.
   const sender = createPagerdutySender({ eventsUrl: pd.url, timeoutMs: 5_000, attempts: 1 });
-  const clock = { now: PRESSED };
-  const now = () => new Date(clock.now);
   const logger = createLogger({ level: "silent" });
 
   /** Someone presses Acknowledge on the fire's first message, `sender` passing it on. */
@@ -94,8 +95,15 @@ async function setUp() {
       },
     );
 
-  /** The daemon's tick at `at` with the alert as configured then, and every run it started, to their end. */
-  const daemonTick = async (at: number, configured: AlertConfig = alert) => {
+  /**
+   * The daemon's tick at `at` with the alert as configured then, and every run it started, to
+   * their end; `daemonLedger` is the ledger as the daemon's process reaches it.
+   */
+  const daemonTick = async (
+    at: number,
+    configured: AlertConfig = alert,
+    daemonLedger: Ledger = store,
+  ) => {
     clock.now = at;
     const job: ScheduledAlert = {
       id: jobId(team.name, "alert", configured.name),
@@ -110,13 +118,13 @@ async function setUp() {
     await store.acquireDaemonLease("test daemon");
     const daemon = createDaemon({
       jobs: [job],
-      ledger: store,
+      ledger: daemonLedger,
       runSlot: async () => {
         throw new Error("no alert is due in this test");
       },
       acknowledgements: createAcknowledgementResend(
         { alerts: { ...noClients(), pagerduty: sender } },
-        { sendTimeoutMs: SEND_TIMEOUT_MS, now, ledger: store },
+        { ledger: store },
       ),
       logger,
       now,
@@ -143,8 +151,8 @@ async function setUp() {
   return { pd, store, alert, press, daemonTick, acknowledges, delivery, deliveries };
 }
 
-/** The ledger of a process that stops once it has recorded a slot: every later call throws. */
-function stopsAfterRecordingSlot(store: Ledger): Ledger {
+/** The ledger of a process that stops once it has made the call `last`: every later call throws. */
+function stopsAfter(store: Ledger, last: keyof Ledger): Ledger {
   let stopped = false;
   return new Proxy(store, {
     get(target, name) {
@@ -153,7 +161,7 @@ function stopsAfterRecordingSlot(store: Ledger): Ledger {
       return async (...args: unknown[]) => {
         if (stopped) throw new Error("the process stopped here");
         const result: unknown = await value.apply(target, args);
-        if (name === "recordSlot") stopped = true;
+        if (name === last) stopped = true;
         return result;
       };
     },
@@ -205,7 +213,7 @@ describe("an acknowledgement passed on to PagerDuty", () => {
 
   it("left by a process that stopped right after recording its slot, is sent once by the daemon's retries", async () => {
     const { store, press, daemonTick, acknowledges, delivery } = await setUp();
-    await expect(press(undefined, stopsAfterRecordingSlot(store))).rejects.toThrow(
+    await expect(press(undefined, stopsAfter(store, "recordSlot"))).rejects.toThrow(
       "the process stopped here",
     );
     // Recorded in one write as owed a retry, never pending (which no schedule would send).
@@ -214,6 +222,37 @@ describe("an acknowledgement passed on to PagerDuty", () => {
     await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
     expect(acknowledges()).toEqual([]);
     await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("left by a press whose process stopped right after claiming the send, is sent once by the daemon after the send timeout", async () => {
+    const { store, press, daemonTick, acknowledges, delivery } = await setUp();
+    await expect(press(undefined, stopsAfter(store, "claimDelivery"))).rejects.toThrow(
+      "the process stopped here",
+    );
+    // The claim itself left it due: no second write was needed to keep it from being lost.
+    expect((await delivery())?.state).toBe("sending");
+
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS - MINUTE);
+    expect(acknowledges()).toEqual([]);
+    await daemonTick(PRESSED + SEND_TIMEOUT_MS + MINUTE);
+    expect(acknowledges()).toHaveLength(1);
+    expect((await delivery())?.state).toBe("sent");
+  });
+
+  it("left by a daemon whose process stopped right after claiming its retry, is sent once by a later tick after the send timeout", async () => {
+    const { pd, store, alert, press, daemonTick, acknowledges, delivery } = await setUp();
+    pd.failNext(500);
+    await press();
+    const retried = PRESSED + 2 * MINUTE;
+    await daemonTick(retried, alert, stopsAfter(store, "claimDelivery"));
+    expect(acknowledges()).toEqual([]);
+    expect((await delivery())?.state).toBe("sending");
+
+    await daemonTick(retried + SEND_TIMEOUT_MS - MINUTE);
+    expect(acknowledges()).toEqual([]);
+    await daemonTick(retried + SEND_TIMEOUT_MS + MINUTE);
     expect(acknowledges()).toHaveLength(1);
     expect((await delivery())?.state).toBe("sent");
   });

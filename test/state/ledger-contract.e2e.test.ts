@@ -389,6 +389,45 @@ describe.each([
     expect(await ledger.isSlotDelivered(ack.key)).toBe(true);
   });
 
+  it("leaves a send claimed to be retried if unfinished due once its claim is stale, in the claim's own write, until it is sent", async () => {
+    const { ledger, again } = await store.open();
+    const other = await again();
+    const PD = "pagerduty:3f9a2c";
+    const ack = aSlot({
+      key: "checkout.alert.flaky.2026-11-15.acknowledged.acknowledge:C1:1.2:3.4:U7",
+      kind: "acknowledgement",
+      job: "flaky",
+      destinations: [PD],
+      owedRetry: { error: "not sent yet", dueAt: new Date(Date.now() - 1_000) },
+    });
+    await ledger.recordSlot(ack);
+    await ledger.recordSlot(aSlot());
+    const claim = await ledger.claimDelivery(ack.key, PD, { ...daemon(), retryIfUnfinished: true });
+    if (!claim.claimed) throw new Error("must win");
+    // A claim without it (a digest's, which its schedule finds again) owes no retry.
+    expect((await ledger.claimDelivery(aSlot().key, SLACK, daemon())).claimed).toBe(true);
+    const [sending] = (await ledger.getSlot(ack.key))?.deliveries ?? [];
+    expect(sending?.state).toBe("sending");
+    const claimedAt = sending?.claimedAt?.getTime() ?? Number.NaN;
+
+    // Its sender stopped before any other write: due once the claim is stale, never before.
+    expect(await ledger.dueRetries(new Date(claimedAt + HOUR - 1_000))).toEqual([]);
+    const due = await ledger.dueRetries(new Date(claimedAt + HOUR + 1_000));
+    expect(due.map((r) => [r.slot.key, r.destination, r.claim])).toEqual([
+      [ack.key, PD, claim.token],
+    ]);
+    // Taken over as any stale claim (a send timeout of 0 sees it stale now), then sent.
+    const taken = await other.claimDelivery(ack.key, PD, {
+      ...daemon("replica-b"),
+      sendTimeoutMs: 0,
+      retryIfUnfinished: true,
+    });
+    expect(taken).toMatchObject({ claimed: true, before: { state: "sending" } });
+    if (!taken.claimed) throw new Error("must win");
+    expect(await other.markSent(ack.key, PD, {}, taken.token)).toBe(true);
+    expect(await ledger.dueRetries(new Date(claimedAt + 2 * 24 * HOUR))).toEqual([]);
+  });
+
   it("records a slot whose destinations are owed a retry in the same write: failed, due at the instant given, never pending", async () => {
     const { ledger } = await store.open();
     const PD = "pagerduty:3f9a2c";

@@ -14,18 +14,21 @@ import type { AlertHolds, SlotLog } from "../../state/ledger.js";
 // themselves (PagerDuty's `acknowledge`), durably: it is a slot of its own, recorded with its
 // destinations before anything is sent, and each of them stays a failure with a retry due until
 // it is sent. A failed send is retried on the delivery backoff by the daemon (the scheduler
-// finds it among the due retries); a process that dies mid-send leaves it due once the send
-// timeout has passed, so the acknowledgement is never lost, and claims keep it from going twice.
+// finds it among the due retries); the claim of each send leaves it due once the send timeout
+// has passed, in the claim's own write, so a process that dies mid-send (or right after its
+// claim) leaves a retry behind: the acknowledgement is never lost, and claims keep it from
+// going twice.
 
 /** What an acknowledgement's sends need: the ledger and the alert's clients. */
 export interface AcknowledgementDeps {
-  /** The ledger as this process's sends claim it (see `claimingLedger`). */
+  /**
+   * The ledger as this process's sends claim it (`claimingLedger`), with `retryIfUnfinished`:
+   * nothing plans an acknowledgement's slot again, so a claim must leave its send due should
+   * it never end, or a process that stops mid-send would leave it `sending` for good.
+   */
   ledger: DeliveryLedger;
   clients: AlertClients;
   logger: Logger;
-  now(): Date;
-  /** How long one send may take: an attempt unfinished by then is retried. */
-  sendTimeoutMs: number;
   retryAt: RetryAt;
 }
 
@@ -73,8 +76,11 @@ export const NOT_SENT_YET = "not sent yet: the acknowledgement goes again if thi
  */
 export async function recordAcknowledgement(
   ack: { key: string; team: string; alert: AlertConfig },
-  deps: Pick<AcknowledgementDeps, "clients" | "now" | "sendTimeoutMs"> & {
+  deps: Pick<AcknowledgementDeps, "clients"> & {
     ledger: Pick<SlotLog, "recordSlot">;
+    now(): Date;
+    /** How long one send may take: the slot is due once a send begun now could have ended. */
+    sendTimeoutMs: number;
   },
 ): Promise<boolean> {
   const fireKey = acknowledgedFire(ack.key);
@@ -115,8 +121,7 @@ export function acknowledgementDestinations(
  * Sends the acknowledgement's slot `key` to each of `recorded` (destinations recorded with the
  * slot) that the alert still has and the ledger lets this process claim: never to one the slot
  * does not have, which would acknowledge on a service that never had the incident. Each
- * claimed destination is first marked a failure due after the send timeout, so a process that
- * dies mid-send leaves a retry behind rather than a send in flight forever.
+ * claim leaves its destination due after the send timeout (see `AcknowledgementDeps.ledger`).
  */
 export async function deliverAcknowledgement(
   key: string,
@@ -130,20 +135,8 @@ export async function deliverAcknowledgement(
     recorded.includes(job.id),
   );
   if (jobs.length === 0) return [];
-  const { ledger } = deps;
-  const retried: DeliveryLedger = {
-    ...ledger,
-    beginAttempt: async (slot, id) => {
-      const attempt = await ledger.beginAttempt(slot, id);
-      if (attempt.claim !== undefined) {
-        const due = new Date(deps.now().getTime() + deps.sendTimeoutMs);
-        await ledger.markFailed(slot, id, NOT_SENT_YET, due, attempt.claim);
-      }
-      return attempt;
-    },
-  };
   const results = await deliverAll(key, jobs, {
-    ledger: retried,
+    ledger: deps.ledger,
     logger: deps.logger,
     retryAt: deps.retryAt,
   });

@@ -53,6 +53,7 @@ const REFRESH_FINISHED = `
   WHERE s.key = $1`;
 
 const AGO = (param: string) => `clock_timestamp() - ${param} * interval '1 millisecond'`;
+const HENCE = (param: string) => `clock_timestamp() + ${param} * interval '1 millisecond'`;
 
 /** The ledger's reads and writes over a pool; `transaction` runs a function on one client. */
 export function postgresStatements(
@@ -98,15 +99,17 @@ export function postgresStatements(
     await db.query(REFRESH_FINISHED, [slot.key]);
     return inserted.length > 0;
   };
+  // When the claim goes stale, if it asked to be owed a retry: a send unfinished by then is due.
+  const RETRY_AT = `CASE WHEN $6::boolean THEN ${HENCE("$5")} END`;
   const claimDelivery: Ledger["claimDelivery"] = (key, destination, options) =>
     transaction(async (client): Promise<Claimed | NotClaimed> => {
       const [row] = await rows<ClaimRow>(
         client,
         `INSERT INTO deliveries AS d
-           (slot_key, destination, state, attempts, updated_at, claim, claimed_by, claimed_at, claimed_from)
-         VALUES ($1, $2, 'sending', 1, clock_timestamp(), 1, $3, clock_timestamp(), 'new')
+           (slot_key, destination, state, attempts, next_attempt_at, updated_at, claim, claimed_by, claimed_at, claimed_from)
+         VALUES ($1, $2, 'sending', 1, ${RETRY_AT}, clock_timestamp(), 1, $3, clock_timestamp(), 'new')
          ON CONFLICT (slot_key, destination) DO UPDATE SET
-           state = 'sending', attempts = d.attempts + 1, next_attempt_at = NULL,
+           state = 'sending', attempts = d.attempts + 1, next_attempt_at = ${RETRY_AT},
            updated_at = clock_timestamp(), claim = d.claim + 1, claimed_by = $3,
            claimed_at = clock_timestamp(), claimed_from = d.state
          WHERE $4 = 'any'
@@ -115,7 +118,14 @@ export function postgresStatements(
                AND ($4 = 'open' OR (d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= clock_timestamp())))
            OR (d.state = 'sending' AND coalesce(d.claimed_at, d.updated_at) <= ${AGO("$5")})
          RETURNING claim, claimed_from, attempts, slack_ts, message_id`,
-        [key, destination, options.owner, options.take, options.sendTimeoutMs],
+        [
+          key,
+          destination,
+          options.owner,
+          options.take,
+          options.sendTimeoutMs,
+          options.retryIfUnfinished === true,
+        ],
       );
       if (!row) {
         const [current] = await rows<DeliveryRow>(
@@ -249,11 +259,14 @@ export function postgresStatements(
       ]);
     },
 
+    // A sending row has a next attempt only from a claim that asked for one (retryIfUnfinished):
+    // due then, its claim stale, it is a send its sender never finished.
     dueRetries: async (now) => {
       const due = await rows<DeliveryRow & { slot: SlotRow }>(
         pool,
         `SELECT d.*, to_jsonb(s) AS slot FROM deliveries d JOIN slots s ON s.key = d.slot_key
-         WHERE d.state = 'failed' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $1
+         WHERE d.state IN ('failed', 'sending') AND d.next_attempt_at IS NOT NULL
+           AND d.next_attempt_at <= $1
          ORDER BY d.next_attempt_at, d.slot_key, d.destination`,
         [now],
       );

@@ -72,6 +72,10 @@ function claimParams(key: string, destination: string, options: ClaimOptions, at
     take: options.take,
     now: at.toISOString(),
     staleBefore: new Date(at.getTime() - options.sendTimeoutMs).toISOString(),
+    // When the claim goes stale: a send unfinished by then is owed a retry.
+    retryAt: options.retryIfUnfinished
+      ? new Date(at.getTime() + options.sendTimeoutMs).toISOString()
+      : null,
   };
 }
 
@@ -81,10 +85,10 @@ function prepare(db: Database.Database) {
     // its attempt began.
     claim: db.prepare<[ReturnType<typeof claimParams>], ClaimRow>(
       `INSERT INTO deliveries
-         (slot_key, destination, state, attempts, updated_at, claim, claimed_by, claimed_at, claimed_from)
-       VALUES (@key, @destination, 'sending', 1, @now, 1, @owner, @now, 'new')
+         (slot_key, destination, state, attempts, next_attempt_at, updated_at, claim, claimed_by, claimed_at, claimed_from)
+       VALUES (@key, @destination, 'sending', 1, @retryAt, @now, 1, @owner, @now, 'new')
        ON CONFLICT (slot_key, destination) DO UPDATE SET
-         state = 'sending', attempts = attempts + 1, next_attempt_at = NULL, updated_at = @now,
+         state = 'sending', attempts = attempts + 1, next_attempt_at = @retryAt, updated_at = @now,
          claim = claim + 1, claimed_by = @owner, claimed_at = @now, claimed_from = state
        WHERE @take = 'any'
          OR state = 'pending'

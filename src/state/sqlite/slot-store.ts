@@ -174,9 +174,11 @@ function prepare(db: Database.Database) {
          state = 'failed', last_error = @error, next_attempt_at = @next, updated_at = @now
        WHERE state <> 'sent' AND (@claim IS NULL OR claim = @claim)`,
     ),
+    // A sending row has a next attempt only from a claim that asked for one (retryIfUnfinished):
+    // due then, its claim stale, it is a send its sender never finished.
     dueRetries: db.prepare<[string], DeliveryRow>(
       `SELECT * FROM deliveries
-       WHERE state = 'failed' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+       WHERE state IN ('failed', 'sending') AND next_attempt_at IS NOT NULL AND next_attempt_at <= ?
        ORDER BY next_attempt_at, slot_key, destination`,
     ),
   };
