@@ -32,6 +32,8 @@ const INCIDENTS = "C0INCIDENTS";
 const ALERTS = "C0ALERTS";
 const FIRE = Date.parse("2026-11-16T08:00:00.000Z"); // 09:00 in Berlin
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const RESOLVED = "✅ Resolved: all 3 members are back to normal.";
 const SEND_TIMEOUT_MS = 5 * MINUTE;
 const PROJECTS = ["pdqmxlz", "qwhtzrn", "mvbkqfe"];
 
@@ -98,9 +100,50 @@ async function setUp() {
   if (!clients) throw new Error("no Slack clients");
   cleanup.push(() => clients.close());
 
-  /** The alert's run: every project fires, and its own message is posted in its channel. */
+  /**
+   * The alert's run: every project fires, and its own message is posted in its channel; once
+   * `alerts.firing` is false, every project is back to normal, and nothing is posted.
+   */
+  const alerts = { firing: true };
   const runSlot: RunSlot = async (job, fireAt, context) => {
     const { key, window } = alertSlot({ team, alert, fireAt });
+    if (!alerts.firing) {
+      await store.recordAlertEvaluation({
+        slot: {
+          key,
+          team: team.name,
+          kind: "alert",
+          job: job.name,
+          fireAt,
+          period: window,
+          destinations: [],
+        },
+        alert: alert.name,
+        states: PROJECTS.map((scope) => ({
+          team: team.name,
+          alert: alert.name,
+          scope,
+          state: "ok",
+          since: fireAt,
+          breaches: 0,
+          lastValue: 900,
+          lastNotifiedAt: fireAt,
+          firedAt: null,
+          threadKey: null,
+        })),
+        results: PROJECTS.map((scope) => ({
+          scope,
+          name: scope.toUpperCase(),
+          value: 900,
+          size: 10,
+          verdict: "ok",
+          state: "ok",
+          transition: "resolved",
+        })),
+        notification: null,
+      });
+      return { key, deliveries: [] };
+    }
     const text = `${team.name} ${alert.name} fired`;
     const post: SlackPost = {
       main: { text, blocks: [{ type: "section", text: { type: "plain_text", text } }] },
@@ -194,7 +237,7 @@ async function setUp() {
       stop: () => d.stop(0),
     };
   };
-  return { store, slack, daemon };
+  return { store, slack, daemon, alerts };
 }
 
 /**
@@ -275,5 +318,65 @@ describe("an incident whose daemon stopped mid-send", () => {
     // Later ticks find nothing owed: it went once.
     await next.tick(claimedAt + 90 * MINUTE);
     await expectOneIncident(slack);
+  });
+
+  it("posted by a daemon whose process stopped before recording the post, is found by the next daemon and finished, not posted twice", async () => {
+    const { store, slack, daemon } = await setUp();
+    const first = daemon(
+      stopsAt(
+        store,
+        (name, args) => name === "recordPart" && ofIncident(args) && args[2] === "post",
+        true,
+      ),
+    );
+    await first.tick(FIRE + 30_000);
+    const claimedAt = FIRE + MINUTE;
+    await first.tick(claimedAt);
+    await first.stop();
+    // The post landed, its thread did not: the process stopped before it recorded the post.
+    expect(incidentThreads(slack).map((t) => t.replies)).toEqual([[]]);
+
+    const next = daemon();
+    await next.tick(claimedAt + SEND_TIMEOUT_MS + MINUTE);
+    await expectOneIncident(slack);
+    await next.tick(claimedAt + 90 * MINUTE);
+    await expectOneIncident(slack);
+  });
+
+  it("resolved by a daemon whose process stopped before recording its reply, is found by the next daemon, not replied twice", async () => {
+    const { store, slack, daemon, alerts } = await setUp();
+    const resolvedKey = `${incidentKey(new Date(FIRE))}.resolved`;
+    const first = daemon(
+      stopsAt(
+        store,
+        (name, args) => name === "recordPart" && args[0] === resolvedKey && args[2] === "reply",
+        true,
+      ),
+    );
+    await first.tick(FIRE + 30_000);
+    await first.tick(FIRE + MINUTE);
+    await expectOneIncident(slack);
+    // The next day every project is back to normal: the incident resolves.
+    alerts.firing = false;
+    const nextFire = FIRE + DAY;
+    await first.tick(nextFire + 30_000);
+    const claimedAt = nextFire + MINUTE;
+    await first.tick(claimedAt);
+    await first.stop();
+    // The post was edited and the reply landed; the process stopped before recording the reply.
+    const [thread] = incidentThreads(slack);
+    expect(thread?.post.edits).toBe(1);
+    expect(thread?.replies.map((r) => r.text).slice(3)).toEqual([RESOLVED]);
+    expect((await store.getSlot(resolvedKey))?.deliveries.map((d) => d.state)).toEqual(["sending"]);
+
+    const next = daemon();
+    await next.tick(claimedAt + SEND_TIMEOUT_MS + MINUTE);
+    await next.tick(claimedAt + 90 * MINUTE);
+    const threads = incidentThreads(slack);
+    expect(threads).toHaveLength(1);
+    expect(threads[0]?.post.text).toMatch(/^✅ Resolved incident: /);
+    expect(threads[0]?.post.edits).toBe(1);
+    expect(threads[0]?.replies.map((r) => r.text).slice(3)).toEqual([RESOLVED]);
+    expect((await store.getSlot(resolvedKey))?.deliveries.map((d) => d.state)).toEqual(["sent"]);
   });
 });
