@@ -379,4 +379,41 @@ describe("an incident whose daemon stopped mid-send", () => {
     expect(threads[0]?.replies.map((r) => r.text).slice(3)).toEqual([RESOLVED]);
     expect((await store.getSlot(resolvedKey))?.deliveries.map((d) => d.state)).toEqual(["sent"]);
   });
+
+  it("recorded by a daemon whose process stopped before claiming its send, is posted once by the next daemon", async () => {
+    const { store, slack, daemon } = await setUp();
+    const first = daemon(stopsAt(store, (name) => name === "recordIncident"));
+    await first.tick(FIRE + 30_000);
+    await first.tick(FIRE + MINUTE);
+    await first.stop();
+    expect(incidentThreads(slack)).toEqual([]);
+
+    const next = daemon();
+    await next.tick(FIRE + 2 * MINUTE);
+    await expectOneIncident(slack);
+    await next.tick(FIRE + 90 * MINUTE);
+    await expectOneIncident(slack);
+  });
+
+  it("resolved by a daemon whose process stopped before claiming its send, is resolved once by the next daemon", async () => {
+    const { store, slack, daemon, alerts } = await setUp();
+    const first = daemon(stopsAt(store, (name) => name === "resolveIncident"));
+    await first.tick(FIRE + 30_000);
+    await first.tick(FIRE + MINUTE);
+    await expectOneIncident(slack);
+    alerts.firing = false;
+    await first.tick(FIRE + DAY + 30_000);
+    await first.tick(FIRE + DAY + MINUTE);
+    await first.stop();
+    expect(incidentThreads(slack)[0]?.post.edits).toBeUndefined();
+
+    const next = daemon();
+    await next.tick(FIRE + DAY + 2 * MINUTE);
+    await next.tick(FIRE + DAY + 90 * MINUTE);
+    const threads = incidentThreads(slack);
+    expect(threads).toHaveLength(1);
+    expect(threads[0]?.post.text).toMatch(/^✅ Resolved incident: /);
+    expect(threads[0]?.post.edits).toBe(1);
+    expect(threads[0]?.replies.map((r) => r.text).slice(3)).toEqual([RESOLVED]);
+  });
 });

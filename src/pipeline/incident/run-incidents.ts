@@ -261,6 +261,14 @@ async function anyStillFiring(
   return false;
 }
 
+/** What `history` says of an incident's destination recorded but not claimed yet. */
+const NOT_SENT_YET = "not sent yet: the incident goes out once a daemon claims the send";
+
+/**
+ * An incident's or resolution's slot, each destination owed a retry due at the fire instant
+ * (never pending): the instant is in the daemon's memory only, so a process that stops between
+ * this write and its send's claim leaves the next daemon's due retries to send it.
+ */
 function slotOf(
   key: string,
   job: string,
@@ -284,6 +292,7 @@ function slotOf(
         return target ? [DESTINATIONS[kind].id(target as never)] : [];
       }),
     ],
+    owedRetry: { error: NOT_SENT_YET, dueAt: fire },
   };
 }
 
