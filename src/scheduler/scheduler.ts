@@ -67,7 +67,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
         logger,
         clock,
         retryDelaysMs,
-        ledger: () => dueDestinationsOnly(ledger, claim),
+        // Its fire instants are this process's memory only, so nothing plans an incident's
+        // slot again after a restart: its claim leaves it due should this send never end.
+        ledger: () => dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }),
       })
     : null;
   let incidentsRunning = false;

@@ -127,7 +127,7 @@ export async function deliverIncident(key: string, deps: IncidentDeps): Promise<
     now: slot.fireAt.toISOString(),
   };
   const jobs = [
-    ...(await slackJobs(key, incident, resolving, deps)),
+    ...(await slackJobs(key, incident, resolving, slot.fireAt, deps)),
     ...OTHER_KINDS.flatMap((kind) => otherJob(kind, input, deps)),
   ].filter((job) => owed.has(job.id));
   if (jobs.length === 0) return;
@@ -167,6 +167,7 @@ async function slackJobs(
   key: string,
   incident: StoredIncident,
   resolving: boolean,
+  since: Date,
   deps: IncidentDeps,
 ): Promise<DeliveryJob[]> {
   const channel = incident.record.channel;
@@ -177,11 +178,12 @@ async function slackJobs(
         key,
         { ...incident, ts: await postedTs(incident.key, channel, deps) },
         channel,
-        { slack },
+        { slack, since },
       )
     : slackIncidentJob(key, incident.record, channel, {
         slack,
         logger: deps.logger,
+        since,
         memberMessage: async (fireKey, memberChannel) => {
           const ts = await postedTs(fireKey, memberChannel, deps);
           const evaluation = await deps.ledger.getAlertEvaluation(fireKey);
@@ -259,6 +261,14 @@ async function anyStillFiring(
   return false;
 }
 
+/** What `history` says of an incident's destination recorded but not claimed yet. */
+const NOT_SENT_YET = "not sent yet: the incident goes out once a daemon claims the send";
+
+/**
+ * An incident's or resolution's slot, each destination owed a retry due at the fire instant
+ * (never pending): the instant is in the daemon's memory only, so a process that stops between
+ * this write and its send's claim leaves the next daemon's due retries to send it.
+ */
 function slotOf(
   key: string,
   job: string,
@@ -282,6 +292,7 @@ function slotOf(
         return target ? [DESTINATIONS[kind].id(target as never)] : [];
       }),
     ],
+    owedRetry: { error: NOT_SENT_YET, dueAt: fire },
   };
 }
 
