@@ -68,8 +68,11 @@ export function createDaemon(options: DaemonOptions): Daemon {
         clock,
         retryDelaysMs,
         // Its fire instants are this process's memory only, so nothing plans an incident's
-        // slot again after a restart: its claim leaves it due should this send never end.
-        ledger: () => dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }),
+        // slot again after a restart: its claim leaves it due should this send never end. An
+        // incident is new to the ledger that records it, so a first send does not look in the
+        // channel first; a retry after an attempt whose outcome is unknown does.
+        ledger: () =>
+          dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }, undefined, false),
       })
     : null;
   let incidentsRunning = false;

@@ -295,6 +295,19 @@ async function expectOneIncident(slack: FakeSlack): Promise<void> {
 }
 
 describe("an incident whose daemon stopped mid-send", () => {
+  it("in steady state, is posted without reading the channel first (the ledger knows it is new)", async () => {
+    const { slack, daemon } = await setUp();
+    const only = daemon();
+    await only.tick(FIRE + 30_000); // the alert runs
+    await only.tick(FIRE + MINUTE); // the incident step
+    await expectOneIncident(slack);
+    const reads = slack.calls.filter((c) =>
+      ["conversations.history", "conversations.replies"].includes(c.method),
+    );
+    expect(reads).toEqual([]);
+    await only.stop();
+  });
+
   it("claimed by a daemon whose process stopped right after, is posted once by the next daemon after the send timeout", async () => {
     const { store, slack, daemon } = await setUp();
     const first = daemon(
