@@ -1,9 +1,12 @@
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DEMO_PROJECT_COUNT } from "../../src/insights/emulator/project-catalog.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
+import { spikeToday, startAlertSetup } from "./alert-fixture.js";
 import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
 import { tempDir } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
@@ -88,5 +91,43 @@ describe("at 80 columns", () => {
     const again = await f.run(path, "daily");
     expect(again.stdout).toMatch(/already delivered/);
     expect(tooWide(again.stdout)).toEqual([]);
+  }, 60_000);
+});
+
+/** A loopback address nothing listens on: a connection to it is refused at once. */
+async function closedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return `http://127.0.0.1:${address.port}/api/`;
+}
+
+describe("alerts at 80 columns", () => {
+  it("alerts fits a fire's failed deliveries and, evaluated again, what the ledger says", async () => {
+    const s = await startAlertSetup({ today: spikeToday(), schedule: "0 9 * * *" });
+    try {
+      // Slack refuses the connection: its failure says why and what to check, past 80 columns.
+      const env = { ...s.env, SLACK_API_URL: await closedUrl() };
+      const args = [
+        "alerts",
+        "--team",
+        "design",
+        "--alert",
+        "flaky-rate",
+        "--config",
+        s.configPath,
+      ];
+      const first = await runCli(args, { env, cwd: s.dir });
+      expect(first.code, first.stderr).toBe(1);
+      expect(unwrapLines(first.stdout)).toMatch(/✗ slack:C0123ABCD failed: /);
+      expect(tooWide(first.stdout)).toEqual([]);
+      const again = await runCli(args, { env, cwd: s.dir });
+      expect(unwrapLines(again.stdout)).toMatch(/: evaluated before, says the ledger /);
+      expect(tooWide(again.stdout)).toEqual([]);
+    } finally {
+      await s.close();
+    }
   }, 60_000);
 });
