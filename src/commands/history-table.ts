@@ -45,7 +45,14 @@ export function formatHistory(
 
   const lines = [`${pad(firedHead, firedWidth)}${GAP}SLOT`];
   for (const { slot, states } of rows) {
-    lines.push(`${pad(localTime(slot.fireAt, layout.zone), firedWidth)}${GAP}${slot.key}`);
+    // A key wider than its column (an acknowledgement's: its fire's key, then the press's) is
+    // broken after a dot or a colon, each part under the first: joined, the parts are the key.
+    const keyColumn = firedWidth + GAP.length;
+    breakKey(slot.key, layout.width - keyColumn).forEach((part, row) => {
+      const start =
+        row === 0 ? `${pad(localTime(slot.fireAt, layout.zone), firedWidth)}${GAP}` : "";
+      lines.push(`${pad(start, keyColumn)}${part}`);
+    });
     if (slot.deliveries.length === 0) {
       // An alert evaluation in which nothing changed sends nothing, by design.
       lines.push(
@@ -114,6 +121,24 @@ function tries(delivery: Delivery): string {
 
 function localTime(instant: Date, zone: string): string {
   return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-LL-dd HH:mm");
+}
+
+/**
+ * A slot's key in parts of at most `width` columns, each ending in the `.` or `:` it was broken
+ * after: the parts joined are the key. A part with no dot or colon to break at is left whole.
+ */
+function breakKey(key: string, width: number): string[] {
+  const parts: string[] = [];
+  let part = "";
+  for (const piece of key.split(/(?<=[.:])/)) {
+    if (part !== "" && visibleLength(part + piece) > width) {
+      parts.push(part);
+      part = "";
+    }
+    part += piece;
+  }
+  parts.push(part);
+  return parts;
 }
 
 /** A destination (`email:a@x.com,b@y.com`) in lines of `width`, broken after its commas. */
