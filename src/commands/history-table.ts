@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { NOT_SENT_YET } from "../pipeline/alert/acknowledge-stage.js";
 import { printableText } from "../render/printable-text.js";
 import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
 import type { Delivery, SlotWithDeliveries } from "../state/ledger.js";
@@ -70,8 +71,9 @@ export function formatHistory(
         lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());
       });
       if (delivery.lastError) {
-        // A delivered row's error is the note it was delivered with (a project left out).
-        const label = delivery.state === "sent" ? "note" : "last error";
+        // A delivered row's error is the note it was delivered with (a project left out); one
+        // not sent yet says why it is due, and nothing failed.
+        const label = delivery.state === "sent" || notSentYet(delivery) ? "note" : "last error";
         lines.push(
           ...wrap(
             `${label}: ${delivery.lastError}`,
@@ -109,10 +111,21 @@ function stateOf(delivery: Delivery, zone: string, outbox: boolean): string {
       // A daemon is sending it now, or one died mid-send: the next start checks before resending.
       return "sending";
     case "failed":
+      // An acknowledgement is recorded as owed before its send, to be retried if the send never
+      // ends: right after a press it is due, and nothing has failed.
+      if (notSentYet(delivery) && delivery.nextAttemptAt)
+        return `due ${localTime(delivery.nextAttemptAt, zone)}`;
       return delivery.nextAttemptAt
         ? `failed, retry ${localTime(delivery.nextAttemptAt, zone)}`
         : "failed for good";
   }
+}
+
+/** Recorded as owed and never tried: an acknowledgement before its first send. */
+function notSentYet(delivery: Delivery): boolean {
+  return (
+    delivery.state === "failed" && delivery.attempts === 0 && delivery.lastError === NOT_SENT_YET
+  );
 }
 
 function tries(delivery: Delivery): string {

@@ -1,6 +1,7 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { formatHistory } from "../../src/commands/history-table.js";
+import { NOT_SENT_YET } from "../../src/pipeline/alert/acknowledge-stage.js";
 import type { Delivery, SlotWithDeliveries } from "../../src/state/ledger.js";
 
 function aDelivery(overrides: Partial<Delivery> = {}): Delivery {
@@ -136,5 +137,20 @@ describe("formatHistory", () => {
     ]);
     // A reader gets the key back by joining the parts, their indent left out.
     expect(keyLines.map((line) => line.slice(18)).join("")).toBe(ACK_KEY);
+  });
+
+  it("says an acknowledgement just pressed is due, not failed, with why as a note", () => {
+    const due = aDelivery({
+      state: "failed",
+      attempts: 0,
+      lastError: NOT_SENT_YET,
+      nextAttemptAt: new Date("2026-11-16T08:01:00Z"),
+      ref: null,
+    });
+    const lines = formatHistory([aSlot({ kind: "acknowledgement", deliveries: [due] })], UTC);
+    expect(lines.slice(2)).toEqual([
+      "  slack:C0123ABCD  due 2026-11-16 08:01  0 tries",
+      `    note: ${NOT_SENT_YET}`,
+    ]);
   });
 });
