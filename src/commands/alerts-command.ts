@@ -9,6 +9,7 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { printableText } from "../render/printable-text.js";
+import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findAlert, findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
@@ -34,6 +35,12 @@ export async function alertsCommand(
   const team = findTeam(config, opts.team);
   const alert = findAlert(team, opts.alert);
   const dryRun = Boolean(opts.outbox);
+  // Every line fits the terminal (80 columns when piped), as run's: a wider one breaks between
+  // words, the rest indented two more. A path stays on its line: it cannot be broken.
+  const width = terminalWidth();
+  const say = (line: string) => {
+    for (const fitted of fitLine(line, width)) out(fitted);
+  };
   // A dry run reads the states of an existing ledger, and creates none.
   const logger = createLogger({ secretPaths: SECRET_LOG_PATHS });
   const ledger =
@@ -74,23 +81,23 @@ export async function alertsCommand(
       for (const line of renderTerminalAlert(
         alert,
         { ...outcome, evaluation: outcome.evaluation },
-        terminalWidth(),
+        width,
       ))
         out(line);
     } else {
-      out(
+      say(
         `${outcome.key}: evaluated before, says the ledger ${ledger?.location}; its notification was sent as recorded`,
       );
     }
-    if (dryRun) out("  dry run: states left as they were");
+    if (dryRun) say("  dry run: states left as they were");
     for (const d of outcome.deliveries) {
-      out(
+      say(
         d.status === "failed"
           ? `  ✗ ${d.id} failed: ${printableText(d.error?.message ?? "unknown error")}`
           : `  ✓ ${d.id} ${deliveryWord(d.status, dryRun)}`,
       );
     }
-    for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
+    for (const file of clients.outboxFiles ?? []) say(`  wrote ${file}`);
     return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
   } finally {
     await clients.close();

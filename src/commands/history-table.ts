@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { NOT_SENT_YET } from "../pipeline/alert/acknowledge-stage.js";
 import { printableText } from "../render/printable-text.js";
 import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
 import type { Delivery, SlotWithDeliveries } from "../state/ledger.js";
@@ -45,7 +46,14 @@ export function formatHistory(
 
   const lines = [`${pad(firedHead, firedWidth)}${GAP}SLOT`];
   for (const { slot, states } of rows) {
-    lines.push(`${pad(localTime(slot.fireAt, layout.zone), firedWidth)}${GAP}${slot.key}`);
+    // A key wider than its column (an acknowledgement's: its fire's key, then the press's) is
+    // broken after a dot or a colon, each part under the first: joined, the parts are the key.
+    const keyColumn = firedWidth + GAP.length;
+    breakKey(slot.key, layout.width - keyColumn).forEach((part, row) => {
+      const start =
+        row === 0 ? `${pad(localTime(slot.fireAt, layout.zone), firedWidth)}${GAP}` : "";
+      lines.push(`${pad(start, keyColumn)}${part}`);
+    });
     if (slot.deliveries.length === 0) {
       // An alert evaluation in which nothing changed sends nothing, by design.
       lines.push(
@@ -63,8 +71,9 @@ export function formatHistory(
         lines.push(`${INDENT}${cells.join(GAP)}`.trimEnd());
       });
       if (delivery.lastError) {
-        // A delivered row's error is the note it was delivered with (a project left out).
-        const label = delivery.state === "sent" ? "note" : "last error";
+        // A delivered row's error is the note it was delivered with (a project left out); one
+        // not sent yet says why it is due, and nothing failed.
+        const label = delivery.state === "sent" || notSentYet(delivery) ? "note" : "last error";
         lines.push(
           ...wrap(
             `${label}: ${delivery.lastError}`,
@@ -102,10 +111,21 @@ function stateOf(delivery: Delivery, zone: string, outbox: boolean): string {
       // A daemon is sending it now, or one died mid-send: the next start checks before resending.
       return "sending";
     case "failed":
+      // An acknowledgement is recorded as owed before its send, to be retried if the send never
+      // ends: right after a press it is due, and nothing has failed.
+      if (notSentYet(delivery) && delivery.nextAttemptAt)
+        return `due ${localTime(delivery.nextAttemptAt, zone)}`;
       return delivery.nextAttemptAt
         ? `failed, retry ${localTime(delivery.nextAttemptAt, zone)}`
         : "failed for good";
   }
+}
+
+/** Recorded as owed and never tried: an acknowledgement before its first send. */
+function notSentYet(delivery: Delivery): boolean {
+  return (
+    delivery.state === "failed" && delivery.attempts === 0 && delivery.lastError === NOT_SENT_YET
+  );
 }
 
 function tries(delivery: Delivery): string {
@@ -114,6 +134,24 @@ function tries(delivery: Delivery): string {
 
 function localTime(instant: Date, zone: string): string {
   return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-LL-dd HH:mm");
+}
+
+/**
+ * A slot's key in parts of at most `width` columns, each ending in the `.` or `:` it was broken
+ * after: the parts joined are the key. A part with no dot or colon to break at is left whole.
+ */
+function breakKey(key: string, width: number): string[] {
+  const parts: string[] = [];
+  let part = "";
+  for (const piece of key.split(/(?<=[.:])/)) {
+    if (part !== "" && visibleLength(part + piece) > width) {
+      parts.push(part);
+      part = "";
+    }
+    part += piece;
+  }
+  parts.push(part);
+  return parts;
 }
 
 /** A destination (`email:a@x.com,b@y.com`) in lines of `width`, broken after its commas. */

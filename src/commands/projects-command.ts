@@ -2,6 +2,8 @@ import { apiSettingsFor } from "../config/api-from-env.js";
 import { createApiOnlyClient } from "../create-read-clients.js";
 import type { ProjectSummary } from "../insights/types.js";
 import { printableText } from "../render/printable-text.js";
+import { wrap } from "../render/terminal/terminal-style.js";
+import { terminalWidth } from "./command-context.js";
 
 export interface ProjectsOptions {
   config?: string;
@@ -24,16 +26,23 @@ export async function projectsCommand(
       out("no projects in this workspace");
       return 0;
     }
-    for (const line of projectLines(projects)) out(line);
+    for (const line of projectLines(projects, terminalWidth())) out(line);
     return 0;
   } finally {
     await api.close();
   }
 }
 
-/** The heading and one line per project, id and name, with no control character from the API. */
-export function projectLines(projects: readonly ProjectSummary[]): string[] {
+/**
+ * The heading and a line per project, id and name, with no control character from the API. A
+ * name too long for `columns` breaks between words, going on under the name column.
+ */
+export function projectLines(projects: readonly ProjectSummary[], columns = 80): string[] {
   const rows = projects.map((p) => ({ id: printableText(p.id), name: printableText(p.name) }));
   const width = Math.max(2, ...rows.map((p) => p.id.length));
-  return [`${"id".padEnd(width)}  name`, ...rows.map((p) => `${p.id.padEnd(width)}  ${p.name}`)];
+  const under = " ".repeat(width + 2);
+  return [
+    `${"id".padEnd(width)}  name`,
+    ...rows.flatMap((p) => wrap(p.name, columns, `${p.id.padEnd(width)}  `, under)),
+  ];
 }

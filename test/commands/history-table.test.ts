@@ -1,6 +1,7 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { formatHistory } from "../../src/commands/history-table.js";
+import { NOT_SENT_YET } from "../../src/pipeline/alert/acknowledge-stage.js";
 import type { Delivery, SlotWithDeliveries } from "../../src/state/ledger.js";
 
 function aDelivery(overrides: Partial<Delivery> = {}): Delivery {
@@ -120,5 +121,36 @@ describe("formatHistory", () => {
   it("says an alert evaluation that changed nothing sent nothing", () => {
     const slot = aSlot({ kind: "alert", key: "checkout.alert.flaky.2026-11-15", deliveries: [] });
     expect(formatHistory([slot], UTC)[2]).toBe("  no change, nothing to send");
+  });
+
+  // An acknowledgement's slot: the fire's key, then the press's (channel, message, press, user).
+  const ACK_KEY =
+    "design.alert.flaky-rate.2026-11-23.acknowledged.acknowledge:C0123ABCD:1795848413.123456:1795848420.654321:U0123ABCD";
+
+  it("breaks a key wider than its column after a dot or colon, the parts under the first", () => {
+    const lines = formatHistory([aSlot({ kind: "acknowledgement", key: ACK_KEY })], UTC);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    const keyLines = lines.slice(1).filter((line) => !line.startsWith("  slack:"));
+    expect(keyLines).toEqual([
+      "2026-11-16 08:00  design.alert.flaky-rate.2026-11-23.acknowledged.acknowledge:",
+      "                  C0123ABCD:1795848413.123456:1795848420.654321:U0123ABCD",
+    ]);
+    // A reader gets the key back by joining the parts, their indent left out.
+    expect(keyLines.map((line) => line.slice(18)).join("")).toBe(ACK_KEY);
+  });
+
+  it("says an acknowledgement just pressed is due, not failed, with why as a note", () => {
+    const due = aDelivery({
+      state: "failed",
+      attempts: 0,
+      lastError: NOT_SENT_YET,
+      nextAttemptAt: new Date("2026-11-16T08:01:00Z"),
+      ref: null,
+    });
+    const lines = formatHistory([aSlot({ kind: "acknowledgement", deliveries: [due] })], UTC);
+    expect(lines.slice(2)).toEqual([
+      "  slack:C0123ABCD  due 2026-11-16 08:01  0 tries",
+      `    note: ${NOT_SENT_YET}`,
+    ]);
   });
 });

@@ -2,14 +2,16 @@ import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { checkConfigCommand } from "../../src/commands/check-config.js";
 import { formatHistory } from "../../src/commands/history-table.js";
+import { projectLines } from "../../src/commands/projects-command.js";
 import { parseConfigText } from "../../src/config/load-config.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import type { SlotWithDeliveries } from "../../src/state/ledger.js";
 import { configText, fullEnv } from "../config/config-builders.js";
 import { showInTerminal } from "../render/xterm-screen.js";
 
-// `check-config` and `history` at 80 and 120 columns, with the longest lines they print (notes,
-// coverage warnings, a workspace's project ids, an email list, an error) and wide characters:
+// `check-config`, `history` and `projects` at 80 and 120 columns, with the longest lines they
+// print (notes, coverage warnings, a workspace's project ids, an email list, an error, a
+// project's name from the API) and wide characters:
 // every line fits by string-width's count, and a real terminal wraps none of them.
 
 const NOW = new Date("2026-10-23T12:00:00Z");
@@ -80,6 +82,15 @@ function historyAt(width: number): string[] {
   return formatHistory([slot], { zone: "Asia/Tokyo", width });
 }
 
+/** A workspace's projects as the API names them: one name longer than any terminal line. */
+const PROJECTS = [
+  { id: "dlucmsz", name: "Web E2E" },
+  {
+    id: "azenvfq",
+    name: "決済 API — checkout, payments and refunds end-to-end suite (nightly, all regions, staging and production mirrors)",
+  },
+];
+
 /** The words of some lines, in order: what a reader gets, however the lines were broken. */
 const words = (lines: readonly string[]) => lines.join(" ").split(/\s+/).filter(Boolean);
 
@@ -108,5 +119,19 @@ describe.each([80, 120])("at %i columns", (width) => {
     expect(delivery.map((l) => l.trim().split(/\s+/)[0]).join("")).toBe(`email:${EMAILS}`);
     const error = lines.slice(2 + delivery.length);
     expect(words(error)).toEqual(words([`last error: ${ERROR}`]));
+  });
+
+  it("projects fits: a long name goes on under the name column, no word cut", async () => {
+    const lines = projectLines(PROJECTS, width);
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+    const { wrapped } = await showInTerminal(`${lines.join("\n")}\n`, width);
+    expect(wrapped).toEqual([]);
+    expect(words(lines)).toEqual(words(projectLines(PROJECTS, 10_000)));
+    // Every line after a project's first is under its name: the ids column stays the ids.
+    const ids = lines
+      .slice(1)
+      .map((line) => line.slice(0, 7).trim())
+      .filter(Boolean);
+    expect(ids).toEqual(["dlucmsz", "azenvfq"]);
   });
 });

@@ -1,11 +1,18 @@
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DEMO_PROJECT_COUNT } from "../../src/insights/emulator/project-catalog.js";
+import { startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { acknowledgementKey, NOT_SENT_YET } from "../../src/pipeline/alert/acknowledge-stage.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
+import { spikeToday, startAlertSetup } from "./alert-fixture.js";
 import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
-import { tempDir } from "./e2e-setup.js";
+import { API_KEY, apiEnv, apiSection, tempDir, writeConfig } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 
 // Issue 39: every operator command fits 80 columns. Piped (as here: not a TTY, no COLUMNS), a
@@ -89,4 +96,116 @@ describe("at 80 columns", () => {
     expect(again.stdout).toMatch(/already delivered/);
     expect(tooWide(again.stdout)).toEqual([]);
   }, 60_000);
+});
+
+/** A loopback address nothing listens on: a connection to it is refused at once. */
+async function closedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return `http://127.0.0.1:${address.port}/api/`;
+}
+
+describe("alerts at 80 columns", () => {
+  it("alerts fits a fire's failed deliveries and, evaluated again, what the ledger says", async () => {
+    const s = await startAlertSetup({ today: spikeToday(), schedule: "0 9 * * *" });
+    try {
+      // Slack refuses the connection: its failure says why and what to check, past 80 columns.
+      const env = { ...s.env, SLACK_API_URL: await closedUrl() };
+      const args = [
+        "alerts",
+        "--team",
+        "design",
+        "--alert",
+        "flaky-rate",
+        "--config",
+        s.configPath,
+      ];
+      const first = await runCli(args, { env, cwd: s.dir });
+      expect(first.code, first.stderr).toBe(1);
+      expect(unwrapLines(first.stdout)).toMatch(/✗ slack:C0123ABCD failed: /);
+      expect(tooWide(first.stdout)).toEqual([]);
+      const again = await runCli(args, { env, cwd: s.dir });
+      expect(unwrapLines(again.stdout)).toMatch(/: evaluated before, says the ledger /);
+      expect(tooWide(again.stdout)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
+
+describe("the other operator commands at 80 columns", () => {
+  it("check-config, projects, init, backfill, store, export, silences and history fit", async () => {
+    const path = await f.config([{ name: "daily", slack: { channel: "C0123ABCD" } }]);
+    expect((await f.run(path, "daily")).code).toBe(0); // a slot for history to show
+    const dirs = await tempDir();
+    // backfill asks up to today by the real clock: an emulator of the same today answers it.
+    const today = await startEmulator({ key: API_KEY, projects: DEMO_PROJECT_COUNT });
+    const env = f.env(apiEnv(today.url));
+    const from = new Date(Date.now() - 21 * 86_400_000).toISOString().slice(0, 10);
+    const out = ["--out", join(dirs.dir, "review.xlsx"), "--config", path];
+    try {
+      const commands = [
+        ["check-config", "--config", path],
+        ["check-config", "--online", "--config", path],
+        ["projects"],
+        ["init", "--channel", "C0123ABCD", "--out", join(dirs.dir, "starter.yaml")],
+        ["backfill", "--from", from, "--config", path],
+        ["backfill", "--from", "2025-01-01", "--config", path],
+        ["store", "--config", path],
+        ["export", "--team", "checkout", "--from", from, "--to", "2099-12-31", ...out],
+        ["alerts", "--silences", "--all", "--config", path],
+        ["history", "--config", path],
+      ];
+      for (const args of commands) {
+        const result = await f.cli(args, env);
+        expect(result.code, `${args.join(" ")}\n${result.stdout}${result.stderr}`).toBe(0);
+        expect(tooWide(result.stdout), args.join(" ")).toEqual([]);
+      }
+    } finally {
+      await today.close();
+      await dirs.remove();
+    }
+  }, 120_000);
+
+  it("history fits an acknowledgement's slot: its key broken after a dot or colon, due to send", async () => {
+    const dirs = await tempDir();
+    try {
+      const ledgerPath = join(dirs.dir, "ledger.sqlite");
+      const path = await writeConfig(dirs.dir, {
+        api: apiSection(),
+        state: { path: ledgerPath },
+        teams: [{ name: "design", timezone: "Europe/Berlin", projects: [{ id: "dlucmsz" }] }],
+      });
+      const key = acknowledgementKey(
+        "design.alert.flaky-rate.2026-11-23",
+        "acknowledge:C0123ABCD:1795848413.123456:1795848420.654321:U0123ABCD",
+      );
+      const ledger = openLedger(ledgerPath);
+      await ledger.recordSlot({
+        key,
+        team: "design",
+        kind: "acknowledgement",
+        job: "flaky-rate",
+        fireAt: new Date("2026-11-24T08:00:00Z"),
+        period: { start: "2026-11-24", end: "2026-11-24" },
+        destinations: ["slack:C0123ABCD", "pagerduty:4f2a9c"],
+        owedRetry: { error: NOT_SENT_YET, dueAt: new Date("2026-11-24T08:01:00Z") },
+      });
+      await ledger.close();
+      const result = await runCli(["history", "--config", path]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(tooWide(result.stdout)).toEqual([]);
+      // The key's parts, in the SLOT column under the first, joined are the key.
+      const lines = result.stdout.split("\n");
+      const first = lines.findIndex((line) => line.includes("design.alert.flaky-rate"));
+      const parts = lines.slice(first, first + 2).map((line) => line.slice(18));
+      expect(parts.join("")).toBe(key);
+      expect(result.stdout).toMatch(/slack:C0123ABCD\s+due 2026-11-24 08:01\s+0 tries/);
+    } finally {
+      await dirs.remove();
+    }
+  });
 });
