@@ -70,15 +70,9 @@ export function slackIncidentJob(
     id: slackDestinationId(channel),
     send,
     // After a crash mid-send: the post found by its key, then the replies and lines it lacks.
-    recover: async (progress) => {
-      const ts =
-        progress.done.get("post") ??
-        (await deps.slack.digest.findPosted(channel, key, deps.since, progress.signal))?.ts ??
-        null;
-      if (ts === null) return null;
-      await progress.record("post", ts);
-      return send(progress);
-    },
+    recover: recoverFrom("post", send, async (signal) =>
+      deps.slack.digest.findPosted(channel, key, deps.since, signal),
+    ),
   };
 }
 
@@ -118,22 +112,25 @@ export function slackIncidentResolutionJob(
     send,
     // After a crash mid-send: the reply found by its key in the incident's thread (or in the
     // channel, the thread gone), then the edit if it was not recorded.
-    recover: async (progress) => {
-      const ts =
-        progress.done.get("reply") ??
-        (
-          await deps.slack.digest.findPosted(
-            channel,
-            key,
-            deps.since,
-            progress.signal,
-            thread ?? undefined,
-          )
-        )?.ts ??
-        null;
-      if (ts === null) return null;
-      await progress.record("reply", ts);
-      return send(progress);
-    },
+    recover: recoverFrom("reply", send, async (signal) =>
+      deps.slack.digest.findPosted(channel, key, deps.since, signal, thread ?? undefined),
+    ),
+  };
+}
+
+/**
+ * A recovery after a crash mid-send: the `part` that may have landed, as recorded or else found
+ * in Slack by its key, recorded; then what is left sent. Null when it never landed.
+ */
+function recoverFrom(
+  part: string,
+  send: DeliveryJob["send"],
+  find: (signal: AbortSignal | undefined) => Promise<{ ts: string } | null>,
+): NonNullable<DeliveryJob["recover"]> {
+  return async (progress) => {
+    const ts = progress.done.get(part) ?? (await find(progress.signal))?.ts ?? null;
+    if (ts === null) return null;
+    await progress.record(part, ts);
+    return send(progress);
   };
 }
