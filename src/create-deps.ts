@@ -62,6 +62,12 @@ export interface ClientOptions {
   onApiRequest?: (info: RequestInfo) => void;
   /** The clock the day store judges fresh and settled days by (the daemon's own). */
   now?: () => Date;
+  /**
+   * A person waits at a terminal (`run`, `alerts`): a destination that cannot be reached is
+   * reported within seconds instead of retried in the foreground; its failure is recorded for
+   * the daemon's retries, which keep their own policy. Default false (the daemon).
+   */
+  foreground?: boolean;
 }
 
 /** The API client and every destination the config has credentials for (or the outbox). */
@@ -117,7 +123,10 @@ export function createClients(config: ResolvedConfig, options: ClientOptions): C
 
   const built = perKind<{ [K in DestinationKind]: (KindClients[K] & Closable) | null }>(
     <K extends DestinationKind>(kind: K) =>
-      DESTINATIONS[kind].clients(config[kind], logger, shared),
+      DESTINATIONS[kind].clients(config[kind], logger, {
+        shared,
+        foreground: options.foreground === true,
+      }),
   );
   // Whatever a receiver answers, no configured secret goes on in an error (redact-errors.ts).
   const redact = configRedactor(config);

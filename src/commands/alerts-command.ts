@@ -59,6 +59,7 @@ export async function alertsCommand(
     );
   const clients = createClients(config, {
     logger,
+    foreground: true,
     ...(opts.outbox ? { outbox: opts.outbox } : {}),
   });
   try {

@@ -70,6 +70,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
     }
     const clients = createClients(config, {
       logger,
+      foreground: true,
       ...(opts.outbox ? { outbox: opts.outbox } : {}),
     });
     try {

@@ -121,11 +121,12 @@ export interface DestinationModule<K extends string, T extends DestinationShape>
   /**
    * The real clients, or null when the credential is not set; the SDK loads on first use.
    * `shared`: the limits replicas keep together (state.url on PostgreSQL); none for one process.
+   * `foreground`: a person waits at a terminal (see `ClientOptions.foreground`).
    */
   clients(
     global: T["global"],
     logger: Logger,
-    shared?: SharedLimits | null,
+    context?: { shared?: SharedLimits | null; foreground?: boolean },
   ): (T["clients"] & { close(): Promise<void> }) | null;
   /**
    * `check-config --online` for one configured destination, without sending to it: for a kind

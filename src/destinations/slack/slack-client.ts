@@ -28,6 +28,12 @@ export interface SlackClientOptions {
   now?: () => number;
   /** Slack's limits and holds as replicas share them (state.url on PostgreSQL). */
   shared?: SharedLimits;
+  /**
+   * A person waits at a terminal (`run`, `alerts`): a Slack that refuses the connection, or
+   * whose host does not resolve, fails the call at once, and other failures are retried for
+   * seconds, not minutes. The failed delivery is recorded for the daemon's retries either way.
+   */
+  foreground?: boolean;
 }
 
 /** The Slack clients a destination needs, and how a rate-limited call is retried. */
@@ -126,12 +132,13 @@ export function createSlackClient(
   /** Where a request finds the signal that aborts it (see `SlackClients.paced`). */
   signals?: AsyncLocalStorage<AbortSignal>,
 ): WebClient {
-  const maxRetryTime = options.maxRetryTimeMs ?? 120_000;
+  const foreground = options.foreground === true;
+  const maxRetryTime = options.maxRetryTimeMs ?? (foreground ? 5_000 : 120_000);
   const minTimeout = options.minRetryDelayMs ?? 1000;
   return new WebClient(options.token.reveal(), {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     retryConfig: {
-      retries: options.retries ?? 5,
+      retries: options.retries ?? (foreground ? 2 : 5),
       factor: 2,
       minTimeout,
       maxTimeout: Math.max(minTimeout, Math.min(30_000, maxRetryTime / 4)),
@@ -141,7 +148,12 @@ export function createSlackClient(
       // the abandoned send would go on calling Slack, and hold the process, for half a minute.
       // The library hands retryConfig to p-retry as it is, which takes this hook; its own type
       // leaves it out (test/deliver/send-timeout.test.ts pins that it is honoured).
-      onFailedAttempt: () => signals?.getStore()?.throwIfAborted(),
+      // In the foreground, a refused connection is not retried: Slack (or SLACK_API_URL) is
+      // not there, and retrying it held `alerts` for some 40 s before saying so.
+      onFailedAttempt: (error: unknown) => {
+        signals?.getStore()?.throwIfAborted();
+        if (foreground && unreachable(error)) throw error;
+      },
     } as RetryOptions,
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? 30_000,
@@ -181,6 +193,16 @@ function bounded(
       ...(signal ? { signal } : {}),
     };
   };
+}
+
+/** A request that reached no Slack: the connection refused, or the host not found. */
+function unreachable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    code === ErrorCode.RequestError &&
+    typeof message === "string" &&
+    /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.test(message)
+  );
 }
 
 /** The Retry-After (seconds) of a call Slack rate-limited, or null for any other failure. */

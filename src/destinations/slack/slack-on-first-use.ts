@@ -8,14 +8,16 @@ import type { SlackGlobal } from "./slack-config.js";
 
 /**
  * Both Slack destinations over one set of clients, built with the SDK on the first call; null
- * without a token. With `shared`, Slack's limits and 429 holds are the replicas' together.
+ * without a token. With `shared`, Slack's limits and 429 holds are the replicas' together;
+ * with `foreground`, a Slack that cannot be reached fails at once (`SlackClientOptions`).
  */
 export function slackOnFirstUse(
   global: SlackGlobal,
   logger: Logger,
-  shared?: SharedLimits | null,
+  context: { shared?: SharedLimits | null; foreground?: boolean } = {},
 ): { digest: SlackDestination; alert: SlackAlertDestination; close(): Promise<void> } | null {
   const { token, apiUrl } = global;
+  const { shared, foreground = false } = context;
   if (!token) return null;
   let built: Promise<{ digests: SlackDestination; alerts: SlackAlertDestination }> | null = null;
   const load = () => {
@@ -26,7 +28,13 @@ export function slackOnFirstUse(
           import("./slack-destination.js"),
           import("./slack-alert-destination.js"),
         ]);
-      const clients = createSlackClients({ token, apiUrl, logger, ...(shared ? { shared } : {}) });
+      const clients = createSlackClients({
+        token,
+        apiUrl,
+        logger,
+        foreground,
+        ...(shared ? { shared } : {}),
+      });
       const digests = createSlackDestination({ clients, logger });
       return {
         digests,
