@@ -2,7 +2,9 @@
 import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { terminalWidth } from "./commands/terminal-width.js";
 import { ReporterError, UsageError } from "./errors.js";
+import { fitLine } from "./render/terminal/terminal-style.js";
 
 // Each command's module is imported when that command runs, so `check-config` never loads
 // exceljs, the Slack SDK or nodemailer: a command starts in a fraction of the time.
@@ -13,12 +15,24 @@ import { ReporterError, UsageError } from "./errors.js";
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
+ * An error message as stderr shows it: each line fitted to the terminal's columns (80 piped),
+ * broken between words and going on two columns further in, so a config problem's path stays
+ * at the start of its line.
+ */
+export function fitMessage(message: string, width = terminalWidth(process.stderr)): string {
+  return message
+    .split("\n")
+    .flatMap((line) => fitLine(line, width))
+    .join("\n");
+}
+
+/**
  * One style for every usage error, commander's own included: "insights-reporter: …", pointing
  * at the help of the command that was run, where its options are listed.
  */
 export function usageLine(commanderMessage: string, command?: string): string {
   const message = commanderMessage.trim().replace(/^error: /, "");
-  return `insights-reporter: ${message} — see insights-reporter ${command ? `${command} ` : ""}--help\n`;
+  return `${fitMessage(`insights-reporter: ${message} — see insights-reporter ${command ? `${command} ` : ""}--help`)}\n`;
 }
 
 /** Each command's usage errors point at its own help, where required options say so. */
@@ -369,7 +383,7 @@ export async function main(argv: string[]): Promise<number> {
 
 function exitStatusFor(error: unknown): number {
   if (error instanceof ReporterError) {
-    process.stderr.write(`insights-reporter: ${error.message}\n`);
+    process.stderr.write(`${fitMessage(`insights-reporter: ${error.message}`)}\n`);
     return error.exitCode;
   }
   const code = (error as { code?: string }).code;
@@ -381,9 +395,8 @@ function exitStatusFor(error: unknown): number {
       ? 0
       : 2;
   }
-  process.stderr.write(
-    `insights-reporter: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${fitMessage(`insights-reporter: unexpected error: ${detail}`)}\n`);
   return 1;
 }
 

@@ -12,7 +12,8 @@ import { printableText } from "../render/printable-text.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
-import { findAlert, findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
+import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface AlertsOptions {
   team: string;

@@ -11,7 +11,8 @@ import { plural } from "../render/format.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { type DaySeries, type DayStore, dayFilterKey } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
-import { findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
+import { findTeam, loadCommandConfig } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 // `backfill`: fills the day store with every day the API still serves. It asks in chunks of a
 // month, each written to the store in one statement when it arrives, and skips the days the

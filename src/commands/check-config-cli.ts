@@ -4,7 +4,8 @@ import type { DestinationModule, DestinationShape } from "../destinations/destin
 import type { DESTINATIONS } from "../destinations/registry.js";
 import type { DestinationKind } from "../destinations/shapes.js";
 import { checkConfigCommand } from "./check-config.js";
-import { loadCommandConfig, terminalWidth } from "./command-context.js";
+import { loadCommandConfig } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface CheckConfigCliOptions {
   config?: string;

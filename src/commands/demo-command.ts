@@ -11,9 +11,10 @@ import { runDigest } from "../pipeline/digest/run-digest.js";
 import { commandLines, shellWord } from "../render/terminal/shell-command.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { fitLine, pad, visibleLength, wrap } from "../render/terminal/terminal-style.js";
-import { terminalWidth, useColor } from "./command-context.js";
+import { useColor } from "./command-context.js";
 import { runDemoAlerts } from "./demo-alerts.js";
 import { outboxLines } from "./outbox-lines.js";
+import { terminalWidth } from "./terminal-width.js";
 import { writeCharts } from "./write-charts.js";
 
 /** The demo config ships with the package, beside `dist/`. */

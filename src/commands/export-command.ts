@@ -16,7 +16,8 @@ import { plural } from "../render/format.js";
 import { nameWithId } from "../render/project-name.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { buildReport } from "../report/build-report.js";
-import { findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
+import { findTeam, loadCommandConfig } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface ExportOptions {
   team: string;

@@ -8,8 +8,9 @@ import { createLogger } from "../logger.js";
 import { configRedactor } from "../redact-errors.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
-import { findTeam, terminalWidth } from "./command-context.js";
+import { findTeam } from "./command-context.js";
 import { formatHistory } from "./history-table.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface HistoryOptions {
   team?: string;

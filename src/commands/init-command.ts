@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import { localDateOf } from "../periods/calendar-date.js";
 import { plural } from "../render/format.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
-import { terminalWidth } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface InitOptions {
   channel: string;

@@ -9,7 +9,8 @@ import { alertLedger } from "../pipeline/alert/alert-types.js";
 import { runAlert } from "../pipeline/alert/run-alert.js";
 import { renderTerminalAlert } from "../render/alert/terminal-alert.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
-import { findAlert, terminalWidth } from "./command-context.js";
+import { findAlert } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 // `preview --alert`, apart from the digest's preview: it alone needs the alert pipeline and
 // the destinations' renderers, which a digest's preview then never loads.

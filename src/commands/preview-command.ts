@@ -11,14 +11,9 @@ import { printableText } from "../render/printable-text.js";
 import { renderTerminalReport } from "../render/terminal/terminal-report.js";
 import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
-import {
-  findDigest,
-  findTeam,
-  loadCommandConfig,
-  terminalWidth,
-  useColor,
-} from "./command-context.js";
+import { findDigest, findTeam, loadCommandConfig, useColor } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
+import { terminalWidth } from "./terminal-width.js";
 import { writeCharts } from "./write-charts.js";
 
 export interface PreviewOptions {

@@ -3,7 +3,7 @@ import { createApiOnlyClient } from "../create-read-clients.js";
 import type { ProjectSummary } from "../insights/types.js";
 import { printableText } from "../render/printable-text.js";
 import { wrap } from "../render/terminal/terminal-style.js";
-import { terminalWidth } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface ProjectsOptions {
   config?: string;

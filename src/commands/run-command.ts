@@ -16,8 +16,9 @@ import { sendingElsewhere } from "../state/delivery-due.js";
 import type { SlotLog, StoreHealth } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
-import { findDigest, findTeam, loadCommandConfig, terminalWidth } from "./command-context.js";
+import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
+import { terminalWidth } from "./terminal-width.js";
 
 export interface RunOptions {
   team: string;

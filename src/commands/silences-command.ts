@@ -8,7 +8,8 @@ import { fitLine } from "../render/terminal/terminal-style.js";
 import type { Ledger } from "../state/ledger.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import type { Silence } from "../state/silences.js";
-import { findTeam, terminalWidth } from "./command-context.js";
+import { findTeam } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 // `alerts --silences` and `alerts --unsilence ID` (issue 24): the silences in the ledger, and
 // ending one early. They read and write only the ledger, beside a running daemon.

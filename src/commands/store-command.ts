@@ -9,7 +9,8 @@ import { fitLine } from "../render/terminal/terminal-style.js";
 import type { SeriesCoverage } from "../state/day-store.js";
 import { openDayStore } from "../state/open/open-day-store.js";
 import { storeExists } from "../state/open/open-store.js";
-import { loadCommandConfig, terminalWidth } from "./command-context.js";
+import { loadCommandConfig } from "./command-context.js";
+import { terminalWidth } from "./terminal-width.js";
 
 // `store`: what the day store holds, per project, filter set and zone: the project's name, its
 // first and last day and how many days in between are not held (what a report of that span

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../e2e/run-cli.js";
 import { createTestDatabase } from "../postgres/create-test-database.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { waitFor } from "./live-setup.js";
 import { doneBy, postsByKey, type ReplicaSetup, replicaSetup, stopAll } from "./replica-setup.js";
 
@@ -44,7 +45,7 @@ describe("replicas on one PostgreSQL", () => {
     const history = await runCli(["history", "--config", setup.configPath], {
       env: { DATABASE_URL: String(setup.env.DATABASE_URL) },
     });
-    expect(history.stderr).toBe("");
+    expect(unwrapLines(history.stderr)).toBe("");
     expect(history.code).toBe(0);
     for (let i = 1; i <= teams; i++) expect(history.stdout).toContain(`team-${i}.weekly.`);
     expect(history.stdout.match(/slack:C0123ABCD\s+sent\s+1 try\n/g)).toHaveLength(teams);

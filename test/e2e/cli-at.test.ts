@@ -34,7 +34,7 @@ describe("--at", () => {
       const path = await f.config(DIGEST);
       const result = await run(path, "2999-11-20", command);
       expect(result.code).toBe(2);
-      const said = `${result.stdout}${result.stderr}`.trim().split("\n");
+      const said = `${result.stdout}${unwrapLines(result.stderr)}`.trim().split("\n");
       expect(said.filter((l) => l.includes("has not ended"))).toHaveLength(1);
       expect(said.join("\n")).toMatch(/period Nov 19, 2999 .*has not ended in /);
       expect(said.join("\n")).not.toContain("could not be parsed");
@@ -79,7 +79,7 @@ describe("--at", () => {
     const path = await f.config(DIGEST);
     const result = await run(path, "2026/11/20");
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('"2026/11/20" is not an ISO date');
+    expect(unwrapLines(result.stderr)).toContain('"2026/11/20" is not an ISO date');
     expect(f.slack.posts).toEqual([]);
   });
 });

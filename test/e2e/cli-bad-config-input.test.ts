@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { tempDir } from "./e2e-setup.js";
 import { type CliResult, requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -35,8 +36,8 @@ async function checkConfig(name: string, text: string): Promise<CliResult & { pa
 
 function expectOneLine(result: CliResult, path: string, problem: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
-  expect(result.stderr).not.toContain("unexpected error");
-  const lines = result.stderr.trimEnd().split("\n");
+  expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+  const lines = unwrapLines(result.stderr).trimEnd().split("\n");
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toContain(`insights-reporter: ${path}: `);
   expect(lines[0]).toMatch(problem);
@@ -63,9 +64,9 @@ describe("check-config, with YAML that parses but cannot become data", () => {
     const text = `shared: &zone\n  timezone: UTC\n${TOP.replace("teams:\n", "")}teams:\n  - name: t\n    <<: *zone\n    projects: [{ id: abc }]\n`;
     const result = await checkConfig("merge-ok.yaml", text);
     // `shared` is not a config key: the merge itself went through, and only that is refused.
-    expect(result.stderr).not.toContain("unexpected error");
-    expect(result.stderr).toMatch(/shared/);
-    expect(result.stderr).not.toMatch(/timezone/);
+    expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+    expect(unwrapLines(result.stderr)).toMatch(/shared/);
+    expect(unwrapLines(result.stderr)).not.toMatch(/timezone/);
   });
 });
 
@@ -107,8 +108,8 @@ describe("start, with a server.host that names no address", () => {
       env: { ...ENV, SLACK_BOT_TOKEN: "xoxb-test-token" },
     });
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).not.toContain("unexpected error");
-    const lines = result.stderr.trimEnd().split("\n");
+    expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+    const lines = unwrapLines(result.stderr).trimEnd().split("\n");
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^insights-reporter: .*server\.host "no-such-host\.invalid".*\((ENOTFOUND|EAI_AGAIN)\) — set server\.host to/,

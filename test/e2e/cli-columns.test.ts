@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -204,6 +204,63 @@ describe("the other operator commands at 80 columns", () => {
       const parts = lines.slice(first, first + 2).map((line) => line.slice(18));
       expect(parts.join("")).toBe(key);
       expect(result.stdout).toMatch(/slack:C0123ABCD\s+due 2026-11-24 08:01\s+0 tries/);
+    } finally {
+      await dirs.remove();
+    }
+  });
+});
+
+describe("error messages at 80 columns", () => {
+  it("stderr fits: a missing required option, init onto a file, several config problems, an unknown command", async () => {
+    const dirs = await tempDir();
+    try {
+      // Paths relative to the command's directory, as an operator types them: a config's
+      // header line then stays short of 80, whatever the temp dir's path.
+      await writeFile(join(dirs.dir, "reporter.yaml"), "# a config already here\n");
+      const digest = { name: "weekly", schedule: "0 9 * * 1", slack: { channel: "C0123ABCD" } };
+      await writeConfig(
+        dirs.dir,
+        {
+          api: apiSection(),
+          teams: [
+            {
+              name: "checkout",
+              timezone: "Europe/Berlin",
+              projects: [{ id: "dlucmsz" }],
+              digests: [
+                { ...digest, window: "previous_day" },
+                { ...digest, name: "monthly", window: "previous_month" },
+              ],
+            },
+          ],
+        },
+        "broken.yaml",
+      );
+      const cases: { args: string[]; says: RegExp }[] = [
+        {
+          args: ["init", "--out", "reporter.yaml"],
+          says: /required option '--channel <channel>' not specified — see insights-reporter init --help/,
+        },
+        {
+          args: ["init", "--channel", "C0123ABCD", "--out", "reporter.yaml"],
+          says: /already exists — init never overwrites a file: choose another --out, or move it away first/,
+        },
+        {
+          args: ["check-config", "--config", "broken.yaml"],
+          // Each problem on a line of its own, its path at the start.
+          says: /^insights-reporter: broken\.yaml has 2 problems:\n {2}teams\[0\] \(checkout\)\.digests\[0\] \(weekly\)\.window: unknown key — allowed here: [^\n]+\n {2}teams\[0\] \(checkout\)\.digests\[1\] \(monthly\)\.window: unknown key — allowed here: [^\n]+\n$/,
+        },
+        {
+          args: ["frobnicate"],
+          says: /unknown command 'frobnicate' — see insights-reporter --help/,
+        },
+      ];
+      for (const { args, says } of cases) {
+        const result = await runCli(args, { env: f.env(), cwd: dirs.dir });
+        expect(result.code, `${args.join(" ")}\n${result.stderr}`).toBe(2);
+        expect(unwrapLines(result.stderr), args.join(" ")).toMatch(says);
+        expect(tooWide(result.stderr), args.join(" ")).toEqual([]);
+      }
     } finally {
       await dirs.remove();
     }

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { tempDir } from "./e2e-setup.js";
 import { type CliResult, requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -26,8 +27,8 @@ async function checkConfig(name: string, text: string): Promise<CliResult & { pa
 
 function expectOneProblem(result: CliResult & { path: string }, problem: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
-  expect(result.stderr).not.toContain("unexpected error");
-  const lines = result.stderr.trimEnd().split("\n");
+  expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+  const lines = unwrapLines(result.stderr).trimEnd().split("\n");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(`insights-reporter: ${result.path}: `);
   expect(lines[0]).toMatch(problem);

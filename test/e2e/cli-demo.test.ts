@@ -192,7 +192,7 @@ describe("demo", () => {
 
   it("exits 0 with nothing on stderr", () => {
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe("");
+    expect(unwrapLines(result.stderr)).toBe("");
     expect(result.stdout).toMatch(/^Every digest of config\/demo\.yaml/);
   });
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cell, loadWorkbook, records, sheet, value } from "../render/workbook-read.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { PROJECTS, startTeamFixture, type TeamFixture, ZONE } from "./cli-team-fixture.js";
 import { EARLIEST, IDS } from "./e2e-setup.js";
 import { countRuns, datesOf, flakyRate, runPassRate, runsIn } from "./raw-figures.js";
@@ -149,8 +150,8 @@ describe("export", () => {
       out,
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--from is too early");
-    expect(result.stderr).toContain(EARLIEST);
+    expect(unwrapLines(result.stderr)).toContain("--from is too early");
+    expect(unwrapLines(result.stderr)).toContain(EARLIEST);
   });
 
   it("refuses a --from after the API's today with exit 2", async () => {
@@ -166,7 +167,9 @@ describe("export", () => {
       join(f.dir, "later.xlsx"),
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--from 2026-11-25 is in the future for the insights API");
+    expect(unwrapLines(result.stderr)).toContain(
+      "--from 2026-11-25 is in the future for the insights API",
+    );
   });
 
   it("makes a missing folder for --out", async () => {
@@ -202,8 +205,8 @@ describe("export", () => {
       ]),
     );
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(said);
-    expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
+    expect(unwrapLines(result.stderr)).toContain(said);
+    expect(unwrapLines(result.stderr)).not.toMatch(/\bat .*\.js:\d+/); // no stack trace
     expect(f.emulator.requestLog.length).toBe(before);
   });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -36,8 +37,8 @@ describe("the first hour", () => {
   it("projects with neither a config nor the API variables names both ways to give the API", async () => {
     const result = await runCli(["projects"], { cwd: dirs.dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("INSIGHTS_API_URL");
-    expect(result.stderr).toContain("--config");
+    expect(unwrapLines(result.stderr)).toContain("INSIGHTS_API_URL");
+    expect(unwrapLines(result.stderr)).toContain("--config");
   });
 
   it("check-config --online with only the API set checks the key and projects, and lists what it skipped", async () => {
@@ -96,7 +97,7 @@ describe("the first hour", () => {
 
     const again = await runCli(["init", "--channel", "#qa", "--out", out], { env });
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain("already exists");
+    expect(unwrapLines(again.stderr)).toContain("already exists");
   });
 
   it("init refuses options its starter config could not load with, names the fix and writes nothing", async () => {
@@ -106,7 +107,7 @@ describe("the first hour", () => {
       cwd: dirs.dir,
     });
     expect(init.code).toBe(2);
-    expect(init.stderr).toMatch(
+    expect(unwrapLines(init.stderr)).toMatch(
       /slack\.channel: .* nothing was written — give --channel a channel id/,
     );
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -63,7 +64,7 @@ describe("first minutes", () => {
     const results = await Promise.all(cases.map(([args]) => runCli(args)));
     for (const [i, result] of results.entries()) {
       expect(result.code).toBe(2);
-      const lines = result.stderr.trimEnd().split("\n");
+      const lines = unwrapLines(result.stderr).trimEnd().split("\n");
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^insights-reporter: /);
       expect(lines[0]).toContain(cases[i]?.[1]);
@@ -102,6 +103,6 @@ describe("first minutes", () => {
       { env: apiEnv(emulator.url, "wrong-key") },
     );
     expect(result.code).toBe(1);
-    expect(lastLine(result.stderr)).toMatch(/^insights-reporter: /);
+    expect(lastLine(unwrapLines(result.stderr))).toMatch(/^insights-reporter: /);
   });
 });

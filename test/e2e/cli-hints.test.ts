@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 
 // Every command a message tells people to run must exist, with the options it names: a hint
@@ -84,7 +85,7 @@ describe("the CLI's hints", () => {
     expect(help.stdout).not.toMatch(/--at <iso>.*\(required\)/);
     const missing = await runCli(["run", "--team", "checkout"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe(
+    expect(unwrapLines(missing.stderr)).toBe(
       "insights-reporter: required option '--digest <digest>' not specified — see insights-reporter run --help\n",
     );
   });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { apiSection, tempDir, writeConfig } from "./e2e-setup.js";
 import { requireBuiltCli, runCli } from "./run-cli.js";
 
@@ -74,19 +75,21 @@ describe("history", () => {
   it("refuses a --tz that is not an IANA zone (exit 2)", async () => {
     const result = await runCli(["history", "--tz", "Mars/Olympus", "--config", configPath]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--tz "Mars/Olympus" is not an IANA timezone name');
+    expect(unwrapLines(result.stderr)).toContain(
+      '--tz "Mars/Olympus" is not an IANA timezone name',
+    );
   });
 
   it("names a team that is not in the config, with the teams there are (exit 2)", async () => {
     const result = await runCli(["history", "--team", "checkot", "--config", configPath]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no team "checkot"');
-    expect(result.stderr).toContain("checkout");
+    expect(unwrapLines(result.stderr)).toContain('no team "checkot"');
+    expect(unwrapLines(result.stderr)).toContain("checkout");
   });
 
   it("refuses --limit 0 (exit 2) instead of saying there are no slots", async () => {
     const result = await runCli(["history", "--limit", "0", "--config", configPath]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('"0" must be 1 or more');
+    expect(unwrapLines(result.stderr)).toContain('"0" must be 1 or more');
   });
 });

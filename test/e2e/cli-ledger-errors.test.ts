@@ -13,6 +13,7 @@ import {
   underAFile,
   wrongColumns,
 } from "../state/bad-ledgers.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { cliFor } from "./cli-for-user.js";
 import { apiSection, tempDir, writeConfig } from "./e2e-setup.js";
 import { type CliResult, requireBuiltCli, runCli } from "./run-cli.js";
@@ -133,8 +134,8 @@ async function setUp(command: string, c: Case): Promise<string[]> {
 
 function expectOneLine(result: CliResult, path: string, fix: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
-  expect(result.stderr).not.toContain("unexpected error");
-  const lines = result.stderr.trimEnd().split("\n");
+  expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+  const lines = unwrapLines(result.stderr).trimEnd().split("\n");
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^insights-reporter: /);
   expect(lines[0]).toContain(path);

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Database } from "../../src/state/sqlite/sqlite.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { type RunFixture, startRunFixture } from "./cli-run-fixture.js";
 import { CLI, type CliResult } from "./run-cli.js";
 
@@ -71,8 +72,8 @@ describe("run, when the disk holding the ledger is full", () => {
       const next = "2026-11-19T08:00:00Z";
       const full = await runWithFileLimit(config, next, FILE_SIZE_LIMIT);
       expect(full.code, full.stderr).toBe(1);
-      expect(full.stderr).not.toContain("unexpected error");
-      const lines = full.stderr.trimEnd().split("\n");
+      expect(unwrapLines(full.stderr)).not.toContain("unexpected error");
+      const lines = unwrapLines(full.stderr).trimEnd().split("\n");
       expect(lines, full.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/^insights-reporter: /);
       expect(lines[0]).toContain(ledger);

@@ -39,7 +39,7 @@ describe("run, when something is wrong", () => {
     const path = await f.config([{ name: "daily", slack: { channel: "C0OUTSIDE" } }]);
     const result = await f.run(path, "daily");
     expect(result.code).toBe(1);
-    expect(result.stdout + result.stderr).toMatch(/invite the bot to .*C0OUTSIDE/);
+    expect(result.stdout + unwrapLines(result.stderr)).toMatch(/invite the bot to .*C0OUTSIDE/);
     expect(f.slack.posts).toEqual([]);
   });
 
@@ -76,7 +76,7 @@ describe("run, when something is wrong", () => {
     const result = await f.run(path, "mail", f.env({ SMTP_URL: wrong }));
     expect(result.code).toBe(1);
     expect(unwrapLines(result.stdout)).toMatch(/email:qa-leads@example\.com failed: .*SMTP_URL/);
-    expect(result.stdout + result.stderr).not.toContain("wrong-smtp-pass-3k");
+    expect(result.stdout + unwrapLines(result.stderr)).not.toContain("wrong-smtp-pass-3k");
     expect(f.smtp.messages).toEqual([]);
   });
 
@@ -84,9 +84,9 @@ describe("run, when something is wrong", () => {
     const path = await f.config([{ name: "daily", slack: { channel: "C0123ABCD" } }]);
     const result = await f.run(path, "daily", f.env(apiEnv(f.emulator.url, "wrong-key-7c1d")));
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("the API key was refused");
-    expect(result.stderr).toContain("INSIGHTS_API_KEY");
-    expect(result.stdout + result.stderr).not.toContain("wrong-key-7c1d");
+    expect(unwrapLines(result.stderr)).toContain("the API key was refused");
+    expect(unwrapLines(result.stderr)).toContain("INSIGHTS_API_KEY");
+    expect(result.stdout + unwrapLines(result.stderr)).not.toContain("wrong-key-7c1d");
     expect(f.slack.posts).toEqual([]);
   });
 
@@ -96,8 +96,8 @@ describe("run, when something is wrong", () => {
     ]);
     const result = await f.run(path, "daily");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("teams[0] (checkout).digests[0] (daily).schedule");
-    expect(result.stderr).toContain(path);
+    expect(unwrapLines(result.stderr)).toContain("teams[0] (checkout).digests[0] (daily).schedule");
+    expect(unwrapLines(result.stderr)).toContain(path);
     expect(f.slack.posts).toEqual([]);
   });
 
@@ -109,8 +109,10 @@ describe("run, when something is wrong", () => {
     expect(saved.code, saved.stdout + saved.stderr).toBe(0);
     const twoLines = await f.run(path, "daily", keyFile(`${API_KEY}\nsecond line\n`));
     expect(twoLines.code).toBe(2);
-    expect(twoLines.stderr).toContain("INSIGHTS_API_KEY_FILE holds a control character");
-    expect(twoLines.stdout + twoLines.stderr).not.toContain(API_KEY);
+    expect(unwrapLines(twoLines.stderr)).toContain(
+      "INSIGHTS_API_KEY_FILE holds a control character",
+    );
+    expect(twoLines.stdout + unwrapLines(twoLines.stderr)).not.toContain(API_KEY);
   });
 
   it("refuses an unknown --team with exit 2, listing the teams there are", async () => {
@@ -127,16 +129,16 @@ describe("run, when something is wrong", () => {
       path,
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no team "nope"');
-    expect(result.stderr).toContain("teams: checkout");
+    expect(unwrapLines(result.stderr)).toContain('no team "nope"');
+    expect(unwrapLines(result.stderr)).toContain("teams: checkout");
   });
 
   it("refuses an unknown --digest with exit 2, listing the digests there are", async () => {
     const path = await f.config([{ name: "daily", slack: { channel: "C0123ABCD" } }]);
     const result = await f.run(path, "weekly");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('no digest "weekly"');
-    expect(result.stderr).toContain("digests: daily");
+    expect(unwrapLines(result.stderr)).toContain('no digest "weekly"');
+    expect(unwrapLines(result.stderr)).toContain("digests: daily");
   });
 });
 

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeConfig } from "../e2e/e2e-setup.js";
 import { requireBuiltCli, runCli } from "../e2e/run-cli.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { createTestDatabase } from "./create-test-database.js";
 
 /**
@@ -32,8 +33,8 @@ async function history(query: string) {
 
 function expectOneLine(result: { code: number | null; stderr: string }, fix: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
-  expect(result.stderr).not.toContain("unexpected error");
-  const lines = result.stderr.trimEnd().split("\n");
+  expect(unwrapLines(result.stderr)).not.toContain("unexpected error");
+  const lines = unwrapLines(result.stderr).trimEnd().split("\n");
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^insights-reporter: /);
   expect(lines[0]).toMatch(fix);
@@ -52,7 +53,7 @@ describe("history, with TLS settings in state.url that cannot work", () => {
   it("with sslmode=require too: one line, with no warning of the driver's before it (exit 2)", async () => {
     const result = await history("sslmode=require");
     expectOneLine(result, /does not offer TLS, .*\(sslmode=require\) — /);
-    expect(result.stderr).not.toContain("SECURITY WARNING");
+    expect(unwrapLines(result.stderr)).not.toContain("SECURITY WARNING");
   });
 
   it("names the sslrootcert file that is not there (exit 2)", async () => {

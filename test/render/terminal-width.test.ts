@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { terminalWidth } from "../../src/commands/command-context.js";
+import { terminalWidth } from "../../src/commands/terminal-width.js";
 import { renderTerminalReport } from "../../src/render/terminal/terminal-report.js";
 import { checkoutReport, dailySeries, manyProjectsReport, project } from "./report-fixture.js";
 import { showInTerminal } from "./xterm-screen.js";

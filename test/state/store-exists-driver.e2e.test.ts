@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { unwrapLines } from "../support/unwrap-lines.js";
 
 // `preview` and `run --outbox` ask whether there is a ledger before they open one: on a machine
 // with none, the answer must not load the SQLite driver (some 15 ms of a command's start-up on
@@ -25,7 +26,7 @@ function ask(path: string): { exists: boolean; driverLoaded: boolean } {
   const result = spawnSync(process.execPath, ["--input-type=module", "-e", script, path], {
     encoding: "utf8",
   });
-  expect(result.stderr).toBe("");
+  expect(unwrapLines(result.stderr)).toBe("");
   return JSON.parse(result.stdout);
 }
 
