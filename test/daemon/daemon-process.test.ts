@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { unwrapLines } from "../support/unwrap-lines.js";
 import { type DaemonProcess, runCli } from "./daemon-process.js";
 import { useLiveDaemons } from "./live-daemons.js";
 import { digestPosts, type LiveSetup, waitFor } from "./live-setup.js";
@@ -283,7 +284,7 @@ describe("the daemon as a process", () => {
 
     const second = start(live);
     expect((await second.exit).code).toBe(2);
-    expect(second.text.join("\n")).toMatch(
+    expect(unwrapLines(second.text.join("\n"))).toMatch(
       /is in use by another daemon: insights-reporter start \(pid \d+ on .*\) — stop the other daemon, or point state\.path elsewhere/,
     );
 
