@@ -108,64 +108,114 @@ export async function measureCycle(
   today: string,
   options: { charts?: boolean } = {},
 ): Promise<CycleFigures> {
-  const { parseConfigText, startDaemonService, silentLogger } = await daemonModules(
-    options.charts === true,
-  );
   const emulator = await slowEmulator(today);
   const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
   try {
     const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
-    const config = parseConfigText(configYaml(teams, concurrency, options), "bench.yaml", {
-      env: { INSIGHTS_API_URL: emulator.url, INSIGHTS_API_KEY: "demo-key" },
-      requireCredentials: false,
-    });
-    const fireAt = Date.parse(`${today}T09:00:00.500Z`);
-    const startedReal = Date.now();
-    const cpuBefore = process.cpuUsage();
-    const loopBefore = performance.eventLoopUtilization();
-    const started = performance.now();
-    const service = await startDaemonService(config, {
-      logger: silentLogger(),
-      outbox: dir,
-      now: () => new Date(fireAt + (Date.now() - startedReal)),
-    });
-    // The first tick starts every slot; wait until none is running.
-    await new Promise((resolve) => setImmediate(resolve));
-    await service.daemon.idle();
-    const ms = performance.now() - started;
-    const cpu = process.cpuUsage(cpuBefore);
-    const loop = performance.eventLoopUtilization(loopBefore);
-    const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
-    await service.stop(5_000);
-    const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
-    // Current and prior of each distinct project in one range (with charts, its 28-day chart
-    // window, which holds both), and the project list (names), once per cycle.
-    const distinct = new Set(teams.flatMap((t) => t.projects)).size;
-    const unique = distinct + Math.ceil(POOL / 100);
-    const posts = (await readdir(dir)).filter((f) => f.endsWith(".slack.json"));
-    const doneMs = (await Promise.all(posts.map((f) => stat(join(dir, f)))))
-      .map((s) => s.mtimeMs - startedReal)
-      .sort((a, b) => a - b);
-    const digests = posts.length;
-    return {
-      concurrency,
-      ms,
-      boundMs: Math.ceil(unique / concurrency) * LATENCY_MS,
-      requests,
-      unique,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-      loopBusyMs: loop.active,
-      digests,
-      digestsDoneMs: {
-        first: Math.round(doneMs[0] ?? 0),
-        median: Math.round(doneMs[Math.floor(doneMs.length / 2)] ?? 0),
-        last: Math.round(doneMs.at(-1) ?? 0),
-      },
-    };
+    return await runCycle(concurrency, today, teams, emulator.url, dir, null, options);
   } finally {
     await emulator.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Two cycles in one process, one emulator and one ledger: the first on the day before `today`,
+ * the second on `today`. With `dayStore` as a deployed daemon (`start`) runs them: its ledger at
+ * `state.path`, so the day store opens in it, empty for the first (cold) and filled by it for
+ * the second (warm). Without, the same two cycles with no day store: what the second owes to a
+ * process already warm, not to the store.
+ */
+export async function measureTwoCycles(
+  concurrency: number,
+  today: string,
+  options: { charts?: boolean; dayStore?: boolean } = {},
+): Promise<{ cold: CycleFigures; warm: CycleFigures }> {
+  const emulator = await slowEmulator(today);
+  const dir = await mkdtemp(join(tmpdir(), "cycle-bench-"));
+  try {
+    const teams = cycleTeams(await projectIds(emulator.url), "0 9 * * *");
+    // The outbox's ledger is where the daemon keeps its slots; naming it as `state.path`
+    // makes it the config's store too, so the day store opens in the same file, as with start.
+    const state = options.dayStore ? join(dir, "outbox-ledger.sqlite") : null;
+    const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const cold = await runCycle(concurrency, yesterday, teams, emulator.url, dir, state, options);
+    const warm = await runCycle(concurrency, today, teams, emulator.url, dir, state, options);
+    return { cold, warm };
+  } finally {
+    await emulator.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** One cycle with its fire at `day` 09:00 UTC, posts into `dir`; `state`: the ledger's path. */
+async function runCycle(
+  concurrency: number,
+  day: string,
+  teams: readonly TeamSpec[],
+  url: string,
+  dir: string,
+  state: string | null,
+  options: { charts?: boolean },
+): Promise<CycleFigures> {
+  const { parseConfigText, startDaemonService, silentLogger } = await daemonModules(
+    options.charts === true,
+  );
+  const yaml = configYaml(teams, concurrency, options);
+  const config = parseConfigText(
+    state ? yaml.replace("  path: ./data/bench.sqlite", `  path: ${JSON.stringify(state)}`) : yaml,
+    "bench.yaml",
+    {
+      env: { INSIGHTS_API_URL: url, INSIGHTS_API_KEY: "demo-key" },
+      requireCredentials: false,
+    },
+  );
+  const before = new Set(await readdir(dir));
+  const fireAt = Date.parse(`${day}T09:00:00.500Z`);
+  const startedReal = Date.now();
+  const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
+  const started = performance.now();
+  const service = await startDaemonService(config, {
+    logger: silentLogger(),
+    outbox: dir,
+    now: () => new Date(fireAt + (Date.now() - startedReal)),
+  });
+  // The first tick starts every slot; wait until none is running.
+  await new Promise((resolve) => setImmediate(resolve));
+  await service.daemon.idle();
+  const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const loop = performance.eventLoopUtilization(loopBefore);
+  const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
+  await service.stop(5_000);
+  const requests = sumCounter(metrics, "insights_reporter_api_requests_total");
+  // Current and prior of each distinct project in one range (with charts, its 28-day chart
+  // window, which holds both), and the project list (names), once per cycle.
+  const distinct = new Set(teams.flatMap((t) => t.projects)).size;
+  const unique = distinct + Math.ceil(POOL / 100);
+  const posts = (await readdir(dir)).filter((f) => f.endsWith(".slack.json") && !before.has(f));
+  const doneMs = (await Promise.all(posts.map((f) => stat(join(dir, f)))))
+    .map((s) => s.mtimeMs - startedReal)
+    .sort((a, b) => a - b);
+  const digests = posts.length;
+  return {
+    concurrency,
+    ms,
+    boundMs: Math.ceil(unique / concurrency) * LATENCY_MS,
+    requests,
+    unique,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    loopBusyMs: loop.active,
+    digests,
+    digestsDoneMs: {
+      first: Math.round(doneMs[0] ?? 0),
+      median: Math.round(doneMs[Math.floor(doneMs.length / 2)] ?? 0),
+      last: Math.round(doneMs.at(-1) ?? 0),
+    },
+  };
 }
 
 /**
@@ -208,14 +258,26 @@ export function sumCounter(text: string, name: string): number {
   return total;
 }
 
-// `npx tsx bench/cycle-bench.ts [concurrency] [--charts]`: one cycle, its figures as JSON
-// (`ratio` is the time over the latency bound). With --charts every digest has `charts: {}`,
-// run by the built package (`npm run build` first).
+// `npx tsx bench/cycle-bench.ts [concurrency] [--charts] [--day-store | --two-days]`: one
+// cycle, its figures as JSON (`ratio` is the time over the latency bound). With --charts every
+// digest has `charts: {}`, run by the built package (`npm run build` first). With --day-store
+// the daemon keeps its ledger at `state.path`, as `start` does, so its day store opens: two
+// cycles, one JSON line each, the first on an empty store ("cold"), the next day's on the store
+// it filled ("warm"). --two-days: the same two cycles without a day store ("none", "none-2").
 if (import.meta.url === `file://${process.argv[1]}`) {
   const concurrency = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 4);
   const today = new Date().toISOString().slice(0, 10);
-  const figures = await measureCycle(concurrency, today, {
-    charts: process.argv.includes("--charts"),
-  });
-  console.log(JSON.stringify({ ...figures, ratio: +(figures.ms / figures.boundMs).toFixed(3) }));
+  const charts = process.argv.includes("--charts");
+  const dayStore = process.argv.includes("--day-store");
+  const print = (store: string, figures: CycleFigures) =>
+    console.log(
+      JSON.stringify({ store, ...figures, ratio: +(figures.ms / figures.boundMs).toFixed(3) }),
+    );
+  if (dayStore || process.argv.includes("--two-days")) {
+    const { cold, warm } = await measureTwoCycles(concurrency, today, { charts, dayStore });
+    print(dayStore ? "cold" : "none", cold);
+    print(dayStore ? "warm" : "none-2", warm);
+  } else {
+    print("none", await measureCycle(concurrency, today, { charts }));
+  }
 }
