@@ -88,7 +88,7 @@ export async function alertsCommand(
         out(line);
     } else {
       say(
-        `${outcome.key}: evaluated before, says the ledger ${ledger?.location}; its notification was sent as recorded`,
+        `${outcome.key}: evaluated before, says the ledger ${ledger?.location}; the notification recorded then goes to each destination it has not reached:`,
       );
     }
     if (dryRun) say("  dry run: states left as they were");

@@ -129,6 +129,10 @@ describe("alerts at 80 columns", () => {
       expect(tooWide(first.stdout)).toEqual([]);
       const again = await runCli(args, { env, cwd: s.dir });
       expect(unwrapLines(again.stdout)).toMatch(/: evaluated before, says the ledger /);
+      // Not "sent as recorded" above a failed delivery: the recorded notification is retried.
+      expect(unwrapLines(again.stdout)).toMatch(
+        /the notification recorded then goes to each destination it has not reached:\n {2}✗ slack:C0123ABCD failed: /,
+      );
       expect(tooWide(again.stdout)).toEqual([]);
     } finally {
       await s.close();
