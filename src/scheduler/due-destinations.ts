@@ -12,11 +12,17 @@ import type { ClaimOptions, SlotLog } from "../state/ledger.js";
  */
 export function dueDestinationsOnly(
   ledger: ClaimingLedgerBase,
-  claim: Omit<ClaimOptions, "take">,
-  onTakenOver?: () => void,
-  /** The ledger is newer than the slot: look before a first attempt (`Attempt.lookFirst`). */
-  lookFirst = true,
+  options: Omit<ClaimOptions, "take"> & {
+    /** Called when a claim is taken over from a process that stopped mid-send. */
+    onTakenOver?: () => void;
+    /**
+     * Look in the destination before a first attempt (`Attempt.lookFirst`): when the ledger is
+     * newer than the slot. Default true; a slot the ledger knows is new passes false.
+     */
+    lookFirst?: boolean;
+  },
 ): DigestLedger {
+  const { onTakenOver, lookFirst = true, ...claim } = options;
   return claimingLedger(ledger, {
     ...claim,
     take: "due",

@@ -72,7 +72,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         // incident is new to the ledger that records it, so a first send does not look in the
         // channel first; a retry after an attempt whose outcome is unknown does.
         ledger: () =>
-          dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }, undefined, false),
+          dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true, lookFirst: false }),
       })
     : null;
   let incidentsRunning = false;
@@ -299,7 +299,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     const deadline = new Date(slot.fireAt.getTime() + MAX_RETRY_SPAN_MS);
     const context = {
       // Nothing plans the slot again: its claim leaves it due should this send never end.
-      ledger: dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true }, undefined, false),
+      ledger: dueDestinationsOnly(ledger, { ...claim, retryIfUnfinished: true, lookFirst: false }),
       logger,
       retryAt: (attempts: number, notBefore?: Date) =>
         nextAttemptAt(attempts, clock(), deadline, retryDelaysMs, notBefore),

@@ -157,12 +157,11 @@ export function createSlotRuns(options: SlotRunsOptions): SlotRuns {
         const lookFirst = await ledgerNewerThan(job, fire);
         const outcome = await options
           .runSlot(job, fire, {
-            ledger: dueDestinationsOnly(
-              ledger,
-              claim,
-              () => metrics?.claimTakenOver(labelsOf(job), "delivery"),
+            ledger: dueDestinationsOnly(ledger, {
+              ...claim,
+              onTakenOver: () => metrics?.claimTakenOver(labelsOf(job), "delivery"),
               lookFirst,
-            ),
+            }),
             cache,
             logger,
             retryAt,
