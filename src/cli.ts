@@ -367,8 +367,16 @@ export function buildProgram(): Command {
     });
 
   describeRequiredOptions(program);
+  program.hook("preAction", async (_program, command) => {
+    if (!RUN_UNTIL_STOPPED.has(command.name())) {
+      (await import("./baseline-wasm.js")).useBaselineWasmCompiler();
+    }
+  });
   return program;
 }
+
+/** The commands that serve until stopped; every other one is done within seconds. */
+const RUN_UNTIL_STOPPED = new Set(["start", "emulator"]);
 
 /** Runs the CLI and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
