@@ -369,7 +369,7 @@ export function buildProgram(): Command {
   describeRequiredOptions(program);
   program.hook("preAction", async (_program, command) => {
     if (!RUN_UNTIL_STOPPED.has(command.name())) {
-      (await import("./baseline-wasm.js")).useBaselineWasmCompiler();
+      (await import("./short-run.js")).tuneForShortRun();
     }
   });
   return program;
