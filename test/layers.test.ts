@@ -26,7 +26,16 @@ const LAYERS: readonly (readonly string[])[] = [
   ["report"],
   ["alerts", "insights", "deliver"],
   ["timetable", "periods", "state"],
-  ["errors", "logger", "secret", "secret-text", "messages", "retry-policy", "read-start"],
+  [
+    "errors",
+    "logger",
+    "secret",
+    "secret-text",
+    "messages",
+    "retry-policy",
+    "read-start",
+    "short-run",
+  ],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));
 
