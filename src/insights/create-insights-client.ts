@@ -164,7 +164,7 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
           dispatcher: via,
           origin: base.origin,
           path: `${base.pathname}${target.path}${query}`,
-          headers: { "x-api-key": key.reveal(), accept: "application/json" },
+          headers: ["x-api-key", key.reveal(), "accept", "application/json"],
           timeoutMs,
           maxBodyBytes: maxResponseBytes,
         });

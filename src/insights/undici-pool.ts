@@ -1,18 +1,11 @@
 import type { Pool } from "undici";
 
 // undici's main entry loads all of undici (fetch, WebSocket, cookies, caches, mocks: ~40 ms of
-// a command's start-up) where the insights client needs one class. This loads that class and
-// gives it the request API, as the main entry does (`Object.assign(Dispatcher.prototype, api)`
-// in undici's index.js; doing it twice is harmless). test/insights/undici-pool.test.ts fails
-// if an upgrade of undici moves either module.
+// a command's start-up) where the insights client needs one class, and only its `dispatch`
+// (send-attempt.ts): not the request API that the main entry mixes into every dispatcher.
+// test/insights/undici-pool.test.ts fails if an upgrade of undici moves the module.
 
-/** undici's `Pool`, with its `request`, loaded without the rest of undici. */
+/** undici's `Pool`, loaded without the rest of undici. */
 export async function loadUndiciPool(): Promise<typeof Pool> {
-  const [pool, dispatcher, api] = await Promise.all([
-    import("undici/lib/dispatcher/pool.js"),
-    import("undici/lib/dispatcher/dispatcher.js"),
-    import("undici/lib/api/index.js"),
-  ]);
-  Object.assign(dispatcher.default.prototype, api.default);
-  return pool.default;
+  return (await import("undici/lib/dispatcher/pool.js")).default;
 }

@@ -103,6 +103,38 @@ describe("the response size cap", () => {
     expect(await client.listProjects()).toEqual([]);
   });
 
+  it("stops at the cap of a body that arrives whole on a closing connection, and reads on", async () => {
+    // The whole answer in one write, then the connection closes: the reading stops mid-chunk,
+    // and the rest of that chunk must not reach the answer already given up.
+    let calls = 0;
+    const { client } = await serve((_req, res) => {
+      calls++;
+      const body =
+        calls === 1
+          ? JSON.stringify({ projects: [], pad: "x".repeat(LIMIT) })
+          : JSON.stringify({ projects: [] });
+      res.writeHead(200, { "content-type": "application/json", connection: "close" });
+      res.end(body);
+    });
+    const error = await rejection(client.listProjects());
+    expect(error.message).toContain("raise api.max_response_bytes");
+    expect(await client.listProjects()).toEqual([]);
+  });
+
+  it("quotes an error's body that arrives whole past its few KiB on a closing connection", async () => {
+    const { client } = await serve((_req, res) => {
+      const body = JSON.stringify({ error: `Project not found ${"x".repeat(20_000)}` });
+      res.writeHead(404, { "content-type": "application/json", connection: "close" });
+      res.end(body);
+    });
+    expect(await rejection(client.getInsights("pdqmxlz", query()))).toBeInstanceOf(
+      ProjectNotFoundError,
+    );
+    expect(await rejection(client.getInsights("pdqmxlz", query()))).toBeInstanceOf(
+      ProjectNotFoundError,
+    );
+  });
+
   it("reads no more than a few KiB of an error's body: the status decides", async () => {
     const sent: Sent = { bytes: 0 };
     const { client, server } = await serve(endless(200_000_000, sent, 404));

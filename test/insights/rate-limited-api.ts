@@ -86,13 +86,26 @@ export async function startRateLimitedApi(
 
 function holdingDispatcher(agent: Agent, time: VirtualTime): Dispatcher {
   return {
-    request: async (options: Dispatcher.RequestOptions) => {
+    dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
       time.hold();
-      try {
-        return await agent.request(options);
-      } finally {
-        time.release();
-      }
+      let held = true;
+      const release = () => {
+        if (held) time.release();
+        held = false;
+      };
+      return agent.dispatch(options, {
+        onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+        onResponseStart: (controller, status, headers, message) => {
+          release();
+          handler.onResponseStart?.(controller, status, headers, message);
+        },
+        onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+        onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+        onResponseError: (controller, error) => {
+          release();
+          handler.onResponseError?.(controller, error);
+        },
+      });
     },
   } as unknown as Dispatcher;
 }
