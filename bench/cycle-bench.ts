@@ -178,6 +178,7 @@ async function runCycle(
   const cpuBefore = process.cpuUsage();
   const loopBefore = performance.eventLoopUtilization();
   const started = performance.now();
+  performance.mark("cycle:start");
   const service = await startDaemonService(config, {
     logger: silentLogger(),
     outbox: dir,
@@ -189,6 +190,7 @@ async function runCycle(
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const loop = performance.eventLoopUtilization(loopBefore);
+  performance.mark("cycle:end");
   const metrics = await (await fetch(`${service.opsUrl}/metrics`)).text();
   await service.stop(5_000);
   const requests = sumCounter(metrics, "insights_reporter_api_requests_total");

@@ -21,9 +21,16 @@ export interface OutboxFiles {
 export function createOutboxFiles(dir: string): OutboxFiles {
   const written: string[] = [];
   const save = async (name: string, content: string | Buffer) => {
-    await mkdir(dir, { recursive: true });
     const path = join(dir, safeFileName(name));
-    await writeFile(path, content);
+    // The folder is made when a write finds it missing, not before every write: a cycle writes
+    // hundreds of files into one folder, and one removed meanwhile is made again all the same.
+    try {
+      await writeFile(path, content);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, content);
+    }
     // A workbook both attached to the mail and uploaded to Slack is one file: list it once.
     if (!written.includes(path)) written.push(path);
     return path;

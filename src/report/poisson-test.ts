@@ -39,6 +39,9 @@ export function poissonTest(current: PoissonCount, prior: PoissonCount): Poisson
  */
 const NEGLIGIBLE = 60;
 
+/** How far from the mode (in counts) the observed one must be for its walks to skip the middle. */
+const SEARCH_FROM = 64;
+
 function exactBinomialP(x: number, n: number, p: number): number {
   const logP = Math.log(p);
   const logQ = Math.log1p(-p);
@@ -48,21 +51,67 @@ function exactBinomialP(x: number, n: number, p: number): number {
   // R's relative tolerance, so that ties in probability count on both sides.
   const limit = observed + Math.log1p(1e-7);
   const floor = observed - NEGLIGIBLE;
-  // The probabilities fall on either side of the mode, so each side is walked outward from it,
-  // each term from its neighbour, until they no longer count: some tens of terms per standard
-  // deviation, not n + 1 of them with three log-gammas each (a digest's tests per project can
-  // number in the thousands).
+  const counts = (k: number) => logPmf(k) <= limit;
+  // The probabilities fall on either side of the mode, so each side is walked outward, each term
+  // from its neighbour, until they no longer count: some tens of terms per standard deviation,
+  // not n + 1 of them with three log-gammas each (a digest's tests per project can number in
+  // the thousands). Far from the mode, each walk starts where the terms begin to count, found
+  // by a search from the observed count and its mirror image: the terms between the mode and
+  // there (most of a large significant change's walk) would be stepped over adding nothing.
+  // Near it, the search would cost more than the steps it saves.
   const mode = Math.min(n, Math.floor((n + 1) * p));
+  const spread = Math.abs(x - mode);
+  const skips = spread > SEARCH_FROM;
   let sum = 0;
-  for (let k = mode, lp = logPmf(mode); k <= n && lp > floor; k++) {
+  const up = skips ? firstTrue((d) => counts(mode + d), spread, n - mode) : 0;
+  for (let k = mode + up, lp = logPmf(k); k <= n && lp > floor; k++) {
     if (lp <= limit) sum += Math.exp(lp);
     lp += Math.log((n - k) / (k + 1)) + logP - logQ;
   }
-  for (let k = mode - 1, lp = logPmf(mode - 1); k >= 0 && lp > floor; k--) {
+  const down = skips ? firstTrue((d) => counts(mode - 1 - d), spread, mode - 1) : 0;
+  for (let k = mode - 1 - down, lp = logPmf(k); k >= 0 && lp > floor; k--) {
     if (lp <= limit) sum += Math.exp(lp);
     lp += Math.log(k / (n - k + 1)) - logP + logQ;
   }
   return Math.min(1, sum);
+}
+
+/**
+ * The least d in [0, max] for which `holds` is true, or max + 1 when none; `holds` must be
+ * false then true as d grows. Searched outward from `guess` in doubling steps, then by halves:
+ * a few calls when the guess is near, as the mirror image of a count nearly always is.
+ */
+function firstTrue(holds: (d: number) => boolean, guess: number, max: number): number {
+  if (max < 0) return 0;
+  const start = Math.min(Math.max(guess, 0), max);
+  // Invariants: `below` is -1 or false; `above` is max + 1 or true.
+  let below = -1;
+  let above = max + 1;
+  if (holds(start)) {
+    above = start;
+    for (let step = 1; above - step >= 0; step *= 2) {
+      if (!holds(above - step)) {
+        below = above - step;
+        break;
+      }
+      above -= step;
+    }
+  } else {
+    below = start;
+    for (let step = 1; below + step <= max; step *= 2) {
+      if (holds(below + step)) {
+        above = below + step;
+        break;
+      }
+      below += step;
+    }
+  }
+  while (above - below > 1) {
+    const middle = Math.floor((below + above) / 2);
+    if (holds(middle)) above = middle;
+    else below = middle;
+  }
+  return above;
 }
 
 function normalP(x: number, n: number, p: number): number {

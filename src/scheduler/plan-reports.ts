@@ -2,7 +2,6 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { DaemonMetrics } from "../ops/metrics.js";
 import type { DueRetry } from "../state/ledger.js";
-import { nextFires } from "../timetable/cron-fires.js";
 import type { SkippedFire } from "../timetable/plan-catch-up.js";
 import type { DaemonLedger } from "./daemon-types.js";
 import { metricLabels, type ScheduledJob } from "./jobs.js";
@@ -87,9 +86,8 @@ export function logSkipped(
   metrics?.slotFinished(metricLabels(job.team.name, job.kind, job.name), "skipped", now);
 }
 
-/** The job's next fire, logged when it is first planned. */
-export function logNextFire(job: ScheduledJob, now: Date, logger: Logger): void {
-  const next = nextFires(job.schedule, job.zone, now, 1)[0];
+/** The job's next fire (as its plan found it), logged when it is first planned. */
+export function logNextFire(job: ScheduledJob, next: Date | undefined, logger: Logger): void {
   logger.info(
     { job: job.id, schedule: job.schedule, zone: job.zone, nextFire: next?.toISOString() ?? null },
     "scheduled",

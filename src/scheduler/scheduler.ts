@@ -200,11 +200,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
         keyForFire: (fire) => keyForFire(job, fire),
         isDelivered: (key) => ledger.isSlotDelivered(key),
       });
-      const following = nextFires(job.schedule, job.zone, now, 1)[0]?.getTime();
+      const next = nextFires(job.schedule, job.zone, now, 1)[0];
+      const following = next?.getTime();
       plans.planned(job.id, now, following);
       if (following !== undefined) wakeBy(following);
       for (const skipped of plan.skipped) logSkipped(job, skipped, now, { logger, metrics });
-      if (lastPlannedAt === null) logNextFire(job, now, logger);
+      if (lastPlannedAt === null) logNextFire(job, next, logger);
       // A slot another process was sending is looked at again every tick until it settles.
       const leftElsewhere = plans.takeElsewhere(job.id);
       await runIfDue(job, plan.due ?? leftElsewhere, now, cache);

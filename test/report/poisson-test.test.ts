@@ -28,6 +28,22 @@ describe("poissonTest", () => {
     expect(test.significant).toBe(row.significant);
   });
 
+  // Exact sums (Python's big integers: every C(n, k)·t1^k·t2^(n−k) at most the observed one's
+  // times 1 + 1e-7, over (t1 + t2)^n), where the walk starts far from the mode.
+  it.each([
+    { current: [8901, 1], prior: [9168, 1], p: 0.047829026387190415 },
+    { current: [4800, 1], prior: [5200, 1], p: 6.593515598672442e-5 },
+    { current: [960, 7], prior: [1040, 7], p: 0.07728689056266842 },
+    { current: [7150, 1], prior: [8936, 1], p: 4.480715967443875e-45 },
+    { current: [3028, 3], prior: [14420, 28], p: 3.5699639467863016e-214 },
+  ])("$current vs $prior: within 1e-9 of the exact p = $p", (row) => {
+    const [x1, t1] = row.current as [number, number];
+    const [x2, t2] = row.prior as [number, number];
+    const test = poissonTest({ count: x1, exposure: t1 }, { count: x2, exposure: t2 });
+    expect(Math.abs(test.pValue - row.p) / row.p).toBeLessThan(1e-9);
+    expect(test.significant).toBe(row.p < 0.05);
+  });
+
   it("answers no change, not 0/0, when both counts are zero", () => {
     expect(poissonTest({ count: 0, exposure: 1 }, { count: 0, exposure: 1 })).toEqual({
       pValue: 1,

@@ -20,6 +20,8 @@ export async function sliceNews(
 ): Promise<Report> {
   const { team, digest } = job;
   if (slot.periods.baseline) return report;
+  // Most teams declare no attribution: their news need not be worked out here at all.
+  if (!team.projects.some((p) => p.attribution)) return report;
   const newsOf = new Set(
     digestNews(report)
       .lines.filter((l) => l.figure !== undefined && l.projectId !== null)

@@ -1,6 +1,6 @@
 import type { CardElement, TeamsMessage } from "../../../messages.js";
 import { comparisonLabel, projectPriorNotes } from "../../../render/comparison-label.js";
-import { digestNews, newsSummary } from "../../../render/digest-news.js";
+import { type DigestNews, digestNews, newsSummary } from "../../../render/digest-news.js";
 import { formatPeriod, plural, sparkline } from "../../../render/format.js";
 import { linksPerProject, projectDashboardUrl } from "../../../render/project-links.js";
 import { silentTotalsNote } from "../../../render/silent-news.js";
@@ -36,9 +36,11 @@ const LINK_LABEL_CHARS = 40;
  * that do not fit Teams' 28 KB say how many more there are and where to read them.
  */
 export function renderTeamsDigest(report: Report, options: TeamsDigestOptions = {}): TeamsMessage {
-  const available = worstFirst(report.projects.filter(isAvailable), digestNews(report));
+  // Worked out once: every card the search below renders reads the same news.
+  const news = digestNews(report);
+  const available = worstFirst(report.projects.filter(isAvailable), news);
   const wanted = Math.floor(options.maxProjects ?? DEFAULT_PROJECTS);
-  const render = (shown: number) => card(report, available, shown, options);
+  const render = (shown: number) => card(report, news, available, shown, options);
   // Long names and many alerts can crowd the card: the most projects that still fit 28 KB.
   let fits = 0;
   let tooMany = Math.max(0, Math.min(wanted, available.length)) + 1;
@@ -51,19 +53,19 @@ export function renderTeamsDigest(report: Report, options: TeamsDigestOptions = 
 }
 
 /** The card's notification text: team, digest and period, then the news and the headline figures. */
-function teamsFallbackText(report: Report): string {
-  return `${titleOf(report)}: ${newsSummary(digestNews(report))}`;
+function teamsFallbackText(report: Report, news: DigestNews): string {
+  return `${titleOf(report)}: ${newsSummary(news)}`;
 }
 
 function card(
   report: Report,
+  news: DigestNews,
   available: readonly AvailableProject[],
   shown: number,
   options: TeamsDigestOptions,
 ): TeamsMessage {
   const listed = available.slice(0, shown);
   const hidden = available.length - listed.length;
-  const news = digestNews(report);
   const body: CardElement[] = [
     // The verdict first: what a reader on a phone must know before any figure.
     ...newsBlocks(news),
@@ -102,7 +104,7 @@ function card(
     report.dashboardUrl !== null && !linksPerProject(report.dashboardUrl)
       ? [openUrl("Open dashboard", report.dashboardUrl)]
       : [];
-  return teamsMessage(body, teamsFallbackText(report), actions);
+  return teamsMessage(body, teamsFallbackText(report, news), actions);
 }
 
 /** "12 more projects: every project is in the workbook mailed to qa@x". */

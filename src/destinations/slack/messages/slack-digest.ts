@@ -1,6 +1,7 @@
 import type { SlackBlock, SlackMessage, SlackMetadata, SlackPost } from "../../../messages.js";
 import { comparisonLabel, projectPriorNotes } from "../../../render/comparison-label.js";
 import {
+  type DigestNews,
   digestNews,
   type NewsLine,
   newsSentence,
@@ -48,16 +49,18 @@ const TITLE_CHARS = 100;
  * and the worst projects in the channel message, every project in thread replies. Every Slack limit is respected by construction.
  */
 export function renderSlackDigest(report: Report, options: SlackDigestOptions): SlackPost {
-  const available = worstFirst(report.projects.filter(isAvailable), digestNews(report));
+  // Worked out once: the message, its fallback text and its table all read the same news.
+  const news = digestNews(report);
+  const available = worstFirst(report.projects.filter(isAvailable), news);
   const unavailable = report.projects.filter(isUnavailable);
   const layout = options.projectLayout ?? "table";
   const wanted = options.maxProjectsInMessage ?? DEFAULT_PROJECTS_IN_MESSAGE;
   let shown = Math.max(0, Math.min(Math.floor(wanted), TABLE_PROJECT_ROWS));
-  let main = mainMessage(report, available, shown, layout, options);
+  let main = mainMessage(report, news, available, shown, layout, options);
   // Long names and many alerts can crowd the message: list fewer projects until it fits.
   while (slackTextLength(main) > MESSAGE_TEXT_BUDGET && shown > 0) {
     shown = Math.floor(shown / 2);
-    main = mainMessage(report, available, shown, layout, options);
+    main = mainMessage(report, news, available, shown, layout, options);
   }
   // A team whose projects all fit in the message gets no thread repeating them.
   const allShown = shown >= available.length && unavailable.length <= UNAVAILABLE_IN_MESSAGE;
@@ -89,14 +92,14 @@ export function digestMetadata(report: Report, key: string): SlackMetadata {
 }
 
 /** The notification text: team, digest and period, the news (or `No significant change`), then the two headline figures. */
-export function digestFallbackText(report: Report): string {
-  const news = digestNews(report);
+export function digestFallbackText(report: Report, news = digestNews(report)): string {
   const sentence = (line: NewsLine) => escapeMrkdwn(truncateText(newsSentence(line), 200));
   return `${titleOf(report)}: ${newsSummary(news, sentence)}`;
 }
 
 function mainMessage(
   report: Report,
+  news: DigestNews,
   available: readonly AvailableProject[],
   shown: number,
   layout: "table" | "fields",
@@ -104,7 +107,6 @@ function mainMessage(
 ): SlackMessage {
   const listed = available.slice(0, shown);
   const hidden = available.length - listed.length;
-  const news = digestNews(report);
   const blocks: (SlackBlock | null)[] = [
     // The verdict first: what a reader on a phone must know before any figure.
     newsBlock(news, options),
@@ -115,7 +117,7 @@ function mainMessage(
     headlineBlock(report),
     contextBlock(teamNotes(report)),
     { type: "divider" },
-    ...projectBlocks(listed, report, layout),
+    ...projectBlocks(listed, report, news, layout),
     contextBlock(
       hidden > 0 ? [`+${hidden} more project${hidden === 1 ? "" : "s"} in the thread`] : [],
     ),
@@ -123,7 +125,7 @@ function mainMessage(
     dashboardLinks(report.dashboardUrl, listed),
   ];
   return {
-    text: digestFallbackText(report),
+    text: digestFallbackText(report, news),
     blocks: blocks.filter((b): b is SlackBlock => b !== null),
   };
 }
@@ -175,6 +177,7 @@ function teamNotes(report: Report): string[] {
 function projectBlocks(
   listed: readonly AvailableProject[],
   report: Report,
+  news: DigestNews,
   layout: "table" | "fields",
 ): SlackBlock[] {
   const { dashboardUrl } = report;
@@ -184,7 +187,7 @@ function projectBlocks(
     text: { type: "mrkdwn", text: `*Projects* \u00b7 ${WORST_FIRST_LABEL}` },
   };
   if (layout === "table") {
-    return [title, projectTable(listed, report.total, tableFigures(digestNews(report)))];
+    return [title, projectTable(listed, report.total, tableFigures(news))];
   }
   return [title, ...fieldSections(listed.map((p) => projectField(p, dashboardUrl)))];
 }
