@@ -43,8 +43,10 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
 
   /** Deletes the days `history.keep` no longer keeps, on the first request of each UTC day. */
   async function forgetOldDays(store: DayStore, nowMs: number): Promise<void> {
-    const today = localDateOf(new Date(nowMs), "Etc/UTC");
-    if (!options.keep || forgottenOn === today) return;
+    if (!options.keep) return;
+    // The UTC date from the ISO text: no zone to look up, on every request.
+    const today = new Date(nowMs).toISOString().slice(0, 10);
+    if (forgottenOn === today) return;
     forgottenOn = today;
     try {
       await store.forgetBefore(firstKeptDate(today, options.keep));
@@ -135,6 +137,7 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         timezone: query.timezone,
         held: new Map(held.map((day) => [day.date, day.fetchedAt.getTime()])),
         nowMs,
+        today: ourToday,
         settleAfterMs: options.settleAfterMs,
         freshForMs: options.freshForMs ?? FRESH_FOR_MS,
       });

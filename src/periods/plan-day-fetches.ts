@@ -15,6 +15,8 @@ export interface DayFetchPlanInput {
   /** When each held day was fetched (epoch ms), by ISO date. */
   held: ReadonlyMap<string, number>;
   nowMs: number;
+  /** The date of `nowMs` in `timezone`, when the caller has it (worked out from `nowMs` otherwise). */
+  today?: string;
   settleAfterMs: number;
   /**
    * A day not yet final but fetched less than this long ago is not asked again: the digests and
@@ -56,17 +58,20 @@ export function isFinalDay(
  * a day leaves the window only once a fetch inside it was final) to today.
  */
 export function recentWindow(nowMs: number, timezone: string, settleAfterMs: number): DateRange {
-  const today = localDateOf(new Date(nowMs), timezone);
+  return windowEndingOn(localDateOf(new Date(nowMs), timezone), settleAfterMs);
+}
+
+function windowEndingOn(today: string, settleAfterMs: number): DateRange {
   const back = Math.ceil(settleAfterMs / DAY_MS) + 2;
   return { start: addDays(today, -back), end: today };
 }
 
 /** The ranges to fetch so that every day of the range is final or fresh; [] when none. */
 export function planDayFetches(input: DayFetchPlanInput): DateRange[] {
-  const today = localDateOf(new Date(input.nowMs), input.timezone);
+  const today = input.today ?? localDateOf(new Date(input.nowMs), input.timezone);
   const end = input.end < today ? input.end : today;
   if (input.start > end) return [];
-  const window = recentWindow(input.nowMs, input.timezone, input.settleAfterMs);
+  const window = windowEndingOn(today, input.settleAfterMs);
   const needed = datesIn({ start: input.start, end }).filter((date) => {
     const fetchedAt = input.held.get(date);
     if (fetchedAt === undefined) return true;

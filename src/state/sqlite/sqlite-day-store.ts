@@ -1,11 +1,24 @@
 import type Database from "better-sqlite3";
 import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
-import type { DaySeries, DayStore, FetchClaim, SeriesCoverage } from "../day-store.js";
+import type { DaySeries, DayStore, FetchClaim, SeriesCoverage, StoredDay } from "../day-store.js";
+import { groupCommit } from "./group-commit.js";
 
 // The day store in the SQLite ledger file (table `insight_days`, migration 5; its fetch claims,
 // `day_fetch_claims`, migration 9).
 
 const PLACEHOLDERS = Array.from({ length: 13 }, () => "?").join(", ");
+
+/**
+ * How long writes that follow a commit wait for the rest of their burst: the answers of a
+ * cycle's concurrent requests come some milliseconds apart, and a digest waits on the API for
+ * longer than this anyway.
+ */
+const GATHER_MS = 20;
+
+interface SeriesDays {
+  series: DaySeries;
+  days: readonly StoredDay[];
+}
 
 /** The day store over an open, migrated SQLite database; `close` closes the database. */
 export function createSqliteDayStore(db: Database.Database): DayStore {
@@ -24,13 +37,16 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
        fetched_at = excluded.fetched_at
      WHERE excluded.fetched_at >= insight_days.fetched_at`,
   );
-  const writeAll = db.transaction(
-    (series: DaySeries, days: Parameters<DayStore["writeDays"]>[1]) => {
+  const writeAll = db.transaction((batch: readonly SeriesDays[]) => {
+    for (const { series, days } of batch) {
       for (const day of days) {
         write.run(series.projectId, series.filters, series.timezone, ...dayValues(day));
       }
-    },
-  );
+    }
+  });
+  const writes = groupCommit<SeriesDays>((batch) => writeAll.immediate(batch), {
+    gatherMs: GATHER_MS,
+  });
   const cover = db.prepare<
     [],
     { project: string; filters: string; zone: string; first: string; last: string; days: number }
@@ -64,14 +80,16 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
   const release = db.prepare(`DELETE FROM day_fetch_claims WHERE ${claimKey} AND owner = ?`);
   return {
     async readDays(series, start, end) {
+      writes.flushIf((w) => sameSeries(w.series, series));
       return read
         .all(series.projectId, series.filters, series.timezone, start, end)
         .map(dayFromRow);
     },
-    async writeDays(series, days) {
-      writeAll.immediate(series, days);
+    writeDays(series, days) {
+      return writes.add({ series, days });
     },
     async coverage(): Promise<SeriesCoverage[]> {
+      writes.flush();
       return cover.all().map((row) => ({
         projectId: row.project,
         filters: row.filters,
@@ -82,6 +100,7 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
       }));
     },
     async forgetBefore(date) {
+      writes.flush();
       return forget.run(date).changes;
     },
     async claimFetch(series, start, owner, expiryMs) {
@@ -91,7 +110,13 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
       release.run(series.projectId, series.filters, series.timezone, start, owner);
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      writes.flush();
+      db.close();
     },
   };
+}
+
+function sameSeries(a: DaySeries, b: DaySeries): boolean {
+  return a.projectId === b.projectId && a.filters === b.filters && a.timezone === b.timezone;
 }

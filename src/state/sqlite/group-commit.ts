@@ -1,0 +1,79 @@
+// Writes that arrive close together committed as one SQLite transaction. A daemon's digests write
+// the days of each API answer as it comes in: a transaction per answer cost a cycle more than
+// its rows did (each BEGIN IMMEDIATE and COMMIT takes the write lock and appends to the WAL).
+// A write after a quiet spell is committed on the next turn of the event loop, so a lone write
+// (a CLI command, the pre-fetcher's one request at a time) waits for nothing; writes that follow
+// a commit within `gatherMs` wait up to that long for the others of their burst.
+
+/** Commits items, many at once when they come together; each `add` settles with its own item's outcome. */
+export interface GroupCommit<T> {
+  /** Resolves once `item` is committed; rejects with its own commit's error. */
+  add(item: T): Promise<void>;
+  /** Commits what waits now (before the database is closed). */
+  flush(): void;
+  /** Commits what waits now if any of it matches: a read sees the writes called before it. */
+  flushIf(matches: (item: T) => boolean): void;
+}
+
+interface Waiting<T> {
+  item: T;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Batches `commit` calls. A batch that fails is committed again item by item, so a write fails
+ * only for an error of its own, as it did alone.
+ */
+export function groupCommit<T>(
+  commit: (items: readonly T[]) => void,
+  options: { gatherMs: number; now?: () => number },
+): GroupCommit<T> {
+  const now = options.now ?? (() => performance.now());
+  let waiting: Waiting<T>[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let lastCommitAt = Number.NEGATIVE_INFINITY;
+
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) return;
+    lastCommitAt = now();
+    try {
+      commit(batch.map((w) => w.item));
+      for (const w of batch) w.resolve();
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      for (const w of batch) commitAlone(w);
+    }
+  }
+
+  function commitAlone(w: Waiting<T>): void {
+    try {
+      commit([w.item]);
+      w.resolve();
+    } catch (error) {
+      w.reject(error);
+    }
+  }
+
+  return {
+    add(item) {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ item, resolve, reject });
+        if (timer) return;
+        const busy = now() - lastCommitAt < options.gatherMs;
+        timer = setTimeout(flush, busy ? options.gatherMs : 0);
+      });
+    },
+    flush,
+    flushIf(matches) {
+      if (waiting.some((w) => matches(w.item))) flush();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { groupCommit } from "../../src/state/sqlite/group-commit.js";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A group commit over a log of the batches committed; `refuse` fails any batch holding it. */
+function logged(refuse?: string) {
+  const batches: string[][] = [];
+  let clock = 0;
+  const group = groupCommit<string>(
+    (items) => {
+      if (refuse !== undefined && items.includes(refuse)) throw new Error(`refused ${refuse}`);
+      batches.push([...items]);
+    },
+    { gatherMs: 20, now: () => clock },
+  );
+  return { group, batches, advance: (ms: number) => (clock += ms) };
+}
+
+describe("groupCommit", () => {
+  it("commits the writes of one turn as one batch", async () => {
+    const { group, batches } = logged();
+    await Promise.all([group.add("a"), group.add("b"), group.add("c")]);
+    expect(batches).toEqual([["a", "b", "c"]]);
+  });
+
+  it("commits a write after a quiet spell on the next turn, and gathers the writes that follow a commit", async () => {
+    vi.useFakeTimers();
+    const { group, batches, advance } = logged();
+    const first = group.add("a");
+    await vi.advanceTimersByTimeAsync(1);
+    await first;
+    expect(batches).toEqual([["a"]]);
+    advance(5);
+    const burst = [group.add("b")];
+    await vi.advanceTimersByTimeAsync(10);
+    burst.push(group.add("c"));
+    expect(batches).toEqual([["a"]]);
+    await vi.advanceTimersByTimeAsync(10);
+    await Promise.all(burst);
+    expect(batches).toEqual([["a"], ["b", "c"]]);
+    advance(100);
+    const later = group.add("d");
+    await vi.advanceTimersByTimeAsync(1);
+    await later;
+    expect(batches).toEqual([["a"], ["b", "c"], ["d"]]);
+  });
+
+  it("fails only the write whose own commit fails, committing the rest of its batch", async () => {
+    const { group, batches } = logged("bad");
+    const outcomes = await Promise.allSettled([group.add("a"), group.add("bad"), group.add("c")]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(outcomes[1]).toMatchObject({ reason: new Error("refused bad") });
+    expect(batches).toEqual([["a"], ["c"]]);
+  });
+
+  it("commits at once what waits when asked, and when a waiting write matches", async () => {
+    const { group, batches } = logged();
+    const waiting = [group.add("a"), group.add("b")];
+    group.flushIf((item) => item === "z");
+    expect(batches).toEqual([]);
+    group.flushIf((item) => item === "b");
+    expect(batches).toEqual([["a", "b"]]);
+    const next = group.add("c");
+    group.flush();
+    expect(batches).toEqual([["a", "b"], ["c"]]);
+    await Promise.all([...waiting, next]);
+  });
+});
