@@ -80,9 +80,12 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
   private headers: IncomingHttpHeaders = {};
   /** A 2xx body, whole (null until a 2xx starts). */
   private chunks: Buffer[] | null = null;
+  /** Bytes of the body so far, of either kind. */
   private size = 0;
   /** The start of any other status's body, for its error. */
   private start: BodyStart | null = null;
+  /** Whether `start` holds all it keeps: later chunks are only counted. */
+  private startFull = false;
 
   constructor(
     private readonly maxBodyBytes: number,
@@ -122,9 +125,13 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     if (this.start) {
-      if (!this.start.add(chunk)) {
+      // The first few KiB are quoted; the rest is read and dropped so the connection is kept
+      // for the retry (a proxy's error page runs to a few KB), up to a limit past which it is
+      // given up: the status decides, and the rest could be endless.
+      if (this.startFull || !this.start.add(chunk)) this.startFull = true;
+      this.size += chunk.length;
+      if (this.size > ERROR_BODY_DRAIN_BYTES) {
         this.settle(this.response(this.start.text()));
-        // Read no more of it: the status decides, and the rest could be endless.
         controller.pause();
         controller.abort(new Error("read enough"));
       }
@@ -189,8 +196,11 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The most of an error's body read: its `error` string is short, and the status decides. */
+/** The most of an error's body kept: its `error` string is short, and the status decides. */
 const ERROR_BODY_BYTES = 4096;
+
+/** The most of an error's body read to its end, so its connection serves the next request. */
+const ERROR_BODY_DRAIN_BYTES = 64 * 1024;
 
 function errorCode(error: unknown): string {
   for (let current = error, depth = 0; current && depth < 5; depth++) {

@@ -135,6 +135,20 @@ describe("the response size cap", () => {
     );
   });
 
+  it("keeps the connection for the retry of an error whose body is past its few KiB", async () => {
+    // A proxy's 503 page is often 5–10 KB: quoting 4 KiB of it must not cost each retry a new
+    // connection (and, over TLS, a new handshake) while the API is under pressure.
+    const page = `<html>${"x".repeat(6_000)}</html>`;
+    const { client, server } = await serve((_req, res) => {
+      res.writeHead(503, { "content-type": "text/html", "content-length": page.length });
+      res.end(page);
+    });
+    const error = await rejection(client.getInsights("pdqmxlz", query()));
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(server.requests.length).toBeGreaterThan(1);
+    expect(server.connections()).toBe(1);
+  });
+
   it("reads no more than a few KiB of an error's body: the status decides", async () => {
     const sent: Sent = { bytes: 0 };
     const { client, server } = await serve(endless(200_000_000, sent, 404));

@@ -21,6 +21,8 @@ export interface ScriptedServer {
   queue(...replies: Reply[]): void;
   /** Requests being answered right now, and the most there ever were at once. */
   inFlight: { now: number; max: number };
+  /** TCP connections the server has accepted. */
+  connections: () => number;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,8 @@ export async function startScriptedServer(fallback: Reply = json(500, { error: "
     res.on("close", done);
     (replies.shift() ?? fallback)(req, res);
   });
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -44,6 +48,7 @@ export async function startScriptedServer(fallback: Reply = json(500, { error: "
     origin,
     requests,
     inFlight,
+    connections: () => connections,
     queue: (...more) => replies.push(...more),
     close: () =>
       new Promise<void>((resolve) => {
