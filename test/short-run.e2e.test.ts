@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { tiersUpWasmInShortRuns } from "../src/short-run.js";
 
 // The one-shot commands set a V8 flag at run time (src/short-run.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
@@ -26,5 +27,30 @@ describe("tuneForShortRun", () => {
       stderr: "",
       status: 0,
     });
+  });
+});
+
+describe("tiersUpWasmInShortRuns", () => {
+  it("holds WebAssembly back on V8 11 (Node 20) only, and never with V8's flags frozen", () => {
+    expect(tiersUpWasmInShortRuns("11.3.244.8-node.33", [])).toBe(true);
+    expect(tiersUpWasmInShortRuns("12.4.254.21-node.33", [])).toBe(false);
+    expect(tiersUpWasmInShortRuns("13.6.233.10-node.18", [])).toBe(false);
+    expect(tiersUpWasmInShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(
+      false,
+    );
+  });
+
+  it("leaves a Node started with V8's flags frozen running (setting one would abort it)", () => {
+    const script = [
+      `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
+      "tuneForShortRun();",
+      'process.stdout.write("done");',
+    ].join("\n");
+    const result = spawnSync(
+      process.execPath,
+      ["--freeze-flags-after-init", "--input-type=module", "-e", script],
+      { encoding: "utf8" },
+    );
+    expect({ stdout: result.stdout, status: result.status }).toEqual({ stdout: "done", status: 0 });
   });
 });
