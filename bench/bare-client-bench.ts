@@ -24,22 +24,32 @@ export async function measureBareClient(
     );
     const paths = [...pages, ...uniqueInsightsPaths(teams, today, options)];
     const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
-          const response = await pool.request({
-            method: "GET",
-            path: `${url.pathname}${path}`,
-            headers: { "x-api-key": "demo-key" },
-          });
-          await response.body.text();
-        }
-      }),
-    );
+    await sendBare(pool, url.pathname, paths, concurrency);
     return performance.now() - started;
   } finally {
     await pool.close();
     await emulator.stop();
   }
+}
+
+/** Sends `paths` (below `basePath`) with `concurrency` in flight, each answer parsed as JSON. */
+export async function sendBare(
+  pool: Pool,
+  basePath: string,
+  paths: readonly string[],
+  concurrency: number,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
+        const response = await pool.request({
+          method: "GET",
+          path: `${basePath}${path}`,
+          headers: { "x-api-key": "demo-key", accept: "application/json" },
+        });
+        JSON.parse(await response.body.text());
+      }
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
 import { median, startEmulatorProcess } from "./bench-support.js";
+import { sendBare } from "./bare-client-bench.js";
 import { cycleTeams, LATENCY_MS, POOL, projectIds } from "./cycle-bench.js";
 
 // The insights client alone: the cycle's 508 unique requests (the project list, then one
@@ -89,19 +90,7 @@ async function bareRounds(
     const pool = new Pool(base.origin);
     const cpu = process.cpuUsage();
     const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
-          const response = await pool.request({
-            method: "GET",
-            path: `${base.pathname}${path}`,
-            headers: { "x-api-key": "demo-key", accept: "application/json" },
-          });
-          JSON.parse(await response.body.text());
-        }
-      }),
-    );
+    await sendBare(pool, base.pathname, paths, concurrency);
     const used = process.cpuUsage(cpu);
     out.push({
       cpuMs: (used.user + used.system) / 1000,
