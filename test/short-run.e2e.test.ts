@@ -1,12 +1,44 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
-// The one-shot commands set a V8 flag at run time (src/short-run.ts). V8 does not throw on a
+// The one-shot commands set V8 flags at run time (src/short-run.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
-// whose V8 dropped the flag would print that on every command. Run in a process of its own, from
+// whose V8 dropped a flag would print that on every command. Run in a process of its own, from
 // the built module, as the CLI runs it.
 
 const SHORT_RUN = new URL("../dist/short-run.js", import.meta.url).href;
+
+/**
+ * How many calls of a small function with a loop V8 makes before it has optimized it, in a
+ * process of its own: with `tuneForShortRun()` first, or with V8's defaults. Optimizing is made
+ * synchronous, so the count does not depend on a background thread's speed.
+ */
+function callsBeforeOptimized(tuned: boolean): number {
+  const script = [
+    `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
+    tuned ? "tuneForShortRun();" : "",
+    "function sum(values) { let s = 0; for (const v of values) s += v; return s; }",
+    "const values = Array.from({ length: 50 }, (_, i) => i);",
+    // Bit 16 of V8's optimization status: the function runs optimized code.
+    'const optimized = () => (eval("%GetOptimizationStatus(sum)") & 16) !== 0;',
+    "let calls = 0;",
+    "while (!optimized() && calls < 100000) { sum(values); calls++; }",
+    "process.stdout.write(String(calls));",
+  ].join("\n");
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--allow-natives-syntax",
+      "--no-concurrent-recompilation",
+      "--input-type=module",
+      "-e",
+      script,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(result.stderr).toBe("");
+  return Number(result.stdout);
+}
 
 describe("tuneForShortRun", () => {
   it("sets a flag this Node's V8 knows, so nothing is printed", () => {
@@ -26,5 +58,13 @@ describe("tuneForShortRun", () => {
       stderr: "",
       status: 0,
     });
+  });
+
+  it("leaves a function unoptimized for ten times as many calls as V8's default, not for ever", () => {
+    const byDefault = callsBeforeOptimized(false);
+    const tuned = callsBeforeOptimized(true);
+    expect(byDefault).toBeGreaterThan(0);
+    expect(tuned).toBeGreaterThanOrEqual(5 * byDefault);
+    expect(tuned).toBeLessThan(100000);
   });
 });
