@@ -3,11 +3,14 @@ import * as z from "zod";
 
 // A command that is done within a second (`preview`, `run`, `check-config`) runs most of its code
 // once or a few times: compiling it again to run faster costs more than it saves. The daemon,
-// which lives for days, keeps both defaults. Measured in docs/performance.md, "CLI start-up".
+// which lives for days, keeps the defaults. Measured in docs/performance.md, "CLI start-up".
 
 /** Settings for the rest of a process that ends within seconds. */
 export function tuneForShortRun(): void {
-  if (tiersUpWasmInShortRuns(process.versions.v8, process.execArgv)) useBaselineWasmCompiler();
+  if (compilesEagerlyForShortRuns(process.versions.v8, process.execArgv)) {
+    useBaselineWasmCompiler();
+    optimizeOnlyHotCode();
+  }
   // zod compiles each object schema to a function (`new Function`) on its first parse: ~13 ms of
   // a `preview`'s CPU, for a config and a few responses each parsed once. zod reads the setting
   // when a schema is built, so this must run before a command's module (and its schemas) loads.
@@ -15,12 +18,16 @@ export function tuneForShortRun(): void {
 }
 
 /**
- * Whether a short command's WebAssembly is worth keeping on the baseline compiler here: on
- * Node 20 (V8 11), where `preview` recompiled undici's parser before its exit. Node 22 and 24
- * (V8 12 and 13) do not recompile it in so short a run, and V8 13 ignores the flag set at run
- * time anyway. Never when V8's flags were frozen on the command line: setting one would abort.
+ * Whether V8's compilers are worth holding back here: on Node 20 (V8 11), where a short command
+ * recompiled undici's parser and some 30 functions on background threads before its exit, and
+ * where holding them back was measured. Node 22 (V8 12) does not recompile the parser in so short
+ * a run, and Node 24's V8 ignores the WebAssembly flag set at run time. Never when V8's flags were
+ * frozen on the command line: setting one would abort the process.
  */
-export function tiersUpWasmInShortRuns(v8Version: string, execArgv: readonly string[]): boolean {
+export function compilesEagerlyForShortRuns(
+  v8Version: string,
+  execArgv: readonly string[],
+): boolean {
   const major = Number.parseInt(v8Version, 10);
   return major < 12 && !execArgv.includes("--freeze-flags-after-init");
 }
@@ -34,4 +41,17 @@ export function tiersUpWasmInShortRuns(v8Version: string, execArgv: readonly str
  */
 export function useBaselineWasmCompiler(): void {
   setFlagsFromString("--liftoff-only");
+}
+
+/**
+ * Lets V8 optimize a function (TurboFan, on a background thread) only after ten times as much of
+ * it has run as by default. By default V8 optimizes some 30 functions in a `run --outbox` (Node's
+ * URL and path handling, yaml's lexer, exceljs's XML writer, crc32, the quoted-printable
+ * encoder), on a background thread, in a process that ends a few hundred ms later: with this,
+ * 0.87× the CPU, 0.31 s against 0.35 (docs/performance.md, "CLI start-up, 2026-11-28 (second
+ * session)"). Code that stays hot, as a long `export`'s, is still optimized, a little later.
+ */
+export function optimizeOnlyHotCode(): void {
+  // V8's default budget is 66 KB of bytecode (V8 11.3, Node 20).
+  setFlagsFromString(`--interrupt-budget=${10 * 66 * 1024}`);
 }

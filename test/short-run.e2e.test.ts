@@ -1,13 +1,45 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { tiersUpWasmInShortRuns } from "../src/short-run.js";
+import { compilesEagerlyForShortRuns } from "../src/short-run.js";
 
-// The one-shot commands set a V8 flag at run time (src/short-run.ts). V8 does not throw on a
+// The one-shot commands set V8 flags at run time (src/short-run.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
-// whose V8 dropped the flag would print that on every command. Run in a process of its own, from
+// whose V8 dropped a flag would print that on every command. Run in a process of its own, from
 // the built module, as the CLI runs it.
 
 const SHORT_RUN = new URL("../dist/short-run.js", import.meta.url).href;
+
+/**
+ * How many calls of a small function with a loop V8 makes before it has optimized it, in a
+ * process of its own: with `tuneForShortRun()` first, or with V8's defaults. Optimizing is made
+ * synchronous, so the count does not depend on a background thread's speed.
+ */
+function callsBeforeOptimized(tuned: boolean): number {
+  const script = [
+    `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
+    tuned ? "tuneForShortRun();" : "",
+    "function sum(values) { let s = 0; for (const v of values) s += v; return s; }",
+    "const values = Array.from({ length: 50 }, (_, i) => i);",
+    // Bit 16 of V8's optimization status: the function runs optimized code.
+    'const optimized = () => (eval("%GetOptimizationStatus(sum)") & 16) !== 0;',
+    "let calls = 0;",
+    "while (!optimized() && calls < 100000) { sum(values); calls++; }",
+    "process.stdout.write(String(calls));",
+  ].join("\n");
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--allow-natives-syntax",
+      "--no-concurrent-recompilation",
+      "--input-type=module",
+      "-e",
+      script,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(result.stderr).toBe("");
+  return Number(result.stdout);
+}
 
 describe("tuneForShortRun", () => {
   it("sets a flag this Node's V8 knows, so nothing is printed", () => {
@@ -28,14 +60,26 @@ describe("tuneForShortRun", () => {
       status: 0,
     });
   });
+
+  // Only where the flags are set: on Node 20 (V8 11), as the project's build machine runs it.
+  it.runIf(compilesEagerlyForShortRuns(process.versions.v8, []))(
+    "leaves a function unoptimized for ten times as many calls as V8's default, not for ever",
+    () => {
+      const byDefault = callsBeforeOptimized(false);
+      const tuned = callsBeforeOptimized(true);
+      expect(byDefault).toBeGreaterThan(0);
+      expect(tuned).toBeGreaterThanOrEqual(5 * byDefault);
+      expect(tuned).toBeLessThan(100000);
+    },
+  );
 });
 
-describe("tiersUpWasmInShortRuns", () => {
-  it("holds WebAssembly back on V8 11 (Node 20) only, and never with V8's flags frozen", () => {
-    expect(tiersUpWasmInShortRuns("11.3.244.8-node.33", [])).toBe(true);
-    expect(tiersUpWasmInShortRuns("12.4.254.21-node.33", [])).toBe(false);
-    expect(tiersUpWasmInShortRuns("13.6.233.10-node.18", [])).toBe(false);
-    expect(tiersUpWasmInShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(
+describe("compilesEagerlyForShortRuns", () => {
+  it("holds V8's compilers back on V8 11 (Node 20) only, and never with its flags frozen", () => {
+    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", [])).toBe(true);
+    expect(compilesEagerlyForShortRuns("12.4.254.21-node.33", [])).toBe(false);
+    expect(compilesEagerlyForShortRuns("13.6.233.10-node.18", [])).toBe(false);
+    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(
       false,
     );
   });
