@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
-import { median, startEmulatorProcess } from "./bench-support.js";
 import { sendBare } from "./bare-client-bench.js";
+import { median, startEmulatorProcess } from "./bench-support.js";
 import { cycleTeams, LATENCY_MS, POOL, projectIds } from "./cycle-bench.js";
 
 // The insights client alone: the cycle's 508 unique requests (the project list, then one
