@@ -13,6 +13,7 @@ import { fitLine } from "../render/terminal/terminal-style.js";
 import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findAlert, findTeam, loadCommandConfig } from "./command-context.js";
+import { inNameOrder } from "./outbox-lines.js";
 import { terminalWidth } from "./terminal-width.js";
 
 export interface AlertsOptions {
@@ -99,7 +100,7 @@ export async function alertsCommand(
           : `  ✓ ${d.id} ${deliveryWord(d.status, dryRun)}`,
       );
     }
-    for (const file of clients.outboxFiles ?? []) say(`  wrote ${file}`);
+    for (const file of inNameOrder(clients.outboxFiles ?? [])) say(`  wrote ${file}`);
     return outcome.deliveries.some((d) => d.status === "failed") ? 1 : 0;
   } finally {
     await clients.close();

@@ -15,7 +15,9 @@ export function outboxLines(
 ): string[] {
   if (files.length === 0) return [];
   const under = `${indent}  `;
-  const names = files.flatMap((file) => nameLines(printableText(basename(file)), width, under));
+  const names = inNameOrder(files).flatMap((file) =>
+    nameLines(printableText(basename(file)), width, under),
+  );
   return [`${indent}\u2192 ${printableText(dir)}/`, ...names];
 }
 
@@ -29,4 +31,12 @@ function nameLines(name: string, width: number, under: string): string[] {
   // Each part a word for `wrap`, which breaks only between words; the spaces it joins the
   // parts with are taken out again (an outbox file's name has none: deliver/outbox.ts).
   return wrap(parts.join(" "), width, under, rest).map((line) => line.replaceAll(". ", "."));
+}
+
+/**
+ * Files an outbox wrote, in their names' order: the same on every run, where the order the
+ * writes finished in is not (a Slack post, a Teams card and a webhook body are written at once).
+ */
+export function inNameOrder(files: readonly string[]): string[] {
+  return [...files].sort();
 }

@@ -18,6 +18,7 @@ import { openStore, storeExists } from "../state/open/open-store.js";
 import { firstRetryAt } from "../timetable/retry-delays.js";
 import { findDigest, findTeam, loadCommandConfig } from "./command-context.js";
 import { digestFireAt } from "./digest-fire-at.js";
+import { inNameOrder } from "./outbox-lines.js";
 import { terminalWidth } from "./terminal-width.js";
 
 export interface RunOptions {
@@ -114,7 +115,7 @@ export async function runCommand(opts: RunOptions, out: (line: string) => void):
         );
       if (outcome.deliveries.length === 0)
         say("  no destination (add slack or email to the digest)");
-      for (const file of clients.outboxFiles ?? []) out(`  wrote ${file}`);
+      for (const file of inNameOrder(clients.outboxFiles ?? [])) out(`  wrote ${file}`);
       const undelivered = outcome.deliveries.some(
         (d) => d.status === "failed" || d.status === "waiting",
       );

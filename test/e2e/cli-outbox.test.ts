@@ -94,6 +94,11 @@ describe("run --outbox", () => {
     for (const file of [`${key}.slack.json`, `${key}.eml`, xlsx]) {
       expect(result.stdout.split(`wrote ${join(out, file)}\n`)).toHaveLength(2);
     }
+    // In the names' order, the same on every run: not in whichever order the writes finished.
+    const wrote = result.stdout.split("\n").filter((line) => line.startsWith("  wrote "));
+    expect(wrote).toEqual(
+      [`${key}.eml`, `${key}.slack.json`, xlsx].map((f) => `  wrote ${join(out, f)}`),
+    );
 
     const period = { start: "2026-11-09", end: "2026-11-15" };
     const runsOf = (id: string) => emulator.projects.find((p) => p.id === id)?.runs ?? [];
