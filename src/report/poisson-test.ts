@@ -61,7 +61,8 @@ function exactBinomialP(x: number, n: number, p: number): number {
   // Near it, the search would cost more than the steps it saves.
   const mode = Math.min(n, Math.floor((n + 1) * p));
   const spread = Math.abs(x - mode);
-  const skips = spread > SEARCH_FROM;
+  // A mode that is not a number (exposures that sum to 0) has no middle to skip.
+  const skips = Number.isFinite(spread) && spread > SEARCH_FROM;
   let sum = 0;
   const up = skips ? firstTrue((d) => counts(mode + d), spread, n - mode) : 0;
   for (let k = mode + up, lp = logPmf(k); k <= n && lp > floor; k++) {

@@ -51,6 +51,14 @@ describe("poissonTest", () => {
     });
   });
 
+  it("returns, as before its search, for exposures that sum to zero (a mode that is no number)", () => {
+    // The search for where a far tail begins looped for ever on an infinite spread.
+    expect(poissonTest({ count: 0, exposure: -1 }, { count: 1, exposure: 1 })).toEqual({
+      pValue: 0,
+      significant: true,
+    });
+  });
+
   it("uses the normal approximation for large totals, agreeing on the verdict", () => {
     const big = poissonTest({ count: 10_500, exposure: 1 }, { count: 10_000, exposure: 1 });
     expect(big.significant).toBe(true);
