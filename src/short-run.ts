@@ -29,8 +29,11 @@ export function compilesEagerlyForShortRuns(
   execArgv: readonly string[],
 ): boolean {
   const major = Number.parseInt(v8Version, 10);
-  return major < 12 && !execArgv.includes("--freeze-flags-after-init");
+  return major < 12 && !execArgv.some((arg) => FROZEN_FLAGS.test(arg));
 }
+
+/** V8's flag that freezes its flags, as V8 reads it: dashes or underscores, and `=true`/`=1`. */
+const FROZEN_FLAGS = /^--freeze[-_]flags[-_]after[-_]init(=(true|1))?$/;
 
 /**
  * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the rest of the process. undici

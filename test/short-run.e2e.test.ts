@@ -79,6 +79,12 @@ describe("compilesEagerlyForShortRuns", () => {
     expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", [])).toBe(true);
     expect(compilesEagerlyForShortRuns("12.4.254.21-node.33", [])).toBe(false);
     expect(compilesEagerlyForShortRuns("13.6.233.10-node.18", [])).toBe(false);
+    for (const frozen of ["--freeze_flags_after_init", "--freeze-flags_after-init=true"]) {
+      expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", [frozen])).toBe(false);
+    }
+    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init=0"])).toBe(
+      true,
+    );
     expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(
       false,
     );
