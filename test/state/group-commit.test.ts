@@ -56,6 +56,23 @@ describe("groupCommit", () => {
     expect(batches).toEqual([["a"], ["c"]]);
   });
 
+  it("fails the whole batch at once for an error no item can cause, retrying none alone", async () => {
+    let calls = 0;
+    const busy = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    const group = groupCommit<string>(
+      () => {
+        calls++;
+        throw busy;
+      },
+      { gatherMs: 20, itemsCanCause: (error) => error !== busy },
+    );
+    const outcomes = await Promise.allSettled([group.add("a"), group.add("b"), group.add("c")]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(outcomes[0]).toMatchObject({ reason: busy });
+    // One commit: each retry alone would have waited out the busy timeout again.
+    expect(calls).toBe(1);
+  });
+
   it("commits at once what waits when asked, and when a waiting write matches", async () => {
     const { group, batches } = logged();
     const waiting = [group.add("a"), group.add("b")];

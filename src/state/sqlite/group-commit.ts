@@ -22,12 +22,23 @@ interface Waiting<T> {
 }
 
 /**
- * Batches `commit` calls. A batch that fails is committed again item by item, so a write fails
- * only for an error of its own, as it did alone.
+ * Batches `commit` calls. A batch that fails for an error an item can cause is committed again
+ * item by item, so a write fails only for an error of its own, as it did alone; any other error
+ * fails the whole batch at once.
  */
 export function groupCommit<T>(
   commit: (items: readonly T[]) => void,
-  options: { gatherMs: number; now?: () => number },
+  options: {
+    gatherMs: number;
+    now?: () => number;
+    /**
+     * Whether a failed batch's error can be one item's own (a constraint, a value that does not
+     * bind), so that committing each alone is worth it. Not for a lock held elsewhere, a full
+     * disk or a closed database: each retry would wait out the same busy timeout, all within
+     * one synchronous flush, the event loop stalled for every one. Every error, if not given.
+     */
+    itemsCanCause?: (error: unknown) => boolean;
+  },
 ): GroupCommit<T> {
   const now = options.now ?? (() => performance.now());
   let waiting: Waiting<T>[] = [];
@@ -45,8 +56,8 @@ export function groupCommit<T>(
       commit(batch.map((w) => w.item));
       for (const w of batch) w.resolve();
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
+      if (batch.length === 1 || !(options.itemsCanCause?.(error) ?? true)) {
+        for (const w of batch) w.reject(error);
         return;
       }
       for (const w of batch) commitAlone(w);

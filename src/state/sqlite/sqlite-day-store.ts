@@ -46,6 +46,7 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
   });
   const writes = groupCommit<SeriesDays>((batch) => writeAll.immediate(batch), {
     gatherMs: GATHER_MS,
+    itemsCanCause: oneWriteCanCause,
   });
   const cover = db.prepare<
     [],
@@ -119,4 +120,15 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
 
 function sameSeries(a: DaySeries, b: DaySeries): boolean {
   return a.projectId === b.projectId && a.filters === b.filters && a.timezone === b.timezone;
+}
+
+/**
+ * Whether a failed write of several series can have failed for one of them: a constraint or a
+ * value SQLite cannot bind. A lock held elsewhere (SQLITE_BUSY), a full disk, an I/O error or a
+ * closed database fails each of them alike.
+ */
+function oneWriteCanCause(error: unknown): boolean {
+  if (error instanceof TypeError || error instanceof RangeError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_CONSTRAINT");
 }
