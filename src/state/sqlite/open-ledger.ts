@@ -5,6 +5,7 @@ import type { Ledger, SyncLedger } from "../ledger.js";
 import { createAlertStateStore } from "./alert-state-store.js";
 import { asyncLedger } from "./async-ledger.js";
 import { createDaemonLease, isProcessAlive, type LeaseIdentity } from "./daemon-lease.js";
+import { useDurableWal } from "./durable-wal.js";
 import { createJobFirstSeenStore } from "./job-first-seen.js";
 import { watchLedgerFile } from "./ledger-file.js";
 import { directoryError, ledgerProblem, reportingLedgerProblems } from "./ledger-problem.js";
@@ -50,7 +51,7 @@ function openSqliteLedger(location: string, options: LedgerOptions): SyncLedger 
   try {
     migrate(db, location);
     // After migrating: a file refused above (another program's) is left in its own mode.
-    db.pragma("journal_mode = WAL");
+    useDurableWal(db);
   } catch (error) {
     db.close();
     throw error;
