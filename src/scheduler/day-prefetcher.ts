@@ -166,6 +166,8 @@ export function createDayPrefetcher(options: DayPrefetcherOptions): DayPrefetche
     const result: PassResult = { requests: 0, leftToOthers: 0, finished: false };
     const store = await options.days();
     if (!store) return { ...result, finished: true };
+    // While a slot runs nothing is asked: the next fires of every job need not be worked out.
+    if (stopping.signal.aborted || options.busy()) return result;
     const startMs = options.now().getTime();
     const until = await quietUntil(startMs);
     const quiet = () =>

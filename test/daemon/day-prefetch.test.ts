@@ -237,6 +237,24 @@ describe("the quiet hours' prefetch", () => {
     expect(insightsAsked()).toHaveLength(1);
   });
 
+  it("works out no fire while a slot runs", async () => {
+    const teams = [team()];
+    const { api } = storedApi();
+    let jobsListed = 0;
+    const prefetch = createDayPrefetcher({
+      ...prefetcherOptions(api, () => teams),
+      jobs: () => {
+        jobsListed++;
+        return listJobs(teams);
+      },
+      busy: () => true,
+    });
+    clock = Date.parse("2026-11-29T18:00:00Z");
+    expect(await prefetch.pass()).toEqual({ requests: 0, leftToOthers: 0, finished: false });
+    expect(jobsListed).toBe(0);
+    expect(insightsAsked()).toHaveLength(0);
+  });
+
   it("leaves a range another replica has claimed to it, and asks for the rest", async () => {
     const teams = [team()];
     const { api } = storedApi();
@@ -265,10 +283,11 @@ describe("the quiet hours' prefetch", () => {
     const prefetch = createDayPrefetcher({
       ...prefetcherOptions(api, () => teams),
       yieldEveryMs: 0,
-      // The plan is what is measured: no range is asked for.
+      // The plan is what is measured: no range is asked for (busy from the third look on:
+      // the pass looks before the next fires and again before the plan).
       busy: (() => {
         let asked = 0;
-        return () => asked++ > 0;
+        return () => asked++ > 1;
       })(),
     });
     let planning = true;
