@@ -44,14 +44,17 @@ const numbers = process.argv.slice(2).filter((a) => /^\d+$/.test(a));
 const concurrency = Number(numbers[0] ?? 4);
 const runs = Number(numbers[1] ?? 1);
 const charts = process.argv.includes("--charts");
-/** Current and prior of every distinct project, and the chart windows with --charts. */
+/**
+ * One request a distinct project (its current and prior day, or with --charts its chart window
+ * holding both), and the project list's pages.
+ */
 const distinctProjects = new Set(
   cycleTeams(
     Array.from({ length: POOL }, (_, i) => String(i)),
     "",
   ).flatMap((t) => t.projects),
 ).size;
-const uniqueRequests = (charts ? 3 : 2) * distinctProjects + Math.ceil(POOL / 100);
+const uniqueRequests = distinctProjects + Math.ceil(POOL / 100);
 let spans: Span[] = [];
 const sentAt = new WeakMap<object, Span>();
 subscribe("undici:request:create", (message) => {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { painterOfSpecFiles } from "../render/charts/draw-chart.js";
 import type { ChartAnswer, ChartRequest, ChartWorkerSetup } from "./chart-worker-client.js";
 import { collectorOfThisThread } from "./collector.js";
+import { lowerDrawingPriority } from "./drawing-priority.js";
 
 // The chart worker's entry (a worker thread, started by chart-worker-client.ts): the compiled
 // specs read and parsed once, then one painter draws every chart asked of it, in turn, and
@@ -16,6 +17,7 @@ import { collectorOfThisThread } from "./collector.js";
 // of 14); either kind alone gained at most 2 MB, and a full collection after every chart cost
 // 15 ms a chart.
 
+lowerDrawingPriority();
 const setup = workerData as ChartWorkerSetup;
 const collect = collectorOfThisThread();
 const painter = painterOfSpecFiles(setup.specFiles, setup, {

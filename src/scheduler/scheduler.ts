@@ -124,8 +124,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
     let since = performance.now();
     for (const job of [...jobs]) {
       if (stopping) return;
+      const wasRunning = runs.isRunning(job.id);
       await planJob(job, now, cache);
-      if (performance.now() - since >= YIELD_EVERY_MS) {
+      // A slot just launched puts its first requests on the wire before the next job is
+      // planned, so the API answers them while this tick plans the rest.
+      const launched = !wasRunning && runs.isRunning(job.id);
+      if (launched || performance.now() - since >= YIELD_EVERY_MS) {
         await yieldToLoop();
         since = performance.now();
       }

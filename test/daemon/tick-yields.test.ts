@@ -36,3 +36,22 @@ describe("a big first tick", () => {
     expect(interleaved).toBeGreaterThan(2);
   });
 });
+
+describe("a tick that launches slots", () => {
+  it("lets a launched slot's I/O run before the tick plans the jobs after it", async () => {
+    // Three daily digests due at once; each run's first I/O (a request, here one turn of the
+    // event loop) notes how many runs had started by the time it was done.
+    const digests = ["a", "b", "c"].map((name) => aDigest({ name }));
+    const startedWhenIoDone: number[] = [];
+    const h = await harness([aTeam({ digests })], {
+      gate: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        startedWhenIoDone.push(h.runs.length);
+      },
+    });
+    await h.tickAt("2026-06-10T07:00:30Z");
+    expect(h.runs).toHaveLength(3);
+    // The first run's I/O was done before the third job was planned and its run started.
+    expect(startedWhenIoDone[0]).toBeLessThan(3);
+  });
+});

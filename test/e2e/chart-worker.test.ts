@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAWING_NICE } from "../../src/chart-painter/drawing-priority.js";
 import type { InsightsApi } from "../../src/insights/types.js";
 import { CHART_SPECS } from "../../src/render/charts/chart-assets.js";
 import type { ChartData } from "../../src/render/charts/chart-spec.js";
@@ -292,4 +294,39 @@ describe("charts drawn by the built package", () => {
     ]);
     expect(JSON.parse(stdout)).toEqual({ here: true, worker: { preloaded: false, execArgv: [] } });
   });
+
+  it.runIf(process.platform === "linux")(
+    "draws at a lower priority than the thread that asks for charts, on Linux",
+    async () => {
+      const asking = niceOf("/proc/thread-self/stat");
+      const lowered = Math.min(19, asking + DRAWING_NICE);
+      const worker = aWorker();
+      try {
+        expect(threadNices()).not.toContain(lowered);
+        await worker.draw(await aChart());
+        // The worker's thread alone: this one, the asking thread, keeps its priority.
+        expect(threadNices()).toContain(lowered);
+        expect(niceOf("/proc/thread-self/stat")).toBe(asking);
+      } finally {
+        await worker.close();
+      }
+    },
+  );
 });
+
+/** The nice value of a thread, from its `stat` under /proc. */
+function niceOf(statPath: string): number {
+  const stat = readFileSync(statPath, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
+
+/** The nice values of this process's threads. */
+function threadNices(): number[] {
+  return readdirSync("/proc/self/task").flatMap((id) => {
+    try {
+      return [niceOf(`/proc/self/task/${id}/stat`)];
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
+}
