@@ -118,8 +118,10 @@ async function fillSeries(
 ): Promise<{ start: string; end: string; servedFrom: string } | null> {
   let unserved: { start: string; end: string; servedFrom: string } | null = null;
   const today = localDateOf(now, timezone);
-  // Three calendar months back, and a day's margin for the API's own idea of its today.
-  let start = from ?? addDays(apiEarliestDate(today), 1);
+  // Three calendar months back: the first day the API serves, which a digest's chart or a
+  // prior period reaching past the lookback asks for (a clock a little off from the API's is
+  // answered by the store, which asks again from the day the API names).
+  let start = from ?? apiEarliestDate(today);
   const query = { timezone, branch: project.branch, author: project.author, tags: project.tags };
   const days: DaySeries = { projectId: project.id, filters: dayFilterKey(project), timezone };
   while (start <= today) {

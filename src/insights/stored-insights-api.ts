@@ -3,6 +3,7 @@ import { datesIn, localDateOf } from "../periods/calendar-date.js";
 import { type DateRange, planDayFetches } from "../periods/plan-day-fetches.js";
 import { firstKeptDate, type Retention } from "../periods/retention.js";
 import { type DaySeries, type DayStore, dayFilterKey, type StoredDay } from "../state/day-store.js";
+import { apiEarliestDate } from "./api-lookback.js";
 import { totalsOfDays } from "./insights-within.js";
 import type { InsightsApi, InsightsDay, InsightsQuery, ProjectInsights } from "./types.js";
 
@@ -131,8 +132,13 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         timezone: query.timezone,
       };
       const held = await store.readDays(series, query.startDate, end);
+      // Days before the API's lookback are not asked: it refuses them (400), and would on every
+      // run, since the store can never get them. They are named as missing like a refusal's.
+      const served = apiEarliestDate(apiToday());
+      const refused: LookbackError[] =
+        query.startDate < served ? [new LookbackError(served, { projectId })] : [];
       const ranges = planDayFetches({
-        start: query.startDate,
+        start: query.startDate < served ? served : query.startDate,
         end,
         timezone: query.timezone,
         held: new Map(held.map((day) => [day.date, day.fetchedAt.getTime()])),
@@ -142,7 +148,6 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
         freshForMs: options.freshForMs ?? FRESH_FOR_MS,
       });
       const byDate = new Map(held.map((day) => [day.date, day]));
-      const refused: LookbackError[] = [];
       let fetched: StoredDay[][];
       try {
         fetched = await Promise.all(

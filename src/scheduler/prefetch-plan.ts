@@ -63,8 +63,8 @@ export interface SettledAheadInput {
 export function settledDaysAhead(input: SettledAheadInput): string[] {
   const { timezone, nowMs, settleAfterMs } = input;
   const window = recentWindow(nowMs, timezone, settleAfterMs);
-  // A day's margin for the API's own idea of its today, as the backfill keeps.
-  const served = addDays(apiEarliestDate(localDateOf(new Date(nowMs), timezone)), 1);
+  // From the first day the API serves, as the backfill and the day store count it.
+  const served = apiEarliestDate(localDateOf(new Date(nowMs), timezone));
   const days = new Set<string>();
   for (const span of input.spans) {
     const end = span.end < window.start ? span.end : addDays(window.start, -1);

@@ -95,12 +95,13 @@ describe("the days that can be fetched now for a later fire", () => {
     ).toBe("2026-11-25");
   });
 
-  it("leave out the days the API no longer serves", () => {
+  it("leave out the days the API no longer serves, and keep the first one it does", () => {
+    // 2026-11-29 in Berlin: the API serves from 08-29 on.
     const now = Date.parse("2026-11-29T18:00:00Z");
     const old = [{ start: "2026-08-01", end: "2026-09-02" }];
     expect(
       settledDaysAhead({ spans: old, timezone: "Europe/Berlin", nowMs: now, settleAfterMs: H48 }),
-    ).toEqual(["2026-08-30", "2026-08-31", "2026-09-01", "2026-09-02"]);
+    ).toEqual(["2026-08-29", "2026-08-30", "2026-08-31", "2026-09-01", "2026-09-02"]);
   });
 });
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backfillCommand } from "../../src/commands/backfill-command.js";
 import { exportCommand } from "../../src/commands/export-command.js";
 import { storeCommand } from "../../src/commands/store-command.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import { createApiClient } from "../../src/create-read-clients.js";
 import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { createLogger } from "../../src/logger.js";
 import { datesIn } from "../../src/periods/calendar-date.js";
@@ -73,9 +75,9 @@ describe("backfill", () => {
 
     const covered: string[] = [];
     expect(await storeCommand({ config: path }, (l) => covered.push(l))).toBe(0);
-    // Three calendar months back from 2026-07-20, a day's margin: 04-21 through today. Each
-    // series by its name from the API (the config names none), then its days.
-    const held = "  first day 2026-04-21, last day 2026-07-20: 91 days held, no day missing";
+    // Three calendar months back from 2026-07-20, from the first day the API serves: 04-20
+    // through today. Each series by its name from the API (the config names none), then its days.
+    const held = "  first day 2026-04-20, last day 2026-07-20: 92 days held, no day missing";
     expect(covered).toHaveLength(2 * emulator.projects.length);
     for (const p of emulator.projects) {
       const at = covered.indexOf(`${p.name} (${p.id}), all runs, Europe/Berlin`);
@@ -110,7 +112,44 @@ describe("backfill", () => {
     expect(insightsRequests()).toBe(0);
   });
 
-  // Three series of 91 days, three chunks each: what one backfill alone asks for.
+  it("leaves a warm day one request per series, for a chart reaching past the API's lookback", async () => {
+    // Backfilled at 08:00; at 09:00 a 28-day digest's 16-week chart asks from 08-08, 20 days
+    // before the first day the API serves (08-28). Held: 08-28 on; refused: before it.
+    clock = Date.parse("2026-11-28T08:00:00Z");
+    const path = await config("warm");
+    const now = () => new Date(clock);
+    expect(await backfillCommand({ config: path }, () => {}, now, quiet)).toBe(0);
+    clock = Date.parse("2026-11-28T09:00:00Z");
+    emulator.requestLog.length = 0;
+    const api = createApiClient(
+      loadConfig(path, { env: {}, requireCredentials: false }),
+      undefined,
+      undefined,
+      () => clock,
+    );
+    try {
+      for (const project of emulator.projects) {
+        const chart = await api.getInsights(project.id, {
+          startDate: "2026-08-08",
+          endDate: "2026-11-27",
+          timezone: "Europe/Berlin",
+          branch: null,
+          author: null,
+          tags: [],
+        });
+        expect(chart.missingDays).toEqual(datesIn({ start: "2026-08-08", end: "2026-08-27" }));
+      }
+    } finally {
+      await api.close();
+    }
+    // The recent window alone, once per series: nothing before it, held or refused, is asked.
+    const asked = emulator.requestLog.filter((request) => request.path.endsWith("/insights"));
+    expect(asked.map((r) => [r.query.start_date, r.query.end_date])).toEqual(
+      emulator.projects.map(() => ["2026-11-24", "2026-11-28"]),
+    );
+  });
+
+  // Three series of 92 days, three chunks each: what one backfill alone asks for.
   const ONE_BACKFILL_REQUESTS = 9;
 
   it("two backfills of one SQLite file at once ask for each chunk once", async () => {
@@ -145,7 +184,7 @@ describe("backfill", () => {
     try {
       const rows = await store.coverage();
       expect(rows.map((row) => [row.first, row.last, row.days])).toEqual(
-        emulator.projects.map(() => ["2026-04-21", "2026-07-20", 91]),
+        emulator.projects.map(() => ["2026-04-20", "2026-07-20", 92]),
       );
     } finally {
       await store.close();

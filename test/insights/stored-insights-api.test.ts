@@ -130,6 +130,45 @@ describe("insights behind the day store", () => {
     expect(answer.days.slice(5)).toEqual(fromApi.days);
   });
 
+  it("asks nothing before the API's lookback: a chart's window reaching past it costs no request", async () => {
+    // 2026-11-28: the API serves from 08-28 on. The store holds every day it serves, as a
+    // backfill leaves it; a 28-day digest's 16-week chart asks from 08-08.
+    clock = Date.parse("2026-11-28T08:00:00Z");
+    const { stored } = apis();
+    await stored.getInsights(projectId(), {
+      ...JULY,
+      timezone: "Etc/UTC",
+      startDate: "2026-08-28",
+      endDate: "2026-11-28",
+    });
+    clock = Date.parse("2026-11-28T09:00:00Z");
+    emulator.requestLog.length = 0;
+    const chart = { ...JULY, timezone: "Etc/UTC", startDate: "2026-08-08", endDate: "2026-11-27" };
+    const answer = await stored.getInsights(projectId(), chart);
+    // The recent window alone, as every digest and alert of the run asks it.
+    expect(insightsRequests().map((r) => [r.query.start_date, r.query.end_date])).toEqual([
+      ["2026-11-24", "2026-11-28"],
+    ]);
+    expect(answer.missingDays).toEqual(datesIn({ start: "2026-08-08", end: "2026-08-27" }));
+    expect(answer.days[0]?.date).toBe("2026-08-28");
+    // Again, from another digest: the days before the lookback are still not asked.
+    emulator.requestLog.length = 0;
+    await stored.getInsights(projectId(), chart);
+    expect(insightsRequests()).toEqual([]);
+  });
+
+  it("asks the API's first served day alone, not a refused range and then that day", async () => {
+    clock = Date.parse("2026-11-28T09:00:00Z");
+    const { stored } = apis();
+    const edge = { ...JULY, timezone: "Etc/UTC", startDate: "2026-08-08", endDate: "2026-08-28" };
+    const answer = await stored.getInsights(projectId(), edge);
+    expect(insightsRequests().map((r) => [r.query.start_date, r.query.end_date])).toEqual([
+      ["2026-08-28", "2026-08-28"],
+    ]);
+    expect(answer.days.map((day) => day.date)).toEqual(["2026-08-28"]);
+    expect(answer.missingDays).toEqual(datesIn({ start: "2026-08-08", end: "2026-08-27" }));
+  });
+
   it("deletes the days history.keep no longer keeps, once a day", async () => {
     const { client } = testClient(emulator.url, { now: () => clock });
     const keep = parseRetention("30d");
