@@ -105,43 +105,56 @@ async function setUp() {
    * `alerts.firing` is false, every project is back to normal, and nothing is posted.
    */
   const alerts = { firing: true };
-  const runSlot: RunSlot = async (job, fireAt, context) => {
+  /**
+   * Records the alert's evaluation at `fireAt`: every project critical (fired, its message the
+   * notification's, owed to the alerts channel) or ok (resolved, nothing to send).
+   */
+  const recordEvaluation = (
+    job: string,
+    fireAt: Date,
+    outcome: { state: "ok" | "critical"; value: number; notification: AlertNotification | null },
+  ) => {
     const { key, window } = alertSlot({ team, alert, fireAt });
-    if (!alerts.firing) {
-      await store.recordAlertEvaluation({
-        slot: {
-          key,
-          team: team.name,
-          kind: "alert",
-          job: job.name,
-          fireAt,
-          period: window,
-          destinations: [],
-        },
+    const fired = outcome.state === "critical";
+    return store.recordAlertEvaluation({
+      slot: {
+        key,
+        team: team.name,
+        kind: "alert",
+        job,
+        fireAt,
+        period: window,
+        destinations: fired ? [`slack:${ALERTS}`] : [],
+      },
+      alert: alert.name,
+      states: PROJECTS.map((scope) => ({
+        team: team.name,
         alert: alert.name,
-        states: PROJECTS.map((scope) => ({
-          team: team.name,
-          alert: alert.name,
-          scope,
-          state: "ok",
-          since: fireAt,
-          breaches: 0,
-          lastValue: 900,
-          lastNotifiedAt: fireAt,
-          firedAt: null,
-          threadKey: null,
-        })),
-        results: PROJECTS.map((scope) => ({
-          scope,
-          name: scope.toUpperCase(),
-          value: 900,
-          size: 10,
-          verdict: "ok",
-          state: "ok",
-          transition: "resolved",
-        })),
-        notification: null,
-      });
+        scope,
+        state: outcome.state,
+        since: fireAt,
+        breaches: fired ? 1 : 0,
+        lastValue: outcome.value,
+        lastNotifiedAt: fireAt,
+        firedAt: fired ? fireAt : null,
+        threadKey: fired ? key : null,
+      })),
+      results: PROJECTS.map((scope) => ({
+        scope,
+        name: scope.toUpperCase(),
+        value: outcome.value,
+        size: 10,
+        verdict: outcome.state,
+        state: outcome.state,
+        transition: fired ? "fired" : "resolved",
+      })),
+      notification: outcome.notification,
+    });
+  };
+  const runSlot: RunSlot = async (job, fireAt, context) => {
+    const { key } = alertSlot({ team, alert, fireAt });
+    if (!alerts.firing) {
+      await recordEvaluation(job.name, fireAt, { state: "ok", value: 900, notification: null });
       return { key, deliveries: [] };
     }
     const text = `${team.name} ${alert.name} fired`;
@@ -157,40 +170,7 @@ async function setUp() {
       webhook: null,
       pagerduty: null,
     } as AlertNotification;
-    await store.recordAlertEvaluation({
-      slot: {
-        key,
-        team: team.name,
-        kind: "alert",
-        job: job.name,
-        fireAt,
-        period: window,
-        destinations: [`slack:${ALERTS}`],
-      },
-      alert: alert.name,
-      states: PROJECTS.map((scope) => ({
-        team: team.name,
-        alert: alert.name,
-        scope,
-        state: "critical",
-        since: fireAt,
-        breaches: 1,
-        lastValue: 9,
-        lastNotifiedAt: fireAt,
-        firedAt: fireAt,
-        threadKey: key,
-      })),
-      results: PROJECTS.map((scope) => ({
-        scope,
-        name: scope.toUpperCase(),
-        value: 9,
-        size: 10,
-        verdict: "critical",
-        state: "critical",
-        transition: "fired",
-      })),
-      notification,
-    });
+    await recordEvaluation(job.name, fireAt, { state: "critical", value: 9, notification });
     const deliveries = await deliverAll(
       key,
       [
