@@ -368,10 +368,10 @@ export function buildProgram(): Command {
 
   describeRequiredOptions(program);
   // A command that ends on its own, most within a second, skips compiling code again to run it
-  // faster: that never pays back in so short a life (short-run.ts).
+  // faster: that never pays back in so short a life (compiler-tuning.ts).
   program.hook("preAction", async (_program, command) => {
     if (!RUN_UNTIL_STOPPED.has(command.name())) {
-      (await import("./short-run.js")).tuneForShortRun();
+      (await import("./compiler-tuning.js")).tuneForShortRun();
     }
   });
   return program;

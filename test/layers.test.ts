@@ -34,7 +34,7 @@ const LAYERS: readonly (readonly string[])[] = [
     "messages",
     "retry-policy",
     "read-start",
-    "short-run",
+    "compiler-tuning",
   ],
 ];
 const RANK = new Map(LAYERS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));

@@ -1,13 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { compilesEagerlyForShortRuns } from "../src/short-run.js";
+import { compilesEagerlyForShortRuns } from "../src/compiler-tuning.js";
 
-// The one-shot commands set V8 flags at run time (src/short-run.ts). V8 does not throw on a
+// The one-shot commands set V8 flags at run time (src/compiler-tuning.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
 // whose V8 dropped a flag would print that on every command. Run in a process of its own, from
 // the built module, as the CLI runs it.
 
-const SHORT_RUN = new URL("../dist/short-run.js", import.meta.url).href;
+const SHORT_RUN = new URL("../dist/compiler-tuning.js", import.meta.url).href;
 
 /**
  * How many calls of a small function with a loop V8 makes before it has optimized it, in a
