@@ -1,13 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { performance } from "node:perf_hooks";
-import { measureCycle } from "./cycle-bench.js";
+import { measureCycle, measureTwoCycles } from "./cycle-bench.js";
 
 // Where a cycle's CPU goes: one run of the cycle benchmark under V8's sampling profiler (the
 // daemon runs in this process; the emulator is a process of its own and is not sampled). Not
 // part of `npm run bench`: the profiler roughly doubles the process's CPU, so read its shares.
 //
-//   npx tsx bench/cycle-profile.ts [concurrency] [--out file.cpuprofile]
+//   npx tsx bench/cycle-profile.ts [concurrency] [--day-store [--next-day]] [--out file.cpuprofile]
+//
+// With `--day-store` the daemon runs as deployed, with its day store, for two cycles; the first
+// (cold) is read, or with `--next-day` the second.
 //
 // Prints the top functions by self time, and each sample charged to the first frame from the
 // leaf up that is ours (by folder under src/) or a package's (by name), node's own otherwise.
@@ -36,7 +39,12 @@ await session.post("Profiler.setSamplingInterval", { interval: 200 });
 await session.post("Profiler.start");
 // The profile's clock is the monotonic one process.hrtime reads; performance.now() is offset.
 const hrMinusPerfUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1000;
-const figures = await measureCycle(concurrency, new Date().toISOString().slice(0, 10));
+const today = new Date().toISOString().slice(0, 10);
+const dayStore = process.argv.includes("--day-store");
+const nextDay = dayStore && process.argv.includes("--next-day");
+const figures = dayStore
+  ? (await measureTwoCycles(concurrency, today, { dayStore }))[nextDay ? "warm" : "cold"]
+  : await measureCycle(concurrency, today);
 const { profile } = (await session.post("Profiler.stop")) as { profile: Profile };
 session.disconnect();
 if (out) await writeFile(out, JSON.stringify(profile));
@@ -55,7 +63,8 @@ function owner(url: string, functionName: string): string | null {
 
 // Only the samples between the bench's marks: what its `cpuMs` counts, not loading or stopping.
 const mark = (name: string) =>
-  (performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN) * 1000 + hrMinusPerfUs;
+  (performance.getEntriesByName(name)[nextDay ? 1 : 0]?.startTime ?? Number.NaN) * 1000 +
+  hrMinusPerfUs;
 const [from, to] = [mark("cycle:start"), mark("cycle:end")];
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
