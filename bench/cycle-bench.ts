@@ -88,10 +88,15 @@ export async function projectIds(url: string): Promise<string[]> {
 
 /**
  * The daemon's modules: from the sources, or with charts from the built package (dist/, `npm
- * run build` first), which draws them in its chart worker as the installed daemon does.
+ * run build` first), which draws them in its chart worker as the installed daemon does. V8 is
+ * set as `start` sets it before the daemon loads (`tuneForDaemon`), for the rest of this process.
  */
 export async function daemonModules(built: boolean) {
   const from = (path: string) => `../${built ? "dist" : "src"}/${path}`;
+  const tuning: typeof import("../src/compiler-tuning.js") = await import(
+    from("compiler-tuning.js")
+  );
+  tuning.tuneForDaemon();
   const config: typeof import("../src/config/load-config.js") = await import(
     from("config/load-config.js")
   );

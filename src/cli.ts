@@ -368,17 +368,23 @@ export function buildProgram(): Command {
 
   describeRequiredOptions(program);
   // A command that ends on its own, most within a second, skips compiling code again to run it
-  // faster: that never pays back in so short a life (compiler-tuning.ts).
+  // faster: that never pays back in so short a life. The daemon compiles again only the code
+  // that runs hot in a cycle (compiler-tuning.ts).
   program.hook("preAction", async (_program, command) => {
-    if (!RUN_UNTIL_STOPPED.has(command.name())) {
-      (await import("./compiler-tuning.js")).tuneForShortRun();
-    }
+    const tuning = compilerTuningFor(command.name());
+    if (tuning === "none") return;
+    const { tuneForDaemon, tuneForShortRun } = await import("./compiler-tuning.js");
+    if (tuning === "daemon") tuneForDaemon();
+    else tuneForShortRun();
   });
   return program;
 }
 
-/** The commands that serve until stopped: the daemon keeps V8's and zod's defaults. */
-const RUN_UNTIL_STOPPED = new Set(["start", "emulator"]);
+/** How much a command leaves V8 to compile again: the emulator, a test tool, keeps V8's defaults. */
+export function compilerTuningFor(command: string): "daemon" | "short-run" | "none" {
+  if (command === "start") return "daemon";
+  return command === "emulator" ? "none" : "short-run";
+}
 
 /** Runs the CLI and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {

@@ -1,15 +1,18 @@
 import { setFlagsFromString } from "node:v8";
 import * as z from "zod";
 
-// A command that is done within a second (`preview`, `run`, `check-config`) runs most of its code
-// once or a few times: compiling it again to run faster costs more than it saves. The daemon,
-// which lives for days, keeps the defaults. Measured in docs/performance.md, "CLI start-up".
+// How much V8 compiles again to run faster, by how a process lives. A command that is done within
+// a second (`preview`, `run`, `check-config`) runs most of its code once or a few times: compiling
+// it again costs more than it saves. The daemon lives for days but works in bursts, a cycle of
+// some seconds when its digests fall due: it leaves to V8's optimizing compiler the code that
+// runs hot in a burst, not all it runs twice. Measured in docs/performance.md ("CLI start-up",
+// "CPU per digest").
 
 /** Settings for the rest of a process that ends within seconds. */
 export function tuneForShortRun(): void {
-  if (compilesEagerlyForShortRuns(process.versions.v8, process.execArgv)) {
+  if (compilesEagerly(process.versions.v8, process.execArgv)) {
     useBaselineWasmCompiler();
-    optimizeOnlyHotCode();
+    optimizeOnlyHotCode(10);
   }
   // zod compiles each object schema to a function (`new Function`) on its first parse: ~13 ms of
   // a `preview`'s CPU, for a config and a few responses each parsed once. zod reads the setting
@@ -18,16 +21,28 @@ export function tuneForShortRun(): void {
 }
 
 /**
- * Whether V8's compilers are worth holding back here: on Node 20 (V8 11), where a short command
- * recompiled undici's parser and some 30 functions on background threads before its exit, and
- * where holding them back was measured. Node 22 (V8 12) does not recompile the parser in so short
- * a run, and Node 24's V8 ignores the WebAssembly flag set at run time. Never when V8's flags were
- * frozen on the command line: setting one would abort the process.
+ * Settings for the daemon (`start`), before it loads: V8 optimizes a function after four times
+ * as much of it has run as by default. By default a cycle of 50 digests had V8 optimize some 230
+ * functions on its background threads, most of them run a few dozen times a cycle (config and
+ * date handling, the renderers, the ledger's calls), and the cycle cost 0.85× the CPU with this
+ * (docs/performance.md, "CPU per digest"). zod keeps compiling its schemas: the daemon parses
+ * every answer with them, every cycle.
  */
-export function compilesEagerlyForShortRuns(
-  v8Version: string,
-  execArgv: readonly string[],
-): boolean {
+export function tuneForDaemon(): void {
+  if (compilesEagerly(process.versions.v8, process.execArgv)) {
+    optimizeOnlyHotCode(4);
+  }
+}
+
+/**
+ * Whether V8's compilers are worth holding back here: on Node 20 (V8 11), where a short command
+ * recompiled undici's parser and some 30 functions on background threads before its exit, a
+ * daemon's cycle some 230, and where holding them back was measured. Node 22 (V8 12) does not
+ * recompile the parser in so short a run, Node 24's V8 ignores the WebAssembly flag set at run
+ * time, and neither was measured for the daemon. Never when V8's flags were frozen on the command
+ * line: setting one would abort the process.
+ */
+export function compilesEagerly(v8Version: string, execArgv: readonly string[]): boolean {
   const major = Number.parseInt(v8Version, 10);
   return major < 12 && !execArgv.some((arg) => FROZEN_FLAGS.test(arg));
 }
@@ -47,14 +62,14 @@ export function useBaselineWasmCompiler(): void {
 }
 
 /**
- * Lets V8 optimize a function (TurboFan, on a background thread) only after ten times as much of
+ * Lets V8 optimize a function (TurboFan, on a background thread) only after `times` as much of
  * it has run as by default. By default V8 optimizes some 30 functions in a `run --outbox` (Node's
  * URL and path handling, yaml's lexer, exceljs's XML writer, crc32, the quoted-printable
- * encoder), on a background thread, in a process that ends a few hundred ms later: with this,
+ * encoder), on a background thread, in a process that ends a few hundred ms later: ten times,
  * 0.87× the CPU, 0.31 s against 0.35 (docs/performance.md, "CLI start-up, 2026-11-28 (second
  * session)"). Code that stays hot, as a long `export`'s, is still optimized, a little later.
  */
-export function optimizeOnlyHotCode(): void {
+export function optimizeOnlyHotCode(times: number): void {
   // V8's default budget is 66 KB of bytecode (V8 11.3, Node 20).
-  setFlagsFromString(`--interrupt-budget=${10 * 66 * 1024}`);
+  setFlagsFromString(`--interrupt-budget=${times * 66 * 1024}`);
 }

@@ -1,23 +1,24 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { compilesEagerlyForShortRuns } from "../src/compiler-tuning.js";
+import { compilerTuningFor } from "../src/cli.js";
+import { compilesEagerly } from "../src/compiler-tuning.js";
 
 // The one-shot commands set V8 flags at run time (src/compiler-tuning.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
 // whose V8 dropped a flag would print that on every command. Run in a process of its own, from
 // the built module, as the CLI runs it.
 
-const SHORT_RUN = new URL("../dist/compiler-tuning.js", import.meta.url).href;
+const TUNING = new URL("../dist/compiler-tuning.js", import.meta.url).href;
 
 /**
  * How many calls of a small function with a loop V8 makes before it has optimized it, in a
- * process of its own: with `tuneForShortRun()` first, or with V8's defaults. Optimizing is made
+ * process of its own: with a tuning run first, or with V8's defaults. Optimizing is made
  * synchronous, so the count does not depend on a background thread's speed.
  */
-function callsBeforeOptimized(tuned: boolean): number {
+function callsBeforeOptimized(tuning: "tuneForShortRun" | "tuneForDaemon" | null): number {
   const script = [
-    `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
-    tuned ? "tuneForShortRun();" : "",
+    `const tunings = await import(${JSON.stringify(TUNING)});`,
+    tuning ? `tunings.${tuning}();` : "",
     "function sum(values) { let s = 0; for (const v of values) s += v; return s; }",
     "const values = Array.from({ length: 50 }, (_, i) => i);",
     // Bit 16 of V8's optimization status: the function runs optimized code.
@@ -44,7 +45,7 @@ function callsBeforeOptimized(tuned: boolean): number {
 describe("tuneForShortRun", () => {
   it("sets a flag this Node's V8 knows, so nothing is printed", () => {
     const script = [
-      `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
+      `const { tuneForShortRun } = await import(${JSON.stringify(TUNING)});`,
       "tuneForShortRun();",
       // A WebAssembly module compiled and run after it still works.
       "const bytes = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);",
@@ -62,11 +63,11 @@ describe("tuneForShortRun", () => {
   });
 
   // Only where the flags are set: on Node 20 (V8 11), as the project's build machine runs it.
-  it.runIf(compilesEagerlyForShortRuns(process.versions.v8, []))(
+  it.runIf(compilesEagerly(process.versions.v8, []))(
     "leaves a function unoptimized for ten times as many calls as V8's default, not for ever",
     () => {
-      const byDefault = callsBeforeOptimized(false);
-      const tuned = callsBeforeOptimized(true);
+      const byDefault = callsBeforeOptimized(null);
+      const tuned = callsBeforeOptimized("tuneForShortRun");
       expect(byDefault).toBeGreaterThan(0);
       expect(tuned).toBeGreaterThanOrEqual(5 * byDefault);
       expect(tuned).toBeLessThan(100000);
@@ -74,25 +75,61 @@ describe("tuneForShortRun", () => {
   );
 });
 
-describe("compilesEagerlyForShortRuns", () => {
-  it("holds V8's compilers back on V8 11 (Node 20) only, and never with its flags frozen", () => {
-    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", [])).toBe(true);
-    expect(compilesEagerlyForShortRuns("12.4.254.21-node.33", [])).toBe(false);
-    expect(compilesEagerlyForShortRuns("13.6.233.10-node.18", [])).toBe(false);
-    for (const frozen of ["--freeze_flags_after_init", "--freeze-flags_after-init=true"]) {
-      expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", [frozen])).toBe(false);
+describe("tuneForDaemon", () => {
+  it("sets a flag this Node's V8 knows, so nothing is printed", () => {
+    const script = [
+      `const { tuneForDaemon } = await import(${JSON.stringify(TUNING)});`,
+      "tuneForDaemon();",
+      'process.stdout.write("done");',
+    ].join("\n");
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    expect({ stdout: result.stdout, stderr: result.stderr, status: result.status }).toEqual({
+      stdout: "done",
+      stderr: "",
+      status: 0,
+    });
+  });
+
+  it.runIf(compilesEagerly(process.versions.v8, []))(
+    "leaves a function unoptimized for four times as many calls as V8's default: fewer than a short command",
+    () => {
+      const byDefault = callsBeforeOptimized(null);
+      const daemon = callsBeforeOptimized("tuneForDaemon");
+      const shortRun = callsBeforeOptimized("tuneForShortRun");
+      expect(byDefault).toBeGreaterThan(0);
+      expect(daemon).toBeGreaterThanOrEqual(3 * byDefault);
+      expect(daemon).toBeLessThan(shortRun);
+    },
+  );
+});
+
+describe("compilerTuningFor", () => {
+  it("tunes the daemon for its cycles, every command that ends on its own for a short life, and leaves the emulator be", () => {
+    expect(compilerTuningFor("start")).toBe("daemon");
+    for (const command of ["run", "preview", "check-config", "export", "backfill", "demo"]) {
+      expect(compilerTuningFor(command)).toBe("short-run");
     }
-    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init=0"])).toBe(
-      true,
-    );
-    expect(compilesEagerlyForShortRuns("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(
-      false,
-    );
+    expect(compilerTuningFor("emulator")).toBe("none");
+  });
+});
+
+describe("compilesEagerly", () => {
+  it("holds V8's compilers back on V8 11 (Node 20) only, and never with its flags frozen", () => {
+    expect(compilesEagerly("11.3.244.8-node.33", [])).toBe(true);
+    expect(compilesEagerly("12.4.254.21-node.33", [])).toBe(false);
+    expect(compilesEagerly("13.6.233.10-node.18", [])).toBe(false);
+    for (const frozen of ["--freeze_flags_after_init", "--freeze-flags_after-init=true"]) {
+      expect(compilesEagerly("11.3.244.8-node.33", [frozen])).toBe(false);
+    }
+    expect(compilesEagerly("11.3.244.8-node.33", ["--freeze-flags-after-init=0"])).toBe(true);
+    expect(compilesEagerly("11.3.244.8-node.33", ["--freeze-flags-after-init"])).toBe(false);
   });
 
   it("leaves a Node started with V8's flags frozen running (setting one would abort it)", () => {
     const script = [
-      `const { tuneForShortRun } = await import(${JSON.stringify(SHORT_RUN)});`,
+      `const { tuneForShortRun } = await import(${JSON.stringify(TUNING)});`,
       "tuneForShortRun();",
       'process.stdout.write("done");',
     ].join("\n");
