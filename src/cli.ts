@@ -371,19 +371,9 @@ export function buildProgram(): Command {
   // faster: that never pays back in so short a life. The daemon compiles again only the code
   // that runs hot in a cycle (compiler-tuning.ts).
   program.hook("preAction", async (_program, command) => {
-    const tuning = compilerTuningFor(command.name());
-    if (tuning === "none") return;
-    const { tuneForDaemon, tuneForShortRun } = await import("./compiler-tuning.js");
-    if (tuning === "daemon") tuneForDaemon();
-    else tuneForShortRun();
+    (await import("./compiler-tuning.js")).tuneForCommand(command.name());
   });
   return program;
-}
-
-/** How much a command leaves V8 to compile again: the emulator, a test tool, keeps V8's defaults. */
-export function compilerTuningFor(command: string): "daemon" | "short-run" | "none" {
-  if (command === "start") return "daemon";
-  return command === "emulator" ? "none" : "short-run";
 }
 
 /** Runs the CLI and resolves to the exit status. */

@@ -8,6 +8,37 @@ import * as z from "zod";
 // runs hot in a burst, not all it runs twice. Measured in docs/performance.md ("CLI start-up",
 // "CPU per digest").
 
+/** The settings a command runs with, by how its process lives. */
+export type CompilerTuning = "daemon" | "short-run" | "none";
+
+/**
+ * Every command's settings, each named so that a command added to the CLI is a choice made
+ * (test/compiler-tuning.e2e.test.ts lists the CLI's commands against it). The emulator, a test
+ * tool that serves until stopped, keeps V8's and zod's defaults.
+ */
+export const COMMAND_TUNINGS: Readonly<Record<string, CompilerTuning>> = {
+  start: "daemon",
+  emulator: "none",
+  run: "short-run",
+  alerts: "short-run",
+  preview: "short-run",
+  export: "short-run",
+  "check-config": "short-run",
+  projects: "short-run",
+  init: "short-run",
+  backfill: "short-run",
+  store: "short-run",
+  history: "short-run",
+  demo: "short-run",
+};
+
+/** Sets, for the rest of this process, the settings of the CLI command about to run. */
+export function tuneForCommand(command: string): void {
+  const tuning = COMMAND_TUNINGS[command] ?? "short-run";
+  if (tuning === "daemon") tuneForDaemon();
+  else if (tuning === "short-run") tuneForShortRun();
+}
+
 /** Settings for the rest of a process that ends within seconds. */
 export function tuneForShortRun(): void {
   if (compilesEagerly(process.versions.v8, process.execArgv)) {
@@ -22,11 +53,11 @@ export function tuneForShortRun(): void {
 
 /**
  * Settings for the daemon (`start`), before it loads: V8 optimizes a function after four times
- * as much of it has run as by default. By default a cycle of 50 digests had V8 optimize some 230
- * functions on its background threads, most of them run a few dozen times a cycle (config and
- * date handling, the renderers, the ledger's calls), and the cycle cost 0.85× the CPU with this
- * (docs/performance.md, "CPU per digest"). zod keeps compiling its schemas: the daemon parses
- * every answer with them, every cycle.
+ * as much of it has run as by default. By default V8 optimized some 230 functions on its
+ * background threads in a process that started and ran one cycle of 50 digests, most of them run
+ * a few dozen times (config and date handling, the renderers, the ledger's calls); some 60 with
+ * this, and the process's first cycles cost less CPU (docs/performance.md, "CPU per digest, third
+ * session"). zod keeps compiling its schemas: the daemon parses every answer with them.
  */
 export function tuneForDaemon(): void {
   if (compilesEagerly(process.versions.v8, process.execArgv)) {

@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { compilerTuningFor } from "../src/cli.js";
-import { compilesEagerly } from "../src/compiler-tuning.js";
+import { COMMAND_TUNINGS, compilesEagerly } from "../src/compiler-tuning.js";
 
-// The one-shot commands set V8 flags at run time (src/compiler-tuning.ts). V8 does not throw on a
+// Every command but the emulator sets V8 flags at run time (src/compiler-tuning.ts). V8 does not throw on a
 // flag it does not know: it prints "Error: unrecognized flag" on stderr and carries on, so a Node
 // whose V8 dropped a flag would print that on every command. Run in a process of its own, from
 // the built module, as the CLI runs it.
@@ -105,13 +104,19 @@ describe("tuneForDaemon", () => {
   );
 });
 
-describe("compilerTuningFor", () => {
-  it("tunes the daemon for its cycles, every command that ends on its own for a short life, and leaves the emulator be", () => {
-    expect(compilerTuningFor("start")).toBe("daemon");
-    for (const command of ["run", "preview", "check-config", "export", "backfill", "demo"]) {
-      expect(compilerTuningFor(command)).toBe("short-run");
-    }
-    expect(compilerTuningFor("emulator")).toBe("none");
+describe("COMMAND_TUNINGS", () => {
+  it("names every command of the CLI, the daemon's as the daemon's and the emulator's as none", () => {
+    const CLI = new URL("../dist/cli.js", import.meta.url).pathname;
+    const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" }).stdout;
+    const commands = [...help.slice(help.indexOf("Commands:")).matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+      .map((match) => match[1] ?? "")
+      .filter((name) => name !== "help");
+    expect(commands).toContain("start");
+    expect(Object.keys(COMMAND_TUNINGS).sort()).toEqual(commands.sort());
+    expect(COMMAND_TUNINGS.start).toBe("daemon");
+    expect(COMMAND_TUNINGS.emulator).toBe("none");
+    const others = commands.filter((name) => name !== "start" && name !== "emulator");
+    expect(others.map((name) => COMMAND_TUNINGS[name])).toEqual(others.map(() => "short-run"));
   });
 });
 
@@ -128,16 +133,22 @@ describe("compilesEagerly", () => {
   });
 
   it("leaves a Node started with V8's flags frozen running (setting one would abort it)", () => {
-    const script = [
-      `const { tuneForShortRun } = await import(${JSON.stringify(TUNING)});`,
-      "tuneForShortRun();",
-      'process.stdout.write("done");',
-    ].join("\n");
-    const result = spawnSync(
-      process.execPath,
-      ["--freeze-flags-after-init", "--input-type=module", "-e", script],
-      { encoding: "utf8" },
-    );
-    expect({ stdout: result.stdout, status: result.status }).toEqual({ stdout: "done", status: 0 });
+    for (const tuning of ["tuneForShortRun", "tuneForDaemon"]) {
+      const script = [
+        `const tunings = await import(${JSON.stringify(TUNING)});`,
+        `tunings.${tuning}();`,
+        'process.stdout.write("done");',
+      ].join("\n");
+      const result = spawnSync(
+        process.execPath,
+        ["--freeze-flags-after-init", "--input-type=module", "-e", script],
+        { encoding: "utf8" },
+      );
+      expect({ tuning, stdout: result.stdout, status: result.status }).toEqual({
+        tuning,
+        stdout: "done",
+        status: 0,
+      });
+    }
   });
 });
