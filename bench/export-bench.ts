@@ -115,10 +115,16 @@ export async function measureExport(today: string): Promise<ExportFigures> {
 
 /** The built export command, beside the CLI the emulator runs from. */
 const EXPORT_COMMAND = new URL("commands/export-command.js", pathToFileURL(CLI)).href;
+/** The settings the CLI gives `export` before it loads the command (compiler-tuning.ts). */
+const COMPILER_TUNING = new URL("compiler-tuning.js", pathToFileURL(CLI)).href;
 
-/** In the child (plain JavaScript, args: config from to out today): the export alone, timed, with the process's peak RSS. */
+/**
+ * In the child (plain JavaScript, args: config from to out today): the export alone, timed, with
+ * the process's peak RSS, in a process set as the CLI sets one for `export`.
+ */
 const CHILD = `
 const [config, from, to, out, today] = process.argv.slice(1);
+(await import(${JSON.stringify(COMPILER_TUNING)})).tuneForCommand("export");
 const { exportCommand } = await import(${JSON.stringify(EXPORT_COMMAND)});
 const lines = [];
 const started = performance.now();
