@@ -105,6 +105,29 @@ function workbook(): { ms: number; peakMb: number } {
   };
 }
 
+/**
+ * The machine's own speed: a bare undici pool's CPU per request on its first round of the
+ * cycle's 508 requests at concurrency 4 (bench/client-bench.ts --bare), in a process of its own,
+ * the median of the runs: 0.45 ms on the build machine at 10:11Z on 2026-11-28, when its cycle
+ * rows were at their lowest, 0.59 ms two hours later. The CPU rows read against it: that morning
+ * the host's speed moved the insights client's own CPU per request from 0.70 to 1.10 ms, the
+ * same code.
+ */
+function machineFloor(): number {
+  const script = fileURLToPath(new URL("./client-bench.ts", import.meta.url));
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = spawnSync(process.execPath, ["--import", "tsx", script, "4", "--bare"], {
+      encoding: "utf8",
+    });
+    const last = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      coldMsPerRequest?: number;
+    };
+    runs.push(last.coldMsPerRequest ?? Number.NaN);
+  }
+  return median(runs);
+}
+
 /** The chart bench (bench/chart-bench.ts), each run in a process of its own: medians. */
 function charts(): {
   ms: number;
@@ -250,6 +273,14 @@ async function addIdleRows(): Promise<void> {
 
 /** The daemon's cycle at concurrency 4 and 16, with and without its day store, against floors. */
 async function addCycleRows(today: string): Promise<void> {
+  const floor = machineFloor();
+  add(
+    "the machine: a bare undici pool's CPU per request, the cycle's 508 requests at concurrency 4, first round",
+    "reported",
+    `${fmt(floor, 3)} ms`,
+    "—",
+    true,
+  );
   const naiveRuns: number[] = [];
   for (let i = 0; i < RUNS; i++) naiveRuns.push(await measureNaive(today));
   const naiveMs = median(naiveRuns);
