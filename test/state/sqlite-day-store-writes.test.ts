@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { type DaySeries, dayFilterKey, type StoredDay } from "../../src/state/day-store.js";
 import { openDayStore } from "../../src/state/open/open-day-store.js";
+import { openLedger } from "../../src/state/sqlite/open-ledger.js";
+import { Database } from "../../src/state/sqlite/sqlite.js";
+import { createSqliteDayStore } from "../../src/state/sqlite/sqlite-day-store.js";
 
 // The SQLite day store commits writes that come together as one transaction: what was written
 // before a read, a forget or a close is there for it all the same, as when each write committed
@@ -66,6 +69,47 @@ describe("the SQLite day store's writes", () => {
     expect(await store.coverage()).toEqual([
       { ...series("p1"), first: "2026-11-27", last: "2026-11-27", days: 1 },
     ]);
+    await store.close();
+  });
+
+  it("fails only the write SQLite cannot bind; the others committed with it are kept", async () => {
+    const { store } = await open();
+    const unbindable = {
+      ...day("2026-11-27", 1),
+      runs: { passed: {}, failed: 0, meanDurationMs: 1 },
+    };
+    const [good, bad] = await Promise.allSettled([
+      store.writeDays(series("p1"), [day("2026-11-27", 7)]),
+      store.writeDays(series("p2"), [unbindable as unknown as StoredDay]),
+    ]);
+    expect(good.status).toBe("fulfilled");
+    // better-sqlite3 takes an object among the values for named parameters, and finds too few.
+    expect(bad.status === "rejected" && bad.reason).toBeInstanceOf(RangeError);
+    expect(await store.readDays(series("p1"), "2026-11-27", "2026-11-27")).toEqual([
+      day("2026-11-27", 7),
+    ]);
+    await store.close();
+  });
+
+  it("fails every write committed together at once, not each again, when the file is locked elsewhere", async () => {
+    const path = join(dir, `ledger-${files++}.sqlite`);
+    await openLedger(path).close();
+    const holder = new Database(path);
+    holder.exec("BEGIN IMMEDIATE");
+    const store = createSqliteDayStore(new Database(path, { timeout: 0 }));
+    const outcomes = await Promise.allSettled([
+      store.writeDays(series("p1"), [day("2026-11-27", 1)]),
+      store.writeDays(series("p2"), [day("2026-11-27", 2)]),
+    ]);
+    holder.exec("ROLLBACK");
+    holder.close();
+    const reasons = outcomes.map((o) => (o.status === "rejected" ? o.reason : null));
+    expect(reasons.map((r) => (r as { code?: string } | null)?.code)).toEqual([
+      "SQLITE_BUSY",
+      "SQLITE_BUSY",
+    ]);
+    // One error for both: the batch was not committed again write by write.
+    expect(reasons[0]).toBe(reasons[1]);
     await store.close();
   });
 
