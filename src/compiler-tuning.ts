@@ -88,7 +88,7 @@ const FROZEN_FLAGS = /^--freeze[-_]flags[-_]after[-_]init(=(true|1))?$/;
  * waits for: 50–75 ms of CPU and ~35 MB of peak RSS in a 0.35 s `preview`. V8 applies a flag set
  * at run time to what it compiles after, and undici compiles llhttp at its first request.
  */
-export function useBaselineWasmCompiler(): void {
+function useBaselineWasmCompiler(): void {
   setFlagsFromString("--liftoff-only");
 }
 
@@ -100,7 +100,7 @@ export function useBaselineWasmCompiler(): void {
  * 0.87× the CPU, 0.31 s against 0.35 (docs/performance.md, "CLI start-up, 2026-11-28 (second
  * session)"). Code that stays hot, as a long `export`'s, is still optimized, a little later.
  */
-export function optimizeOnlyHotCode(times: number): void {
+function optimizeOnlyHotCode(times: number): void {
   // V8's default budget is 66 KB of bytecode (V8 11.3, Node 20).
   setFlagsFromString(`--interrupt-budget=${times * 66 * 1024}`);
 }
