@@ -20,6 +20,16 @@ import { storeExists } from "./state/open/open-store.js";
 
 const DEFAULT_SETTLE_AFTER_MS = 48 * 3_600_000;
 
+/**
+ * How long the days of an answer may wait to be committed to the day store with others, while
+ * the digest goes on with the answer. Each committed as it came, one or two answers a commit and
+ * many commits after a wake-up of their own, a daemon's next-day cycle of 50 digests at
+ * concurrency 4 cost 1.3 ms of CPU a digest more (docs/performance.md, "CPU per digest, fourth
+ * session"). Closing the client commits what waits; a crash loses at most this much of them, to
+ * be asked again.
+ */
+const WRITE_BEHIND_MS = 1_000;
+
 /** The insights API client behind the day store, and that store (opened on its first use). */
 export interface StoredApiClient extends InsightsClient {
   /** The day store the client reads and fills; null without a ledger, or when it did not open. */
@@ -62,11 +72,23 @@ function withLedgerDays(
         "the day store did not open: asking the insights API for every day",
       ),
   );
+  const redact = configRedactor(config);
   const stored = withDayStore(client, {
     days: store.days,
     now,
     settleAfterMs: config.history?.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS,
     ...(config.history ? { keep: config.history.keep } : {}),
+    writeBehind: {
+      commitWithinMs: WRITE_BEHIND_MS,
+      onError: (error, series) =>
+        logger.warn(
+          {
+            err: redact(error instanceof Error ? error.message : String(error)),
+            project: series.projectId,
+          },
+          "the day store did not keep the days just fetched: they will be asked from the insights API again (is the ledger's disk full or read-only?)",
+        ),
+    },
   });
   return {
     ...stored,

@@ -23,6 +23,16 @@ export interface DayStoreOptions {
   keep?: Retention;
   /** A day not final is asked again only once it was fetched this long ago (default 5 min). */
   freshForMs?: number;
+  /**
+   * Answers without waiting for their days to be committed: they are committed within
+   * `commitWithinMs`, a few answers at a time (a read of the series, or closing the store,
+   * commits them first), and a write that fails is passed to `onError`, its days asked again
+   * next time. Absent: each answer waits for its days' commit, and a failed write fails it.
+   */
+  writeBehind?: {
+    commitWithinMs: number;
+    onError: (error: unknown, series: DaySeries) => void;
+  };
 }
 
 /**
@@ -81,7 +91,14 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
             apiTodays.set(query.timezone, { ours, api: insights.endDate });
         }
         const days = insights.days.map((day) => ({ ...storedDay(day), fetchedAt }));
-        await store.writeDays(series, days);
+        const behind = options.writeBehind;
+        if (behind) {
+          store
+            .writeDays(series, days, { commitWithinMs: behind.commitWithinMs })
+            .catch((error: unknown) => behind.onError(error, series));
+        } else {
+          await store.writeDays(series, days);
+        }
         return { days, endDate: insights.endDate };
       })().finally(() => inFlight.delete(key));
       inFlight.set(key, request);

@@ -38,8 +38,17 @@ export type FetchClaim = "won" | "taken_over" | "held";
 export interface DayStore {
   /** The held days of a series between two ISO dates (inclusive), oldest first. */
   readDays(series: DaySeries, start: string, end: string): Promise<StoredDay[]>;
-  /** Writes days, replacing any held copy of the same day with a later-fetched one. */
-  writeDays(series: DaySeries, days: readonly StoredDay[]): Promise<void>;
+  /**
+   * Writes days, replacing any held copy of the same day with a later-fetched one; settles once
+   * they are committed. `commitWithinMs`: how long the write may wait to be committed with
+   * others, for a caller that does not wait on it (SQLite gathers writes; PostgreSQL writes each
+   * at once). A read of the same series commits it first, and so does `close`.
+   */
+  writeDays(
+    series: DaySeries,
+    days: readonly StoredDay[],
+    options?: { commitWithinMs?: number },
+  ): Promise<void>;
   /** Every series held, with its extent. */
   coverage(): Promise<SeriesCoverage[]>;
   /**
@@ -58,7 +67,13 @@ export interface DayStore {
   releaseFetch(series: DaySeries, start: string, owner: string): Promise<void>;
   /** Deletes every series' days dated before `date` (`history.keep`); how many were deleted. */
   forgetBefore(date: string): Promise<number>;
+  /** Commits the writes called before it, then closes. */
   close(): Promise<void>;
+}
+
+/** Whether two series are one: the same project, filter set and zone. */
+export function sameSeries(a: DaySeries, b: DaySeries): boolean {
+  return a.projectId === b.projectId && a.filters === b.filters && a.timezone === b.timezone;
 }
 
 /** The canonical text of a filter set: tags sorted, since they all have to match. */

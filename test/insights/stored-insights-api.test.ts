@@ -318,4 +318,61 @@ describe("insights behind the day store", () => {
       datesIn({ start: "2026-07-14", end: "2026-07-20" }),
     );
   });
+
+  it("behind: answers without waiting for the days' commit, and its next read of them asks nothing", async () => {
+    const { client } = testClient(emulator.url, { now: () => clock });
+    const commits: string[] = [];
+    // The store's writes held until released, to show the answer does not wait for them.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: DayStore = {
+      ...store,
+      readDays: (...args) => store.readDays(...args),
+      async writeDays(series, days, options) {
+        await held;
+        await store.writeDays(series, days, options);
+        commits.push(`${days.length} days within ${options?.commitWithinMs}`);
+      },
+    };
+    const errors: unknown[] = [];
+    const stored = withDayStore(client, {
+      days: async () => slow,
+      now: () => clock,
+      settleAfterMs: H48,
+      writeBehind: { commitWithinMs: 1_000, onError: (error) => errors.push(error) },
+    });
+    const answer = await stored.getInsights(projectId(), JULY);
+    expect(answer.days).toHaveLength(14);
+    expect(commits).toEqual([]);
+    release();
+    await held;
+    emulator.requestLog.length = 0;
+    const again = await stored.getInsights(projectId(), JULY);
+    expect(commits).toEqual(["14 days within 1000"]);
+    expect(again.days).toEqual(answer.days);
+    expect(insightsRequests()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("behind: a write that fails goes to onError with its series; the answer stands", async () => {
+    const { client } = testClient(emulator.url, { now: () => clock });
+    const full = new Error("database or disk is full");
+    const failing: DayStore = { ...store, writeDays: async () => Promise.reject(full) };
+    const errors: [unknown, string][] = [];
+    const stored = withDayStore(client, {
+      days: async () => failing,
+      now: () => clock,
+      settleAfterMs: H48,
+      writeBehind: {
+        commitWithinMs: 1_000,
+        onError: (error, series) => errors.push([error, series.projectId]),
+      },
+    });
+    const answer = await stored.getInsights(projectId(), JULY);
+    expect(answer.days).toHaveLength(14);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([[full, projectId()]]);
+  });
 });

@@ -129,4 +129,33 @@ describe.each([
       { ...SERIES, first: "2026-07-01", last: "2026-07-30", days: 30 },
     ]);
   });
+
+  it("lets a write nobody waits on be read by its series at once, counted, and kept on close", async () => {
+    const connect = await create();
+    const store = await connect();
+    const other = { ...SERIES, projectId: "p2" };
+    // Not awaited, as a daemon's digests write: a second long enough to outlast the test.
+    const kept = [
+      store.writeDays(SERIES, [day("2026-10-01", 7, "2026-10-05T00:00:00Z")], {
+        commitWithinMs: 60_000,
+      }),
+      store.writeDays(other, [day("2026-10-02", 8, "2026-10-05T00:00:00Z")], {
+        commitWithinMs: 60_000,
+      }),
+    ];
+    expect(await store.readDays(SERIES, "2026-10-01", "2026-10-01")).toEqual([
+      day("2026-10-01", 7, "2026-10-05T00:00:00Z"),
+    ]);
+    expect((await store.coverage()).map((c) => c.projectId)).toEqual(["p1", "p2"]);
+    const late = store.writeDays(other, [day("2026-10-03", 9, "2026-10-05T00:00:00Z")], {
+      commitWithinMs: 60_000,
+    });
+    opened.splice(opened.indexOf(store), 1);
+    await store.close();
+    await Promise.all([...kept, late]);
+    const reopened = await connect();
+    expect((await reopened.readDays(other, "2026-10-01", "2026-10-31")).map((d) => d.date)).toEqual(
+      ["2026-10-02", "2026-10-03"],
+    );
+  });
 });

@@ -85,4 +85,27 @@ describe("groupCommit", () => {
     expect(batches).toEqual([["a", "b"], ["c"]]);
     await Promise.all([...waiting, next]);
   });
+
+  it("lets a write wait as long as it is allowed, and commits it sooner with a write that may not wait", async () => {
+    vi.useFakeTimers();
+    const { group, batches, advance } = logged();
+    const patient = [group.add("a", 1_000)];
+    await vi.advanceTimersByTimeAsync(500);
+    patient.push(group.add("b", 1_000));
+    await vi.advanceTimersByTimeAsync(499);
+    expect(batches).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(patient);
+    // The first write's second: "b" came later but rides along.
+    expect(batches).toEqual([["a", "b"]]);
+    advance(5_000);
+    const late = group.add("c", 1_000);
+    const urgent = group.add("d");
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all([late, urgent]);
+    expect(batches).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
+  });
 });

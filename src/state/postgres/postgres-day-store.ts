@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
-import type { DayStore } from "../day-store.js";
+import { type DaySeries, type DayStore, type StoredDay, sameSeries } from "../day-store.js";
 
 // The day store in the PostgreSQL ledger (table `insight_days`, migration 2). Replicas writing
 // the same day at once leave one row: the primary key makes the second insert an update.
@@ -8,13 +8,53 @@ import type { DayStore } from "../day-store.js";
 /** Runs one statement, waiting out a lost connection as the ledger does (`postgres-retry.ts`). */
 type Retrying = <T>(call: () => Promise<T>) => Promise<T>;
 
-/** The day store over a pool to a migrated database; `close` ends the pool. */
+/**
+ * The day store over a pool to a migrated database; `close` ends the pool. Each write is sent at
+ * once; one its caller does not wait on is still seen by a later read of its series, which waits
+ * for it, and by `close`.
+ */
 export function createPostgresDayStore(
   pool: pg.Pool,
   retrying: Retrying = (call) => call(),
 ): DayStore {
+  const writing = new Set<{ series: DaySeries; done: Promise<unknown> }>();
+  /** `write` tracked until it settles (its outcome is its caller's). */
+  function tracked(series: DaySeries, write: Promise<void>): Promise<void> {
+    const entry = { series, done: write.catch(() => {}) };
+    writing.add(entry);
+    void entry.done.then(() => writing.delete(entry));
+    return write;
+  }
+  /** One statement for a series' days: a later-fetched copy replaces the held one. */
+  async function writeAll(series: DaySeries, days: readonly StoredDay[]): Promise<void> {
+    if (days.length === 0) return;
+    const values: unknown[] = [series.projectId, series.filters, series.timezone];
+    const tuples = days.map((day) => {
+      const first = values.length + 1;
+      values.push(...dayValues(day));
+      const slots = Array.from({ length: 10 }, (_, i) => `$${first + i}`).join(", ");
+      return `($1, $2, $3, ${slots})`;
+    });
+    await retrying(() =>
+      pool.query(
+        `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS})
+       VALUES ${tuples.join(", ")}
+       ON CONFLICT (project, filters, zone, date) DO UPDATE SET
+         runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
+         run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
+         tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
+         tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
+         fetched_at = excluded.fetched_at
+       WHERE excluded.fetched_at >= insight_days.fetched_at`,
+        values,
+      ),
+    );
+  }
+  const settled = (matches: (series: DaySeries) => boolean) =>
+    Promise.all([...writing].filter((w) => matches(w.series)).map((w) => w.done));
   return {
     async readDays(series, start, end) {
+      await settled((other) => sameSeries(other, series));
       const { rows } = await retrying(() =>
         pool.query<DayRow>(
           `SELECT ${DAY_COLUMNS} FROM insight_days
@@ -25,31 +65,11 @@ export function createPostgresDayStore(
       );
       return rows.map(dayFromRow);
     },
-    async writeDays(series, days) {
-      if (days.length === 0) return;
-      const values: unknown[] = [series.projectId, series.filters, series.timezone];
-      const tuples = days.map((day) => {
-        const first = values.length + 1;
-        values.push(...dayValues(day));
-        const slots = Array.from({ length: 10 }, (_, i) => `$${first + i}`).join(", ");
-        return `($1, $2, $3, ${slots})`;
-      });
-      await retrying(() =>
-        pool.query(
-          `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS})
-         VALUES ${tuples.join(", ")}
-         ON CONFLICT (project, filters, zone, date) DO UPDATE SET
-           runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
-           run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
-           tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
-           tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
-           fetched_at = excluded.fetched_at
-         WHERE excluded.fetched_at >= insight_days.fetched_at`,
-          values,
-        ),
-      );
+    writeDays(series, days) {
+      return tracked(series, writeAll(series, days));
     },
     async coverage() {
+      await settled(() => true);
       const { rows } = await retrying(() =>
         pool.query<{
           project: string;
@@ -73,6 +93,7 @@ export function createPostgresDayStore(
       }));
     },
     async forgetBefore(date) {
+      await settled(() => true);
       const { rowCount } = await retrying(() =>
         pool.query("DELETE FROM insight_days WHERE date < $1", [date]),
       );
@@ -105,6 +126,7 @@ export function createPostgresDayStore(
       );
     },
     async close() {
+      await settled(() => true);
       await pool.end();
     },
   };

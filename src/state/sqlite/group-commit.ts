@@ -3,12 +3,19 @@
 // its rows did (each BEGIN IMMEDIATE and COMMIT takes the write lock and appends to the WAL).
 // A write after a quiet spell is committed on the next turn of the event loop, so a lone write
 // (a CLI command, the pre-fetcher's one request at a time) waits for nothing; writes that follow
-// a commit within `gatherMs` wait up to that long for the others of their burst.
+// a commit within `gatherMs` wait up to that long for the others of their burst. A write nobody
+// waits on (a daemon's digests keep the days they fetched without waiting: `withinMs`) may wait
+// longer, so that a cycle's answers commit a few at a time rather than one by one, each commit
+// after a wake-up of its own.
 
 /** Commits items, many at once when they come together; each `add` settles with its own item's outcome. */
 export interface GroupCommit<T> {
-  /** Resolves once `item` is committed; rejects with its own commit's error. */
-  add(item: T): Promise<void>;
+  /**
+   * Resolves once `item` is committed; rejects with its own commit's error. `withinMs`: how long
+   * it may wait for others at most, instead of the rule above; a write with a shorter wait
+   * commits it sooner.
+   */
+  add(item: T, withinMs?: number): Promise<void>;
   /** Commits what waits now (before the database is closed). */
   flush(): void;
   /** Commits what waits now if any of it matches: a read sees the writes called before it. */
@@ -43,11 +50,23 @@ export function groupCommit<T>(
   const now = options.now ?? (() => performance.now());
   let waiting: Waiting<T>[] = [];
   let timer: NodeJS.Timeout | null = null;
+  /** When the timer commits, by `now`. */
+  let timerAt = Number.POSITIVE_INFINITY;
   let lastCommitAt = Number.NEGATIVE_INFINITY;
+
+  /** Commits within `ms` at the latest: a sooner commit already set stays. */
+  function commitWithin(ms: number): void {
+    const at = now() + ms;
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(flush, ms);
+  }
 
   function flush(): void {
     if (timer) clearTimeout(timer);
     timer = null;
+    timerAt = Number.POSITIVE_INFINITY;
     const batch = waiting;
     waiting = [];
     if (batch.length === 0) return;
@@ -74,12 +93,11 @@ export function groupCommit<T>(
   }
 
   return {
-    add(item) {
+    add(item, withinMs) {
       return new Promise<void>((resolve, reject) => {
         waiting.push({ item, resolve, reject });
-        if (timer) return;
         const busy = now() - lastCommitAt < options.gatherMs;
-        timer = setTimeout(flush, busy ? options.gatherMs : 0);
+        commitWithin(withinMs ?? (busy ? options.gatherMs : 0));
       });
     },
     flush,

@@ -1,6 +1,13 @@
 import type Database from "better-sqlite3";
 import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
-import type { DaySeries, DayStore, FetchClaim, SeriesCoverage, StoredDay } from "../day-store.js";
+import {
+  type DaySeries,
+  type DayStore,
+  type FetchClaim,
+  type SeriesCoverage,
+  type StoredDay,
+  sameSeries,
+} from "../day-store.js";
 import { groupCommit } from "./group-commit.js";
 
 // The day store in the SQLite ledger file (table `insight_days`, migration 5; its fetch claims,
@@ -86,8 +93,8 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
         .all(series.projectId, series.filters, series.timezone, start, end)
         .map(dayFromRow);
     },
-    writeDays(series, days) {
-      return writes.add({ series, days });
+    writeDays(series, days, options) {
+      return writes.add({ series, days }, options?.commitWithinMs);
     },
     async coverage(): Promise<SeriesCoverage[]> {
       writes.flush();
@@ -116,10 +123,6 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
       db.close();
     },
   };
-}
-
-function sameSeries(a: DaySeries, b: DaySeries): boolean {
-  return a.projectId === b.projectId && a.filters === b.filters && a.timezone === b.timezone;
 }
 
 /**
