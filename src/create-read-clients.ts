@@ -60,6 +60,7 @@ function withLedgerDays(
   logger: Logger = createLogger({ level: "silent" }),
   now: () => number = Date.now,
 ): StoredApiClient {
+  const redact = configRedactor(config);
   const store = openOnce(
     // The SQLite driver is loaded only for a ledger that is there.
     async () =>
@@ -68,11 +69,10 @@ function withLedgerDays(
         : null,
     (error) =>
       logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
+        { err: redact(error instanceof Error ? error.message : String(error)) },
         "the day store did not open: asking the insights API for every day",
       ),
   );
-  const redact = configRedactor(config);
   const stored = withDayStore(client, {
     days: store.days,
     now,
@@ -93,6 +93,7 @@ function withLedgerDays(
   return {
     ...stored,
     dayStore: store.days,
+    // The requests still in flight end first, so the store keeps the days of their answers too.
     close: async () => {
       await client.close();
       await store.close();

@@ -67,7 +67,10 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     }
   }
 
-  /** One range of a series from the API, written to the store; shared while in flight. */
+  /**
+   * One range of a series from the API, written to the store; shared while in flight, and
+   * behind, until its days are committed (a read of them meanwhile would ask again).
+   */
   function fetchRange(
     store: DayStore,
     series: DaySeries,
@@ -75,34 +78,40 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
     range: DateRange,
   ): Promise<FetchedRange> {
     const key = JSON.stringify([series, range]);
-    let request = inFlight.get(key);
-    if (!request) {
-      request = (async () => {
-        const insights = await api.getInsights(series.projectId, {
-          ...query,
-          startDate: range.start,
-          endDate: range.end,
-        });
-        const fetchedAt = new Date(options.now());
-        // The API cut the range short at its today, behind ours: remembered for our day.
-        if (insights.endDate < range.end) {
-          const ours = localDateOf(fetchedAt, query.timezone);
-          if (insights.endDate < ours)
-            apiTodays.set(query.timezone, { ours, api: insights.endDate });
-        }
-        const days = insights.days.map((day) => ({ ...storedDay(day), fetchedAt }));
-        const behind = options.writeBehind;
-        if (behind) {
-          store
-            .writeDays(series, days, { commitWithinMs: behind.commitWithinMs })
-            .catch((error: unknown) => behind.onError(error, series));
-        } else {
-          await store.writeDays(series, days);
-        }
+    const shared = inFlight.get(key);
+    if (shared) return shared;
+    const forget = () => {
+      if (inFlight.get(key) === request) inFlight.delete(key);
+    };
+    const request = (async () => {
+      const insights = await api.getInsights(series.projectId, {
+        ...query,
+        startDate: range.start,
+        endDate: range.end,
+      });
+      const fetchedAt = new Date(options.now());
+      // The API cut the range short at its today, behind ours: remembered for our day.
+      if (insights.endDate < range.end) {
+        const ours = localDateOf(fetchedAt, query.timezone);
+        if (insights.endDate < ours) apiTodays.set(query.timezone, { ours, api: insights.endDate });
+      }
+      const days = insights.days.map((day) => ({ ...storedDay(day), fetchedAt }));
+      const behind = options.writeBehind;
+      if (!behind) {
+        await store.writeDays(series, days);
         return { days, endDate: insights.endDate };
-      })().finally(() => inFlight.delete(key));
-      inFlight.set(key, request);
-    }
+      }
+      store
+        .writeDays(series, days, { commitWithinMs: behind.commitWithinMs })
+        .catch((error: unknown) => behind.onError(error, series))
+        .finally(forget);
+      return { days, endDate: insights.endDate };
+    })();
+    inFlight.set(key, request);
+    // Done with its answer when its days were committed before it, or when it failed.
+    request.then(() => {
+      if (!options.writeBehind) forget();
+    }, forget);
     return request;
   }
 

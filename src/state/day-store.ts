@@ -63,7 +63,11 @@ export interface DayStore {
     owner: string,
     expiryMs: number,
   ): Promise<FetchClaim>;
-  /** Lets `owner`'s claim of the fetch from `start` go (a claim taken over since is left alone). */
+  /**
+   * Lets `owner`'s claim of the fetch from `start` go (a claim taken over since is left alone),
+   * once the series' writes called before it are committed: whoever waited on the claim finds
+   * the days fetched under it.
+   */
   releaseFetch(series: DaySeries, start: string, owner: string): Promise<void>;
   /** Deletes every series' days dated before `date` (`history.keep`); how many were deleted. */
   forgetBefore(date: string): Promise<number>;

@@ -319,7 +319,7 @@ describe("insights behind the day store", () => {
     );
   });
 
-  it("behind: answers without waiting for the days' commit, and its next read of them asks nothing", async () => {
+  it("behind: answers without waiting for the days' commit, and asks nothing again for them before or after it", async () => {
     const { client } = testClient(emulator.url, { now: () => clock });
     const commits: string[] = [];
     // The store's writes held until released, to show the answer does not wait for them.
@@ -346,6 +346,10 @@ describe("insights behind the day store", () => {
     const answer = await stored.getInsights(projectId(), JULY);
     expect(answer.days).toHaveLength(14);
     expect(commits).toEqual([]);
+    // While its days wait to be committed, the same range asked again shares the answer.
+    emulator.requestLog.length = 0;
+    expect((await stored.getInsights(projectId(), JULY)).days).toEqual(answer.days);
+    expect(insightsRequests()).toEqual([]);
     release();
     await held;
     emulator.requestLog.length = 0;

@@ -158,4 +158,20 @@ describe.each([
       ["2026-10-02", "2026-10-03"],
     );
   });
+
+  it("commits a series' waiting writes before it lets a fetch claim of it go", async () => {
+    const connect = await create();
+    const [store, other] = await Promise.all([connect(), connect()]);
+    expect(await store.claimFetch(SERIES, "2026-10-01", "me", 60_000)).toBe("won");
+    const written = store.writeDays(SERIES, [day("2026-10-01", 7, "2026-10-05T00:00:00Z")], {
+      commitWithinMs: 60_000,
+    });
+    await store.releaseFetch(SERIES, "2026-10-01", "me");
+    // Whoever waited on the claim finds the days fetched under it.
+    expect(await other.claimFetch(SERIES, "2026-10-01", "you", 60_000)).toBe("won");
+    expect(await other.readDays(SERIES, "2026-10-01", "2026-10-01")).toEqual([
+      day("2026-10-01", 7, "2026-10-05T00:00:00Z"),
+    ]);
+    await written;
+  });
 });

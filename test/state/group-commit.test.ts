@@ -91,6 +91,7 @@ describe("groupCommit", () => {
     const { group, batches, advance } = logged();
     const patient = [group.add("a", 1_000)];
     await vi.advanceTimersByTimeAsync(500);
+    advance(500);
     patient.push(group.add("b", 1_000));
     await vi.advanceTimersByTimeAsync(499);
     expect(batches).toEqual([]);

@@ -117,6 +117,7 @@ export function createPostgresDayStore(
       return row === undefined ? "held" : row.inserted ? "won" : "taken_over";
     },
     async releaseFetch(series, start, owner) {
+      await settled((other) => sameSeries(other, series));
       await retrying(() =>
         pool.query(
           `DELETE FROM day_fetch_claims

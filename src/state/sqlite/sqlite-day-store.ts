@@ -115,6 +115,7 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
       return claim.immediate(series, start, owner, expiryMs);
     },
     async releaseFetch(series, start, owner) {
+      writes.flushIf((w) => sameSeries(w.series, series));
       release.run(series.projectId, series.filters, series.timezone, start, owner);
     },
     async close() {
