@@ -18,6 +18,18 @@ export interface DayRow {
 export const DAY_COLUMNS =
   "date, runs_passed, runs_failed, run_mean_ms, tests_passed, tests_failed, tests_skipped, tests_flaky, tests_timed_out, fetched_at";
 
+/**
+ * The end of both stores' INSERT of day rows: a copy fetched later wins; an older copy arriving
+ * late (a slow replica) is not written over it.
+ */
+export const KEEP_LATEST_FETCH = `ON CONFLICT (project, filters, zone, date) DO UPDATE SET
+  runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
+  run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
+  tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
+  tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
+  fetched_at = excluded.fetched_at
+WHERE excluded.fetched_at >= insight_days.fetched_at`;
+
 /** The values of a day's row after its series, in `DAY_COLUMNS` order. */
 export function dayValues(day: StoredDay): (string | number | null)[] {
   return [

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
+import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues, KEEP_LATEST_FETCH } from "../day-rows.js";
 import { type DaySeries, type DayStore, type StoredDay, sameSeries } from "../day-store.js";
 
 // The day store in the PostgreSQL ledger (table `insight_days`, migration 2). Replicas writing
@@ -38,14 +38,7 @@ export function createPostgresDayStore(
     await retrying(() =>
       pool.query(
         `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS})
-       VALUES ${tuples.join(", ")}
-       ON CONFLICT (project, filters, zone, date) DO UPDATE SET
-         runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
-         run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
-         tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
-         tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
-         fetched_at = excluded.fetched_at
-       WHERE excluded.fetched_at >= insight_days.fetched_at`,
+         VALUES ${tuples.join(", ")} ${KEEP_LATEST_FETCH}`,
         values,
       ),
     );

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues } from "../day-rows.js";
+import { DAY_COLUMNS, type DayRow, dayFromRow, dayValues, KEEP_LATEST_FETCH } from "../day-rows.js";
 import {
   type DaySeries,
   type DayStore,
@@ -33,16 +33,9 @@ export function createSqliteDayStore(db: Database.Database): DayStore {
     `SELECT ${DAY_COLUMNS} FROM insight_days
      WHERE project = ? AND filters = ? AND zone = ? AND date >= ? AND date <= ? ORDER BY date`,
   );
-  // A copy fetched later wins; an older copy arriving late (a slow replica) is not written over it.
   const write = db.prepare(
     `INSERT INTO insight_days (project, filters, zone, ${DAY_COLUMNS}) VALUES (${PLACEHOLDERS})
-     ON CONFLICT (project, filters, zone, date) DO UPDATE SET
-       runs_passed = excluded.runs_passed, runs_failed = excluded.runs_failed,
-       run_mean_ms = excluded.run_mean_ms, tests_passed = excluded.tests_passed,
-       tests_failed = excluded.tests_failed, tests_skipped = excluded.tests_skipped,
-       tests_flaky = excluded.tests_flaky, tests_timed_out = excluded.tests_timed_out,
-       fetched_at = excluded.fetched_at
-     WHERE excluded.fetched_at >= insight_days.fetched_at`,
+     ${KEEP_LATEST_FETCH}`,
   );
   const writeAll = db.transaction((batch: readonly SeriesDays[]) => {
     for (const { series, days } of batch) {
