@@ -86,7 +86,7 @@ function withLedgerDays(
             err: redact(error instanceof Error ? error.message : String(error)),
             project: series.projectId,
           },
-          "the day store did not keep the days just fetched: they will be asked from the insights API again (is the ledger's disk full or read-only?)",
+          "the day store did not keep the days just fetched: they will be asked from the insights API again; check that the ledger (state.path or state.url) can be written to",
         ),
     },
   });
