@@ -3,6 +3,7 @@ import { datesIn, daysBetween, isIsoDate } from "../periods/calendar-date.js";
 import { formatApiDate, parseApiDate } from "./api-date.js";
 import { fail, type Parsed, problemOf } from "./shape-problem.js";
 import type { InsightsDay, ProjectInsights, RunCounts, TestCounts } from "./types.js";
+import { isWellFormedInsights } from "./well-formed-insights.js";
 import {
   flakyWithinPassed,
   RUN_COUNT_KEYS,
@@ -35,7 +36,8 @@ const testsOverall = z
   .superRefine(requireAllOrNone(TEST_COUNT_KEYS))
   .superRefine(flakyWithinPassed);
 
-const insightsBody = z.object({
+/** The answer's shape; exported for the test that holds `isWellFormedInsights` to it. */
+export const insightsBody = z.object({
   start_date: isoDate,
   end_date: isoDate,
   timezone: z.string().min(1),
@@ -51,9 +53,18 @@ const insightsBody = z.object({
 
 /** Checks and maps an insights body; every day of the range must be present, oldest first. */
 export function parseInsightsBody(body: unknown, projectId: string): Parsed<ProjectInsights> {
+  // An answer that fits is checked by plain code; zod reads the others, to name what is wrong.
+  if (isWellFormedInsights(body)) return mapInsights(body as WireInsights, projectId);
   const result = insightsBody.safeParse(body);
   if (!result.success) return problemOf(result.error);
-  const wire = result.data;
+  return mapInsights(result.data, projectId);
+}
+
+/** The schema's shape, as zod gives it. */
+type WireInsights = z.output<typeof insightsBody>;
+
+/** The checks across fields (the days' count and dates), then the days in camelCase. */
+function mapInsights(wire: WireInsights, projectId: string): Parsed<ProjectInsights> {
   const span = daysBetween(wire.start_date, wire.end_date);
   if (span < 0) {
     return fail("start_date", `is after end_date (${wire.start_date} > ${wire.end_date})`);

@@ -40,6 +40,17 @@ export const TEST_COUNT_KEYS = [
   "timed_out_tests_count",
 ] as const;
 
+export const RUN_PERCENT_KEYS = ["average_passing_rate"] as const;
+export const TEST_PERCENT_KEYS = [
+  "pass_percentage",
+  "fail_percentage",
+  "skip_percentage",
+  "flaky_percentage",
+  "timed_out_percentage",
+  "average_passing_rate",
+  "average_flakiness_rate",
+] as const;
+
 // Each object is empty (no data: a day carries only its `date`, an empty range's totals are
 // `{}`) or complete.
 export const RUN_FIGURES = {
