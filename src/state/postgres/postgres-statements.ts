@@ -7,7 +7,7 @@ import {
   toEvaluation,
 } from "../alert-state-rows.js";
 import type { Instant } from "../instant.js";
-import type { Claimed, Ledger, NotClaimed } from "../ledger.js";
+import type { Claimed, JobRef, Ledger, NotClaimed } from "../ledger.js";
 import { receiptColumns } from "../receipt-columns.js";
 import {
   type ClaimRow,
@@ -70,6 +70,14 @@ export function postgresStatements(
       [keys],
     );
     return (key: string) => found.filter((d) => d.slot_key === key).map(toDelivery);
+  };
+  const firstSeenAt = async ({ team, kind, job }: JobRef): Promise<Date | null> => {
+    const [row] = await rows<{ first_seen_at: Instant }>(
+      pool,
+      "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
+      [team, kind, job],
+    );
+    return row ? new Date(row.first_seen_at) : null;
   };
   const withDeliveries = async (slots: SlotRow[]) => {
     const of = await deliveriesOf(slots.map((s) => s.key));
@@ -354,6 +362,9 @@ export function postgresStatements(
       ).map(toEvaluation),
 
     jobFirstSeen: async ({ team, kind, job }, at) => {
+      // Seen before, as on every run but a job's first: one read, no row written or locked.
+      const seen = await firstSeenAt({ team, kind, job });
+      if (seen) return seen;
       const [inserted] = await rows<{ first_seen_at: Instant }>(
         pool,
         `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
@@ -361,15 +372,11 @@ export function postgresStatements(
         [team, kind, job, at],
       );
       if (inserted) return new Date(inserted.first_seen_at);
-      // Seen before (or by another replica just now): a statement of its own, so that it sees
-      // a row committed while the INSERT waited on it.
-      const [row] = await rows<{ first_seen_at: Instant }>(
-        pool,
-        "SELECT first_seen_at FROM job_first_seen WHERE team = $1 AND kind = $2 AND job = $3",
-        [team, kind, job],
-      );
+      // Seen by another replica just now: a statement of its own, so that it sees a row
+      // committed while the INSERT waited on it.
+      const row = await firstSeenAt({ team, kind, job });
       if (!row) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
-      return new Date(row.first_seen_at);
+      return row;
     },
 
     history: async ({ team, limit }) =>
