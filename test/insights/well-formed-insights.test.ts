@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { insightsBody, parseInsightsBody } from "../../src/insights/response-schema.js";
 import { isWellFormedInsights } from "../../src/insights/well-formed-insights.js";
@@ -53,7 +54,10 @@ const FIGURE_KEYS = [...Object.keys(RUN_FIGURES), ...Object.keys(TEST_FIGURES)];
 
 /** Every path the mutations touch, with the values tried there. */
 function cases(): { path: (string | number)[]; values: readonly unknown[] }[] {
-  const out: { path: (string | number)[]; values: readonly unknown[] }[] = [];
+  // The body itself first: not an object, or an empty one.
+  const out: { path: (string | number)[]; values: readonly unknown[] }[] = [
+    { path: [], values: VALUES },
+  ];
   for (const field of ["start_date", "end_date", "timezone"]) {
     out.push({ path: [field], values: [...VALUES, ...DATES] });
   }
@@ -76,14 +80,16 @@ function cases(): { path: (string | number)[]; values: readonly unknown[] }[] {
   return out;
 }
 
-/** A copy of `body` with `value` at `path` (removed when undefined). */
+/** A copy of `body` with `value` at `path` (removed when undefined: a day leaves its list). */
 function withValue(body: unknown, path: (string | number)[], value: unknown): unknown {
+  if (path.length === 0) return value;
   const copy = structuredClone(body) as Record<string | number, unknown>;
   let at = copy;
   for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
   const last = path.at(-1) as string | number;
-  if (value === undefined) delete at[last];
-  else at[last] = value;
+  if (value !== undefined) at[last] = value;
+  else if (Array.isArray(at) && typeof last === "number") at.splice(last, 1);
+  else delete at[last];
   return copy;
 }
 
@@ -97,12 +103,21 @@ describe("isWellFormedInsights", () => {
     for (const { path, values } of cases()) {
       for (const value of values) {
         const body = withValue(base, path, value);
-        const schema = insightsBody.safeParse(body).success;
-        if (isWellFormedInsights(body) !== schema) {
-          disagreements.push(`${path.join(".")} = ${JSON.stringify(value)}: schema ${schema}`);
+        const schema = insightsBody.safeParse(body);
+        const what = `${path.join(".")} = ${JSON.stringify(value)}`;
+        if (isWellFormedInsights(body) !== schema.success) {
+          disagreements.push(`${what}: schema ${schema.success}`);
         }
-        if (schema) taken++;
-        else refused++;
+        if (!schema.success) {
+          refused++;
+          continue;
+        }
+        taken++;
+        // Taken as it came, the body maps to what zod's copy of it maps to.
+        const plain = parseInsightsBody(body, "p");
+        if (!isDeepStrictEqual(plain, parseInsightsBody(schema.data, "p"))) {
+          disagreements.push(`${what}: mapped otherwise than zod's copy`);
+        }
       }
     }
     expect(disagreements).toEqual([]);
