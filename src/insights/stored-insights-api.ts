@@ -108,10 +108,9 @@ export function withDayStore(api: InsightsApi, options: DayStoreOptions): Insigh
       return { days, endDate: insights.endDate };
     })();
     inFlight.set(key, request);
-    // Done with its answer when its days were committed before it, or when it failed.
-    request.then(() => {
-      if (!options.writeBehind) forget();
-    }, forget);
+    // Done when it failed, or with its answer when its days were committed before it (behind,
+    // once they are: above).
+    request.then(options.writeBehind ? undefined : forget, forget);
     return request;
   }
 
