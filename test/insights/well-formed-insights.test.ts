@@ -13,8 +13,9 @@ import {
 } from "../../src/insights/wire-figures.js";
 import { wireInsights } from "./wire-insights.js";
 
-// The plain check takes a body exactly when zod's schema does: every field of a full day, an
-// empty day and the totals, set to each value below (or removed), gets the same answer from both.
+// The plain check takes a body exactly when zod's schema does, compiled (the daemon) or jitless
+// (one-shot commands): every field of a full day, an empty day and the totals, set to each value
+// below (or removed), gets the same answer from all three.
 
 const VALUES: readonly unknown[] = [
   undefined,
@@ -107,6 +108,11 @@ describe("isWellFormedInsights", () => {
         const what = `${path.join(".")} = ${JSON.stringify(value)}`;
         if (isWellFormedInsights(body) !== schema.success) {
           disagreements.push(`${what}: schema ${schema.success}`);
+        }
+        // zod's parser as the one-shot commands run it (jitless, not compiled to a function):
+        // the same answer, so the plain check fits either.
+        if (insightsBody.safeParse(body, { jitless: true }).success !== schema.success) {
+          disagreements.push(`${what}: schema jitless ${!schema.success}`);
         }
         if (!schema.success) {
           refused++;
