@@ -125,6 +125,9 @@ export function createInsightsClient(options: InsightsClientOptions): InsightsCl
     ownPool ??= loadUndiciPool().then(
       (Pool) =>
         new Pool(base.origin, {
+          // HTTP/1.1 only, whatever undici's default becomes: the CLI's bundle leaves out
+          // Node's http2 (scripts/bundle-cli.ts).
+          allowH2: false,
           keepAliveTimeout: 10_000,
           connect: { timeout: Math.min(10_000, timeoutMs) },
           headersTimeout: timeoutMs,
