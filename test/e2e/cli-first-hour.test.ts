@@ -1,33 +1,23 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
 import { unwrapLines } from "../support/unwrap-lines.js";
-import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
-import { requireBuiltCli, runCli } from "./run-cli.js";
+import { cliAgainstEmulator } from "./cli-fixture.js";
+import { apiEnv, apiSection, IDS, writeConfig } from "./e2e-setup.js";
+import { runCli } from "./run-cli.js";
 
 // A first real digest in ten minutes: with only INSIGHTS_API_URL and INSIGHTS_API_KEY set, a
 // newcomer lists the projects, writes a starter config and checks it online, each step telling
 // what it could not check yet rather than refusing.
 
-let emulator: RunningEmulator;
-let dirs: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  requireBuiltCli();
-  emulator = await startEmulator({ today: TODAY, key: API_KEY });
-  dirs = await tempDir();
-});
-afterAll(async () => {
-  await emulator.close();
-  await dirs.remove();
-});
+const cli = cliAgainstEmulator();
 
 const fits = (text: string) => text.split("\n").every((line) => line.length <= 80);
 
 describe("the first hour", () => {
   it("projects lists the workspace with only INSIGHTS_API_URL and INSIGHTS_API_KEY, no config file", async () => {
-    const result = await runCli(["projects"], { env: apiEnv(emulator.url), cwd: dirs.dir });
+    const result = await runCli(["projects"], { env: apiEnv(cli.emulator.url), cwd: cli.dir });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("id       name");
@@ -35,7 +25,7 @@ describe("the first hour", () => {
   });
 
   it("projects with neither a config nor the API variables names both ways to give the API", async () => {
-    const result = await runCli(["projects"], { cwd: dirs.dir });
+    const result = await runCli(["projects"], { cwd: cli.dir });
     expect(result.code).toBe(2);
     expect(unwrapLines(result.stderr)).toContain("INSIGHTS_API_URL");
     expect(unwrapLines(result.stderr)).toContain("--config");
@@ -43,7 +33,7 @@ describe("the first hour", () => {
 
   it("check-config --online with only the API set checks the key and projects, and lists what it skipped", async () => {
     const path = await writeConfig(
-      dirs.dir,
+      cli.dir,
       {
         api: apiSection(),
         teams: [
@@ -61,7 +51,7 @@ describe("the first hour", () => {
       "online.yaml",
     );
     const result = await runCli(["check-config", "--online", "--config", path], {
-      env: apiEnv(emulator.url),
+      env: apiEnv(cli.emulator.url),
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("insights API: key accepted");
@@ -72,11 +62,11 @@ describe("the first hour", () => {
   });
 
   it("init writes a starter config for the workspace's projects that check-config accepts", async () => {
-    const out = join(dirs.dir, "reporter.yaml");
-    const env = apiEnv(emulator.url);
+    const out = join(cli.dir, "reporter.yaml");
+    const env = apiEnv(cli.emulator.url);
     const init = await runCli(
       ["init", "--channel", "#qa", "--out", out, "--timezone", "Europe/Berlin"],
-      { env, cwd: dirs.dir },
+      { env, cwd: cli.dir },
     );
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(out);
@@ -85,7 +75,7 @@ describe("the first hour", () => {
     const [team] = written.teams;
     expect(team.timezone).toBe("Europe/Berlin");
     expect(team.projects.map((p: { id: string }) => p.id)).toEqual(
-      emulator.projects.map((p) => p.id),
+      cli.emulator.projects.map((p) => p.id),
     );
     expect(team.digests).toHaveLength(1);
     expect(team.digests[0].slack.channel).toBe("#qa");
@@ -101,10 +91,10 @@ describe("the first hour", () => {
   });
 
   it("init refuses options its starter config could not load with, names the fix and writes nothing", async () => {
-    const out = join(dirs.dir, "empty-channel.yaml");
+    const out = join(cli.dir, "empty-channel.yaml");
     const init = await runCli(["init", "--channel", "", "--out", out], {
-      env: apiEnv(emulator.url),
-      cwd: dirs.dir,
+      env: apiEnv(cli.emulator.url),
+      cwd: cli.dir,
     });
     expect(init.code).toBe(2);
     expect(unwrapLines(init.stderr)).toMatch(
@@ -114,9 +104,9 @@ describe("the first hour", () => {
   });
 
   it("init takes the machine's zone when --timezone is not given", async () => {
-    const out = join(dirs.dir, "machine-zone.yaml");
+    const out = join(cli.dir, "machine-zone.yaml");
     const result = await runCli(["init", "--channel", "C0123ABCD", "--out", out], {
-      env: { ...apiEnv(emulator.url), TZ: "America/Chicago" },
+      env: { ...apiEnv(cli.emulator.url), TZ: "America/Chicago" },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(parse(await readFile(out, "utf8")).teams[0].timezone).toBe("America/Chicago");

@@ -1,24 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
+import { describe, expect, it } from "vitest";
 import { unwrapLines } from "../support/unwrap-lines.js";
-import { API_KEY, apiEnv, apiSection, IDS, TODAY, tempDir, writeConfig } from "./e2e-setup.js";
-import { requireBuiltCli, runCli } from "./run-cli.js";
+import { cliAgainstEmulator } from "./cli-fixture.js";
+import { apiEnv, apiSection, IDS, writeConfig } from "./e2e-setup.js";
+import { runCli } from "./run-cli.js";
 
 /** What a newcomer meets in the first minutes: ids, the version, one error style, the demo config. */
 
-let emulator: RunningEmulator;
-let dirs: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  requireBuiltCli();
-  emulator = await startEmulator({ today: TODAY, key: API_KEY });
-  dirs = await tempDir();
-});
-afterAll(async () => {
-  await emulator.close();
-  await dirs.remove();
-});
+const cli = cliAgainstEmulator();
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -28,7 +18,7 @@ function lastLine(text: string): string {
 
 describe("first minutes", () => {
   it("projects lists the workspace's ids and names, with only the API key set", async () => {
-    const path = await writeConfig(dirs.dir, {
+    const path = await writeConfig(cli.dir, {
       api: apiSection(),
       teams: [
         {
@@ -39,7 +29,7 @@ describe("first minutes", () => {
         },
       ],
     });
-    const result = await runCli(["projects", "--config", path], { env: apiEnv(emulator.url) });
+    const result = await runCli(["projects", "--config", path], { env: apiEnv(cli.emulator.url) });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("id       name");
@@ -73,7 +63,7 @@ describe("first minutes", () => {
 
   it("check-config on the demo config needs no Slack or SMTP credentials, and notes what sending needs", async () => {
     const result = await runCli(["check-config", "--config", join(ROOT, "config/demo.yaml")], {
-      env: apiEnv(emulator.url),
+      env: apiEnv(cli.emulator.url),
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("config/demo.yaml: valid");
@@ -83,10 +73,10 @@ describe("first minutes", () => {
 
   it("when stderr is not a terminal, the human message is the last line, after any JSON log line", async () => {
     const path = await writeConfig(
-      dirs.dir,
+      cli.dir,
       {
         api: apiSection({ max_attempts: 1 }),
-        state: { path: join(dirs.dir, "ledger.sqlite") },
+        state: { path: join(cli.dir, "ledger.sqlite") },
         teams: [
           {
             name: "t",
@@ -99,8 +89,8 @@ describe("first minutes", () => {
       "refused.yaml",
     );
     const result = await runCli(
-      ["run", "--team", "t", "--digest", "d", "--outbox", join(dirs.dir, "out"), "--config", path],
-      { env: apiEnv(emulator.url, "wrong-key") },
+      ["run", "--team", "t", "--digest", "d", "--outbox", join(cli.dir, "out"), "--config", path],
+      { env: apiEnv(cli.emulator.url, "wrong-key") },
     );
     expect(result.code).toBe(1);
     expect(lastLine(unwrapLines(result.stderr))).toMatch(/^insights-reporter: /);

@@ -1,38 +1,28 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/insights/emulator/start-emulator.js";
-import { API_KEY, apiEnv, TODAY, tempDir } from "./e2e-setup.js";
-import { requireBuiltCli, runCli } from "./run-cli.js";
+import { describe, expect, it } from "vitest";
+import { cliAgainstEmulator } from "./cli-fixture.js";
+import { apiEnv } from "./e2e-setup.js";
+import { runCli } from "./run-cli.js";
 
 // The CLI's bundle keeps out of a command's start the Node modules that no command calls
 // (scripts/bundle-cli.ts): undici's http2, which our pool never allows, and commander's
 // child_process, loaded only if a subcommand were an executable of its own. Each was 2-5 ms of
 // every command's start. `projects` makes requests through undici's pool, so it would load both.
 
-let emulator: RunningEmulator;
-let dirs: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  requireBuiltCli();
-  emulator = await startEmulator({ today: TODAY, key: API_KEY });
-  dirs = await tempDir();
-});
-afterAll(async () => {
-  await emulator.close();
-  await dirs.remove();
-});
+const cli = cliAgainstEmulator();
 
 /** Node's own modules the command loaded, as `process.moduleLoadList` names them at its exit. */
 async function builtinsLoadedBy(args: string[]): Promise<string[]> {
-  const hook = join(dirs.dir, "module-list.cjs");
-  const out = join(dirs.dir, "modules.txt");
+  const hook = join(cli.dir, "module-list.cjs");
+  const out = join(cli.dir, "modules.txt");
   await writeFile(
     hook,
     `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join("\\n")));\n`,
   );
   const result = await runCli(args, {
-    env: { ...apiEnv(emulator.url), NODE_OPTIONS: `--require ${hook}` },
-    cwd: dirs.dir,
+    env: { ...apiEnv(cli.emulator.url), NODE_OPTIONS: `--require ${hook}` },
+    cwd: cli.dir,
   });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
