@@ -361,10 +361,11 @@ export function postgresStatements(
         )
       ).map(toEvaluation),
 
-    jobFirstSeen: async ({ team, kind, job }, at) => {
+    jobFirstSeen: async (ref, at) => {
       // Seen before, as on every run but a job's first: one read, no row written or locked.
-      const seen = await firstSeenAt({ team, kind, job });
+      const seen = await firstSeenAt(ref);
       if (seen) return seen;
+      const { team, kind, job } = ref;
       const [inserted] = await rows<{ first_seen_at: Instant }>(
         pool,
         `INSERT INTO job_first_seen (team, kind, job, first_seen_at) VALUES ($1, $2, $3, $4)
@@ -374,9 +375,9 @@ export function postgresStatements(
       if (inserted) return new Date(inserted.first_seen_at);
       // Seen by another replica just now: a statement of its own, so that it sees a row
       // committed while the INSERT waited on it.
-      const row = await firstSeenAt({ team, kind, job });
-      if (!row) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
-      return row;
+      const theirs = await firstSeenAt(ref);
+      if (!theirs) throw new Error(`job_first_seen has no row for ${team}/${kind}/${job}`);
+      return theirs;
     },
 
     history: async ({ team, limit }) =>
